@@ -1,0 +1,11 @@
+/** Tests run the built package (dist/) through n8n-core against the sandbox on 127.0.0.1. */
+module.exports = {
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.ts'],
+	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', diagnostics: false }] },
+	testTimeout: 60_000,
+	maxWorkers: 2,
+	// n8n-core leaves handles open after a run; the sandbox is closed by each test file itself.
+	forceExit: true,
+};

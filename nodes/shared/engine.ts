@@ -1,0 +1,212 @@
+import { createHash } from 'crypto';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	INodeExecutionData,
+} from 'n8n-workflow';
+
+import { apiError, networkError, redact } from './errors';
+import { concurrencyFor, forEachLimited, pacerFor } from './pacing';
+import type { Pacer } from './pacing';
+import { backoffMs, isRetryableNetworkError, isRetryableStatus, MAX_RETRIES, networkCodeOf, retryAfterMs } from './retry';
+import type { ServiceClient, ServiceDefinition, ServiceRequest, ServiceResponse } from './types';
+import { hostOf, joinUrl } from './url';
+
+/**
+ * The one engine every node runs through. n8n's declarative routing sends every item at once and
+ * cannot retry one request; these services charge per request and allow one a second on free
+ * plans. So: check every item first, then send with pacing, bounded concurrency and per-request
+ * retries, and return items paired to their inputs (or paired error items, with Continue On Fail).
+ */
+export async function runService<Prepared>(
+	ctx: IExecuteFunctions,
+	service: ServiceDefinition<Prepared>,
+): Promise<INodeExecutionData[][]> {
+	const items = ctx.getInputData();
+	const continueOnFail = ctx.continueOnFail();
+
+	// Every item is checked before the first request: a bad row must cost no credit.
+	const prepared: Array<{ ok: Prepared } | { failed: Error }> = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			prepared.push({ ok: await service.prepare.call(ctx, itemIndex) });
+		} catch (error) {
+			if (!continueOnFail) throw asNodeError(ctx, error, itemIndex);
+			prepared.push({ failed: error as Error });
+		}
+	}
+	if (!prepared.some((entry) => 'ok' in entry)) {
+		return [prepared.map((entry, itemIndex) => errorItem(entry as { failed: Error }, itemIndex))];
+	}
+
+	const connection = await connect(ctx, service);
+	const outputs: INodeExecutionData[][] = [];
+	await forEachLimited(items.length, connection.concurrency, async (itemIndex) => {
+		const entry = prepared[itemIndex];
+		if ('failed' in entry) {
+			outputs[itemIndex] = [errorItem(entry, itemIndex)];
+			return;
+		}
+		try {
+			const client = connection.clientFor(itemIndex);
+			const produced = service.run
+				? await service.run.call(ctx, itemIndex, entry.ok, client)
+				: recordItems((await client.request(entry.ok as ServiceRequest)).body);
+			outputs[itemIndex] = produced.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
+		} catch (error) {
+			if (!continueOnFail) throw asNodeError(ctx, error, itemIndex);
+			outputs[itemIndex] = [errorItem({ failed: error as Error }, itemIndex)];
+		}
+	});
+	return [outputs.flat()];
+}
+
+/** n8n errors pass as they are; anything else is wrapped so n8n shows it with its item. */
+function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+}
+
+/** A JSON answer as items: the record as it came, or one item per element of an array. */
+export function recordItems(body: unknown): INodeExecutionData[] {
+	if (Array.isArray(body)) return body.map((element) => ({ json: element as IDataObject }));
+	return [{ json: (body ?? {}) as IDataObject }];
+}
+
+function errorItem(entry: { failed: Error }, itemIndex: number): INodeExecutionData {
+	const { message, description } = entry.failed as Error & { description?: string };
+	const json: IDataObject = { error: message };
+	if (description) json.description = description;
+	return { json, pairedItem: { item: itemIndex } };
+}
+
+interface Connection {
+	concurrency: number;
+	clientFor(itemIndex: number): ServiceClient;
+}
+
+/** Reads the credential once per run: its address, its rate, and what must never be shown. */
+async function connect<Prepared>(
+	ctx: IExecuteFunctions,
+	service: ServiceDefinition<Prepared>,
+): Promise<Connection> {
+	const credentials = await ctx.getCredentials(service.credentialType);
+	const baseUrl = checkedBaseUrl(ctx, credentials);
+	const requestsPerSecond = Math.max(0, Number(credentials.requestsPerSecond ?? 0) || 0);
+	// The key is read here only to keep it out of messages; n8n's credential mechanism sends it.
+	const secrets = [String(credentials.apiKey ?? '')];
+	const keyIdentity = createHash('sha256')
+		.update(`${service.credentialType}\n${baseUrl}\n${secrets[0]}`)
+		.digest('hex');
+	const pacer = pacerFor(keyIdentity, requestsPerSecond);
+	return {
+		concurrency: concurrencyFor(requestsPerSecond),
+		clientFor: (itemIndex) => ({
+			request: async (request) =>
+				await send(ctx, service, { baseUrl, pacer, secrets, itemIndex }, request),
+		}),
+	};
+}
+
+function checkedBaseUrl(ctx: IExecuteFunctions, credentials: ICredentialDataDecryptedObject): string {
+	const baseUrl = String(credentials.baseUrl ?? '').trim();
+	let protocol = '';
+	try {
+		protocol = new URL(baseUrl).protocol;
+	} catch {
+		protocol = '';
+	}
+	if (protocol !== 'https:' && protocol !== 'http:') {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'Invalid Base URL in the credential: it must start with https:// (or http:// for a local sandbox)',
+		);
+	}
+	return baseUrl;
+}
+
+interface SendContext {
+	baseUrl: string;
+	pacer: Pacer;
+	secrets: string[];
+	itemIndex: number;
+}
+
+function toHttpOptions(baseUrl: string, request: ServiceRequest): IHttpRequestOptions {
+	const options: IHttpRequestOptions = {
+		method: request.method ?? 'GET',
+		url: joinUrl(baseUrl, request.path),
+		qs: request.qs,
+		headers: {},
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: request.timeout ?? 30_000,
+	};
+	if (request.json) {
+		options.body = request.json;
+		options.headers = { 'Content-Type': 'application/json' };
+	} else if (request.form) {
+		options.body = new URLSearchParams(request.form);
+	} else if (request.multipart) {
+		options.body = request.multipart;
+	}
+	if (request.response === 'binary') {
+		options.encoding = 'arraybuffer';
+	} else {
+		options.json = true;
+	}
+	if (request.acceptStatus?.some((status) => status >= 300 && status < 400)) {
+		options.disableFollowRedirect = true;
+	}
+	return options;
+}
+
+/** One request, paced and retried; returns an accepted answer or throws a redacted n8n error. */
+async function send<Prepared>(
+	ctx: IExecuteFunctions,
+	service: ServiceDefinition<Prepared>,
+	{ baseUrl, pacer, secrets, itemIndex }: SendContext,
+	request: ServiceRequest,
+): Promise<ServiceResponse> {
+	for (let retry = 0; ; retry++) {
+		await pacer.waitTurn();
+		let response: ServiceResponse;
+		try {
+			response = (await ctx.helpers.httpRequestWithAuthentication.call(
+				ctx,
+				service.credentialType,
+				toHttpOptions(baseUrl, request),
+			)) as ServiceResponse;
+		} catch (error) {
+			const cause = (error as { cause?: unknown }).cause ?? error;
+			if (isRetryableNetworkError(cause) && retry < MAX_RETRIES) {
+				await sleep(backoffMs(retry));
+				continue;
+			}
+			const code = networkCodeOf(cause);
+			if (code) throw networkError(ctx, itemIndex, service.serviceName, hostOf(baseUrl), code, retry);
+			const message = redact((error as Error).message ?? String(error), secrets);
+			throw new NodeOperationError(ctx.getNode(), message, { itemIndex });
+		}
+
+		const { statusCode } = response;
+		if ((statusCode >= 200 && statusCode < 300) || request.acceptStatus?.includes(statusCode)) {
+			return response;
+		}
+		if (isRetryableStatus(statusCode) && retry < MAX_RETRIES) {
+			await sleep(retryAfterMs(response.headers?.['retry-after']) ?? backoffMs(retry));
+			continue;
+		}
+		throw apiError(ctx, itemIndex, {
+			status: statusCode,
+			body: response.body,
+			serviceName: service.serviceName,
+			retries: retry,
+			secrets,
+			statusMessages: service.statusMessages,
+		});
+	}
+}

@@ -1,0 +1,121 @@
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
+
+/**
+ * The suite's errors, as a person reads them in n8n. Every text that leaves here has been
+ * redacted: a service may echo the key in its message, and a download link is a credential too.
+ */
+
+/** A bad parameter value: the field by its label and name, and the rule it breaks. */
+export function invalidInput(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	rule: string,
+): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), `Invalid ${field}: ${rule}`, {
+		itemIndex,
+		description: `Item ${itemIndex + 1} was not sent, so it cost no credit. Fix ${field} and run again.`,
+	});
+}
+
+/** Replaces every secret (API key, signed link and its query) that occurs in a text. */
+export function redact(text: string, secrets: readonly string[]): string {
+	let clean = text;
+	for (const secret of secrets) {
+		if (secret.length >= 4) clean = clean.split(secret).join('[redacted]');
+	}
+	return clean;
+}
+
+/** The service's own error text: `{"error": {"message": ...}}` as documented, or near forms. */
+export function serviceMessageOf(body: unknown): string | undefined {
+	let data = body;
+	if (Buffer.isBuffer(data)) {
+		try {
+			data = JSON.parse(data.toString('utf8'));
+		} catch {
+			return undefined;
+		}
+	}
+	if (typeof data !== 'object' || data === null) return undefined;
+	const { error, message } = data as { error?: unknown; message?: unknown };
+	if (typeof error === 'object' && error !== null) {
+		const inner = (error as { message?: unknown }).message;
+		if (typeof inner === 'string') return inner;
+	}
+	if (typeof error === 'string') return error;
+	if (typeof message === 'string') return message;
+	return undefined;
+}
+
+export interface FailedCall {
+	status: number;
+	body: unknown;
+	serviceName: string;
+	retries: number;
+	secrets: readonly string[];
+	statusMessages?: Partial<Record<number, string>>;
+}
+
+/** What each status means for the person running the workflow (contract 7.1, public facts). */
+function meaningOf(call: FailedCall): string {
+	const own = call.statusMessages?.[call.status];
+	if (own) return own;
+	const service = call.serviceName;
+	switch (call.status) {
+		case 400:
+			return `The ${service} service rejected the request as malformed (400)`;
+		case 401:
+			return `The API key was rejected (401). Keys are per service: the credential needs a key of the ${service} API, not of another Abstract API service`;
+		case 403:
+			return `The ${service} service refused the request (403): the plan's API credits may be used up, or the key may lack access`;
+		case 404:
+			return `The ${service} service has no such address (404): check the credential's Base URL`;
+		case 422:
+			return `The plan's API credits for ${service} are used up (422). Add credits or upgrade the plan, then run again`;
+		case 429:
+			return `Too many requests (429): the plan's request rate for ${service} was exceeded, still after ${call.retries} retries. Set the credential's Requests per Second to your plan's rate`;
+		case 500:
+			return `The ${service} service failed (500), still after ${call.retries} retries`;
+		case 503:
+			return `The ${service} service is unavailable (503), still after ${call.retries} retries. Try again later`;
+		default:
+			return `The ${service} service answered with status ${call.status}`;
+	}
+}
+
+export function apiError(ctx: IExecuteFunctions, itemIndex: number, call: FailedCall): NodeApiError {
+	const quoted = serviceMessageOf(call.body);
+	const message = redact(meaningOf(call), call.secrets);
+	const description = quoted
+		? redact(`The service said: "${quoted}"`, call.secrets)
+		: `The service gave no error message.`;
+	const errorBody: JsonObject = { message, status: call.status };
+	return new NodeApiError(ctx.getNode(), errorBody, {
+		message,
+		description,
+		httpCode: String(call.status),
+		itemIndex,
+	});
+}
+
+/** A request that got no answer: the host and the network code, never the URL with its query. */
+export function networkError(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	serviceName: string,
+	host: string,
+	code: string,
+	retries: number,
+): NodeApiError {
+	const message =
+		code === 'ECONNABORTED' || code === 'ETIMEDOUT'
+			? `The ${serviceName} service at ${host} did not answer in time (${code}), still after ${retries} retries`
+			: `Could not reach the ${serviceName} service at ${host} (${code}), still after ${retries} retries`;
+	return new NodeApiError(ctx.getNode(), { message, code } as JsonObject, {
+		message,
+		description: 'Check the credential\'s Base URL and the network, then run again.',
+		itemIndex,
+	});
+}

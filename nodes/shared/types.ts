@@ -1,0 +1,61 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+/** One request to a service, as a node describes it; the engine adds address, key, pacing and retries. */
+export interface ServiceRequest {
+	method?: 'GET' | 'POST';
+	/** The versioned path, appended to the credential's Base URL (which may carry a prefix). */
+	path: string;
+	qs?: IDataObject;
+	/** A JSON body (Content-Type: application/json). */
+	json?: IDataObject;
+	/** A form-encoded body. */
+	form?: Record<string, string>;
+	/** A multipart body. */
+	multipart?: FormData;
+	/** 'json' (default) parses the answer; 'binary' keeps its bytes. */
+	response?: 'json' | 'binary';
+	/** Milliseconds before the request is abandoned. */
+	timeout?: number;
+	/** Statuses besides 2xx that the node handles itself (the database download's 302). */
+	acceptStatus?: number[];
+}
+
+export interface ServiceResponse {
+	statusCode: number;
+	headers: IDataObject;
+	/** Parsed JSON, or a Buffer for 'binary' requests. */
+	body: unknown;
+}
+
+/** What a node's `run` may call: the engine's paced, retried, authenticated request. */
+export interface ServiceClient {
+	request(request: ServiceRequest): Promise<ServiceResponse>;
+}
+
+/**
+ * A service, as the engine runs it: how to read and check one item's parameters, and how to turn
+ * them into output. A node file is its parameters plus one of these.
+ */
+export interface ServiceDefinition<Prepared = ServiceRequest> {
+	/** The credential type name, for instance `abstractEmailApi`. */
+	credentialType: string;
+	/** The service's name as a person says it, for error messages ("Email Reputation"). */
+	serviceName: string;
+	/** Error wording this service needs beyond the suite's (the database download's 403). */
+	statusMessages?: Partial<Record<number, string>>;
+	/**
+	 * Reads and checks item `itemIndex`'s parameters. Throws an input error naming the field; it
+	 * runs for every item before the first request, so a bad row costs no credit.
+	 */
+	prepare(this: IExecuteFunctions, itemIndex: number): Promise<Prepared> | Prepared;
+	/**
+	 * Sends the item's request(s) and shapes the output items (pairing is added by the engine).
+	 * Without it, the prepared request is sent and its JSON answer is the item.
+	 */
+	run?(
+		this: IExecuteFunctions,
+		itemIndex: number,
+		prepared: Prepared,
+		client: ServiceClient,
+	): Promise<INodeExecutionData[]>;
+}

@@ -1,0 +1,110 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { COUNTRY_CODES } from './countries';
+import { invalidInput } from './errors';
+
+/**
+ * Checks of parameter values, run before any request. Each takes the field as a person sees it
+ * ("Quality (quality)") and throws an error that names it and the rule it breaks.
+ */
+
+export function requiredText(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
+	const text = value === undefined || value === null ? '' : String(value).trim();
+	if (text === '') throw invalidInput(ctx, itemIndex, field, 'is required and must not be empty');
+	return text;
+}
+
+export function countryCode(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
+	const code = requiredText(ctx, itemIndex, field, value).toUpperCase();
+	if (!COUNTRY_CODES.has(code)) {
+		throw invalidInput(
+			ctx,
+			itemIndex,
+			field,
+			`"${String(value)}" is not a two-letter country code of the service's list (for instance US, DE, FR)`,
+		);
+	}
+	return code;
+}
+
+/** A whole number within bounds, from a number field or an expression that gives a numeric text. */
+export function wholeNumber(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+	min: number,
+	max: number,
+): number {
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
+		throw invalidInput(ctx, itemIndex, field, `must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+	}
+	return number;
+}
+
+export function decimalNumber(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+	min: number,
+	max: number,
+): number {
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isFinite(number) || number < min || number > max) {
+		throw invalidInput(ctx, itemIndex, field, `must be a number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+	}
+	return number;
+}
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+export function isIpv4(text: string): boolean {
+	return IPV4.test(text);
+}
+
+/** IPv6 in any of its written forms: full, compressed (::), with a zone, or with an IPv4 tail. */
+export function isIpv6(text: string): boolean {
+	let address = text.replace(/%[\w.]+$/, '');
+	const ipv4Tail = /^(.*:)(\d+\.\d+\.\d+\.\d+)$/.exec(address);
+	if (ipv4Tail) {
+		if (!isIpv4(ipv4Tail[2])) return false;
+		address = `${ipv4Tail[1]}0:0`;
+	}
+	const hex = (group: string) => /^[\da-f]{1,4}$/i.test(group);
+	const groupsOf = (part: string) => (part === '' ? [] : part.split(':'));
+	const halves = address.split('::');
+	if (halves.length > 2) return false;
+	if (halves.length === 2) {
+		const groups = [...groupsOf(halves[0]), ...groupsOf(halves[1])];
+		return groups.length <= 7 && groups.every(hex);
+	}
+	const groups = address.split(':');
+	return groups.length === 8 && groups.every(hex);
+}
+
+/** A colour as hex without '#', as the avatar service wants it; '#' from n8n's colour picker is stripped. */
+export function hexColor(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
+	const text = requiredText(ctx, itemIndex, field, value).replace(/^#/, '');
+	if (!/^([\da-f]{3}|[\da-f]{6})$/i.test(text)) {
+		throw invalidInput(ctx, itemIndex, field, `must be a hex colour such as 335eea (3 or 6 hex digits), got "${String(value)}"`);
+	}
+	return text.toLowerCase();
+}
+
+/** An absolute http:// or https:// address. */
+export function httpUrl(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
+	const text = requiredText(ctx, itemIndex, field, value);
+	let valid = false;
+	try {
+		const url = new URL(text);
+		valid = (url.protocol === 'http:' || url.protocol === 'https:') && /^https?:\/\//i.test(text);
+	} catch {
+		valid = false;
+	}
+	if (!valid) {
+		throw invalidInput(ctx, itemIndex, field, `must be a full address starting with http:// or https://, got "${text}"`);
+	}
+	return text;
+}

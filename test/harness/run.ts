@@ -1,0 +1,192 @@
+import './env';
+
+import { Container } from '@n8n/di';
+import { BinaryDataConfig, BinaryDataService, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import { NodeConnectionTypes, Workflow } from 'n8n-workflow';
+import type {
+	IBinaryData,
+	IConnections,
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	INodeType,
+	IRun,
+	IWorkflowExecuteAdditionalData,
+	IWorkflowBase,
+} from 'n8n-workflow';
+
+import { TRIGGER_TYPES } from './baseNodes';
+import { CredentialsHelper, type StoredCredential } from './credentials';
+import { NodeTypes, PACKAGE_NAME, packageCredentialTypes } from './nodeTypes';
+
+export type { StoredCredential } from './credentials';
+
+/** A workflow as n8n exports it (the examples/ files) or as a test writes it. */
+export interface WorkflowJson {
+	name?: string;
+	nodes: INode[];
+	connections: IConnections;
+	settings?: IDataObject;
+	staticData?: IDataObject;
+}
+
+export interface RunOptions {
+	credentials: StoredCredential[];
+	/** Static data of the workflow, kept between runs (the database node's skipIfUnchanged). */
+	staticData?: IDataObject;
+}
+
+export interface RunResult {
+	run: IRun;
+	/** Items of a node's output (default: the first). */
+	output(nodeName: string, outputIndex?: number): INodeExecutionData[];
+	/** The error that stopped the workflow, if one did. */
+	error?: Error & { description?: string; httpCode?: string | null };
+	staticData: IDataObject;
+}
+
+let binaryMode: 'memory' | 'filesystem' | undefined;
+
+/**
+ * Binary data the way the n8n instance keeps it: `memory` holds bytes in the items (base64),
+ * `filesystem` streams them to files and keeps only a reference. Set once per process.
+ */
+export async function useBinaryMode(mode: 'memory' | 'filesystem'): Promise<void> {
+	if (binaryMode === mode) return;
+	if (binaryMode !== undefined) throw new Error(`Binary mode is already ${binaryMode}`);
+	binaryMode = mode;
+	if (mode === 'filesystem') {
+		const config = Container.get(BinaryDataConfig);
+		config.mode = 'filesystem';
+		await Container.get(BinaryDataService).init();
+	}
+}
+
+/** Runs a whole workflow through n8n-core's engine, from its trigger (or its first node). */
+export async function runWorkflow(workflowJson: WorkflowJson, options: RunOptions): Promise<RunResult> {
+	const nodeTypes = new NodeTypes();
+	const staticData = options.staticData ?? workflowJson.staticData ?? {};
+	const workflow = new Workflow({
+		id: 'harness',
+		name: workflowJson.name ?? 'harness',
+		nodes: workflowJson.nodes,
+		connections: workflowJson.connections,
+		active: false,
+		nodeTypes,
+		staticData,
+		settings: { executionOrder: 'v1', ...(workflowJson.settings ?? {}) },
+	});
+	const workflowData = { id: 'harness', name: workflow.name, nodes: workflowJson.nodes, connections: workflowJson.connections } as IWorkflowBase;
+	const executionId = `harness-${Date.now()}`;
+	const additionalData = {
+		credentialsHelper: new CredentialsHelper(packageCredentialTypes(), options.credentials),
+		hooks: new ExecutionLifecycleHooks('manual', executionId, workflowData),
+		executionId,
+		currentNodeExecutionIndex: 0,
+		restApiUrl: 'http://127.0.0.1:5678/rest',
+		instanceBaseUrl: 'http://127.0.0.1:5678',
+		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
+		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
+		variables: {},
+		executeWorkflow: async () => {
+			throw new Error('Sub-workflows are not part of these tests');
+		},
+		getRunExecutionData: async () => undefined,
+		logAiEvent: () => {},
+		startRunnerTask: async () => {
+			throw new Error('Code tasks are not part of these tests');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+
+	const startNode =
+		workflowJson.nodes.find((node) => TRIGGER_TYPES.has(node.type) || node.type === ITEMS_TYPE) ??
+		workflow.getStartNode();
+	const run = await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode });
+	const runData = run.data.resultData.runData;
+	const failedNode = Object.values(runData).flat().find((task) => task.error);
+	return {
+		run,
+		output: (nodeName, outputIndex = 0) => runData[nodeName]?.[0]?.data?.main?.[outputIndex] ?? [],
+		error: (run.data.resultData.error ?? failedNode?.error) as RunResult['error'],
+		staticData: workflow.staticData as IDataObject,
+	};
+}
+
+/** An input item for `runNode`; binary properties are given as bytes and stored through n8n. */
+export interface InputItem {
+	json: IDataObject;
+	binary?: Record<string, { bytes: Buffer; mimeType: string; fileName?: string }>;
+}
+
+export interface NodeRun {
+	/** The node's `name` without the package prefix: `abstractIban`. */
+	type: string;
+	parameters: IDataObject;
+	/** Credential data of the node's one credential type. */
+	credential: { type: string; data: IDataObject };
+	items?: InputItem[];
+	continueOnFail?: boolean;
+	staticData?: IDataObject;
+}
+
+/** Runs one node of the package on the given items: `Items` -> node, through the engine. */
+export async function runNode(spec: NodeRun): Promise<RunResult & { items: INodeExecutionData[] }> {
+	const items = spec.items ?? [{ json: {} }];
+	const workflowJson: WorkflowJson = {
+		nodes: [
+			{ id: 'items', name: 'Items', type: ITEMS_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'node',
+				name: 'Node',
+				type: `${PACKAGE_NAME}.${spec.type}`,
+				typeVersion: 1,
+				position: [200, 0],
+				parameters: spec.parameters as INode['parameters'],
+				credentials: { [spec.credential.type]: { id: 'cred', name: 'Sandbox' } },
+				...(spec.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+			},
+		],
+		connections: { Items: { main: [[{ node: 'Node', type: NodeConnectionTypes.Main, index: 0 }]] } },
+	};
+	pendingItems = items;
+	const result = await runWorkflow(workflowJson, {
+		credentials: [{ id: 'cred', name: 'Sandbox', type: spec.credential.type, data: spec.credential.data as StoredCredential['data'] }],
+		staticData: spec.staticData,
+	});
+	return { ...result, items: result.output('Node') };
+}
+
+/** Test-only source node: emits the items handed to `runNode`, binary stored through n8n. */
+const ITEMS_TYPE = 'harness.items';
+let pendingItems: InputItem[] = [];
+
+class ItemsSource implements INodeType {
+	description = {
+		displayName: 'Items',
+		name: 'items',
+		group: ['input'],
+		version: 1,
+		description: 'Emits the items a test gives',
+		defaults: { name: 'Items' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [],
+	} as INodeType['description'];
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const output: INodeExecutionData[] = [];
+		for (const item of pendingItems) {
+			const binary: Record<string, IBinaryData> = {};
+			for (const [name, file] of Object.entries(item.binary ?? {})) {
+				binary[name] = await this.helpers.prepareBinaryData(file.bytes, file.fileName, file.mimeType);
+			}
+			output.push({ json: item.json, ...(item.binary ? { binary } : {}) });
+		}
+		return [output];
+	}
+}
+
+NodeTypes.register(ITEMS_TYPE, new ItemsSource());

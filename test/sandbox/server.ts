@@ -1,0 +1,279 @@
+import { randomBytes } from 'crypto';
+import http from 'http';
+import type { AddressInfo } from 'net';
+
+import { errorResponse, unauthorized } from './errorBody';
+import { parseMultipart } from './multipart';
+import { SERVICES } from './services';
+import { createStorageHost } from './storage';
+import type {
+	Fault,
+	LoggedRequest,
+	SandboxContext,
+	SandboxRequest,
+	SandboxResponse,
+	ServiceModule,
+} from './types';
+
+/**
+ * The suite emulated on 127.0.0.1 over real HTTP: one server answering every service under its
+ * own path prefix (so every credential's Base URL carries a prefix, as a gateway's would), a
+ * separate storage host, per-service keys, a request log, rate limits, quotas and faults.
+ */
+export interface Sandbox {
+	/** Base URL per service, to put into its credential: `http://127.0.0.1:PORT/phone`. */
+	baseUrls: Record<string, string>;
+	/** The valid key per service; a key of one service is rejected by every other. */
+	keys: Record<string, string>;
+	storageUrl: string;
+	log: LoggedRequest[];
+	/** The log of one service (or of the storage host: `storage`). */
+	requests(service: string): LoggedRequest[];
+	/** Queues failures for the next requests of a service, in order. */
+	inject(service: string, ...faults: Fault[]): void;
+	/** Token bucket per key: at most `perSecond` requests a second, 429 beyond. */
+	limitRate(service: string, perSecond: number): void;
+	/** Credits left for a service; at zero it answers `status` (422, or 403 as email may). */
+	setQuota(service: string, credits: number, status?: 422 | 403): void;
+	/** Another key a service accepts, with whatever the module makes of it (database entitlements). */
+	addKey(service: string, key: string): void;
+	/** Clears log, faults, limits and quotas between tests. */
+	reset(): void;
+	close(): Promise<void>;
+}
+
+export interface SandboxOptions {
+	port?: number;
+	host?: string;
+}
+
+interface Bucket {
+	perSecond: number;
+	tokens: number;
+	updatedAt: number;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+	const host = options.host ?? '127.0.0.1';
+	const modules = new Map<string, ServiceModule>(SERVICES.map((module) => [module.name, module]));
+	const keys: Record<string, string> = {};
+	const validKeys = new Map<string, Set<string>>();
+	for (const name of modules.keys()) {
+		keys[name] = `sbx_${name}_${randomBytes(12).toString('hex')}`;
+		validKeys.set(name, new Set([keys[name]]));
+	}
+	const log: LoggedRequest[] = [];
+	const faults = new Map<string, Fault[]>();
+	const buckets = new Map<string, Bucket>();
+	const rateLimits = new Map<string, number>();
+	const quotas = new Map<string, { credits: number; status: 422 | 403 }>();
+
+	const storage = await createStorageHost(host, log);
+	let apiBase = '';
+	const context: SandboxContext = { storage, serviceUrl: (service) => `${apiBase}/${service}` };
+
+	const server = http.createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			void answer(req, res, Buffer.concat(chunks)).catch((error: Error) => {
+				send(res, errorResponse(500, `sandbox failure: ${error.message}`, 'internal_error'));
+			});
+		});
+	});
+
+	async function answer(req: http.IncomingMessage, res: http.ServerResponse, rawBody: Buffer) {
+		const url = new URL(req.url ?? '/', apiBase);
+		const [, service, ...rest] = url.pathname.split('/');
+		const module = modules.get(service);
+		const request = parseRequest(req, url, service, `/${rest.join('/')}`, rawBody);
+		const entry: LoggedRequest = {
+			service,
+			method: request.method,
+			path: request.path,
+			query: request.query,
+			headers: req.headers,
+			fields: request.fields,
+			parts: request.parts.map(({ data, ...part }) => ({ ...part, size: data.length })),
+			status: 0,
+			at: Date.now(),
+		};
+		log.push(entry);
+		if (!module) {
+			entry.status = 404;
+			return send(res, errorResponse(404, `No service under /${service}`, 'not_found'));
+		}
+
+		const fault = faults.get(service)?.shift();
+		if (fault?.kind === 'drop') {
+			entry.fault = 'drop';
+			req.socket.destroy();
+			return;
+		}
+		if (fault?.kind === 'delay') {
+			entry.fault = `delay ${fault.ms}ms`;
+			await new Promise((resolve) => setTimeout(resolve, fault.ms));
+		}
+		if (fault?.kind === 'status') {
+			entry.fault = `status ${fault.status}`;
+			entry.status = fault.status;
+			const response = errorResponse(fault.status, faultMessage(fault.status), faultCode(fault.status));
+			if (fault.retryAfter !== undefined) response.headers = { 'Retry-After': String(fault.retryAfter) };
+			return send(res, response);
+		}
+
+		const response = await serve(module, request);
+		entry.status = response.status;
+		send(res, response);
+	}
+
+	async function serve(module: ServiceModule, request: SandboxRequest): Promise<SandboxResponse> {
+		extractKey(module, request);
+		if (!request.key || !validKeys.get(module.name)?.has(request.key)) {
+			return module.rejectKey ? module.rejectKey(request) : unauthorized();
+		}
+		if (!takeToken(module.name, request.key)) {
+			return errorResponse(429, 'Too many requests: the plan allows fewer requests per second.', 'too_many_requests');
+		}
+		const quota = quotas.get(module.name);
+		if (quota && module.charges !== false && quota.credits <= 0) {
+			return errorResponse(quota.status, 'Insufficient API credits for this request.', 'quota_reached');
+		}
+		const response = await module.handle(request, context);
+		if (quota && module.charges !== false && response.status < 400) quota.credits--;
+		return response;
+	}
+
+	function takeToken(service: string, key: string): boolean {
+		const perSecond = rateLimits.get(service);
+		if (!perSecond) return true;
+		const id = `${service}\n${key}`;
+		const now = Date.now();
+		const bucket = buckets.get(id) ?? { perSecond, tokens: Math.max(1, perSecond), updatedAt: now };
+		bucket.tokens = Math.min(Math.max(1, perSecond), bucket.tokens + ((now - bucket.updatedAt) / 1000) * perSecond);
+		bucket.updatedAt = now;
+		buckets.set(id, bucket);
+		if (bucket.tokens < 1) return false;
+		bucket.tokens -= 1;
+		return true;
+	}
+
+	await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));
+	apiBase = `http://${host}:${(server.address() as AddressInfo).port}`;
+
+	const baseUrls: Record<string, string> = {};
+	for (const name of modules.keys()) baseUrls[name] = `${apiBase}/${name}`;
+
+	return {
+		baseUrls,
+		keys,
+		storageUrl: storage.baseUrl,
+		log,
+		requests: (service) => log.filter((entry) => entry.service === service),
+		inject: (service, ...added) => faults.set(service, [...(faults.get(service) ?? []), ...added]),
+		limitRate: (service, perSecond) => {
+			rateLimits.set(service, perSecond);
+			for (const id of buckets.keys()) if (id.startsWith(`${service}\n`)) buckets.delete(id);
+		},
+		setQuota: (service, credits, status = 422) => quotas.set(service, { credits, status }),
+		addKey: (service, key) => validKeys.get(service)?.add(key),
+		reset: () => {
+			log.length = 0;
+			faults.clear();
+			buckets.clear();
+			rateLimits.clear();
+			quotas.clear();
+		},
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+			await storage.close();
+		},
+	};
+}
+
+function parseRequest(
+	req: http.IncomingMessage,
+	url: URL,
+	service: string,
+	path: string,
+	rawBody: Buffer,
+): SandboxRequest {
+	const contentType = String(req.headers['content-type'] ?? '');
+	let fields: Record<string, unknown> = {};
+	let parts: SandboxRequest['parts'] = [];
+	if (rawBody.length > 0) {
+		if (/^application\/json/i.test(contentType)) {
+			try {
+				fields = JSON.parse(rawBody.toString('utf8')) as Record<string, unknown>;
+			} catch {
+				fields = {};
+			}
+		} else if (/^multipart\/form-data/i.test(contentType)) {
+			parts = parseMultipart(rawBody, contentType);
+		} else {
+			// No JSON content type: the body is read as form data (contract 4.1).
+			fields = Object.fromEntries(new URLSearchParams(rawBody.toString('utf8')));
+		}
+	}
+	return {
+		service,
+		method: req.method ?? 'GET',
+		path,
+		query: Object.fromEntries(url.searchParams),
+		headers: req.headers,
+		rawBody,
+		fields,
+		parts,
+	};
+}
+
+/** Takes the key from the first place, in the module's order, that carries one. */
+function extractKey(module: ServiceModule, request: SandboxRequest) {
+	for (const source of module.keyFrom) {
+		let key: unknown;
+		if (source === 'query') key = request.query.api_key;
+		if (source === 'bearer') key = /^Bearer\s+(.+)$/i.exec(String(request.headers.authorization ?? ''))?.[1];
+		if (source === 'form' || source === 'json') key = request.fields.api_key;
+		if (source === 'multipart') {
+			const data = request.parts.find((part) => part.name === 'data');
+			try {
+				key = data ? (JSON.parse(data.data.toString('utf8')) as { api_key?: unknown }).api_key : undefined;
+			} catch {
+				key = undefined;
+			}
+		}
+		if (typeof key === 'string' && key !== '') {
+			request.key = key;
+			request.keySource = source;
+			return;
+		}
+	}
+}
+
+function faultMessage(status: number): string {
+	if (status === 429) return 'Too many requests: the plan allows fewer requests per second.';
+	if (status === 503) return 'Service temporarily unavailable.';
+	return 'Internal server error.';
+}
+
+function faultCode(status: number): string {
+	if (status === 429) return 'too_many_requests';
+	if (status === 503) return 'service_unavailable';
+	return 'internal_error';
+}
+
+function send(res: http.ServerResponse, response: SandboxResponse) {
+	if (res.headersSent || res.destroyed) return;
+	const headers: Record<string, string> = { ...(response.headers ?? {}) };
+	let body: Buffer | undefined;
+	if (response.json !== undefined) {
+		body = Buffer.from(JSON.stringify(response.json));
+		headers['Content-Type'] ??= 'application/json';
+	} else if (response.bytes) {
+		body = response.bytes;
+	}
+	headers['Content-Length'] = String(body?.length ?? 0);
+	res.writeHead(response.status, headers);
+	res.end(body);
+}

@@ -1,0 +1,9 @@
+import { errorResponse } from '../errorBody';
+import type { ServiceModule } from '../types';
+
+/** Placeholder until this service is emulated. */
+export const screenshot: ServiceModule = {
+	name: 'screenshot',
+	keyFrom: ['query'],
+	handle: () => errorResponse(501, 'not emulated yet', 'not_implemented'),
+};

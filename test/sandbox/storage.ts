@@ -1,0 +1,58 @@
+import http from 'http';
+import type { AddressInfo } from 'net';
+
+import type { LoggedRequest, StorageHost, StoredObject, StoredOptions } from './types';
+
+/**
+ * A separate host for files (processed images, database archives), as the live suite has. It
+ * logs every request's headers and query, so a test can prove that no API key ever reached it.
+ */
+export async function createStorageHost(
+	host: string,
+	log: LoggedRequest[],
+): Promise<StorageHost & { close(): Promise<void> }> {
+	const objects = new Map<string, StoredObject>();
+	const server = http.createServer((req, res) => {
+		const url = new URL(req.url ?? '/', 'http://storage');
+		const entry: LoggedRequest = {
+			service: 'storage',
+			method: req.method ?? 'GET',
+			path: url.pathname,
+			query: Object.fromEntries(url.searchParams),
+			headers: req.headers,
+			fields: {},
+			parts: [],
+			status: 0,
+			at: Date.now(),
+		};
+		log.push(entry);
+		const object = objects.get(url.pathname);
+		const signed = object?.requireQuery ?? {};
+		const signatureOk = Object.entries(signed).every(([name, value]) => url.searchParams.get(name) === value);
+		const expired = object?.expiresAt !== undefined && Date.now() > object.expiresAt;
+		if (!object || !signatureOk || expired) {
+			entry.status = object ? 403 : 404;
+			res.writeHead(entry.status, { 'Content-Type': 'text/plain' });
+			res.end(object ? 'Request has expired or its signature does not match' : 'Not found');
+			return;
+		}
+		entry.status = 200;
+		res.writeHead(200, { 'Content-Type': object.contentType, 'Content-Length': String(object.bytes.length) });
+		res.end(object.bytes);
+	});
+	await new Promise<void>((resolve) => server.listen(0, host, resolve));
+	const baseUrl = `http://${host}:${(server.address() as AddressInfo).port}`;
+	return {
+		baseUrl,
+		put(path: string, bytes: Buffer, contentType: string, options: StoredOptions = {}) {
+			const clean = `/${path.replace(/^\/+/, '')}`;
+			objects.set(clean, { bytes, contentType, ...options });
+			return `${baseUrl}${clean}`;
+		},
+		get: (path) => objects.get(`/${path.replace(/^\/+/, '')}`),
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
