@@ -12,7 +12,14 @@ import { apiError, networkError, redact } from './errors';
 import { concurrencyFor, forEachLimited, pacerFor } from './pacing';
 import type { Pacer } from './pacing';
 import { backoffMs, isRetryableNetworkError, isRetryableStatus, MAX_RETRIES, networkCodeOf, retryAfterMs } from './retry';
-import type { ServiceClient, ServiceDefinition, ServiceRequest, ServiceResponse } from './types';
+import type {
+	DownloadOptions,
+	DownloadResponse,
+	ServiceClient,
+	ServiceDefinition,
+	ServiceRequest,
+	ServiceResponse,
+} from './types';
 import { hostOf, joinUrl } from './url';
 
 /**
@@ -107,6 +114,8 @@ async function connect<Prepared>(
 		clientFor: (itemIndex) => ({
 			request: async (request) =>
 				await send(ctx, service, { baseUrl, pacer, secrets, itemIndex }, request),
+			download: async (url, options = {}) =>
+				await download(ctx, service, { secrets, itemIndex }, url, options),
 		}),
 	};
 }
@@ -207,6 +216,60 @@ async function send<Prepared>(
 			retries: retry,
 			secrets,
 			statusMessages: service.statusMessages,
+		});
+	}
+}
+
+/**
+ * A GET of a link (a processed image, a database archive) with plain `httpRequest`: the key is
+ * never attached, whatever the host. A signed link is itself a secret and stays out of messages.
+ */
+async function download<Prepared>(
+	ctx: IExecuteFunctions,
+	service: ServiceDefinition<Prepared>,
+	{ secrets, itemIndex }: Pick<SendContext, 'secrets' | 'itemIndex'>,
+	url: string,
+	options: DownloadOptions,
+): Promise<DownloadResponse> {
+	const hidden = options.secret ? [...secrets, url, url.split('?')[1] ?? ''] : secrets;
+	const host = hostOf(url);
+	for (let retry = 0; ; retry++) {
+		let response: DownloadResponse;
+		try {
+			response = (await ctx.helpers.httpRequest({
+				method: 'GET',
+				url,
+				encoding: options.as === 'stream' ? 'stream' : 'arraybuffer',
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				timeout: options.timeout ?? 120_000,
+			})) as DownloadResponse;
+		} catch (error) {
+			if (isRetryableNetworkError(error) && retry < MAX_RETRIES) {
+				await sleep(backoffMs(retry));
+				continue;
+			}
+			const code = networkCodeOf(error) ?? 'no answer';
+			throw networkError(ctx, itemIndex, `${service.serviceName} download`, host, code, retry);
+		}
+		const { statusCode } = response;
+		if (statusCode >= 200 && statusCode < 300) return response;
+		const stream = response.body as { destroy?: () => void };
+		if (options.as === 'stream' && typeof stream.destroy === 'function') stream.destroy();
+		if (isRetryableStatus(statusCode) && retry < MAX_RETRIES) {
+			await sleep(retryAfterMs(response.headers?.['retry-after']) ?? backoffMs(retry));
+			continue;
+		}
+		throw apiError(ctx, itemIndex, {
+			status: statusCode,
+			body: options.as === 'stream' ? undefined : response.body,
+			serviceName: `${service.serviceName} download from ${host}`,
+			retries: retry,
+			secrets: hidden,
+			statusMessages: {
+				403: `The download from ${host} was refused (403): the link has expired or is not valid`,
+				404: `The file is no longer at ${host} (404)`,
+			},
 		});
 	}
 }

@@ -27,9 +27,27 @@ export interface ServiceResponse {
 	body: unknown;
 }
 
-/** What a node's `run` may call: the engine's paced, retried, authenticated request. */
+/** A file fetched from a link (a storage host): never authenticated, never paced. */
+export interface DownloadOptions {
+	/** 'buffer' (default) or 'stream' (the body is a readable stream, for large files). */
+	as?: 'buffer' | 'stream';
+	/** The link is a credential (signed): it is kept out of every message. */
+	secret?: boolean;
+	timeout?: number;
+}
+
+export interface DownloadResponse {
+	statusCode: number;
+	headers: IDataObject;
+	body: Buffer | NodeJS.ReadableStream;
+}
+
+/** What a node's `run` may call. */
 export interface ServiceClient {
+	/** The engine's paced, retried request to the service, with the key placed by the credential. */
 	request(request: ServiceRequest): Promise<ServiceResponse>;
+	/** A GET of a link without the key, retried on 429/500/503 and dropped connections. */
+	download(url: string, options?: DownloadOptions): Promise<DownloadResponse>;
 }
 
 /**

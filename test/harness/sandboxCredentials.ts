@@ -31,3 +31,16 @@ export function sandboxCredential(
 		data: { apiKey: sandbox.keys[service], baseUrl: sandbox.baseUrls[service], requestsPerSecond: 0, ...data },
 	};
 }
+
+/** The id under which examples/ refer to each credential type: `sandbox-abstractEmailApi`. */
+export const exampleCredentialId = (type: string) => `sandbox-${type}`;
+
+/** Every credential type pointed at the sandbox, under the ids the example workflows use. */
+export function allSandboxCredentials(sandbox: Sandbox, data: IDataObject = {}) {
+	return Object.entries(CREDENTIAL_TYPES).map(([service, type]) => ({
+		id: exampleCredentialId(type),
+		name: `${type} (sandbox)`,
+		type,
+		data: sandboxCredential(sandbox, service, data).data as Record<string, string | number | boolean>,
+	}));
+}

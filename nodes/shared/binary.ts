@@ -1,0 +1,60 @@
+import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { invalidInput } from './errors';
+
+/**
+ * Files in and out of items, through n8n's binary data helpers: in filesystem mode the bytes go
+ * to disk and the item holds only a reference, so large files never sit in memory-held JSON.
+ */
+
+/** An item carrying a file: the bytes under `property`, and JSON that describes the file. */
+export async function fileItem(
+	ctx: IExecuteFunctions,
+	data: Buffer | NodeJS.ReadableStream,
+	file: { property: string; fileName: string; mimeType: string; json: IDataObject },
+): Promise<INodeExecutionData> {
+	const binary: IBinaryData = await ctx.helpers.prepareBinaryData(
+		data as Buffer,
+		file.fileName,
+		file.mimeType,
+	);
+	return { json: file.json, binary: { [file.property]: binary } };
+}
+
+/** The binary property name a user typed: required, and a plain name. */
+export function binaryPropertyName(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
+	const name = value === undefined || value === null ? '' : String(value).trim();
+	if (name === '') throw invalidInput(ctx, itemIndex, field, 'is required: the name of the binary property, for instance data');
+	return name;
+}
+
+/** The bytes of an input item's binary property, with a clear error when the item has none. */
+export async function inputFile(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	property: string,
+): Promise<{ bytes: Buffer; meta: IBinaryData }> {
+	const meta = ctx.getInputData()[itemIndex]?.binary?.[property];
+	if (!meta) {
+		const present = Object.keys(ctx.getInputData()[itemIndex]?.binary ?? {});
+		throw invalidInput(
+			ctx,
+			itemIndex,
+			field,
+			`the input item has no binary property "${property}"${present.length ? ` (it has: ${present.join(', ')})` : ' (it has no binary data)'}`,
+		);
+	}
+	return { bytes: await ctx.helpers.getBinaryDataBuffer(itemIndex, property), meta };
+}
+
+/** A name safe for a file: letters, digits, dot, dash and underscore. */
+export function safeFileName(text: string, fallback: string): string {
+	const clean = text
+		.normalize('NFKD')
+		.replace(/[\u0300-\u036f]/g, '')
+		.replace(/[^\w.-]+/g, '-')
+		.replace(/^-+|-+$/g, '')
+		.slice(0, 80);
+	return clean || fallback;
+}
