@@ -190,12 +190,11 @@ async function send<Prepared>(
 				toHttpOptions(baseUrl, request),
 			)) as ServiceResponse;
 		} catch (error) {
-			const cause = (error as { cause?: unknown }).cause ?? error;
-			if (isRetryableNetworkError(cause) && retry < MAX_RETRIES) {
+			if (isRetryableNetworkError(error) && retry < MAX_RETRIES) {
 				await sleep(backoffMs(retry));
 				continue;
 			}
-			const code = networkCodeOf(cause);
+			const code = networkCodeOf(error);
 			if (code) throw networkError(ctx, itemIndex, service.serviceName, hostOf(baseUrl), code, retry);
 			const message = redact((error as Error).message ?? String(error), secrets);
 			throw new NodeOperationError(ctx.getNode(), message, { itemIndex });

@@ -100,7 +100,17 @@ export function apiError(ctx: IExecuteFunctions, itemIndex: number, call: Failed
 	});
 }
 
-/** A request that got no answer: the host and the network code, never the URL with its query. */
+/** What each network failure means, in words: n8n swaps a message naming the code for its own text. */
+const NETWORK_FAILURES: Record<string, string> = {
+	ECONNRESET: 'the connection was closed before an answer came',
+	ECONNREFUSED: 'the connection was refused',
+	ECONNABORTED: 'no answer came in time',
+	ETIMEDOUT: 'the connection timed out',
+	ENOTFOUND: 'the host name is unknown',
+	EAI_AGAIN: 'the host name could not be looked up',
+};
+
+/** A request that got no answer: the host and what happened, never the URL with its query. */
 export function networkError(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -109,13 +119,11 @@ export function networkError(
 	code: string,
 	retries: number,
 ): NodeApiError {
-	const message =
-		code === 'ECONNABORTED' || code === 'ETIMEDOUT'
-			? `The ${serviceName} service at ${host} did not answer in time (${code}), still after ${retries} retries`
-			: `Could not reach the ${serviceName} service at ${host} (${code}), still after ${retries} retries`;
-	return new NodeApiError(ctx.getNode(), { message, code } as JsonObject, {
+	const what = NETWORK_FAILURES[code] ?? 'the request failed on the network';
+	const message = `Could not reach the ${serviceName} service at ${host}: ${what}, still after ${retries} retries`;
+	return new NodeApiError(ctx.getNode(), { message } as JsonObject, {
 		message,
-		description: 'Check the credential\'s Base URL and the network, then run again.',
+		description: `Network error ${code}. Check the credential's Base URL and the network, then run again.`,
 		itemIndex,
 	});
 }

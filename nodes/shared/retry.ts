@@ -21,10 +21,38 @@ export function isRetryableStatus(status: number): boolean {
 	return RETRYABLE_STATUSES.has(status);
 }
 
+/**
+ * n8n's texts for network failures (n8n-workflow's NodeError), by code. httpRequestWithAuthentication
+ * wraps a failure in a NodeApiError that keeps this text (and the raw one in `messages`) but not
+ * the code, so the code is read back from them.
+ */
+const N8N_NETWORK_TEXTS: ReadonlyArray<[code: string, text: RegExp]> = [
+	['ECONNRESET', /closed unexpectedly|socket hang up|\bECONNRESET\b/i],
+	['ECONNREFUSED', /refused the connection|\bECONNREFUSED\b/i],
+	['ECONNABORTED', /connection was aborted|timeout of \d+ms exceeded|\bECONNABORTED\b/i],
+	['ETIMEDOUT', /connection timed out|\bETIMEDOUT\b/i],
+	['EPIPE', /\bEPIPE\b/],
+	['EAI_AGAIN', /DNS server returned an error|\bEAI_AGAIN\b/i],
+	['ENOTFOUND', /incorrect host|\bENOTFOUND\b/i],
+	['EHOSTUNREACH', /host is unreachable|\bEHOSTUNREACH\b/i],
+];
+
 export function networkCodeOf(error: unknown): string | undefined {
-	const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-	if (typeof code === 'string') return code;
-	if (typeof message === 'string' && /socket hang up/i.test(message)) return 'ECONNRESET';
+	const { code, message, messages, httpCode } = (error ?? {}) as {
+		code?: unknown;
+		message?: unknown;
+		messages?: unknown;
+		httpCode?: unknown;
+	};
+	if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+	// An answer with a status is not a network failure, whatever its text says.
+	if (typeof httpCode === 'string' && /^\d{3}$/.test(httpCode)) return undefined;
+	const texts = [message, ...(Array.isArray(messages) ? messages : [])].filter(
+		(text): text is string => typeof text === 'string',
+	);
+	for (const [networkCode, pattern] of N8N_NETWORK_TEXTS) {
+		if (texts.some((text) => pattern.test(text))) return networkCode;
+	}
 	return undefined;
 }
 

@@ -117,7 +117,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		if (fault?.kind === 'status') {
 			entry.fault = `status ${fault.status}`;
 			entry.status = fault.status;
-			const response = errorResponse(fault.status, faultMessage(fault.status), faultCode(fault.status));
+			const response = errorResponse(fault.status, fault.message ?? faultMessage(fault.status), faultCode(fault.status));
 			if (fault.retryAfter !== undefined) response.headers = { 'Retry-After': String(fault.retryAfter) };
 			return send(res, response);
 		}
@@ -251,17 +251,18 @@ function extractKey(module: ServiceModule, request: SandboxRequest) {
 	}
 }
 
-function faultMessage(status: number): string {
-	if (status === 429) return 'Too many requests: the plan allows fewer requests per second.';
-	if (status === 503) return 'Service temporarily unavailable.';
-	return 'Internal server error.';
-}
+const FAULTS: Record<number, [message: string, code: string]> = {
+	400: ['Bad request.', 'bad_request'],
+	401: ['Invalid API key provided.', 'unauthorized'],
+	403: ['Forbidden.', 'forbidden'],
+	422: ['Insufficient API credits for this request.', 'quota_reached'],
+	429: ['Too many requests: the plan allows fewer requests per second.', 'too_many_requests'],
+	500: ['Internal server error.', 'internal_error'],
+	503: ['Service temporarily unavailable.', 'service_unavailable'],
+};
 
-function faultCode(status: number): string {
-	if (status === 429) return 'too_many_requests';
-	if (status === 503) return 'service_unavailable';
-	return 'internal_error';
-}
+const faultMessage = (status: number) => FAULTS[status]?.[0] ?? `Status ${status}.`;
+const faultCode = (status: number) => FAULTS[status]?.[1] ?? 'error';
 
 function send(res: http.ServerResponse, response: SandboxResponse) {
 	if (res.headersSent || res.destroyed) return;

@@ -86,6 +86,6 @@ export interface LoggedRequest {
 
 /** A failure to inject into the next request of a service. */
 export type Fault =
-	| { kind: 'status'; status: 429 | 500 | 503; retryAfter?: number }
+	| { kind: 'status'; status: number; retryAfter?: number; message?: string }
 	| { kind: 'drop' }
 	| { kind: 'delay'; ms: number };

@@ -1,0 +1,41 @@
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import { everythingIn, runIban, VALID_IBANS } from './ibanRun';
+
+/** The API key appears in no output item and no error, whatever the status. */
+let sandbox: Sandbox;
+beforeAll(async () => {
+	sandbox = await startSandbox();
+});
+afterAll(async () => await sandbox.close());
+beforeEach(() => sandbox.reset());
+
+const [iban] = VALID_IBANS;
+
+describe('key redaction', () => {
+	it.each([400, 401, 403, 404, 422, 429, 500, 503])(
+		'status %i, even when the service echoes the key: not in the error, nor in Continue On Fail items',
+		async (status) => {
+			const key = sandbox.keys.iban;
+			const fault = { kind: 'status' as const, status, retryAfter: 0, message: `Rejected request with key ${key}.` };
+			sandbox.inject('iban', fault, fault, fault, fault, fault);
+			const stopped = await runIban(sandbox, [iban]);
+			expect(stopped.error).toBeDefined();
+			expect(stopped.error?.description).toContain('[redacted]');
+			expect(everythingIn(stopped.error)).not.toContain(key);
+
+			sandbox.inject('iban', fault, fault, fault, fault, fault);
+			const continued = await runIban(sandbox, [iban], { continueOnFail: true });
+			expect(continued.items[0].json.error).toBeDefined();
+			expect(JSON.stringify(continued.items)).not.toContain(key);
+		},
+	);
+
+	it('a dropped connection and a success carry no key either', async () => {
+		const key = sandbox.keys.iban;
+		const success = await runIban(sandbox, [iban]);
+		expect(JSON.stringify(success.items)).not.toContain(key);
+		sandbox.inject('iban', ...Array.from({ length: 5 }, () => ({ kind: 'drop' as const })));
+		const dropped = await runIban(sandbox, [iban], { continueOnFail: true });
+		expect(JSON.stringify(dropped.items)).not.toContain(key);
+	});
+});
