@@ -1,0 +1,132 @@
+import { NodeConnectionTypes } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+
+import { countryLocatorProperty, searchCountries } from '../shared/countryLocator';
+import { runService } from '../shared/engine';
+import type { ServiceDefinition, ServiceRequest } from '../shared/types';
+import { countryCode } from '../shared/validate';
+import { holidayPeriod } from './holidayPeriod';
+
+interface HolidaysQuery {
+	request: ServiceRequest;
+	splitIntoItems: boolean;
+}
+
+/** Public holidays (contract 4.5, 2.5): an array of holiday records per country and period. */
+const publicHolidays: ServiceDefinition<HolidaysQuery> = {
+	credentialType: 'abstractHolidaysApi',
+	serviceName: 'Public Holidays',
+	prepare(itemIndex) {
+		const country = countryCode(
+			this,
+			itemIndex,
+			'Country (country)',
+			this.getNodeParameter('country', itemIndex, '', { extractValue: true }),
+		);
+		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const period = holidayPeriod(this, itemIndex, options);
+		return {
+			request: { path: '/v1/', qs: { country, ...period } },
+			splitIntoItems: options.splitIntoItems !== false,
+		};
+	},
+	async run(_itemIndex, query, client) {
+		const { body } = await client.request(query.request);
+		// The contract answers an array; anything else is kept rather than dropped.
+		const holidays = (Array.isArray(body) ? body : body == null ? [] : [body]) as IDataObject[];
+		if (!query.splitIntoItems) return [{ json: { holidays } }];
+		return holidays.map((holiday) => ({ json: holiday }));
+	},
+};
+
+export class AbstractHolidays implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Abstract Public Holidays',
+		name: 'abstractHolidays',
+		icon: { light: 'file:abstractHolidays.svg', dark: 'file:abstractHolidays.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{"Holidays in " + ($parameter["country"].value || $parameter["country"])}}',
+		description: 'Get the public holidays of a country, for a year, a month or a day',
+		documentationUrl: 'https://docs.abstractapi.com/holidays',
+		defaults: { name: 'Public Holidays' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'abstractHolidaysApi', required: true }],
+		properties: [
+			countryLocatorProperty({
+				displayName: 'Country',
+				name: 'country',
+				description: 'The country whose holidays to get: pick it from the list, or give its two-letter code (an expression works too)',
+			}),
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Day',
+						name: 'day',
+						type: 'number',
+						typeOptions: { minValue: 1, maxValue: 31, numberPrecision: 0 },
+						default: 1,
+						description: 'Only the holidays on this day of the month (1-31). Needs Month and Year; the date must exist.',
+					},
+					{
+						displayName: 'Month',
+						name: 'month',
+						type: 'options',
+						options: [
+							{ name: 'January', value: 1 },
+							{ name: 'February', value: 2 },
+							{ name: 'March', value: 3 },
+							{ name: 'April', value: 4 },
+							{ name: 'May', value: 5 },
+							{ name: 'June', value: 6 },
+							{ name: 'July', value: 7 },
+							{ name: 'August', value: 8 },
+							{ name: 'September', value: 9 },
+							{ name: 'October', value: 10 },
+							{ name: 'November', value: 11 },
+							{ name: 'December', value: 12 },
+						],
+						default: 1,
+						description: 'Only the holidays of this month (an expression may give 1-12). Needs Year.',
+					},
+					{
+						displayName: 'Split Into Items',
+						name: 'splitIntoItems',
+						type: 'boolean',
+						default: true,
+						description:
+							'Whether to output one item per holiday. A period without holidays then gives no item for that input item (the service answers an empty list): turn this off to get one item {holidays: [...]} per input item instead, with an empty list when there are none.',
+					},
+					{
+						displayName: 'Year',
+						name: 'year',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. 2025',
+						description:
+							'Only the holidays of this year, four digits. Free plans need Year, Month and Day; paid plans default to the current year.',
+					},
+				],
+			},
+		],
+	};
+
+	methods = { listSearch: { searchCountries } };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await runService(this, publicHolidays);
+	}
+}

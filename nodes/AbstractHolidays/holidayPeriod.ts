@@ -1,0 +1,73 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { invalidInput } from '../shared/errors';
+
+/**
+ * The period of a holidays query (contract 4.5), checked before any request: a day needs a month
+ * and a year, a month needs a year, the year has four digits, and the date must exist. The
+ * service takes month and day zero-padded, as in its sample form (01).
+ */
+
+const YEAR = 'Year (year)';
+const MONTH = 'Month (month)';
+const DAY = 'Day (day)';
+
+/** Empty text or an absent option is "not given": the options collection may hold a blank year. */
+function given(value: unknown): string | undefined {
+	if (value === undefined || value === null) return undefined;
+	const text = String(value).trim();
+	return text === '' ? undefined : text;
+}
+
+function wholeWithin(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	text: string,
+	max: number,
+): number {
+	const number = /^\d{1,2}$/.test(text) ? Number(text) : NaN;
+	if (!(number >= 1 && number <= max)) {
+		throw invalidInput(ctx, itemIndex, field, `must be a whole number from 1 to ${max}, got "${text}"`);
+	}
+	return number;
+}
+
+const pad = (number: number) => String(number).padStart(2, '0');
+
+/** Days of a month; setUTCFullYear, because Date.UTC reads years below 100 as 19xx. */
+function daysIn(year: number, month: number): number {
+	const date = new Date(0);
+	date.setUTCFullYear(year, month, 0);
+	return date.getUTCDate();
+}
+
+/** The query's year, month and day, as the service wants them; absent parts are left out. */
+export function holidayPeriod(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject): IDataObject {
+	const year = given(options.year);
+	const month = given(options.month);
+	const day = given(options.day);
+
+	if (day !== undefined && (month === undefined || year === undefined)) {
+		throw invalidInput(ctx, itemIndex, DAY, `needs both ${MONTH} and ${YEAR}: the service takes a day only within a given month and year`);
+	}
+	if (month !== undefined && year === undefined) {
+		throw invalidInput(ctx, itemIndex, MONTH, `needs ${YEAR}: the service takes a month only within a given year`);
+	}
+
+	const period: IDataObject = {};
+	if (year === undefined) return period;
+	if (!/^\d{4}$/.test(year)) throw invalidInput(ctx, itemIndex, YEAR, `must have four digits, for instance 2025, got "${year}"`);
+	period.year = year;
+	if (month === undefined) return period;
+	const monthNumber = wholeWithin(ctx, itemIndex, MONTH, month, 12);
+	period.month = pad(monthNumber);
+	if (day === undefined) return period;
+	const dayNumber = wholeWithin(ctx, itemIndex, DAY, day, 31);
+	const daysInMonth = daysIn(Number(year), monthNumber);
+	if (dayNumber > daysInMonth) {
+		throw invalidInput(ctx, itemIndex, DAY, `${year}-${pad(monthNumber)} has ${daysInMonth} days, so day ${dayNumber} does not exist`);
+	}
+	period.day = pad(dayNumber);
+	return period;
+}
