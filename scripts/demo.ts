@@ -1,0 +1,100 @@
+import { promises as fs } from 'fs';
+import path from 'path';
+
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { runWorkflow, type WorkflowJson } from '../test/harness/run';
+import { allSandboxCredentials } from '../test/harness/sandboxCredentials';
+import { ROOT } from '../test/harness/nodeTypes';
+import { startSandbox } from '../test/sandbox/server';
+import { formatTable } from './table';
+
+/**
+ * The package's main job on the embedded sandbox: every workflow in examples/, run through
+ * n8n-core's engine exactly as saved, with credentials pointing at the sandbox on 127.0.0.1.
+ * Lead enrichment first (its enriched rows as a table), then the media and database examples,
+ * whose files land in the folder printed at the end.
+ */
+const OUTPUT_FOLDER = '/tmp/n8n-abstractapi-demo';
+const RATE = 5; // requests per second: the sandbox plays a paid plan, the nodes pace to it
+
+async function main() {
+	const sandbox = await startSandbox();
+	for (const service of Object.keys(sandbox.baseUrls)) sandbox.limitRate(service, RATE);
+	await fs.rm(OUTPUT_FOLDER, { recursive: true, force: true });
+
+	const examplesDir = path.join(ROOT, 'examples');
+	const files = (await fs.readdir(examplesDir))
+		.filter((file) => file.endsWith('.json'))
+		.sort((a, b) => Number(b === 'lead-enrichment.json') - Number(a === 'lead-enrichment.json') || a.localeCompare(b));
+
+	let failed = false;
+	for (const file of files) {
+		const workflow = JSON.parse(await fs.readFile(path.join(examplesDir, file), 'utf8')) as WorkflowJson;
+		const started = Date.now();
+		const result = await runWorkflow(workflow, { credentials: allSandboxCredentials(sandbox, { requestsPerSecond: RATE }) });
+		const seconds = ((Date.now() - started) / 1000).toFixed(1);
+		console.log(`\n== ${workflow.name ?? file}  (examples/${file}, ${seconds} s)`);
+		if (result.error) {
+			failed = true;
+			console.log(`   FAILED: ${result.error.message}${result.error.description ? `\n   ${result.error.description}` : ''}`);
+			continue;
+		}
+		for (const node of lastNodesThatRan(workflow, result.run.data.resultData.runData)) {
+			console.log(`\n${node}:`);
+			console.log(formatTable(result.output(node).map(describeItem)));
+		}
+	}
+
+	const requests = sandbox.log.filter((entry) => entry.service !== 'storage');
+	const refused = requests.filter((entry) => entry.status === 429).length;
+	console.log(`\nSandbox: ${requests.length} API requests (${refused} answered 429), ${sandbox.requests('storage').length} storage downloads.`);
+	const written = await listFiles(OUTPUT_FOLDER);
+	if (written.length > 0) {
+		console.log(`Files written to ${OUTPUT_FOLDER}:`);
+		for (const file of written) console.log(`  ${path.relative(OUTPUT_FOLDER, file.path)}  ${file.size} bytes`);
+	}
+	await sandbox.close();
+	// n8n-core leaves handles open after a run; the demo is done.
+	process.exit(failed ? 1 : 0);
+}
+
+/** Nodes that ran and whose outputs lead nowhere that ran: what a workflow ends with. */
+function lastNodesThatRan(workflow: WorkflowJson, runData: Record<string, unknown>): string[] {
+	const ran = new Set(Object.keys(runData));
+	return workflow.nodes
+		.map((node) => node.name)
+		.filter((name) => ran.has(name))
+		.filter((name) => {
+			const targets = (workflow.connections[name]?.main ?? []).flat().map((connection) => connection?.node);
+			return !targets.some((target) => target && ran.has(target));
+		});
+}
+
+/** One table row per item: its scalar fields, and its files by name, type and size. */
+function describeItem(item: INodeExecutionData): Record<string, unknown> {
+	const row: IDataObject = {};
+	for (const [key, value] of Object.entries(item.json)) {
+		if (value === null || typeof value !== 'object') row[key] = value;
+	}
+	for (const [property, file] of Object.entries(item.binary ?? {})) {
+		row[`binary.${property}`] = `${file.fileName ?? '?'} (${file.mimeType}, ${file.fileSize ?? '?'})`;
+	}
+	return row;
+}
+
+async function listFiles(folder: string): Promise<Array<{ path: string; size: number }>> {
+	const entries = await fs.readdir(folder, { withFileTypes: true, recursive: true }).catch(() => []);
+	const files = entries.filter((entry) => entry.isFile());
+	return await Promise.all(
+		files.map(async (entry) => {
+			const full = path.join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name);
+			return { path: full, size: (await fs.stat(full)).size };
+		}),
+	);
+}
+
+void main().catch((error: Error) => {
+	console.error(error);
+	process.exit(1);
+});
