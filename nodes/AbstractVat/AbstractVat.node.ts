@@ -1,0 +1,159 @@
+import { NodeConnectionTypes } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+
+import { countryLocatorProperty, searchCountries } from '../shared/countryLocator';
+import { runService } from '../shared/engine';
+import { invalidInput } from '../shared/errors';
+import type { ServiceDefinition, ServiceRequest } from '../shared/types';
+import { countryCode, requiredText } from '../shared/validate';
+
+const COUNTRY = 'Country Code (countryCode)';
+
+/** An amount of money: a finite number above zero, from the number field or an expression's text. */
+function positiveAmount(ctx: IExecuteFunctions, itemIndex: number, value: unknown): number {
+	const amount = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) {
+		throw invalidInput(ctx, itemIndex, 'Amount (amount)', `must be a number greater than 0, got ${JSON.stringify(value)}`);
+	}
+	return amount;
+}
+
+/**
+ * VAT (contract 4.6, 2.6; public facts): categories per country, VAT number validation, and VAT
+ * calculation. Categories are split into one item each; validate and calculate answers pass
+ * through as they come, since their field names are not documented consistently.
+ */
+const vat: ServiceDefinition = {
+	credentialType: 'abstractVatApi',
+	serviceName: 'VAT',
+	prepare(itemIndex): ServiceRequest {
+		const operation = this.getNodeParameter('operation', itemIndex) as string;
+		const country = () =>
+			countryCode(this, itemIndex, COUNTRY, this.getNodeParameter('countryCode', itemIndex, '', { extractValue: true }));
+
+		if (operation === 'validate') {
+			const vatNumber = requiredText(this, itemIndex, 'VAT Number (vatNumber)', this.getNodeParameter('vatNumber', itemIndex));
+			return { path: '/v1/validate', qs: { vat_number: vatNumber } };
+		}
+		if (operation === 'calculate') {
+			const amount = positiveAmount(this, itemIndex, this.getNodeParameter('amount', itemIndex));
+			const qs: IDataObject = { amount, country_code: country() };
+			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+			if (options.isVatIncluded !== undefined) qs.is_vat_incl = options.isVatIncluded === true || options.isVatIncluded === 'true';
+			const category = String(options.vatCategory ?? '').trim();
+			if (category !== '') qs.vat_category = category;
+			return { path: '/v1/calculate', qs };
+		}
+		return { path: '/v1/categories', qs: { country_code: country() } };
+	},
+};
+
+export class AbstractVat implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Abstract VAT',
+		name: 'abstractVat',
+		icon: { light: 'file:abstractVat.svg', dark: 'file:abstractVat.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"]}}',
+		description: 'Get VAT rates per category, validate VAT numbers and calculate VAT',
+		documentationUrl: 'https://docs.abstractapi.com/vat-validation',
+		defaults: { name: 'VAT' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'abstractVatApi', required: true }],
+		properties: [
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Calculate',
+						value: 'calculate',
+						description: 'Calculate the VAT of an amount in a country',
+						action: 'Calculate VAT of an amount',
+					},
+					{
+						name: 'Get Categories',
+						value: 'getCategories',
+						description: 'Get the standard and reduced VAT rates of a country, one item per category',
+						action: 'Get VAT categories of a country',
+					},
+					{
+						name: 'Validate',
+						value: 'validate',
+						description: 'Check a VAT number and get the company registered under it',
+						action: 'Validate a VAT number',
+					},
+				],
+				default: 'getCategories',
+			},
+			countryLocatorProperty({
+				displayName: 'Country Code',
+				name: 'countryCode',
+				description: 'The country in which the transaction takes place: pick it from the list, or give its two-letter code (an expression works too)',
+				displayOptions: { show: { operation: ['getCategories', 'calculate'] } },
+			}),
+			{
+				displayName: 'VAT Number',
+				name: 'vatNumber',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'e.g. SE556656688001',
+				description: 'The VAT number to check, with its country prefix. Spaces inside are fine.',
+				displayOptions: { show: { operation: ['validate'] } },
+			},
+			{
+				displayName: 'Amount',
+				name: 'amount',
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 2 },
+				default: 0,
+				required: true,
+				description: 'The amount to calculate the VAT of; must be greater than 0',
+				displayOptions: { show: { operation: ['calculate'] } },
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				displayOptions: { show: { operation: ['calculate'] } },
+				options: [
+					{
+						displayName: 'Is VAT Included',
+						name: 'isVatIncluded',
+						type: 'boolean',
+						default: false,
+						description: 'Whether the amount already includes VAT (then the service splits it into net amount and VAT)',
+					},
+					{
+						displayName: 'VAT Category',
+						name: 'vatCategory',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. books',
+						description: 'A category name as Get Categories lists it, for a reduced rate. Empty: the standard rate.',
+					},
+				],
+			},
+		],
+	};
+
+	methods = { listSearch: { searchCountries } };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await runService(this, vat);
+	}
+}
