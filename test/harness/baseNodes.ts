@@ -49,7 +49,11 @@ class ManualTrigger implements INodeType {
 
 /** Schedule Trigger: one item with the time it fired, as the real node gives it. */
 class ScheduleTrigger implements INodeType {
-	description = describe('scheduleTrigger', 'Schedule Trigger', { group: ['trigger'], inputs: [] });
+	description = describe('scheduleTrigger', 'Schedule Trigger', {
+		group: ['trigger'],
+		inputs: [],
+		properties: [{ displayName: 'Rule', name: 'rule', type: 'json', default: {} }],
+	});
 
 	async execute(): Promise<INodeExecutionData[][]> {
 		const now = new Date();
@@ -59,7 +63,21 @@ class ScheduleTrigger implements INodeType {
 
 /** Edit Fields (Set): `raw` mode (JSON output) and `manual` mode (assignments). */
 class EditFields implements INodeType {
-	description = describe('set', 'Edit Fields');
+	description = describe('set', 'Edit Fields', {
+		properties: [
+			{ displayName: 'Mode', name: 'mode', type: 'string', default: 'manual' },
+			{ displayName: 'JSON', name: 'jsonOutput', type: 'string', default: '{}', displayOptions: { show: { mode: ['raw'] } } },
+			{
+				displayName: 'Fields to Set',
+				name: 'assignments',
+				type: 'assignmentCollection',
+				default: {},
+				displayOptions: { show: { mode: ['manual'] } },
+			},
+			{ displayName: 'Include Other Input Fields', name: 'includeOtherFields', type: 'boolean', default: false },
+			{ displayName: 'Options', name: 'options', type: 'json', default: {} },
+		],
+	});
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return [
@@ -85,7 +103,12 @@ class EditFields implements INodeType {
 
 /** Split Out: one item per element of a list field. */
 class SplitOut implements INodeType {
-	description = describe('splitOut', 'Split Out');
+	description = describe('splitOut', 'Split Out', {
+		properties: [
+			{ displayName: 'Fields to Split Out', name: 'fieldToSplitOut', type: 'string', default: '' },
+			{ displayName: 'Options', name: 'options', type: 'json', default: {} },
+		],
+	});
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return [
@@ -105,7 +128,10 @@ class SplitOut implements INodeType {
 class If implements INodeType {
 	description = describe('if', 'If', {
 		outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
-		properties: [{ displayName: 'Conditions', name: 'conditions', type: 'filter', default: {} }],
+		properties: [
+			{ displayName: 'Conditions', name: 'conditions', type: 'filter', default: {} },
+			{ displayName: 'Options', name: 'options', type: 'json', default: {} },
+		],
 	});
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -121,7 +147,14 @@ class If implements INodeType {
 
 /** Read/Write Files from Disk, `write` operation: the item's binary property to a path. */
 class ReadWriteFile implements INodeType {
-	description = describe('readWriteFile', 'Read/Write Files from Disk');
+	description = describe('readWriteFile', 'Read/Write Files from Disk', {
+		properties: [
+			{ displayName: 'Operation', name: 'operation', type: 'string', default: 'read' },
+			{ displayName: 'File Path and Name', name: 'fileName', type: 'string', default: '' },
+			{ displayName: 'Input Binary Field', name: 'dataPropertyName', type: 'string', default: 'data' },
+			{ displayName: 'Options', name: 'options', type: 'json', default: {} },
+		],
+	});
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const output: INodeExecutionData[] = [];

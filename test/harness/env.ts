@@ -7,3 +7,5 @@ import path from 'path';
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'abstract-n8n-'));
 process.env.N8N_USER_FOLDER ??= scratch;
 process.env.N8N_BINARY_DATA_STORAGE_PATH ??= path.join(scratch, 'binary');
+// A fixed key for the throwaway settings file, so n8n-core does not generate and announce one.
+process.env.N8N_ENCRYPTION_KEY ??= 'harness-only-encryption-key';
