@@ -28,13 +28,11 @@ export function binaryPropertyName(ctx: IExecuteFunctions, itemIndex: number, fi
 	return name;
 }
 
-/** The bytes of an input item's binary property, with a clear error when the item has none. */
-export async function inputFile(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	field: string,
-	property: string,
-): Promise<{ bytes: Buffer; meta: IBinaryData }> {
+/**
+ * An input item's binary property (name, type, reference), without reading its bytes: a check
+ * for every item before the first request that holds no file in memory.
+ */
+export function inputFileMeta(ctx: IExecuteFunctions, itemIndex: number, field: string, property: string): IBinaryData {
 	const meta = ctx.getInputData()[itemIndex]?.binary?.[property];
 	if (!meta) {
 		const present = Object.keys(ctx.getInputData()[itemIndex]?.binary ?? {});
@@ -45,6 +43,17 @@ export async function inputFile(
 			`the input item has no binary property "${property}"${present.length ? ` (it has: ${present.join(', ')})` : ' (it has no binary data)'}`,
 		);
 	}
+	return meta;
+}
+
+/** The bytes of an input item's binary property, with a clear error when the item has none. */
+export async function inputFile(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	property: string,
+): Promise<{ bytes: Buffer; meta: IBinaryData }> {
+	const meta = inputFileMeta(ctx, itemIndex, field, property);
 	return { bytes: await ctx.helpers.getBinaryDataBuffer(itemIndex, property), meta };
 }
 

@@ -1,0 +1,204 @@
+import { NodeConnectionTypes } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+
+import { binaryPropertyName, safeFileName } from '../shared/binary';
+import { runService } from '../shared/engine';
+import { asBuffer, imageItem, imageTypeOf } from '../shared/imageFile';
+import { flag, oneOf, wholeAtLeast, wireOptions } from '../shared/options';
+import type { WireOption } from '../shared/options';
+import type { ServiceDefinition, ServiceRequest } from '../shared/types';
+import { decimalNumber, hexColor, requiredText, wholeNumber } from '../shared/validate';
+
+/** The ten options of contract 4.9 under the names of public facts, with their ranges. */
+const OPTIONS: Record<string, WireOption> = {
+	imageSize: {
+		wire: 'image_size',
+		label: 'Image Size',
+		check: (ctx, itemIndex, field, value) => wholeNumber(ctx, itemIndex, field, value, 6, 512),
+	},
+	imageFormat: { wire: 'image_format', label: 'Image Format', check: oneOf(['png', 'svg']) },
+	fontSize: {
+		wire: 'font_size',
+		label: 'Font Size',
+		check: (ctx, itemIndex, field, value) => decimalNumber(ctx, itemIndex, field, value, 0.1, 1),
+	},
+	charLimit: { wire: 'char_limit', label: 'Character Limit', check: wholeAtLeast(1) },
+	// A '#' from n8n's colour picker is stripped: the service rejects a colour with '#'.
+	backgroundColor: { wire: 'background_color', label: 'Background Color', check: hexColor },
+	fontColor: { wire: 'font_color', label: 'Font Color', check: hexColor },
+	isRounded: { wire: 'is_rounded', label: 'Rounded', check: flag },
+	isUppercase: { wire: 'is_uppercase', label: 'Uppercase', check: flag },
+	isItalic: { wire: 'is_italic', label: 'Italic', check: flag },
+	isBold: { wire: 'is_bold', label: 'Bold', check: flag },
+};
+
+/** The service's default side (contract 4.9), for the file description when none is set. */
+const DEFAULT_SIZE = 128;
+
+interface PreparedAvatar {
+	request: ServiceRequest;
+	name: string;
+	property: string;
+}
+
+/** Avatars (contract 4.9): the answer is the image itself. */
+const avatars: ServiceDefinition<PreparedAvatar> = {
+	credentialType: 'abstractAvatarsApi',
+	serviceName: 'Avatars',
+	prepare(itemIndex) {
+		const name = requiredText(this, itemIndex, 'Name (name)', this.getNodeParameter('name', itemIndex));
+		const property = binaryPropertyName(
+			this,
+			itemIndex,
+			'Put Output File in Field (binaryPropertyName)',
+			this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
+		);
+		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const qs = { name, ...wireOptions(this, itemIndex, options, OPTIONS) };
+		return { request: { path: '/v1/', qs, response: 'binary' }, name, property };
+	},
+	async run(itemIndex, avatar, client) {
+		const { body, headers } = await client.request(avatar.request);
+		const { qs = {} } = avatar.request;
+		return [
+			await imageItem(this, asBuffer(body), {
+				property: avatar.property,
+				baseName: `avatar-${safeFileName(avatar.name, 'avatar')}`,
+				type: imageTypeOf(headers, qs.image_format === 'svg' ? 'svg' : 'png'),
+				json: { name: avatar.name, size: (qs.image_size as number | undefined) ?? DEFAULT_SIZE },
+			}),
+		];
+	},
+};
+
+export class AbstractAvatars implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Abstract Avatars',
+		name: 'abstractAvatars',
+		icon: { light: 'file:abstractAvatars.svg', dark: 'file:abstractAvatars.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{"Avatar for " + $parameter["name"]}}',
+		description: 'Create an avatar image from the initials of a name',
+		documentationUrl: 'https://docs.abstractapi.com/avatars',
+		defaults: { name: 'Avatars' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'abstractAvatarsApi', required: true }],
+		properties: [
+			{
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'Ada Lovelace',
+				description: 'The name whose initials the avatar shows; it may hold several words',
+			},
+			{
+				displayName: 'Put Output File in Field',
+				name: 'binaryPropertyName',
+				type: 'string',
+				default: 'data',
+				required: true,
+				hint: 'The name of the output binary field to put the avatar in',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Background Color',
+						name: 'backgroundColor',
+						type: 'color',
+						default: '#335eea',
+						description: 'Background colour (the service gets it as hex without #)',
+					},
+					{
+						displayName: 'Bold',
+						name: 'isBold',
+						type: 'boolean',
+						default: false,
+						description: 'Whether the initials are bold',
+					},
+					{
+						displayName: 'Character Limit',
+						name: 'charLimit',
+						type: 'number',
+						typeOptions: { minValue: 1 },
+						default: 2,
+						description: 'Maximum number of characters shown (it may show fewer, never more)',
+					},
+					{
+						displayName: 'Font Color',
+						name: 'fontColor',
+						type: 'color',
+						default: '#ffffff',
+						description: 'Colour of the initials (the service gets it as hex without #)',
+					},
+					{
+						displayName: 'Font Size',
+						name: 'fontSize',
+						type: 'number',
+						typeOptions: { minValue: 0.1, maxValue: 1, numberPrecision: 2 },
+						default: 0.7,
+						description: 'Font size as a proportion of the image size, 0.1 to 1.0',
+					},
+					{
+						displayName: 'Image Format',
+						name: 'imageFormat',
+						type: 'options',
+						default: 'png',
+						options: [
+							{ name: 'PNG', value: 'png' },
+							{ name: 'SVG', value: 'svg' },
+						],
+					},
+					{
+						displayName: 'Image Size',
+						name: 'imageSize',
+						type: 'number',
+						typeOptions: { minValue: 6, maxValue: 512 },
+						default: 128,
+						description: 'Side of the square image in pixels, 6 to 512',
+					},
+					{
+						displayName: 'Italic',
+						name: 'isItalic',
+						type: 'boolean',
+						default: false,
+						description: 'Whether the initials are italic',
+					},
+					{
+						displayName: 'Rounded',
+						name: 'isRounded',
+						type: 'boolean',
+						default: false,
+						description: 'Whether the avatar is round instead of square',
+					},
+					{
+						displayName: 'Uppercase',
+						name: 'isUppercase',
+						type: 'boolean',
+						default: true,
+						description: 'Whether the initials are all capitals',
+					},
+				],
+			},
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await runService(this, avatars);
+	}
+}

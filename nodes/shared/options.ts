@@ -1,0 +1,80 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { invalidInput } from './errors';
+
+/**
+ * An `options` collection as the service's query parameters: each option a user added is checked
+ * and sent under the service's own name; an option not added is not sent, so the service's
+ * default applies. A check returns the value to send, or undefined to send nothing (an empty text).
+ */
+export type OptionCheck = (ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown) => unknown;
+
+export interface WireOption {
+	/** The service's parameter name: `image_size`. */
+	wire: string;
+	/** The option's display name: `Image Size`. */
+	label: string;
+	check: OptionCheck;
+}
+
+export function wireOptions(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+	table: Record<string, WireOption>,
+): IDataObject {
+	const sent: IDataObject = {};
+	for (const [name, value] of Object.entries(options)) {
+		const option = table[name];
+		if (!option) continue;
+		const checked = option.check(ctx, itemIndex, `${option.label} (${name})`, value);
+		if (checked !== undefined) sent[option.wire] = checked as IDataObject[string];
+	}
+	return sent;
+}
+
+const numberOf = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value);
+
+/** A whole number of at least `min`, with no upper bound (the contract states none for sizes and delays). */
+export function wholeAtLeast(min: number): OptionCheck {
+	return (ctx, itemIndex, field, value) => {
+		const number = numberOf(value);
+		if (typeof number !== 'number' || !Number.isInteger(number) || number < min) {
+			throw invalidInput(ctx, itemIndex, field, `must be a whole number of at least ${min}, got ${JSON.stringify(value)}`);
+		}
+		return number;
+	};
+}
+
+/** A number greater than 0. */
+export const positiveNumber: OptionCheck = (ctx, itemIndex, field, value) => {
+	const number = numberOf(value);
+	if (typeof number !== 'number' || !Number.isFinite(number) || number <= 0) {
+		throw invalidInput(ctx, itemIndex, field, `must be a number greater than 0, got ${JSON.stringify(value)}`);
+	}
+	return number;
+};
+
+/** One of a list of values (an expression may give anything). */
+export function oneOf(values: readonly string[]): OptionCheck {
+	return (ctx, itemIndex, field, value) => {
+		const text = String(value ?? '').trim();
+		if (!values.includes(text)) {
+			throw invalidInput(ctx, itemIndex, field, `must be one of ${values.join(', ')}, got ${JSON.stringify(value)}`);
+		}
+		return text;
+	};
+}
+
+/** true or false (or their text, from an expression). */
+export const flag: OptionCheck = (ctx, itemIndex, field, value) => {
+	if (typeof value === 'boolean') return value;
+	if (value === 'true' || value === 'false') return value === 'true';
+	throw invalidInput(ctx, itemIndex, field, `must be true or false, got ${JSON.stringify(value)}`);
+};
+
+/** A text, sent as it is; an empty one is not sent. */
+export const optionalText: OptionCheck = (_ctx, _itemIndex, _field, value) => {
+	const text = value === undefined || value === null ? '' : String(value);
+	return text.trim() === '' ? undefined : text;
+};
