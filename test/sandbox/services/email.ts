@@ -156,9 +156,9 @@ function mxOf(domain: string, random: Seeded): string[] {
 	return [`mx1.${domain}`, `mx2.${domain}`];
 }
 
-function breachesOf(random: Seeded) {
+function breachesOf(random: Seeded, count: number) {
 	const sources = random
-		.some(BREACH_SOURCES, random.between(0, 4))
+		.some(BREACH_SOURCES, count)
 		.map((source) => ({ domain: source.domain, date_breached: timestampDaysAgo(source.daysAgo, random.int(86_400)) }))
 		.sort((a, b) => a.date_breached.localeCompare(b.date_breached));
 	return {
@@ -227,8 +227,9 @@ export function emailRecord(address: string) {
 			is_catchall: isCompany ? random.chance(0.2) : false,
 			is_subaddress: local.includes('+'),
 			is_role: isRole,
-			is_dmarc_enforced: provider ? true : random.chance(0.5),
-			is_spf_strict: provider ? true : random.chance(0.6),
+			// A misspelt domain has no DNS at all, so no mail policy either.
+			is_dmarc_enforced: provider ? true : !correction && random.chance(0.5),
+			is_spf_strict: provider ? true : !correction && random.chance(0.6),
 			minimum_age: correction ? null : random.between(30, 4_000),
 		},
 		email_sender: {
@@ -253,6 +254,7 @@ export function emailRecord(address: string) {
 			address_risk_status: riskOf(score),
 			domain_risk_status: isDisposable || correction || RISKY_TLDS.has(tld) ? 'high' : provider ? 'low' : random.pick(['low', 'low', 'medium']),
 		},
-		email_breaches: breachesOf(random),
+		// An address at a misspelt domain cannot have been in a breach.
+		email_breaches: breachesOf(random, correction ? 0 : random.between(0, 4)),
 	};
 }
