@@ -38,6 +38,11 @@ export async function createStorageHost(
 		}
 		entry.status = 200;
 		res.writeHead(200, { 'Content-Type': object.contentType, 'Content-Length': String(object.bytes.length) });
+		if (object.truncateAt !== undefined && object.truncateAt < object.bytes.length) {
+			entry.fault = `truncated at ${object.truncateAt} of ${object.bytes.length} bytes`;
+			res.write(object.bytes.subarray(0, object.truncateAt), () => res.destroy());
+			return;
+		}
 		res.end(object.bytes);
 	});
 	await new Promise<void>((resolve) => server.listen(0, host, resolve));

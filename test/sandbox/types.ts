@@ -63,6 +63,11 @@ export interface StoredOptions {
 	requireQuery?: Record<string, string>;
 	/** Epoch milliseconds after which the object answers 403 (an expired link). */
 	expiresAt?: number;
+	/**
+	 * A transfer cut short: the full Content-Length is announced, only this many bytes are sent,
+	 * then the connection is dropped (the database download's truncated-transfer fault).
+	 */
+	truncateAt?: number;
 }
 
 export interface StoredObject extends StoredOptions {

@@ -1,0 +1,193 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { readableFrom } from '../shared/streams';
+import type { DownloadResponse, ServiceClient } from '../shared/types';
+import { ArchiveError, countedTransfer, databaseFileOf, gunzip, type ArchiveFacts } from './archiveCheck';
+
+/**
+ * The two steps of a database download (contract 4.11): ask the service for the link (the key
+ * goes only there), then fetch the link without the key and stream it into n8n's binary data,
+ * read through and checked on the way. The link is a credential and is kept out of every message.
+ */
+
+export const DOWNLOAD_PATH = '/v1/database/download/';
+
+export interface DownloadLink {
+	url: string;
+	/** Seconds the link stays valid, when the service said (the JSON form). */
+	expiresIn?: number;
+}
+
+/**
+ * Asks for the JSON form and accepts the redirect too: the contract's default is a 302 whose
+ * Location is the link, the live service documents a JSON body (public facts).
+ */
+export async function requestLink(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	client: ServiceClient,
+	database: string,
+	format: string,
+): Promise<DownloadLink> {
+	const response = await client.request({
+		path: DOWNLOAD_PATH,
+		qs: { database, format, response: 'json' },
+		acceptStatus: [302],
+	});
+	let url: unknown;
+	let expiresIn: unknown;
+	if (response.statusCode === 302) {
+		const location = response.headers.location ?? response.headers.Location;
+		url = Array.isArray(location) ? location[0] : location;
+	} else if (typeof response.body === 'object' && response.body !== null) {
+		({ url, expires_in: expiresIn } = response.body as IDataObject);
+	}
+	if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The IP Database Download service answered (status ${response.statusCode}) without a download link`,
+			{ itemIndex, description: 'Run the node again; if it persists, the service has changed how it answers.' },
+		);
+	}
+	const seconds = Number(expiresIn);
+	return { url, ...(expiresIn !== undefined && Number.isFinite(seconds) ? { expiresIn: seconds } : {}) };
+}
+
+export interface StoredFile {
+	binary: IBinaryData;
+	/** Bytes in the binary property. */
+	size: number;
+	facts: ArchiveFacts;
+}
+
+interface FileTarget {
+	format: string;
+	fileName: string;
+	mimeType: string;
+}
+
+const ignore = () => undefined;
+
+function bodyOf(download: DownloadResponse): { body: NodeJS.ReadableStream; expectedBytes?: number } {
+	const length = Number(download.headers['content-length']);
+	return {
+		body: download.body as NodeJS.ReadableStream,
+		expectedBytes: Number.isInteger(length) && length >= 0 ? length : undefined,
+	};
+}
+
+/** Runs an async generator to its end, for its return value. */
+async function finish<T>(walk: AsyncGenerator<unknown, T>): Promise<T> {
+	for (;;) {
+		const step = await walk.next();
+		if (step.done) return step.value;
+	}
+}
+
+async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+	const reader = stream.getReader();
+	let done = false;
+	try {
+		while (!done) {
+			const step = await reader.read();
+			done = step.done;
+			if (!step.done) yield step.value;
+		}
+	} finally {
+		// Left early: the writing side learns it at its next write instead of waiting.
+		if (!done) await reader.cancel().catch(ignore);
+	}
+}
+
+/**
+ * `archive` output: the .tar.gz as it came goes to the binary helpers while the same bytes are
+ * read through (gunzip, tar, checksum) beside it, in step with it. The last chunk is held back
+ * until the check has passed, so a broken archive fails the store instead of completing it.
+ */
+export async function storeArchive(
+	ctx: IExecuteFunctions,
+	download: DownloadResponse,
+	target: FileTarget,
+): Promise<StoredFile> {
+	const { body, expectedBytes } = bodyOf(download);
+	const counter = { bytes: 0 };
+	const tap = new TransformStream<Uint8Array, Uint8Array>();
+	const tapWriter = tap.writable.getWriter();
+	const checking = finish(databaseFileOf(gunzip(chunksOf(tap.readable)), target.format));
+	checking.catch(ignore);
+	let facts: ArchiveFacts | undefined;
+
+	async function* verifiedArchive(): AsyncGenerator<Uint8Array> {
+		let held: Uint8Array | undefined;
+		try {
+			for await (const chunk of countedTransfer(body, expectedBytes, counter)) {
+				const written = tapWriter.write(chunk);
+				written.catch(ignore);
+				await Promise.race([written, checking]);
+				if (held) yield held;
+				held = chunk;
+			}
+			const closed = tapWriter.close();
+			closed.catch(ignore);
+			await Promise.race([closed, checking]);
+			facts = await checking;
+		} finally {
+			// Stopped early (a failed check, a failed store): stop the check and the download too.
+			if (!facts) await tapWriter.abort(new Error('stopped')).catch(ignore);
+		}
+		if (held) yield held;
+	}
+
+	const binary = await ctx.helpers.prepareBinaryData(
+		readableFrom(body, verifiedArchive()) as unknown as Buffer,
+		target.fileName,
+		target.mimeType,
+	);
+	return { binary, size: counter.bytes, facts: facts! };
+}
+
+/**
+ * `databaseFile` output: the database file, taken out of the archive as it streams, goes to the
+ * binary helpers; its last chunk waits until the rest of the archive (its .sha256 file included)
+ * has been read and the checksum matches.
+ */
+export async function storeDatabaseFile(
+	ctx: IExecuteFunctions,
+	download: DownloadResponse,
+	target: Omit<FileTarget, 'fileName'>,
+): Promise<StoredFile> {
+	const { body, expectedBytes } = bodyOf(download);
+	const seen: { name?: string } = {};
+	const walk = databaseFileOf(gunzip(countedTransfer(body, expectedBytes, { bytes: 0 })), target.format, seen);
+	// Read up to the database file's first bytes before storing anything: that gives its name, and
+	// a download that is not a gzip'd tar at all fails here, before a byte is stored.
+	const first = await walk.next();
+	let facts: ArchiveFacts | undefined = first.done ? first.value : undefined;
+
+	async function* verifiedDatabaseFile(): AsyncGenerator<Uint8Array> {
+		let held = first.done ? undefined : first.value;
+		try {
+			while (!facts) {
+				const step = await walk.next();
+				if (step.done) facts = step.value;
+				else {
+					if (held) yield held;
+					held = step.value;
+				}
+			}
+		} finally {
+			if (!facts) await walk.return(undefined as never).catch(ignore);
+		}
+		if (held) yield held;
+	}
+
+	const binary = await ctx.helpers.prepareBinaryData(
+		readableFrom(body, verifiedDatabaseFile()) as unknown as Buffer,
+		seen.name ?? `database.${target.format}`,
+		target.mimeType,
+	);
+	return { binary, size: facts!.databaseFileSize, facts: facts! };
+}
+
+export { ArchiveError };
