@@ -1,0 +1,197 @@
+import { NodeConnectionTypes } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+
+import { binaryPropertyName, fileItem, inputFile, inputFileMeta, safeFileName } from '../shared/binary';
+import { runService } from '../shared/engine';
+import { asBuffer, imageTypeOf } from '../shared/imageFile';
+import { flag, wireOptions } from '../shared/options';
+import type { WireOption } from '../shared/options';
+import type { ServiceClient, ServiceDefinition, ServiceRequest } from '../shared/types';
+import { httpUrl, wholeNumber } from '../shared/validate';
+import { resizeInstructions, resizeProperties } from './resize';
+
+/** Processing can take a while for a large source (up to 32 MB). */
+const TIMEOUT_MS = 120_000;
+
+const OPTIONS: Record<string, WireOption> = {
+	lossy: { wire: 'lossy', label: 'Lossy', check: flag },
+	quality: {
+		wire: 'quality',
+		label: 'Quality',
+		check: (ctx, itemIndex, field, value) => wholeNumber(ctx, itemIndex, field, value, 0, 100),
+	},
+};
+
+interface PreparedImage {
+	/** The address of the source image (source `url`). */
+	url?: string;
+	/** The input item's binary property holding the source image (source `binary`). */
+	inputProperty?: string;
+	/** lossy, quality and resize, as the service names them; the credential adds api_key. */
+	options: IDataObject;
+	/** Where the processed image goes when it is downloaded; undefined: not downloaded. */
+	downloadTo?: string;
+}
+
+const INPUT_FIELD = 'Input Binary Field (binaryPropertyName)';
+
+/** The request for one item: JSON to /v1/url/, or a multipart upload to /v1/upload/. */
+async function requestFor(ctx: IExecuteFunctions, itemIndex: number, image: PreparedImage): Promise<ServiceRequest> {
+	if (image.url !== undefined) {
+		return { method: 'POST', path: '/v1/url/', json: { url: image.url, ...image.options }, timeout: TIMEOUT_MS };
+	}
+	const { bytes, meta } = await inputFile(ctx, itemIndex, INPUT_FIELD, image.inputProperty!);
+	const upload = new FormData();
+	upload.append('image', new Blob([bytes as Uint8Array<ArrayBuffer>], { type: meta.mimeType }), meta.fileName ?? 'image');
+	// The options travel as JSON text in the `data` part; the credential adds api_key to it.
+	upload.append('data', JSON.stringify(image.options));
+	return { method: 'POST', path: '/v1/upload/', multipart: upload, timeout: TIMEOUT_MS };
+}
+
+/** The processed image from the record's link, fetched without the key, as a binary property. */
+async function downloadResult(
+	ctx: IExecuteFunctions,
+	client: ServiceClient,
+	record: IDataObject,
+	property: string,
+): Promise<INodeExecutionData> {
+	const link = String(record.url ?? '');
+	const { body, headers } = await client.download(link, { as: 'buffer' });
+	const bytes = asBuffer(body);
+	const type = imageTypeOf(headers, /\.png$/i.test(new URL(link).pathname) ? 'png' : 'jpeg');
+	const lastSegment = decodeURIComponent(new URL(link).pathname.split('/').pop() ?? '');
+	const name = safeFileName(lastSegment, 'processed-image');
+	const fileName = /\.\w+$/.test(name) ? name : `${name}.${type.extension}`;
+	return await fileItem(ctx, bytes, { property, fileName, mimeType: type.mimeType, json: record });
+}
+
+/** Image processing (contract 4.8, 2.8; the upload of public facts). */
+const imageProcessing: ServiceDefinition<PreparedImage> = {
+	credentialType: 'abstractImagesApi',
+	serviceName: 'Image Processing',
+	prepare(itemIndex) {
+		const source = this.getNodeParameter('source', itemIndex, 'url') as string;
+		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const image: PreparedImage = { options: wireOptions(this, itemIndex, options, OPTIONS) };
+		const resize = resizeInstructions(this, itemIndex);
+		if (resize) image.options.resize = resize;
+		const property = (field: string) =>
+			binaryPropertyName(this, itemIndex, field, this.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
+		if (source === 'binary') {
+			image.inputProperty = property(INPUT_FIELD);
+			inputFileMeta(this, itemIndex, INPUT_FIELD, image.inputProperty);
+		} else {
+			image.url = httpUrl(this, itemIndex, 'Image URL (url)', this.getNodeParameter('url', itemIndex));
+		}
+		if (flag(this, itemIndex, 'Download Result (downloadResult)', options.downloadResult ?? false)) {
+			image.downloadTo = image.inputProperty ?? property('Output Binary Field (binaryPropertyName)');
+		}
+		return image;
+	},
+	async run(itemIndex, image, client) {
+		const { body } = await client.request(await requestFor(this, itemIndex, image));
+		const record = body as IDataObject;
+		if (image.downloadTo === undefined) return [{ json: record }];
+		return [await downloadResult(this, client, record, image.downloadTo)];
+	},
+};
+
+export class AbstractImages implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Abstract Image Processing',
+		name: 'abstractImages',
+		icon: { light: 'file:abstractImages.svg', dark: 'file:abstractImages.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{"Process image from " + ($parameter["source"] === "binary" ? "binary" : "URL") + ($parameter["resizeStrategy"] && $parameter["resizeStrategy"] !== "none" ? ", " + $parameter["resizeStrategy"] : "")}}',
+		description: 'Compress, convert and resize an image from a URL or from binary data',
+		documentationUrl: 'https://docs.abstractapi.com/image-processing',
+		defaults: { name: 'Image Processing' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'abstractImagesApi', required: true }],
+		properties: [
+			{
+				displayName: 'Source',
+				name: 'source',
+				type: 'options',
+				default: 'url',
+				options: [
+					{ name: 'Image URL', value: 'url', description: 'The service fetches the image from an address' },
+					{ name: 'Binary Data', value: 'binary', description: 'Upload an image from a binary field of the input item' },
+				],
+			},
+			{
+				displayName: 'Image URL',
+				name: 'url',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'https://example.com/photo.jpg',
+				displayOptions: { show: { source: ['url'] } },
+				description: 'Address (http:// or https://) of the image to process; at most 32 MB',
+			},
+			{
+				displayName: 'Input Binary Field',
+				name: 'binaryPropertyName',
+				type: 'string',
+				default: 'data',
+				required: true,
+				displayOptions: { show: { source: ['binary'] } },
+				description: 'The binary field of the input item that holds the image. With Download Result on, the processed image takes its place.',
+			},
+			{
+				displayName: 'Output Binary Field',
+				name: 'binaryPropertyName',
+				type: 'string',
+				default: 'data',
+				required: true,
+				displayOptions: { show: { source: ['url'] } },
+				description: 'The binary field that receives the processed image when Download Result is on',
+			},
+			...resizeProperties,
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Download Result',
+						name: 'downloadResult',
+						type: 'boolean',
+						default: false,
+						description: 'Whether to download the processed image into the binary field (the JSON stays the service\'s answer)',
+					},
+					{
+						displayName: 'Lossy',
+						name: 'lossy',
+						type: 'boolean',
+						default: false,
+						description: 'Whether to compress lossily: a large size reduction for a small loss of quality. Off: at most 10 to 20% smaller, no quality loss.',
+					},
+					{
+						displayName: 'Quality',
+						name: 'quality',
+						type: 'number',
+						typeOptions: { minValue: 0, maxValue: 100 },
+						default: 85,
+						description: 'Quality of lossy compression, 0 to 100 (above 95 is useless, below 25 too poor). Not added: chosen by the service.',
+					},
+				],
+			},
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await runService(this, imageProcessing);
+	}
+}
