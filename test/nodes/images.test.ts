@@ -1,4 +1,9 @@
-import type { IDataObject } from 'n8n-workflow';
+import path from 'path';
+
+import { NodeHelpers } from 'n8n-workflow';
+import type { IDataObject, INodeType } from 'n8n-workflow';
+
+import { ROOT } from '../harness/nodeTypes';
 
 import { runNode, type InputItem } from '../harness/run';
 import { sandboxCredential } from '../harness/sandboxCredentials';
@@ -95,6 +100,27 @@ describe('Image processing', () => {
 			final_width: width,
 			final_height: height,
 		});
+	});
+
+	it.each([
+		['none', []],
+		['exact', ['width', 'height']],
+		['portrait', ['height']],
+		['landscape', ['width']],
+		['auto', ['width', 'height']],
+		['fit', ['width', 'height', 'cropMode']],
+		['crop', ['width', 'height', 'scale', 'cropMode']],
+		['square', ['size']],
+		['fill', ['width', 'height', 'background']],
+	])('the editor shows strategy %s exactly its keys', (strategy, keys) => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const { AbstractImages } = require(path.join(ROOT, 'dist/nodes/AbstractImages/AbstractImages.node.js')) as {
+			AbstractImages: new () => INodeType;
+		};
+		const { description } = new AbstractImages();
+		const shown = NodeHelpers.getNodeParameters(description.properties, { source: 'url', resizeStrategy: strategy }, true, false, null, description);
+		const resizeFields = ['width', 'height', 'size', 'scale', 'cropMode', 'background'];
+		expect(Object.keys(shown ?? {}).filter((name) => resizeFields.includes(name))).toEqual(keys);
 	});
 
 	it('uploads a binary property as multipart (image part and JSON data part holding the key) end to end', async () => {
