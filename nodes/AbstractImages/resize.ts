@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { invalidInput } from '../shared/errors';
+import { asNumber } from '../shared/validate';
 
 /**
  * The `resize` object of contract 4.8, from one table: which keys each strategy uses. The editor
@@ -121,8 +122,6 @@ const FIELDS: Record<ResizeKey, { label: string; wire: string }> = {
 	background: { label: 'Background (background)', wire: 'background' },
 };
 
-const numberOf = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value);
-
 /**
  * The contract's form of a fill colour, rgb(r, g, b), from the colour picker's hex (with or
  * without #, 3 or 6 digits) or from an rgb(...) expression; empty means the service's white.
@@ -154,7 +153,7 @@ function resizeValue(ctx: IExecuteFunctions, itemIndex: number, strategy: string
 	const value = ctx.getNodeParameter(key, itemIndex, undefined);
 	switch (key) {
 		case 'scale': {
-			const number = numberOf(value);
+			const number = asNumber(value);
 			if (value === undefined || value === '' || number === 0) return undefined;
 			if (typeof number !== 'number' || !Number.isFinite(number) || number < 0) {
 				throw invalidInput(ctx, itemIndex, label, `must be a percentage greater than 0 (or 0 for no scaling), got ${JSON.stringify(value)}`);
@@ -171,7 +170,7 @@ function resizeValue(ctx: IExecuteFunctions, itemIndex: number, strategy: string
 		case 'background':
 			return fillColor(ctx, itemIndex, label, value);
 		default: {
-			const number = numberOf(value);
+			const number = asNumber(value);
 			if (typeof number !== 'number' || !Number.isInteger(number) || number <= 0) {
 				throw invalidInput(
 					ctx,

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { invalidInput } from './errors';
+import { numberWithin } from './validate';
 
 /**
  * An `options` collection as the service's query parameters: each option a user added is checked
@@ -33,27 +34,14 @@ export function wireOptions(
 	return sent;
 }
 
-const numberOf = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value);
-
 /** A whole number of at least `min`, with no upper bound (the contract states none for sizes and delays). */
 export function wholeAtLeast(min: number): OptionCheck {
-	return (ctx, itemIndex, field, value) => {
-		const number = numberOf(value);
-		if (typeof number !== 'number' || !Number.isInteger(number) || number < min) {
-			throw invalidInput(ctx, itemIndex, field, `must be a whole number of at least ${min}, got ${JSON.stringify(value)}`);
-		}
-		return number;
-	};
+	return (ctx, itemIndex, field, value) => numberWithin(ctx, itemIndex, field, value, { min, whole: true });
 }
 
 /** A number greater than 0. */
-export const positiveNumber: OptionCheck = (ctx, itemIndex, field, value) => {
-	const number = numberOf(value);
-	if (typeof number !== 'number' || !Number.isFinite(number) || number <= 0) {
-		throw invalidInput(ctx, itemIndex, field, `must be a number greater than 0, got ${JSON.stringify(value)}`);
-	}
-	return number;
-};
+export const positiveNumber: OptionCheck = (ctx, itemIndex, field, value) =>
+	numberWithin(ctx, itemIndex, field, value, { min: 0, aboveMin: true });
 
 /** One of a list of values (an expression may give anything). */
 export function oneOf(values: readonly string[]): OptionCheck {

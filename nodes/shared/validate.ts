@@ -27,7 +27,45 @@ export function countryCode(ctx: IExecuteFunctions, itemIndex: number, field: st
 	return code;
 }
 
-/** A whole number within bounds, from a number field or an expression that gives a numeric text. */
+/** A number from a number field, or from an expression that gives a numeric text. */
+export function asNumber(value: unknown): unknown {
+	return typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+}
+
+export interface NumberRule {
+	min: number;
+	/** Upper bound, inclusive; none when the contract states none. */
+	max?: number;
+	whole?: boolean;
+	/** The minimum itself is not allowed (greater than, not at least). */
+	aboveMin?: boolean;
+}
+
+/** A number that keeps a rule; the error states the rule in words. */
+export function numberWithin(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+	{ min, max, whole = false, aboveMin = false }: NumberRule,
+): number {
+	const number = asNumber(value);
+	const fits =
+		typeof number === 'number' &&
+		Number.isFinite(number) &&
+		(!whole || Number.isInteger(number)) &&
+		(aboveMin ? number > min : number >= min) &&
+		(max === undefined || number <= max);
+	if (!fits) {
+		const kind = whole ? 'a whole number' : 'a number';
+		const range =
+			max !== undefined ? `from ${min} to ${max}` : aboveMin ? `greater than ${min}` : `of at least ${min}`;
+		throw invalidInput(ctx, itemIndex, field, `must be ${kind} ${range}, got ${JSON.stringify(value)}`);
+	}
+	return number as number;
+}
+
+/** A whole number within bounds. */
 export function wholeNumber(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -36,13 +74,10 @@ export function wholeNumber(
 	min: number,
 	max: number,
 ): number {
-	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
-		throw invalidInput(ctx, itemIndex, field, `must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
-	}
-	return number;
+	return numberWithin(ctx, itemIndex, field, value, { min, max, whole: true });
 }
 
+/** A number, fractions allowed, within bounds. */
 export function decimalNumber(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -51,11 +86,7 @@ export function decimalNumber(
 	min: number,
 	max: number,
 ): number {
-	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof number !== 'number' || !Number.isFinite(number) || number < min || number > max) {
-		throw invalidInput(ctx, itemIndex, field, `must be a number from ${min} to ${max}, got ${JSON.stringify(value)}`);
-	}
-	return number;
+	return numberWithin(ctx, itemIndex, field, value, { min, max });
 }
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
