@@ -56,6 +56,52 @@ export async function* countedTransfer(
 	}
 }
 
+/**
+ * Pulls `source` ahead of its consumer, holding at most about `maxBytes`, so that the network
+ * and the CPU-bound steps after it (gunzip, hashing) overlap instead of taking turns.
+ */
+export async function* readAhead(source: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
+	const queue: Uint8Array[] = [];
+	let queued = 0;
+	let ended = false;
+	let stopped = false;
+	let failure: unknown;
+	let wakeConsumer = () => {};
+	let wakeProducer = () => {};
+	void (async () => {
+		try {
+			for await (const chunk of source) {
+				queue.push(chunk);
+				queued += chunk.length;
+				wakeConsumer();
+				while (queued >= maxBytes && !stopped) await new Promise<void>((resolve) => (wakeProducer = resolve));
+				if (stopped) break;
+			}
+		} catch (error) {
+			failure = error;
+		} finally {
+			ended = true;
+			wakeConsumer();
+		}
+	})();
+	try {
+		for (;;) {
+			const chunk = queue.shift();
+			if (chunk) {
+				queued -= chunk.length;
+				wakeProducer();
+				yield chunk;
+			} else if (ended) break;
+			else await new Promise<void>((resolve) => (wakeConsumer = resolve));
+		}
+	} finally {
+		// A consumer that stops early stops the source at its next chunk.
+		stopped = true;
+		wakeProducer();
+	}
+	if (failure !== undefined) throw failure;
+}
+
 /** Decompresses a gzip stream; the web DecompressionStream checks the CRC and the length. */
 export async function* gunzip(compressed: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
 	const stream = new DecompressionStream('gzip');

@@ -3,7 +3,7 @@ import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { readableFrom } from '../shared/streams';
 import type { DownloadResponse, ServiceClient } from '../shared/types';
-import { ArchiveError, countedTransfer, databaseFileOf, gunzip, type ArchiveFacts } from './archiveCheck';
+import { ArchiveError, countedTransfer, databaseFileOf, gunzip, readAhead, type ArchiveFacts } from './archiveCheck';
 
 /**
  * The two steps of a database download (contract 4.11): ask the service for the link (the key
@@ -69,6 +69,15 @@ interface FileTarget {
 
 const ignore = () => undefined;
 
+/**
+ * How far the download may run ahead of the check (archive output) or of gunzip (database file
+ * output): enough to keep network, disk and CPU busy at once, small against a 100 MB archive.
+ */
+const AHEAD_BYTES = 8 * 1024 * 1024;
+
+/** The size of the writes of an extracted database file to n8n's binary storage. */
+const WRITE_BYTES = 1024 * 1024;
+
 function bodyOf(download: DownloadResponse): { body: NodeJS.ReadableStream; expectedBytes?: number } {
 	const length = Number(download.headers['content-length']);
 	return {
@@ -102,8 +111,9 @@ async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uin
 
 /**
  * `archive` output: the .tar.gz as it came goes to the binary helpers while the same bytes are
- * read through (gunzip, tar, checksum) beside it, in step with it. The last chunk is held back
- * until the check has passed, so a broken archive fails the store instead of completing it.
+ * read through (gunzip, tar, checksum) beside it, at most AHEAD_BYTES behind. The last chunk is
+ * held back until the check has passed, so a broken archive fails the store instead of
+ * completing it.
  */
 export async function storeArchive(
 	ctx: IExecuteFunctions,
@@ -112,7 +122,10 @@ export async function storeArchive(
 ): Promise<StoredFile> {
 	const { body, expectedBytes } = bodyOf(download);
 	const counter = { bytes: 0 };
-	const tap = new TransformStream<Uint8Array, Uint8Array>();
+	const tap = new TransformStream<Uint8Array, Uint8Array>(
+		{},
+		new ByteLengthQueuingStrategy({ highWaterMark: AHEAD_BYTES }),
+	);
 	const tapWriter = tap.writable.getWriter();
 	const checking = finish(databaseFileOf(gunzip(chunksOf(tap.readable)), target.format));
 	checking.catch(ignore);
@@ -122,9 +135,9 @@ export async function storeArchive(
 		let held: Uint8Array | undefined;
 		try {
 			for await (const chunk of countedTransfer(body, expectedBytes, counter)) {
-				const written = tapWriter.write(chunk);
-				written.catch(ignore);
-				await Promise.race([written, checking]);
+				// The check may lag by up to AHEAD_BYTES; beyond that the download waits for it.
+				await Promise.race([tapWriter.ready, checking]);
+				tapWriter.write(chunk).catch(ignore);
 				if (held) yield held;
 				held = chunk;
 			}
@@ -159,21 +172,30 @@ export async function storeDatabaseFile(
 ): Promise<StoredFile> {
 	const { body, expectedBytes } = bodyOf(download);
 	const seen: { name?: string } = {};
-	const walk = databaseFileOf(gunzip(countedTransfer(body, expectedBytes, { bytes: 0 })), target.format, seen);
+	const walk = databaseFileOf(gunzip(readAhead(countedTransfer(body, expectedBytes, { bytes: 0 }), AHEAD_BYTES)), target.format, seen);
 	// Read up to the database file's first bytes before storing anything: that gives its name, and
 	// a download that is not a gzip'd tar at all fails here, before a byte is stored.
 	const first = await walk.next();
 	let facts: ArchiveFacts | undefined = first.done ? first.value : undefined;
 
 	async function* verifiedDatabaseFile(): AsyncGenerator<Uint8Array> {
-		let held = first.done ? undefined : first.value;
+		// gunzip gives 16 KiB pieces; the store gets them joined into larger writes.
+		let batch: Uint8Array[] = first.done ? [] : [first.value];
+		let batchBytes = batch[0]?.length ?? 0;
+		let held: Uint8Array | undefined;
 		try {
 			while (!facts) {
 				const step = await walk.next();
 				if (step.done) facts = step.value;
 				else {
+					batch.push(step.value);
+					batchBytes += step.value.length;
+				}
+				if (batchBytes >= WRITE_BYTES || (facts && batchBytes > 0)) {
 					if (held) yield held;
-					held = step.value;
+					held = Buffer.concat(batch);
+					batch = [];
+					batchBytes = 0;
 				}
 			}
 		} finally {
