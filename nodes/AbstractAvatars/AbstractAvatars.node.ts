@@ -7,7 +7,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { binaryPropertyName, safeFileName } from '../shared/binary';
+import { outputField, outputFieldParameter, safeFileName } from '../shared/binary';
 import { runService } from '../shared/engine';
 import { asBuffer, imageItem, imageTypeOf } from '../shared/imageFile';
 import { flag, oneOf, wholeAtLeast, wireOptions } from '../shared/options';
@@ -53,12 +53,7 @@ const avatars: ServiceDefinition<PreparedAvatar> = {
 	serviceName: 'Avatars',
 	prepare(itemIndex) {
 		const name = requiredText(this, itemIndex, 'Name (name)', this.getNodeParameter('name', itemIndex));
-		const property = binaryPropertyName(
-			this,
-			itemIndex,
-			'Put Output File in Field (binaryPropertyName)',
-			this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
-		);
+		const property = outputField(this, itemIndex);
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const qs = { name, ...wireOptions(this, itemIndex, options, OPTIONS) };
 		return { request: { path: '/v1/', qs, response: 'binary' }, name, property };
@@ -102,14 +97,7 @@ export class AbstractAvatars implements INodeType {
 				placeholder: 'Ada Lovelace',
 				description: 'The name whose initials the avatar shows; it may hold several words',
 			},
-			{
-				displayName: 'Put Output File in Field',
-				name: 'binaryPropertyName',
-				type: 'string',
-				default: 'data',
-				required: true,
-				hint: 'The name of the output binary field to put the avatar in',
-			},
+			outputFieldParameter('avatar'),
 			{
 				displayName: 'Options',
 				name: 'options',

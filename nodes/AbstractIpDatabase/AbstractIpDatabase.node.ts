@@ -7,7 +7,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { binaryPropertyName } from '../shared/binary';
+import { outputField, outputFieldParameter } from '../shared/binary';
 import { runService } from '../shared/engine';
 import { invalidInput, redact } from '../shared/errors';
 import { MAX_RETRIES } from '../shared/retry';
@@ -84,7 +84,7 @@ const ipDatabaseDownload: ServiceDefinition<DatabaseDownload> = {
 			property:
 				output === 'link'
 					? ''
-					: binaryPropertyName(this, itemIndex, 'Put Output File in Field (binaryPropertyName)', this.getNodeParameter('binaryPropertyName', itemIndex)),
+					: outputField(this, itemIndex),
 			skipIfUnchanged: output !== 'link' && (this.getNodeParameter('options.skipIfUnchanged', itemIndex, false) as boolean),
 		};
 	},
@@ -204,15 +204,7 @@ export class AbstractIpDatabase implements INodeType {
 					},
 				],
 			},
-			{
-				displayName: 'Put Output File in Field',
-				name: 'binaryPropertyName',
-				type: 'string',
-				default: 'data',
-				required: true,
-				displayOptions: { hide: { output: ['link'] } },
-				description: 'The name of the binary property to put the file in',
-			},
+			outputFieldParameter('archive or database file', { displayOptions: { hide: { output: ['link'] } } }),
 			{
 				displayName: 'Options',
 				name: 'options',

@@ -7,7 +7,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { binaryPropertyName, safeFileName } from '../shared/binary';
+import { outputField, outputFieldParameter, safeFileName } from '../shared/binary';
 import { runService } from '../shared/engine';
 import { asBuffer, dimensionsOf, imageItem, imageTypeOf } from '../shared/imageFile';
 import { flag, oneOf, optionalText, wholeAtLeast, wireOptions } from '../shared/options';
@@ -41,12 +41,7 @@ const screenshots: ServiceDefinition<PreparedScreenshot> = {
 	serviceName: 'Website Screenshot',
 	prepare(itemIndex) {
 		const url = httpUrl(this, itemIndex, 'URL (url)', this.getNodeParameter('url', itemIndex));
-		const property = binaryPropertyName(
-			this,
-			itemIndex,
-			'Put Output File in Field (binaryPropertyName)',
-			this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
-		);
+		const property = outputField(this, itemIndex);
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const timeoutSeconds = decimalNumber(this, itemIndex, 'Timeout (timeout)', options.timeout ?? DEFAULT_TIMEOUT_SECONDS, 1, 3600);
 		const qs = { url, ...wireOptions(this, itemIndex, options, OPTIONS) };
@@ -92,14 +87,7 @@ export class AbstractScreenshot implements INodeType {
 				placeholder: 'https://example.com',
 				description: 'The page to capture, with its protocol (http:// or https://)',
 			},
-			{
-				displayName: 'Put Output File in Field',
-				name: 'binaryPropertyName',
-				type: 'string',
-				default: 'data',
-				required: true,
-				hint: 'The name of the output binary field to put the screenshot in',
-			},
+			outputFieldParameter('screenshot'),
 			{
 				displayName: 'Options',
 				name: 'options',

@@ -1,4 +1,4 @@
-import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { invalidInput } from './errors';
 
@@ -19,6 +19,26 @@ export async function fileItem(
 		file.mimeType,
 	);
 	return { json: file.json, binary: { [file.property]: binary } };
+}
+
+const OUTPUT_FIELD = 'Put Output File in Field (binaryPropertyName)';
+
+/** The `binaryPropertyName` parameter of a node whose output is a file (DESIGN: default `data`). */
+export function outputFieldParameter(fileKind: string, extra: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		displayName: 'Put Output File in Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		hint: `The name of the output binary field to put the ${fileKind} in`,
+		...extra,
+	};
+}
+
+/** The output binary field an item's file goes to, checked. */
+export function outputField(ctx: IExecuteFunctions, itemIndex: number): string {
+	return binaryPropertyName(ctx, itemIndex, OUTPUT_FIELD, ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
 }
 
 /** The binary property name a user typed: required, and a plain name. */
