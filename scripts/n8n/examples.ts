@@ -1,0 +1,109 @@
+import { createHash } from 'crypto';
+import { promises as fs } from 'fs';
+import path from 'path';
+
+import { allSandboxCredentials, CREDENTIAL_TYPES, exampleCredentialId } from '../../test/harness/sandboxCredentials';
+import type { Sandbox } from '../../test/sandbox/server';
+import { assertSucceeded } from './processes';
+import { n8nCommand } from './instance';
+import type { Runtime } from './runtime';
+
+/** A node as n8n saves it in a workflow file (the fields these scripts read). */
+export interface WorkflowNode {
+	id?: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	parameters: Record<string, unknown>;
+	credentials?: Record<string, { id: string; name: string }>;
+	[field: string]: unknown;
+}
+
+export interface Workflow {
+	id?: string;
+	name: string;
+	nodes: WorkflowNode[];
+	connections: Record<string, unknown>;
+	active?: boolean;
+	[field: string]: unknown;
+}
+
+/** One file of examples/ and the id it gets in n8n. */
+export interface Example {
+	file: string;
+	id: string;
+	workflow: Workflow;
+}
+
+/** The ids of the sandbox credentials, one per service, as the examples reference them. */
+export const exampleCredentialIds = () => Object.values(CREDENTIAL_TYPES).map(exampleCredentialId);
+
+export const MANUAL_TRIGGER = 'n8n-nodes-base.manualTrigger';
+export const SCHEDULE_TRIGGER = 'n8n-nodes-base.scheduleTrigger';
+
+/** Every workflow in examples/, in file-name order, each with a stable n8n id. */
+export async function readExamples(root: string): Promise<Example[]> {
+	const dir = path.join(root, 'examples');
+	const files = (await fs.readdir(dir).catch(() => [] as string[])).filter((file) => file.endsWith('.json')).sort();
+	const examples: Example[] = [];
+	for (const file of files) {
+		const workflow = JSON.parse(await fs.readFile(path.join(dir, file), 'utf8')) as Workflow;
+		examples.push({ file, id: workflowId(file), workflow });
+	}
+	return examples;
+}
+
+/**
+ * n8n's CLI runs workflow ids of at most 21 characters; a file's own id (if any) may collide with
+ * another file's, so the id comes from the file name: the same every run, unique per file.
+ */
+export function workflowId(file: string, variant = ''): string {
+	return `ex${createHash('sha256').update(file + variant).digest('hex').slice(0, 14)}`;
+}
+
+/**
+ * The copy of an example that `n8n execute` can start. The CLI starts only from a Manual
+ * Trigger (or an Execute Workflow Trigger); a workflow that starts from a Schedule Trigger gets
+ * a Manual Trigger in its place, under the same name and connections, so one run of it does what
+ * one tick of the schedule does. Returns undefined when there is neither trigger.
+ */
+export function cliRunnable(example: Example): { workflow: Workflow; note?: string } | undefined {
+	const { workflow } = example;
+	if (workflow.nodes.some((node) => node.type === MANUAL_TRIGGER)) return { workflow: { ...workflow, id: example.id } };
+	const schedules = workflow.nodes.filter((node) => node.type === SCHEDULE_TRIGGER);
+	if (schedules.length === 0) return undefined;
+	const nodes = workflow.nodes.map((node) =>
+		node.type === SCHEDULE_TRIGGER ? { ...node, type: MANUAL_TRIGGER, typeVersion: 1, parameters: {} } : node,
+	);
+	return {
+		workflow: { ...workflow, id: workflowId(example.file, 'cli'), name: `${workflow.name} (CLI run)`, nodes },
+		note: `started by a Manual Trigger in place of "${schedules.map((node) => node.name).join('", "')}" (n8n's CLI cannot start a Schedule Trigger)`,
+	};
+}
+
+/**
+ * Imports, through n8n's CLI, credentials for every service pointing at the sandbox (under the
+ * ids the examples reference: `sandbox-<credentialType>`) and the given workflows, inactive.
+ */
+export async function importIntoN8n(
+	runtime: Runtime,
+	env: NodeJS.ProcessEnv,
+	sandbox: Sandbox,
+	workflows: Workflow[],
+	credentialData: Record<string, number> = {},
+): Promise<void> {
+	const folder = path.join(env.N8N_USER_FOLDER ?? '.', 'imports');
+	await fs.mkdir(folder, { recursive: true });
+	const credentialsFile = path.join(folder, 'credentials.json');
+	const workflowsFile = path.join(folder, 'workflows.json');
+	// n8n's import takes decrypted `data` and encrypts it with the instance's key.
+	await fs.writeFile(credentialsFile, JSON.stringify(allSandboxCredentials(sandbox, credentialData), null, 2));
+	await fs.writeFile(workflowsFile, JSON.stringify(workflows.map((workflow) => ({ ...workflow, active: false })), null, 2));
+	assertSucceeded(await n8nCommand(runtime, env, ['import:credentials', `--input=${credentialsFile}`]), 'n8n import:credentials');
+	if (workflows.length > 0) {
+		assertSucceeded(await n8nCommand(runtime, env, ['import:workflow', `--input=${workflowsFile}`]), 'n8n import:workflow');
+	}
+	// The files hold the sandbox keys; n8n has them encrypted now.
+	await fs.rm(folder, { recursive: true, force: true });
+}

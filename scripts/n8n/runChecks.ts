@@ -1,0 +1,214 @@
+import { promises as fs } from 'fs';
+import path from 'path';
+
+import { CREDENTIAL_TYPES } from '../../test/harness/sandboxCredentials';
+import type { LoggedRequest } from '../../test/sandbox/types';
+import type { Example, Workflow } from './examples';
+import { signatureProblem } from './fileSignatures';
+
+/** The parts of `n8n execute --rawOutput`'s JSON (an IRun) these checks read. */
+export interface ExecutionOutput {
+	status: string;
+	data: {
+		resultData: {
+			runData: Record<string, TaskData[]>;
+			error?: { message: string; description?: string; node?: { name: string } };
+		};
+	};
+}
+
+interface TaskData {
+	executionIndex: number;
+	source: Array<{ previousNode: string; previousNodeOutput?: number; previousNodeRun?: number } | null>;
+	error?: { message: string };
+	data?: { main?: Array<Item[] | null> };
+}
+
+interface Item {
+	json: Record<string, unknown>;
+	binary?: Record<string, BinaryReference>;
+}
+
+interface BinaryReference {
+	mimeType: string;
+	fileName?: string;
+	id?: string;
+	data?: string;
+	bytes?: number;
+}
+
+const WRITE_FILE_NODE = 'n8n-nodes-base.readWriteFile';
+const BINARY_PREFIX = 'filesystem-v2:';
+
+/**
+ * The run's JSON from what `n8n execute --rawOutput` printed: n8n writes a few log lines before
+ * it, so the JSON is taken from its opening line on.
+ */
+export function parseExecution(stdout: string): ExecutionOutput {
+	const start = stdout.search(/^\{\s*$\n^\s+"data": /m);
+	if (start < 0) throw new Error(`no run data in n8n's output:\n${stdout.trim().split('\n').slice(-20).join('\n')}`);
+	return JSON.parse(stdout.slice(start)) as ExecutionOutput;
+}
+
+export interface RunCheck {
+	/** The line printed per example (its nodes' item counts, in the order they ran), then requests and files. */
+	summary: string;
+	problems: string[];
+}
+
+/**
+ * What a run of an example must show: it succeeded; every node of the package ran, produced
+ * items and no error items; the sandbox got exactly one request per input item of each such node
+ * (nothing else is sent, nothing repeated) and answered each without error; no API key
+ * appears in the run data or reaches the storage host; every binary the nodes produced is
+ * stored by n8n with bytes of its MIME type; and every file the workflow wrote exists, was
+ * written by this run, and holds what its name says.
+ */
+export async function checkRun(
+	example: Example,
+	workflow: Workflow,
+	context: { stdout: string; execution: ExecutionOutput; log: LoggedRequest[]; keys: string[]; startedAt: number; userFolder: string; packageName: string },
+): Promise<RunCheck> {
+	const { execution } = context;
+	const runData = execution.data.resultData.runData;
+	const problems: string[] = [];
+	if (execution.status !== 'success' || execution.data.resultData.error) {
+		const error = execution.data.resultData.error;
+		problems.push(`the run did not succeed (status ${execution.status})${error ? `: ${error.node?.name ? `${error.node.name}: ` : ''}${error.message}` : ''}`);
+	}
+
+	const counts = Object.entries(runData)
+		.sort(([, a], [, b]) => (a[0]?.executionIndex ?? 0) - (b[0]?.executionIndex ?? 0))
+		.map(([name, tasks]) => `${name} ${outputItems(tasks).length}`);
+
+	const expectedRequests = new Map<string, number>();
+	for (const node of workflow.nodes.filter((candidate) => candidate.type.startsWith(`${context.packageName}.`))) {
+		const tasks = runData[node.name];
+		if (!tasks) {
+			problems.push(`node "${node.name}" did not run`);
+			continue;
+		}
+		const items = outputItems(tasks);
+		if (items.length === 0) problems.push(`node "${node.name}" output no items`);
+		const errorItems = items.filter((item) => item.json.error !== undefined);
+		if (errorItems.length > 0) problems.push(`node "${node.name}" output ${errorItems.length} error item(s): ${JSON.stringify(errorItems[0].json.error)}`);
+		const service = serviceOf(node.credentials);
+		if (!service) {
+			problems.push(`node "${node.name}" has no credential of the package`);
+			continue;
+		}
+		expectedRequests.set(service, (expectedRequests.get(service) ?? 0) + inputItemCount(runData, tasks));
+	}
+
+	const requestCounts: string[] = [];
+	for (const [service, expected] of expectedRequests) {
+		const requests = context.log.filter((entry) => entry.service === service);
+		requestCounts.push(`${service} ${requests.length}`);
+		if (requests.length !== expected) problems.push(`the sandbox got ${requests.length} ${service} request(s), expected one per input item: ${expected}`);
+		const failed = requests.filter((entry) => entry.status >= 400 || entry.status === 0);
+		if (failed.length > 0) problems.push(`${failed.length} ${service} request(s) were answered ${failed.map((entry) => entry.status).join(', ')}`);
+	}
+	const storage = context.log.filter((entry) => entry.service === 'storage');
+	if (storage.length > 0) requestCounts.push(`storage ${storage.length}`);
+	for (const entry of storage) {
+		const sent = JSON.stringify([entry.path, entry.query, entry.headers]);
+		if (context.keys.some((key) => sent.includes(key))) problems.push(`an API key reached the storage host (${entry.method} ${entry.path})`);
+	}
+	const unexpected = context.log.filter((entry) => entry.service !== 'storage' && !expectedRequests.has(entry.service));
+	if (unexpected.length > 0) problems.push(`requests to services no node of the workflow uses: ${[...new Set(unexpected.map((entry) => entry.service))].join(', ')}`);
+	if (context.keys.some((key) => context.stdout.includes(key))) problems.push('an API key appears in the run data');
+
+	const binaries = await checkBinaries(runData, context.userFolder, problems);
+	const files = await checkWrittenFiles(workflow, runData, context.startedAt, problems);
+
+	const summary = [
+		`${problems.length === 0 ? 'ok    ' : 'FAILED'} ${example.file}: ${counts.join(', ')}`,
+		`         requests: ${requestCounts.join(', ') || 'none'}; binaries checked: ${binaries}; files written: ${files.length === 0 ? 'none' : files.join(', ')}`,
+	].join('\n');
+	return { summary, problems };
+}
+
+/** Items of all outputs of all runs of a node. */
+function outputItems(tasks: TaskData[]): Item[] {
+	return tasks.flatMap((task) => (task.data?.main ?? []).flatMap((items) => items ?? []));
+}
+
+/** Items a node received: the output of the node (and run, and output) each of its runs came from. */
+function inputItemCount(runData: Record<string, TaskData[]>, tasks: TaskData[]): number {
+	let count = 0;
+	for (const task of tasks) {
+		for (const source of task.source) {
+			if (!source) continue;
+			const previous = runData[source.previousNode]?.[source.previousNodeRun ?? 0];
+			count += previous?.data?.main?.[source.previousNodeOutput ?? 0]?.length ?? 0;
+		}
+	}
+	return count;
+}
+
+/** The sandbox service behind a node's credential. */
+function serviceOf(credentials: Record<string, unknown> | undefined): string | undefined {
+	const types = Object.keys(credentials ?? {});
+	return Object.entries(CREDENTIAL_TYPES).find(([, type]) => types.includes(type))?.[0];
+}
+
+/**
+ * n8n 2.x keeps binary data on the filesystem: an item holds `filesystem-v2:<path>` and the
+ * bytes live under the user folder's .n8n/storage. Each distinct binary is read back and its
+ * bytes checked against its MIME type and size.
+ */
+async function checkBinaries(runData: Record<string, TaskData[]>, userFolder: string, problems: string[]): Promise<number> {
+	const seen = new Set<string>();
+	for (const [nodeName, tasks] of Object.entries(runData)) {
+		for (const item of outputItems(tasks)) {
+			for (const [property, binary] of Object.entries(item.binary ?? {})) {
+				const key = binary.id ?? `${nodeName}/${property}/${binary.fileName}/${seen.size}`;
+				if (seen.has(key)) continue;
+				seen.add(key);
+				const where = `binary "${property}" (${binary.fileName ?? 'no name'}) of node "${nodeName}"`;
+				let bytes: Buffer;
+				if (binary.id?.startsWith(BINARY_PREFIX)) {
+					const file = path.join(userFolder, '.n8n', 'storage', binary.id.slice(BINARY_PREFIX.length));
+					try {
+						bytes = await fs.readFile(file);
+					} catch {
+						problems.push(`${where}: n8n has no file for it at ${file}`);
+						continue;
+					}
+				} else if (binary.data) {
+					bytes = Buffer.from(binary.data, 'base64');
+				} else {
+					problems.push(`${where}: neither a stored file nor data`);
+					continue;
+				}
+				const problem = signatureProblem(bytes, binary.mimeType);
+				if (problem) problems.push(`${where}, ${binary.mimeType}: ${problem}`);
+				if (typeof binary.bytes === 'number' && binary.bytes !== bytes.length) {
+					problems.push(`${where}: ${bytes.length} bytes stored, the item says ${binary.bytes}`);
+				}
+			}
+		}
+	}
+	return seen.size;
+}
+
+/** Files the workflow's Read/Write Files nodes wrote (their output names each path). */
+async function checkWrittenFiles(workflow: Workflow, runData: Record<string, TaskData[]>, startedAt: number, problems: string[]): Promise<string[]> {
+	const written: string[] = [];
+	for (const node of workflow.nodes.filter((candidate) => candidate.type === WRITE_FILE_NODE && candidate.parameters.operation === 'write')) {
+		for (const item of outputItems(runData[node.name] ?? [])) {
+			const file = String(item.json.fileName ?? '');
+			try {
+				const stat = await fs.stat(file);
+				// mtime has whole-second precision on some filesystems
+				if (stat.mtimeMs < startedAt - 1000) problems.push(`${file} was not written by this run (modified ${stat.mtime.toISOString()})`);
+				const problem = signatureProblem(await fs.readFile(file), file);
+				if (problem) problems.push(`${file}: ${problem}`);
+				written.push(`${file} (${stat.size} B)`);
+			} catch (error) {
+				problems.push(`node "${node.name}" says it wrote ${file || '(no file name)'}, but: ${(error as Error).message}`);
+			}
+		}
+	}
+	return written;
+}
