@@ -64,7 +64,7 @@ export async function startAndCheck(
 	const server = await startServer(prepared.runtime, env, { onLine });
 	try {
 		const cookie = await signIn(server, LOCAL_OWNER);
-		const report = await checkLoadedTypes(server, cookie, { ...prepared, packageDir: prepared.packageDir });
+		const report = await checkLoadedTypes(server, cookie, prepared);
 		return { server, cookie, report };
 	} catch (error) {
 		await server.stop();
