@@ -77,6 +77,10 @@ const ipDatabaseDownload: ServiceDefinition<DatabaseDownload> = {
 	},
 	prepare(itemIndex) {
 		const output = oneOf(this, itemIndex, 'Output (output)', this.getNodeParameter('output', itemIndex), OUTPUTS);
+		// n8n offers every node to AI agents as `<type>Tool`; a model must never be handed the link.
+		if (output === 'link' && this.getNode().type.endsWith('Tool')) {
+			throw invalidInput(this, itemIndex, 'Output (output)', 'Link is not available when an AI agent runs this node: the link is a secret');
+		}
 		return {
 			database: oneOf(this, itemIndex, 'Database (database)', this.getNodeParameter('database', itemIndex), DATABASES),
 			format: oneOf(this, itemIndex, 'Format (format)', this.getNodeParameter('format', itemIndex), FORMATS),

@@ -2,6 +2,7 @@ import { createHash } from 'crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
+import { NodeTypes, PACKAGE_NAME } from '../harness/nodeTypes';
 import { runNode } from '../harness/run';
 import { sandboxCredential } from '../harness/sandboxCredentials';
 import { parseCsv } from '../sandbox/ipDatabases/csvWriter';
@@ -358,5 +359,25 @@ describe('IP database download: service errors', () => {
 		expect(error?.message).toMatch(/temporarily unavailable \(503\), still after 4 retries/);
 		expect(sandbox.requests('api')).toHaveLength(5);
 		expect(sandbox.requests('storage')).toHaveLength(0);
+	});
+});
+
+describe('IP database download as an AI agent tool', () => {
+	it('refuses the link output before any request: a model is never handed the secret link', async () => {
+		// n8n offers every node to agents as `<name>Tool`, the same class under another type name.
+		NodeTypes.register(`${PACKAGE_NAME}.abstractIpDatabaseTool`, new NodeTypes().getByNameAndVersion(`${PACKAGE_NAME}.abstractIpDatabase`));
+		const asTool = (output: string) =>
+			runNode({
+				type: 'abstractIpDatabaseTool',
+				parameters: { database: 'ip-asn', format: 'csv', output },
+				credential: sandboxCredential(sandbox, 'api'),
+			});
+		const link = await asTool('link');
+		expect(link.error?.message).toMatch(/Invalid Output \(output\): Link is not available when an AI agent runs this node/);
+		expect(sandbox.requests('api')).toHaveLength(0);
+
+		const file = await asTool('databaseFile');
+		expect(file.error).toBeUndefined();
+		expect(file.items[0].binary?.data.fileName).toBe('svc-ip-asn.csv');
 	});
 });
