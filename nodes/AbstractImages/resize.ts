@@ -45,17 +45,17 @@ export const resizeProperties: INodeProperties[] = [
 		name: 'resizeStrategy',
 		type: 'options',
 		default: 'none',
-		// eslint-disable-next-line n8n-nodes-base/node-param-options-type-unsorted-items -- the contract's order, "none" first
+		// Alphabetical, as n8n's scanner requires of an options list; the default stays 'none'.
 		options: [
-			{ name: 'None (Compress Only)', value: 'none', description: 'Keep the dimensions; only compress' },
-			{ name: 'Exact', value: 'exact', description: 'Exact width and height; the aspect ratio is not kept' },
-			{ name: 'Portrait', value: 'portrait', description: 'Exact height; the width follows the aspect ratio' },
-			{ name: 'Landscape', value: 'landscape', description: 'Exact width; the height follows the aspect ratio' },
 			{ name: 'Auto', value: 'auto', description: "Portrait or landscape, by the image's aspect ratio" },
-			{ name: 'Fit', value: 'fit', description: 'Crop and resize to fit the width and height' },
 			{ name: 'Crop', value: 'crop', description: 'Crop to exactly the width and height, optionally scaled' },
-			{ name: 'Square', value: 'square', description: 'Crop by the shorter side to a square, then resize to the size' },
+			{ name: 'Exact', value: 'exact', description: 'Exact width and height; the aspect ratio is not kept' },
 			{ name: 'Fill', value: 'fill', description: 'Fit within the width and height; fill the rest with a background colour' },
+			{ name: 'Fit', value: 'fit', description: 'Crop and resize to fit the width and height' },
+			{ name: 'Landscape', value: 'landscape', description: 'Exact width; the height follows the aspect ratio' },
+			{ name: 'None (Compress Only)', value: 'none', description: 'Keep the dimensions; only compress' },
+			{ name: 'Portrait', value: 'portrait', description: 'Exact height; the width follows the aspect ratio' },
+			{ name: 'Square', value: 'square', description: 'Crop by the shorter side to a square, then resize to the size' },
 		],
 	},
 	{
