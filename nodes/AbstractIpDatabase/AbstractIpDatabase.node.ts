@@ -11,6 +11,7 @@ import { outputField, outputFieldParameter } from '../shared/binary';
 import { runService } from '../shared/engine';
 import { invalidInput, redact } from '../shared/errors';
 import { MAX_RETRIES } from '../shared/retry';
+import { toolDescriptionProperties } from '../shared/toolDescription';
 import type { ServiceDefinition } from '../shared/types';
 import { ArchiveError, requestLink, storeArchive, storeDatabaseFile, type StoredFile } from './download';
 
@@ -175,6 +176,11 @@ export class AbstractIpDatabase implements INodeType {
 				],
 				description: 'The database to download; the organization must be entitled to it',
 			},
+			...toolDescriptionProperties('database', {
+				'ip-asn': 'Download the licensed IP ASN database (which autonomous system announces each network and who operates it), checked against its checksum',
+				'ip-geolocation': 'Download the licensed IP geolocation database (where each network is: country, region, city, time zone), checked against its checksum',
+				'ip-security': 'Download the licensed IP security database (which networks are VPNs, proxies, Tor nodes, hosting or abuse sources), checked against its checksum',
+			}),
 			{
 				displayName: 'Format',
 				name: 'format',

@@ -10,6 +10,7 @@ import type {
 import { countryLocatorProperty, searchCountries } from '../shared/countryLocator';
 import { runService } from '../shared/engine';
 import { invalidInput } from '../shared/errors';
+import { toolDescriptionProperties } from '../shared/toolDescription';
 import type { ServiceDefinition, ServiceRequest } from '../shared/types';
 import { countryCode, requiredText } from '../shared/validate';
 
@@ -97,6 +98,11 @@ export class AbstractVat implements INodeType {
 				],
 				default: 'getCategories',
 			},
+			...toolDescriptionProperties('operation', {
+				calculate: 'Calculate the VAT on an amount in a country, at its standard or a reduced rate',
+				getCategories: 'Get the standard and reduced VAT rates of a country, one per category',
+				validate: 'Validate a VAT number and get the company registered under it',
+			}),
 			countryLocatorProperty({
 				displayName: 'Country Code',
 				name: 'countryCode',
