@@ -55,44 +55,47 @@ export const resizeProperties: INodeProperties[] = [
 			{ name: 'Fit', value: 'fit', description: 'Crop and resize to fit the width and height' },
 			{ name: 'Crop', value: 'crop', description: 'Crop to exactly the width and height, optionally scaled' },
 			{ name: 'Square', value: 'square', description: 'Crop by the shorter side to a square, then resize to the size' },
-			{ name: 'Fill', value: 'fill', description: 'Fit within the width and height; fill the rest with a background colour' },
+			{ name: 'Fill', value: 'fill', description: 'Fit within the width and height; fill the rest with a background color' },
 		],
 	},
 	{
 		displayName: 'Width',
 		name: 'width',
 		type: 'number',
-		default: 0,
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 800,
 		required: true,
 		displayOptions: shownFor('width'),
-		description: 'Target width in pixels (a whole number greater than 0)',
+		hint: 'Target width in pixels: a whole number greater than 0',
 	},
 	{
 		displayName: 'Height',
 		name: 'height',
 		type: 'number',
-		default: 0,
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 600,
 		required: true,
 		displayOptions: shownFor('height'),
-		description: 'Target height in pixels (a whole number greater than 0)',
+		hint: 'Target height in pixels: a whole number greater than 0',
 	},
 	{
 		displayName: 'Size',
 		name: 'size',
 		type: 'number',
-		default: 0,
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 400,
 		required: true,
 		displayOptions: shownFor('size'),
-		description: 'Side of the square in pixels (a whole number greater than 0)',
+		hint: 'Side of the square in pixels: a whole number greater than 0',
 	},
 	{
 		displayName: 'Scale',
 		name: 'scale',
 		type: 'number',
-		typeOptions: { minValue: 0, numberPrecision: 2 },
+		typeOptions: { minValue: 0 },
 		default: 0,
 		displayOptions: shownFor('scale'),
-		description: 'Percentage by which the cropped image is scaled. Leave at 0 to crop without scaling.',
+		hint: 'Percentage by which the cropped image is scaled; 0 crops without scaling',
 	},
 	{
 		displayName: 'Crop Mode',
@@ -109,7 +112,7 @@ export const resizeProperties: INodeProperties[] = [
 		type: 'color',
 		default: '#ffffff',
 		displayOptions: shownFor('background'),
-		description: 'Colour of the unused area: pick one, or give an expression such as rgb(255, 255, 255)',
+		hint: 'Color of the unused area: pick one, or give an expression such as rgb(255, 255, 255)',
 	},
 ];
 
@@ -123,7 +126,7 @@ const FIELDS: Record<ResizeKey, { label: string; wire: string }> = {
 };
 
 /**
- * The contract's form of a fill colour, rgb(r, g, b), from the colour picker's hex (with or
+ * The contract's form of a fill color, rgb(r, g, b), from the color picker's hex (with or
  * without #, 3 or 6 digits) or from an rgb(...) expression; empty means the service's white.
  */
 export function fillColor(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string | undefined {
@@ -143,7 +146,7 @@ export function fillColor(ctx: IExecuteFunctions, itemIndex: number, field: stri
 		ctx,
 		itemIndex,
 		field,
-		`must be a colour: hex such as #ffffff, or rgb(r, g, b) with each part from 0 to 255, got "${text}"`,
+		`must be a color: hex such as #ffffff, or rgb(r, g, b) with each part from 0 to 255, got "${text}"`,
 	);
 }
 

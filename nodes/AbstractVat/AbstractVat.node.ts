@@ -13,7 +13,7 @@ import { invalidInput } from '../shared/errors';
 import type { ServiceDefinition, ServiceRequest } from '../shared/types';
 import { countryCode, requiredText } from '../shared/validate';
 
-const COUNTRY = 'Country Code (countryCode)';
+const COUNTRY = 'Country (countryCode)';
 
 /** An amount of money: a finite number above zero, from the number field or an expression's text. */
 function positiveAmount(ctx: IExecuteFunctions, itemIndex: number, value: unknown): number {
@@ -98,7 +98,7 @@ export class AbstractVat implements INodeType {
 				default: 'getCategories',
 			},
 			countryLocatorProperty({
-				displayName: 'Country Code',
+				displayName: 'Country',
 				name: 'countryCode',
 				description: 'The country in which the transaction takes place: pick it from the list, or give its two-letter code (an expression works too)',
 				displayOptions: { show: { operation: ['getCategories', 'calculate'] } },
@@ -117,10 +117,10 @@ export class AbstractVat implements INodeType {
 				displayName: 'Amount',
 				name: 'amount',
 				type: 'number',
-				typeOptions: { minValue: 0, numberPrecision: 2 },
-				default: 0,
+				typeOptions: { minValue: 0.01, numberPrecision: 2 },
+				default: 100,
 				required: true,
-				description: 'The amount to calculate the VAT of; must be greater than 0',
+				hint: 'The amount to calculate the VAT of: a number greater than 0',
 				displayOptions: { show: { operation: ['calculate'] } },
 			},
 			{
