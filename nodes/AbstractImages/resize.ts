@@ -157,7 +157,7 @@ function resizeValue(ctx: IExecuteFunctions, itemIndex: number, strategy: string
 	switch (key) {
 		case 'scale': {
 			const number = asNumber(value);
-			if (value === undefined || value === '' || number === 0) return undefined;
+			if (value === undefined || value === null || value === '' || number === 0) return undefined;
 			if (typeof number !== 'number' || !Number.isFinite(number) || number < 0) {
 				throw invalidInput(ctx, itemIndex, label, `must be a percentage greater than 0 (or 0 for no scaling), got ${JSON.stringify(value)}`);
 			}

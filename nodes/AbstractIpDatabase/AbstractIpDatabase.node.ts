@@ -170,7 +170,7 @@ export class AbstractIpDatabase implements INodeType {
 					{
 						name: 'IP Security',
 						value: 'ip-security',
-						description: 'Whether a network is a VPN, proxy, Tor node, hosting provider, relay, mobile network or abuse source. Rebuilt daily.',
+						description: 'Whether a network is a VPN, proxy, Tor node, hosting provider, relay, mobile or abuse source. Rebuilt daily.',
 					},
 				],
 				description: 'The database to download; the organization must be entitled to it',
