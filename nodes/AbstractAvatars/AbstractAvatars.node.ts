@@ -95,6 +95,7 @@ export class AbstractAvatars implements INodeType {
 				default: '',
 				required: true,
 				placeholder: 'Ada Lovelace',
+				hint: 'The avatar shows its initials: AL for Ada Lovelace',
 				description: 'The name whose initials the avatar shows; it may hold several words',
 			},
 			outputFieldParameter('avatar'),

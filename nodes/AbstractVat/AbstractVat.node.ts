@@ -110,6 +110,7 @@ export class AbstractVat implements INodeType {
 				default: '',
 				required: true,
 				placeholder: 'e.g. SE556656688001',
+				hint: 'With its country prefix, such as SE556656688001',
 				description: 'The VAT number to check, with its country prefix. Spaces inside are fine.',
 				displayOptions: { show: { operation: ['validate'] } },
 			},
