@@ -41,5 +41,4 @@ describe('an empty Base URL', () => {
 		expect(request.path).toBe('/v1/');
 		expect(request.query.api_key).toBe(sandbox.keys.iban);
 	});
-
 });
