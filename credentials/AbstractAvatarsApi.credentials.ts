@@ -1,6 +1,7 @@
 import type { IAuthenticate, ICredentialTestRequest, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
-import { keyInQuery } from './shared/keyPlacement';
+import { keyInQuery, withLiveBaseUrl } from './shared/keyPlacement';
+import { testBaseUrl } from './shared/liveBaseUrls';
 
 export class AbstractAvatarsApi implements ICredentialType {
 	name = 'abstractAvatarsApi';
@@ -9,15 +10,15 @@ export class AbstractAvatarsApi implements ICredentialType {
 
 	documentationUrl = 'https://docs.abstractapi.com/avatars';
 
-	icon: Icon = { light: 'file:../icons/abstract.svg', dark: 'file:../icons/abstract.dark.svg' };
+	icon: Icon = { light: 'file:../nodes/AbstractAvatars/abstractAvatars.svg', dark: 'file:../nodes/AbstractAvatars/abstractAvatars.dark.svg' };
 
-	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('https://avatars.abstractapi.com'), requestsPerSecondProperty];
+	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('abstractAvatarsApi'), requestsPerSecondProperty];
 
-	authenticate: IAuthenticate = keyInQuery;
+	authenticate: IAuthenticate = withLiveBaseUrl('abstractAvatarsApi', keyInQuery);
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl}}',
+			baseURL: testBaseUrl('abstractAvatarsApi'),
 			url: '/v1/',
 			qs: { name: 'Test', image_size: 6 },
 			encoding: 'arraybuffer',

@@ -1,6 +1,7 @@
 import type { IAuthenticate, ICredentialTestRequest, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
-import { keyInQuery } from './shared/keyPlacement';
+import { keyInQuery, withLiveBaseUrl } from './shared/keyPlacement';
+import { testBaseUrl } from './shared/liveBaseUrls';
 
 export class AbstractCompanyApi implements ICredentialType {
 	name = 'abstractCompanyApi';
@@ -9,15 +10,15 @@ export class AbstractCompanyApi implements ICredentialType {
 
 	documentationUrl = 'https://docs.abstractapi.com/company-enrichment';
 
-	icon: Icon = { light: 'file:../icons/abstract.svg', dark: 'file:../icons/abstract.dark.svg' };
+	icon: Icon = { light: 'file:../nodes/AbstractCompany/abstractCompany.svg', dark: 'file:../nodes/AbstractCompany/abstractCompany.dark.svg' };
 
-	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('https://companyenrichment.abstractapi.com'), requestsPerSecondProperty];
+	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('abstractCompanyApi'), requestsPerSecondProperty];
 
-	authenticate: IAuthenticate = keyInQuery;
+	authenticate: IAuthenticate = withLiveBaseUrl('abstractCompanyApi', keyInQuery);
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl}}',
+			baseURL: testBaseUrl('abstractCompanyApi'),
 			url: '/v2/',
 			qs: { domain: 'abstractapi.com', fields: 'domain' },
 		},

@@ -1,6 +1,7 @@
 import type { IAuthenticate, ICredentialTestRequest, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
-import { keyByRequestForm } from './shared/keyPlacement';
+import { keyByRequestForm, withLiveBaseUrl } from './shared/keyPlacement';
+import { testBaseUrl } from './shared/liveBaseUrls';
 
 export class AbstractEmailApi implements ICredentialType {
 	name = 'abstractEmailApi';
@@ -9,15 +10,15 @@ export class AbstractEmailApi implements ICredentialType {
 
 	documentationUrl = 'https://docs.abstractapi.com/email-reputation';
 
-	icon: Icon = { light: 'file:../icons/abstract.svg', dark: 'file:../icons/abstract.dark.svg' };
+	icon: Icon = { light: 'file:../nodes/AbstractEmail/abstractEmail.svg', dark: 'file:../nodes/AbstractEmail/abstractEmail.dark.svg' };
 
-	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('https://emailreputation.abstractapi.com'), requestsPerSecondProperty];
+	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('abstractEmailApi'), requestsPerSecondProperty];
 
-	authenticate: IAuthenticate = keyByRequestForm;
+	authenticate: IAuthenticate = withLiveBaseUrl('abstractEmailApi', keyByRequestForm);
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl}}',
+			baseURL: testBaseUrl('abstractEmailApi'),
 			url: '/v1/',
 			qs: { email: 'support@abstractapi.com' },
 		},

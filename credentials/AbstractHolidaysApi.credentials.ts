@@ -1,6 +1,7 @@
 import type { IAuthenticate, ICredentialTestRequest, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
-import { keyInQuery } from './shared/keyPlacement';
+import { keyInQuery, withLiveBaseUrl } from './shared/keyPlacement';
+import { testBaseUrl } from './shared/liveBaseUrls';
 
 export class AbstractHolidaysApi implements ICredentialType {
 	name = 'abstractHolidaysApi';
@@ -9,15 +10,15 @@ export class AbstractHolidaysApi implements ICredentialType {
 
 	documentationUrl = 'https://docs.abstractapi.com/holidays';
 
-	icon: Icon = { light: 'file:../icons/abstract.svg', dark: 'file:../icons/abstract.dark.svg' };
+	icon: Icon = { light: 'file:../nodes/AbstractHolidays/abstractHolidays.svg', dark: 'file:../nodes/AbstractHolidays/abstractHolidays.dark.svg' };
 
-	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('https://holidays.abstractapi.com'), requestsPerSecondProperty];
+	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('abstractHolidaysApi'), requestsPerSecondProperty];
 
-	authenticate: IAuthenticate = keyInQuery;
+	authenticate: IAuthenticate = withLiveBaseUrl('abstractHolidaysApi', keyInQuery);
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl}}',
+			baseURL: testBaseUrl('abstractHolidaysApi'),
 			url: '/v1/',
 			qs: { country: 'US', year: '2025', month: '01', day: '01' },
 		},

@@ -1,6 +1,7 @@
 import type { IAuthenticate, ICredentialTestRequest, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
-import { keyInQuery } from './shared/keyPlacement';
+import { keyInQuery, withLiveBaseUrl } from './shared/keyPlacement';
+import { testBaseUrl } from './shared/liveBaseUrls';
 
 export class AbstractIbanApi implements ICredentialType {
 	name = 'abstractIbanApi';
@@ -9,15 +10,15 @@ export class AbstractIbanApi implements ICredentialType {
 
 	documentationUrl = 'https://docs.abstractapi.com/iban-validation';
 
-	icon: Icon = { light: 'file:../icons/abstract.svg', dark: 'file:../icons/abstract.dark.svg' };
+	icon: Icon = { light: 'file:../nodes/AbstractIban/abstractIban.svg', dark: 'file:../nodes/AbstractIban/abstractIban.dark.svg' };
 
-	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('https://ibanvalidation.abstractapi.com'), requestsPerSecondProperty];
+	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('abstractIbanApi'), requestsPerSecondProperty];
 
-	authenticate: IAuthenticate = keyInQuery;
+	authenticate: IAuthenticate = withLiveBaseUrl('abstractIbanApi', keyInQuery);
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl}}',
+			baseURL: testBaseUrl('abstractIbanApi'),
 			url: '/v1/',
 			qs: { iban: 'BE71096123456769' },
 		},

@@ -1,6 +1,7 @@
 import type { IAuthenticate, ICredentialTestRequest, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
-import { keyInImageRequest } from './shared/keyPlacement';
+import { keyInImageRequest, withLiveBaseUrl } from './shared/keyPlacement';
+import { testBaseUrl } from './shared/liveBaseUrls';
 
 export class AbstractImagesApi implements ICredentialType {
 	name = 'abstractImagesApi';
@@ -9,15 +10,15 @@ export class AbstractImagesApi implements ICredentialType {
 
 	documentationUrl = 'https://docs.abstractapi.com/image-processing';
 
-	icon: Icon = { light: 'file:../icons/abstract.svg', dark: 'file:../icons/abstract.dark.svg' };
+	icon: Icon = { light: 'file:../nodes/AbstractImages/abstractImages.svg', dark: 'file:../nodes/AbstractImages/abstractImages.dark.svg' };
 
-	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('https://images.abstractapi.com'), requestsPerSecondProperty];
+	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('abstractImagesApi'), requestsPerSecondProperty];
 
-	authenticate: IAuthenticate = keyInImageRequest;
+	authenticate: IAuthenticate = withLiveBaseUrl('abstractImagesApi', keyInImageRequest);
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl}}',
+			baseURL: testBaseUrl('abstractImagesApi'),
 			method: 'POST',
 			url: '/v1/url/',
 			body: { url: 'https://images.abstractapi.com/test.png' },

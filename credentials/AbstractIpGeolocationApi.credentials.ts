@@ -1,6 +1,7 @@
 import type { IAuthenticate, ICredentialTestRequest, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
-import { keyInQuery } from './shared/keyPlacement';
+import { keyInQuery, withLiveBaseUrl } from './shared/keyPlacement';
+import { testBaseUrl } from './shared/liveBaseUrls';
 
 export class AbstractIpGeolocationApi implements ICredentialType {
 	name = 'abstractIpGeolocationApi';
@@ -9,15 +10,15 @@ export class AbstractIpGeolocationApi implements ICredentialType {
 
 	documentationUrl = 'https://docs.abstractapi.com/ip-geolocation';
 
-	icon: Icon = { light: 'file:../icons/abstract.svg', dark: 'file:../icons/abstract.dark.svg' };
+	icon: Icon = { light: 'file:../nodes/AbstractIpGeolocation/abstractIpGeolocation.svg', dark: 'file:../nodes/AbstractIpGeolocation/abstractIpGeolocation.dark.svg' };
 
-	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('https://ipgeolocation.abstractapi.com'), requestsPerSecondProperty];
+	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('abstractIpGeolocationApi'), requestsPerSecondProperty];
 
-	authenticate: IAuthenticate = keyInQuery;
+	authenticate: IAuthenticate = withLiveBaseUrl('abstractIpGeolocationApi', keyInQuery);
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl}}',
+			baseURL: testBaseUrl('abstractIpGeolocationApi'),
 			url: '/v1/',
 			qs: { fields: 'ip_address' },
 		},

@@ -1,6 +1,7 @@
 import type { IAuthenticate, ICredentialTestRequest, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty } from './shared/properties';
-import { keyInQuery } from './shared/keyPlacement';
+import { keyInQuery, withLiveBaseUrl } from './shared/keyPlacement';
+import { testBaseUrl } from './shared/liveBaseUrls';
 
 /**
  * The organization's IP intelligence key, which also licenses the IP database downloads. The
@@ -10,19 +11,22 @@ import { keyInQuery } from './shared/keyPlacement';
 export class AbstractIpIntelligenceApi implements ICredentialType {
 	name = 'abstractIpIntelligenceApi';
 
-	displayName = 'Abstract IP Intelligence API';
+	displayName = 'Abstract IP Database API';
 
 	documentationUrl = 'https://docs.abstractapi.com/ip-intelligence';
 
-	icon: Icon = { light: 'file:../icons/abstract.svg', dark: 'file:../icons/abstract.dark.svg' };
+	icon: Icon = { light: 'file:../nodes/AbstractIpDatabase/abstractIpDatabase.svg', dark: 'file:../nodes/AbstractIpDatabase/abstractIpDatabase.dark.svg' };
 
-	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('https://api.abstractapi.com')];
+	properties: INodeProperties[] = [
+		{ ...apiKeyProperty, hint: 'Your organization\'s IP Intelligence key, from the Abstract API dashboard: it licenses the databases.' },
+		baseUrlProperty('abstractIpIntelligenceApi'),
+	];
 
-	authenticate: IAuthenticate = keyInQuery;
+	authenticate: IAuthenticate = withLiveBaseUrl('abstractIpIntelligenceApi', keyInQuery);
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl}}',
+			baseURL: testBaseUrl('abstractIpIntelligenceApi'),
 			url: '/v1/database/download/',
 			qs: { database: 'ip-geolocation', format: 'mmdb', response: 'json' },
 		},

@@ -1,6 +1,7 @@
 import type { IAuthenticate, ICredentialTestRequest, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
-import { keyByRequestForm } from './shared/keyPlacement';
+import { keyByRequestForm, withLiveBaseUrl } from './shared/keyPlacement';
+import { testBaseUrl } from './shared/liveBaseUrls';
 
 export class AbstractPhoneApi implements ICredentialType {
 	name = 'abstractPhoneApi';
@@ -9,15 +10,15 @@ export class AbstractPhoneApi implements ICredentialType {
 
 	documentationUrl = 'https://docs.abstractapi.com/phone-intelligence';
 
-	icon: Icon = { light: 'file:../icons/abstract.svg', dark: 'file:../icons/abstract.dark.svg' };
+	icon: Icon = { light: 'file:../nodes/AbstractPhone/abstractPhone.svg', dark: 'file:../nodes/AbstractPhone/abstractPhone.dark.svg' };
 
-	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('https://phoneintelligence.abstractapi.com'), requestsPerSecondProperty];
+	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('abstractPhoneApi'), requestsPerSecondProperty];
 
-	authenticate: IAuthenticate = keyByRequestForm;
+	authenticate: IAuthenticate = withLiveBaseUrl('abstractPhoneApi', keyByRequestForm);
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl}}',
+			baseURL: testBaseUrl('abstractPhoneApi'),
 			url: '/v1/',
 			qs: { phone: '14152007986' },
 		},

@@ -1,6 +1,7 @@
 import type { IAuthenticate, ICredentialTestRequest, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
-import { keyInQuery } from './shared/keyPlacement';
+import { keyInQuery, withLiveBaseUrl } from './shared/keyPlacement';
+import { testBaseUrl } from './shared/liveBaseUrls';
 
 export class AbstractScreenshotApi implements ICredentialType {
 	name = 'abstractScreenshotApi';
@@ -9,15 +10,15 @@ export class AbstractScreenshotApi implements ICredentialType {
 
 	documentationUrl = 'https://docs.abstractapi.com/website-screenshot';
 
-	icon: Icon = { light: 'file:../icons/abstract.svg', dark: 'file:../icons/abstract.dark.svg' };
+	icon: Icon = { light: 'file:../nodes/AbstractScreenshot/abstractScreenshot.svg', dark: 'file:../nodes/AbstractScreenshot/abstractScreenshot.dark.svg' };
 
-	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('https://screenshot.abstractapi.com'), requestsPerSecondProperty];
+	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('abstractScreenshotApi'), requestsPerSecondProperty];
 
-	authenticate: IAuthenticate = keyInQuery;
+	authenticate: IAuthenticate = withLiveBaseUrl('abstractScreenshotApi', keyInQuery);
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl}}',
+			baseURL: testBaseUrl('abstractScreenshotApi'),
 			url: '/v1/',
 			qs: { url: 'https://example.com', capture_full_page: false, width: 320, height: 240 },
 			encoding: 'arraybuffer',

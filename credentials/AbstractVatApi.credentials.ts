@@ -1,6 +1,7 @@
 import type { IAuthenticate, ICredentialTestRequest, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
-import { keyInQuery } from './shared/keyPlacement';
+import { keyInQuery, withLiveBaseUrl } from './shared/keyPlacement';
+import { testBaseUrl } from './shared/liveBaseUrls';
 
 export class AbstractVatApi implements ICredentialType {
 	name = 'abstractVatApi';
@@ -9,15 +10,15 @@ export class AbstractVatApi implements ICredentialType {
 
 	documentationUrl = 'https://docs.abstractapi.com/vat-validation';
 
-	icon: Icon = { light: 'file:../icons/abstract.svg', dark: 'file:../icons/abstract.dark.svg' };
+	icon: Icon = { light: 'file:../nodes/AbstractVat/abstractVat.svg', dark: 'file:../nodes/AbstractVat/abstractVat.dark.svg' };
 
-	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('https://vat.abstractapi.com'), requestsPerSecondProperty];
+	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('abstractVatApi'), requestsPerSecondProperty];
 
-	authenticate: IAuthenticate = keyInQuery;
+	authenticate: IAuthenticate = withLiveBaseUrl('abstractVatApi', keyInQuery);
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl}}',
+			baseURL: testBaseUrl('abstractVatApi'),
 			url: '/v1/categories',
 			qs: { country_code: 'DE' },
 		},

@@ -1,5 +1,6 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
+import { LIVE_BASE_URLS } from '../credentials/shared/liveBaseUrls';
 import { packageCredentialTypes } from './harness/nodeTypes';
 import { CREDENTIAL_TYPES } from './harness/sandboxCredentials';
 import { startSandbox, type Sandbox } from './sandbox/server';
@@ -21,11 +22,18 @@ function credentialData(service: string, apiKey = sandbox.keys[service]): ICrede
 	return { apiKey, baseUrl: sandbox.baseUrls[service], requestsPerSecond: 1 };
 }
 
-/** n8n resolves `={{$credentials.x}}` in the test request, then applies authenticate. */
+/** An n8n expression of the test request (`={{ ... }}`) over the credential's values, as n8n evaluates it. */
+function resolve(value: unknown, credentials: ICredentialDataDecryptedObject): string {
+	const expression = /^=\{\{([\s\S]*)\}\}$/.exec(String(value));
+	if (!expression) return String(value);
+	return String(new Function('$credentials', `return (${expression[1]});`)(credentials));
+}
+
+/** n8n resolves the expressions of the test request, then applies authenticate. */
 async function testRequest(type: string, credentials: ICredentialDataDecryptedObject) {
 	const credentialType = packageCredentialTypes().get(type)!;
 	const request = { ...credentialType.test!.request } as IHttpRequestOptions;
-	request.baseURL = String(request.baseURL).replace(/^=\{\{\s*\$credentials\.baseUrl\s*\}\}$/, String(credentials.baseUrl));
+	request.baseURL = resolve(request.baseURL, credentials);
 	const authenticate = credentialType.authenticate as (c: ICredentialDataDecryptedObject, r: IHttpRequestOptions) => Promise<IHttpRequestOptions>;
 	return await authenticate(credentials, request);
 }
@@ -65,6 +73,23 @@ describe('credential types', () => {
 		const other = service === 'iban' ? 'vat' : 'iban';
 		const status = await send(await testRequest(type, credentialData(service, sandbox.keys[other])));
 		expect([401, 403]).toContain(status);
+	});
+
+	it.each(services)('%s: an empty Base URL means the live address, for the test request and the key', async (service, type) => {
+		const live = LIVE_BASE_URLS[type];
+		expect(live).toMatch(/^https:\/\/[a-z]+\.abstractapi\.com$/);
+		const credentials = { ...credentialData(service), baseUrl: '' };
+		const request = await testRequest(type, credentials);
+		expect(request.baseURL).toBe(live);
+		const credentialType = packageCredentialTypes().get(type)!;
+		const baseUrlField = credentialType.properties.find((property) => property.name === 'baseUrl')!;
+		expect(baseUrlField).toMatchObject({ default: '', placeholder: live });
+		expect(baseUrlField.required).toBeFalsy();
+		const authenticate = credentialType.authenticate as (c: ICredentialDataDecryptedObject, r: IHttpRequestOptions) => Promise<IHttpRequestOptions>;
+		await expect(authenticate(credentials, { url: `${live}/v1/`, method: 'GET' })).resolves.toBeDefined();
+		for (const url of [`${sandbox.baseUrls[service]}/v1/`, `${live}.evil.example/v1/`, 'https://attacker.example/v1/']) {
+			await expect(authenticate(credentials, { url, method: 'GET' })).rejects.toThrow(/only to the Base URL/);
+		}
 	});
 
 	it.each(services)('%s: the key is refused to any address outside the Base URL', async (service, type) => {

@@ -1,5 +1,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
+import { effectiveBaseUrl } from './liveBaseUrls';
+
 /**
  * Where each service wants its key, applied by n8n's credential mechanism (the credential's
  * `authenticate`), never by node code. Every placement first checks that the request goes to
@@ -88,4 +90,18 @@ export async function keyInImageRequest(
 		return { ...request, body: { ...(body as IDataObject), api_key: apiKeyOf(credentials) } };
 	}
 	return keyInQuery(credentials, request);
+}
+
+type KeyPlacement = (
+	credentials: ICredentialDataDecryptedObject,
+	request: IHttpRequestOptions,
+) => Promise<IHttpRequestOptions>;
+
+/**
+ * A placement for one credential type, whose empty Base URL means the service's live address:
+ * the host check then holds the key to that address, as the node's requests go there.
+ */
+export function withLiveBaseUrl(credentialType: string, placement: KeyPlacement): KeyPlacement {
+	return async (credentials, request) =>
+		await placement({ ...credentials, baseUrl: effectiveBaseUrl(credentialType, credentials.baseUrl) }, request);
 }

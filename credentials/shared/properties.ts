@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { LIVE_BASE_URLS } from './liveBaseUrls';
+
 /** The key of one service: keys are per service, a key of one is rejected by the others. */
 export const apiKeyProperty: INodeProperties = {
 	displayName: 'API Key',
@@ -8,22 +10,23 @@ export const apiKeyProperty: INodeProperties = {
 	typeOptions: { password: true },
 	default: '',
 	required: true,
-	description: 'The API key of this service, from its page in the Abstract API dashboard. Keys are per service.',
+	hint: 'From this service\'s page in the Abstract API dashboard. Each service has its own key.',
 };
 
 /**
- * The service's address. It may carry a path prefix (an API gateway, a local sandbox): the node
- * appends its versioned path (/v1/ ...) to it, it does not replace it.
+ * The service's address. Empty (the default) means the live address, shown as the placeholder;
+ * a value may carry a path prefix (an API gateway, a local sandbox): the node appends its
+ * versioned path (/v1/ ...) to it, it does not replace it.
  */
-export function baseUrlProperty(liveAddress: string): INodeProperties {
+export function baseUrlProperty(credentialType: string): INodeProperties {
+	const live = LIVE_BASE_URLS[credentialType];
 	return {
 		displayName: 'Base URL',
 		name: 'baseUrl',
 		type: 'string',
-		default: liveAddress,
-		required: true,
-		description:
-			'Scheme and host of the service, optionally with a path prefix. The node appends the versioned path to it. The API key is sent only to addresses under this URL.',
+		default: '',
+		placeholder: live,
+		hint: `Leave empty for the live service (${live}). Set it only for a gateway or a test server; the key is sent only to this address.`,
 	};
 }
 
@@ -32,8 +35,7 @@ export const requestsPerSecondProperty: INodeProperties = {
 	displayName: 'Requests per Second',
 	name: 'requestsPerSecond',
 	type: 'number',
-	typeOptions: { minValue: 0, numberPrecision: 2 },
+	typeOptions: { minValue: 0, numberPrecision: 0 },
 	default: 1,
-	description:
-		'The highest request rate of your plan (free plans: 1). The node paces every item of a run to it, so it draws no "too many requests" errors by itself. 0 turns pacing off.',
+	hint: 'Your plan\'s rate: 1 on free plans. The node paces every item to it; 0 turns pacing off.',
 };

@@ -78,6 +78,7 @@ export class AbstractCompany implements INodeType {
 				default: '',
 				required: true,
 				placeholder: 'example.com',
+				hint: 'A bare domain such as example.com: no https://, no www., no path',
 				description:
 					'The domain the company\'s website is hosted on, bare: example.com, not https://www.example.com/about. For a lead\'s email address, use the part after the @.',
 			},

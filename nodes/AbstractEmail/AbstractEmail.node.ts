@@ -48,6 +48,7 @@ export class AbstractEmail implements INodeType {
 				default: '',
 				required: true,
 				placeholder: 'name@email.com',
+				hint: 'The address to check, such as ada@example.com',
 				description:
 					'The email address to check. A malformed address is still sent: the service answers it as undeliverable with status detail invalid_format.',
 			},

@@ -38,6 +38,7 @@ export class AbstractIban implements INodeType {
 				default: '',
 				required: true,
 				placeholder: 'DE89 3704 0044 0532 0130 00',
+				hint: 'An IBAN, with or without spaces',
 				description: 'The IBAN to validate. Spaces are fine: the spaced form is as valid as the compact one.',
 			},
 		],

@@ -90,7 +90,7 @@ const imageProcessing: ServiceDefinition<PreparedImage> = {
 			image.url = httpUrl(this, itemIndex, 'Image URL (url)', this.getNodeParameter('url', itemIndex));
 		}
 		if (flag(this, itemIndex, 'Download Result (downloadResult)', options.downloadResult ?? false)) {
-			image.downloadTo = image.inputProperty ?? property('Output Binary Field (binaryPropertyName)');
+			image.downloadTo = image.inputProperty ?? property('Put Output File in Field (binaryPropertyName)');
 		}
 		return image;
 	},
@@ -136,7 +136,7 @@ export class AbstractImages implements INodeType {
 				required: true,
 				placeholder: 'https://example.com/photo.jpg',
 				displayOptions: { show: { source: ['url'] } },
-				description: 'Address (http:// or https://) of the image to process; at most 32 MB',
+				hint: 'A full address starting with http:// or https://, of an image of at most 32 MB',
 			},
 			{
 				displayName: 'Input Binary Field',
@@ -145,16 +145,18 @@ export class AbstractImages implements INodeType {
 				default: 'data',
 				required: true,
 				displayOptions: { show: { source: ['binary'] } },
-				description: 'The binary field of the input item that holds the image. With Download Result on, the processed image takes its place.',
+				hint: 'The name of the input binary field holding the image. With Download Result on, the processed image replaces it.',
 			},
 			{
-				displayName: 'Output Binary Field',
+				displayName: 'Put Output File in Field',
 				name: 'binaryPropertyName',
 				type: 'string',
 				default: 'data',
 				required: true,
+				// Shown for every URL source: n8n drops a top-level value whose display depends on a collection option
+				// (getNodeParameters checks display against simple values only), so it cannot hang on Download Result.
 				displayOptions: { show: { source: ['url'] } },
-				description: 'The binary field that receives the processed image when Download Result is on',
+				hint: 'The name of the output binary field to put the processed image in. Used only with the Download Result option.',
 			},
 			...resizeProperties,
 			{

@@ -50,7 +50,7 @@ export const resizeProperties: INodeProperties[] = [
 			{ name: 'Auto', value: 'auto', description: "Portrait or landscape, by the image's aspect ratio" },
 			{ name: 'Crop', value: 'crop', description: 'Crop to exactly the width and height, optionally scaled' },
 			{ name: 'Exact', value: 'exact', description: 'Exact width and height; the aspect ratio is not kept' },
-			{ name: 'Fill', value: 'fill', description: 'Fit within the width and height; fill the rest with a background colour' },
+			{ name: 'Fill', value: 'fill', description: 'Fit within the width and height; fill the rest with a background color' },
 			{ name: 'Fit', value: 'fit', description: 'Crop and resize to fit the width and height' },
 			{ name: 'Landscape', value: 'landscape', description: 'Exact width; the height follows the aspect ratio' },
 			{ name: 'None (Compress Only)', value: 'none', description: 'Keep the dimensions; only compress' },
@@ -62,37 +62,40 @@ export const resizeProperties: INodeProperties[] = [
 		displayName: 'Width',
 		name: 'width',
 		type: 'number',
-		default: 0,
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 800,
 		required: true,
 		displayOptions: shownFor('width'),
-		description: 'Target width in pixels (a whole number greater than 0)',
+		hint: 'Target width in pixels: a whole number greater than 0',
 	},
 	{
 		displayName: 'Height',
 		name: 'height',
 		type: 'number',
-		default: 0,
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 600,
 		required: true,
 		displayOptions: shownFor('height'),
-		description: 'Target height in pixels (a whole number greater than 0)',
+		hint: 'Target height in pixels: a whole number greater than 0',
 	},
 	{
 		displayName: 'Size',
 		name: 'size',
 		type: 'number',
-		default: 0,
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 400,
 		required: true,
 		displayOptions: shownFor('size'),
-		description: 'Side of the square in pixels (a whole number greater than 0)',
+		hint: 'Side of the square in pixels: a whole number greater than 0',
 	},
 	{
 		displayName: 'Scale',
 		name: 'scale',
 		type: 'number',
-		typeOptions: { minValue: 0, numberPrecision: 2 },
+		typeOptions: { minValue: 0 },
 		default: 0,
 		displayOptions: shownFor('scale'),
-		description: 'Percentage by which the cropped image is scaled. Leave at 0 to crop without scaling.',
+		hint: 'Percentage by which the cropped image is scaled; 0 crops without scaling',
 	},
 	{
 		displayName: 'Crop Mode',
@@ -109,7 +112,7 @@ export const resizeProperties: INodeProperties[] = [
 		type: 'color',
 		default: '#ffffff',
 		displayOptions: shownFor('background'),
-		description: 'Colour of the unused area: pick one, or give an expression such as rgb(255, 255, 255)',
+		hint: 'Color of the unused area: pick one, or give an expression such as rgb(255, 255, 255)',
 	},
 ];
 
@@ -123,7 +126,7 @@ const FIELDS: Record<ResizeKey, { label: string; wire: string }> = {
 };
 
 /**
- * The contract's form of a fill colour, rgb(r, g, b), from the colour picker's hex (with or
+ * The contract's form of a fill color, rgb(r, g, b), from the color picker's hex (with or
  * without #, 3 or 6 digits) or from an rgb(...) expression; empty means the service's white.
  */
 export function fillColor(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string | undefined {
@@ -143,7 +146,7 @@ export function fillColor(ctx: IExecuteFunctions, itemIndex: number, field: stri
 		ctx,
 		itemIndex,
 		field,
-		`must be a colour: hex such as #ffffff, or rgb(r, g, b) with each part from 0 to 255, got "${text}"`,
+		`must be a color: hex such as #ffffff, or rgb(r, g, b) with each part from 0 to 255, got "${text}"`,
 	);
 }
 
@@ -154,7 +157,7 @@ function resizeValue(ctx: IExecuteFunctions, itemIndex: number, strategy: string
 	switch (key) {
 		case 'scale': {
 			const number = asNumber(value);
-			if (value === undefined || value === '' || number === 0) return undefined;
+			if (value === undefined || value === null || value === '' || number === 0) return undefined;
 			if (typeof number !== 'number' || !Number.isFinite(number) || number < 0) {
 				throw invalidInput(ctx, itemIndex, label, `must be a percentage greater than 0 (or 0 for no scaling), got ${JSON.stringify(value)}`);
 			}

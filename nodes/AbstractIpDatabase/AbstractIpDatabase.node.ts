@@ -72,7 +72,7 @@ const ipDatabaseDownload: ServiceDefinition<DatabaseDownload> = {
 	credentialType: 'abstractIpIntelligenceApi',
 	serviceName: 'IP Database Download',
 	statusMessages: {
-		400: 'The API key is missing (400): the credential has no API key. Enter the organization\'s IP intelligence key in the Abstract IP Intelligence API credential',
+		400: 'The API key is missing (400): the credential has no API key. Enter the organization\'s IP intelligence key in the Abstract IP Database API credential',
 		403: 'The IP database download was refused (403). The service gives this one answer for four causes: the key is unknown, disabled or revoked; the organization has no active entitlement to this database; the database is outside the catalogue (ip-geolocation, ip-asn, ip-security); or the format is outside it (mmdb, csv). Check the key in the credential and which databases the organization licenses',
 		503: `IP database downloads are temporarily unavailable (503), still after ${MAX_RETRIES} retries. Run the node again later`,
 	},
@@ -138,7 +138,7 @@ const ipDatabaseDownload: ServiceDefinition<DatabaseDownload> = {
 
 export class AbstractIpDatabase implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'Abstract IP Database',
+		displayName: 'Abstract IP Database Download',
 		name: 'abstractIpDatabase',
 		icon: { light: 'file:abstractIpDatabase.svg', dark: 'file:abstractIpDatabase.dark.svg' },
 		group: ['input'],
@@ -171,7 +171,7 @@ export class AbstractIpDatabase implements INodeType {
 					{
 						name: 'IP Security',
 						value: 'ip-security',
-						description: 'Whether a network is a VPN, proxy, Tor node, hosting provider, relay, mobile network or abuse source. Rebuilt daily.',
+						description: 'Whether a network is a VPN, proxy, Tor node, hosting provider, relay, mobile or abuse source. Rebuilt daily.',
 					},
 				],
 				description: 'The database to download; the organization must be entitled to it',
@@ -210,7 +210,7 @@ export class AbstractIpDatabase implements INodeType {
 					{
 						name: 'Link',
 						value: 'link',
-						description: 'No download: the link and its validity (URL, expires_in). The link is a secret that expires: anyone holding it can download the licensed database until then, so keep it out of logs and shared places.',
+						description: 'No download: a secret link (URL and expiry). Anyone holding it can download the database: keep it out of logs.',
 					},
 				],
 			},

@@ -101,6 +101,7 @@ export class AbstractIpGeolocation implements INodeType {
 				type: 'string',
 				default: '',
 				placeholder: '8.8.8.8',
+				hint: 'An IPv4 or IPv6 address; empty locates the address n8n runs from',
 				description:
 					'The IPv4 or IPv6 address to locate. Leave empty to locate the address this workflow runs from (the n8n server\'s public address).',
 			},

@@ -46,6 +46,7 @@ export class AbstractPhone implements INodeType {
 				default: '',
 				required: true,
 				placeholder: '+14152007986',
+				hint: 'Best with + and the country code; without it, set the Country option',
 				description:
 					'The phone number to analyze, best in international form with + and country code. Spaces, dashes and brackets are fine. A number without a country code needs the Country option.',
 			},

@@ -14,7 +14,7 @@ import { toolDescriptionProperties } from '../shared/toolDescription';
 import type { ServiceDefinition, ServiceRequest } from '../shared/types';
 import { countryCode, requiredText } from '../shared/validate';
 
-const COUNTRY = 'Country Code (countryCode)';
+const COUNTRY = 'Country (countryCode)';
 
 /** An amount of money: a finite number above zero, from the number field or an expression's text. */
 function positiveAmount(ctx: IExecuteFunctions, itemIndex: number, value: unknown): number {
@@ -104,7 +104,7 @@ export class AbstractVat implements INodeType {
 				validate: 'Validate a VAT number and get the company registered under it',
 			}),
 			countryLocatorProperty({
-				displayName: 'Country Code',
+				displayName: 'Country',
 				name: 'countryCode',
 				description: 'The country in which the transaction takes place: pick it from the list, or give its two-letter code (an expression works too)',
 				displayOptions: { show: { operation: ['getCategories', 'calculate'] } },
@@ -116,6 +116,7 @@ export class AbstractVat implements INodeType {
 				default: '',
 				required: true,
 				placeholder: 'e.g. SE556656688001',
+				hint: 'With its country prefix, such as SE556656688001',
 				description: 'The VAT number to check, with its country prefix. Spaces inside are fine.',
 				displayOptions: { show: { operation: ['validate'] } },
 			},
@@ -123,10 +124,10 @@ export class AbstractVat implements INodeType {
 				displayName: 'Amount',
 				name: 'amount',
 				type: 'number',
-				typeOptions: { minValue: 0, numberPrecision: 2 },
-				default: 0,
+				typeOptions: { minValue: 0.01, numberPrecision: 2 },
+				default: 100,
 				required: true,
-				description: 'The amount to calculate the VAT of; must be greater than 0',
+				hint: 'The amount to calculate the VAT of: a number greater than 0',
 				displayOptions: { show: { operation: ['calculate'] } },
 			},
 			{

@@ -42,6 +42,7 @@ export function countryLocatorProperty(
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
 		required: true,
+		hint: 'Pick a country from the list, or give its two-letter code such as US',
 		modes: [
 			{
 				displayName: 'From List',

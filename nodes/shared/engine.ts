@@ -8,6 +8,7 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 
+import { effectiveBaseUrl } from '../../credentials/shared/liveBaseUrls';
 import { apiError, networkError, redact } from './errors';
 import { concurrencyFor, forEachLimited, pacerFor } from './pacing';
 import type { Pacer } from './pacing';
@@ -101,7 +102,7 @@ async function connect<Prepared>(
 	service: ServiceDefinition<Prepared>,
 ): Promise<Connection> {
 	const credentials = await ctx.getCredentials(service.credentialType);
-	const baseUrl = checkedBaseUrl(ctx, credentials);
+	const baseUrl = checkedBaseUrl(ctx, service.credentialType, credentials);
 	const requestsPerSecond = Math.max(0, Number(credentials.requestsPerSecond ?? 0) || 0);
 	// The key is read here only to keep it out of messages; n8n's credential mechanism sends it.
 	const secrets = [String(credentials.apiKey ?? '')];
@@ -120,8 +121,13 @@ async function connect<Prepared>(
 	};
 }
 
-function checkedBaseUrl(ctx: IExecuteFunctions, credentials: ICredentialDataDecryptedObject): string {
-	const baseUrl = String(credentials.baseUrl ?? '').trim();
+/** The credential's Base URL, or its service's live address when it is left empty. */
+function checkedBaseUrl(
+	ctx: IExecuteFunctions,
+	credentialType: string,
+	credentials: ICredentialDataDecryptedObject,
+): string {
+	const baseUrl = effectiveBaseUrl(credentialType, credentials.baseUrl);
 	let protocol = '';
 	try {
 		protocol = new URL(baseUrl).protocol;

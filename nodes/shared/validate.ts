@@ -115,11 +115,11 @@ export function isIpv6(text: string): boolean {
 	return groups.length === 8 && groups.every(hex);
 }
 
-/** A colour as hex without '#', as the avatar service wants it; '#' from n8n's colour picker is stripped. */
+/** A color as hex without '#', as the avatar service wants it; '#' from n8n's color picker is stripped. */
 export function hexColor(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
 	const text = requiredText(ctx, itemIndex, field, value).replace(/^#/, '');
 	if (!/^([\da-f]{3}|[\da-f]{6})$/i.test(text)) {
-		throw invalidInput(ctx, itemIndex, field, `must be a hex colour such as 335eea (3 or 6 hex digits), got "${String(value)}"`);
+		throw invalidInput(ctx, itemIndex, field, `must be a hex color such as 335eea (3 or 6 hex digits), got "${String(value)}"`);
 	}
 	return text.toLowerCase();
 }

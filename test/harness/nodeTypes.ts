@@ -67,6 +67,12 @@ function packageNode(typeName: string): INodeType | undefined {
 	return nodeTypeCache.get(typeName);
 }
 
+/** Every node of the package that is built, by type name, as n8n loads them. */
+export function packageNodeTypes(): Map<string, INodeType> {
+	packageNode('');
+	return new Map(nodeTypeCache);
+}
+
 const extraTypes = new Map<string, INodeType>();
 
 export class NodeTypes implements INodeTypes {

@@ -203,9 +203,9 @@ describe('Image processing', () => {
 	const viaUrl = { source: 'url', url: 'https://cdn.example.com/a.jpg' };
 	it.each([
 		['quality 101', { ...viaUrl, options: { quality: 101 } }, 'Quality (quality)'],
-		['exact without height', { ...viaUrl, resizeStrategy: 'exact', width: 100 }, 'Height (height)'],
-		['crop without width', { ...viaUrl, resizeStrategy: 'crop', height: 100 }, 'Width (width)'],
-		['square without size', { ...viaUrl, resizeStrategy: 'square' }, 'Size (size)'],
+		['exact without height', { ...viaUrl, resizeStrategy: 'exact', width: 100, height: 0 }, 'Height (height)'],
+		['crop without width', { ...viaUrl, resizeStrategy: 'crop', width: '', height: 100 }, 'Width (width)'],
+		['square with size 0', { ...viaUrl, resizeStrategy: 'square', size: 0 }, 'Size (size)'],
 		['a width that is not whole', { ...viaUrl, resizeStrategy: 'landscape', width: 12.5 }, 'Width (width)'],
 		['a negative scale', { ...viaUrl, resizeStrategy: 'crop', width: 10, height: 10, scale: -5 }, 'Scale (scale)'],
 		['an unknown crop mode', { ...viaUrl, resizeStrategy: 'fit', width: 10, height: 10, cropMode: 'middle' }, 'Crop Mode (cropMode)'],

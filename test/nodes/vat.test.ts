@@ -119,9 +119,9 @@ describe('VAT: Calculate', () => {
 describe('VAT: inputs checked before any request', () => {
 	const calculate = { operation: 'calculate', countryCode: COUNTRY_FROM_ITEM, amount: '={{ $json.amount }}' };
 	const cases: Array<[string, IDataObject, IDataObject, string[]]> = [
-		['country ZZ (Get Categories)', { countryCode: COUNTRY_FROM_ITEM }, { country: 'ZZ' }, ['Country Code (countryCode)', '"ZZ"']],
-		['an empty country (Get Categories)', { countryCode: COUNTRY_FROM_ITEM }, { country: '' }, ['Country Code (countryCode)', 'required']],
-		['country ZZ (Calculate)', calculate, { country: 'ZZ', amount: 10 }, ['Country Code (countryCode)', '"ZZ"']],
+		['country ZZ (Get Categories)', { countryCode: COUNTRY_FROM_ITEM }, { country: 'ZZ' }, ['Country (countryCode)', '"ZZ"']],
+		['an empty country (Get Categories)', { countryCode: COUNTRY_FROM_ITEM }, { country: '' }, ['Country (countryCode)', 'required']],
+		['country ZZ (Calculate)', calculate, { country: 'ZZ', amount: 10 }, ['Country (countryCode)', '"ZZ"']],
 		['an empty VAT number', { operation: 'validate', vatNumber: '={{ $json.number }}' }, { number: '   ' }, ['VAT Number (vatNumber)', 'required']],
 		['amount -5', calculate, { country: 'DE', amount: -5 }, ['Amount (amount)', 'greater than 0']],
 		['amount abc', calculate, { country: 'DE', amount: 'abc' }, ['Amount (amount)', '"abc"']],

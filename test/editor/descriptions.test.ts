@@ -1,0 +1,231 @@
+import { NodeHelpers } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+
+import { packageCredentialTypes, packageNodeTypes } from '../harness/nodeTypes';
+import { runNode, type InputItem } from '../harness/run';
+import { CREDENTIAL_TYPES, sandboxCredential } from '../harness/sandboxCredentials';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import { picture } from '../nodes/mediaHelpers';
+import {
+	allProperties,
+	branches,
+	BRITISH,
+	canBeEmpty,
+	CREDENTIAL_LABELS,
+	emptyValueOf,
+	isCountryPicker,
+	isEmptyValue,
+	MAX_OPTION_DESCRIPTION,
+	SHARED_LABELS,
+	textsOf,
+} from './descriptionRules';
+
+/**
+ * Every node's and credential's description as n8n loads it (from dist/, through package.json's
+ * `n8n` section), checked for what a user meets in the editor. The rules about values are not a
+ * hand list: each node is run through n8n-core against the sandbox, so "required" means "the
+ * node rejects it empty" and "a valid default" means "the node accepts it".
+ */
+const nodes = [...packageNodeTypes().values()].map((type) => type.description);
+const credentials = [...packageCredentialTypes().values()];
+const SERVICE_OF = Object.fromEntries(Object.entries(CREDENTIAL_TYPES).map(([service, type]) => [type, service]));
+
+/** A valid value for each field that starts empty and must be filled: what a user types first. */
+const SAMPLES: Record<string, unknown> = {
+	phone: '+14152007986',
+	email: 'ada@example.com',
+	domain: 'example.com',
+	country: { __rl: true, mode: 'list', value: 'US' },
+	countryCode: { __rl: true, mode: 'list', value: 'DE' },
+	vatNumber: 'SE556656688001',
+	iban: 'DE89 3704 0044 0532 0130 00',
+	name: 'Ada Lovelace',
+	'abstractImages.url': 'https://cdn.example.com/team.png',
+	'abstractScreenshot.url': 'https://example.com',
+};
+
+/** Options the node checks together with others: each is tried with the ones it needs. */
+const NEEDS: Record<string, IDataObject> = {
+	'abstractHolidays.day': { month: 1, year: '2025' },
+	'abstractHolidays.month': { year: '2025' },
+};
+
+/** Nodes whose checks below need a credential and the sandbox; one without (a local lookup) is not run. */
+const runnable = nodes.filter((description) => (description.credentials ?? []).length > 0);
+
+const ITEM: InputItem = { json: {}, binary: { data: { bytes: picture('png', 40, 30), mimeType: 'image/png', fileName: 'in.png' } } };
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+	sandbox = await startSandbox();
+});
+afterAll(async () => await sandbox.close());
+
+const serviceOf = (description: INodeTypeDescription) => SERVICE_OF[description.credentials![0].name];
+const sampleFor = (node: string, name: string) => SAMPLES[`${node}.${name}`] ?? SAMPLES[name];
+
+/** The top-level parameters the editor shows for these values. */
+function shown(description: INodeTypeDescription, values: IDataObject): INodeProperties[] {
+	const resolved = NodeHelpers.getNodeParameters(description.properties, values, true, false, null, description) ?? {};
+	return description.properties.filter(
+		(property) => property.name in resolved && NodeHelpers.displayParameter(resolved, property, null, description),
+	);
+}
+
+/** The values of one layout: its switches, the defaults, and a sample for each field that starts empty. */
+function filledIn(description: INodeTypeDescription, branch: IDataObject): IDataObject {
+	const values: IDataObject = { ...branch };
+	for (const property of shown(description, branch)) {
+		if (canBeEmpty(property) && isEmptyValue(property.default)) {
+			const sample = sampleFor(description.name, property.name);
+			if (sample !== undefined) values[property.name] = sample as IDataObject[string];
+		}
+	}
+	return values;
+}
+
+interface Outcome {
+	/** n8n refused to start: a required parameter is empty (its own check of `required: true`). */
+	n8nRefused: boolean;
+	/** The node's error, if it failed. */
+	message?: string;
+	requests: number;
+}
+
+async function run(description: INodeTypeDescription, parameters: IDataObject): Promise<Outcome> {
+	const service = serviceOf(description);
+	sandbox.reset();
+	try {
+		const { error } = await runNode({
+			type: description.name,
+			parameters,
+			credential: sandboxCredential(sandbox, service),
+			items: [ITEM],
+		});
+		return { n8nRefused: false, message: error?.message, requests: sandbox.requests(service).length };
+	} catch (error) {
+		if ((error as Error).name === 'WorkflowHasIssuesError' || /workflow has issues/i.test((error as Error).message)) {
+			return { n8nRefused: true, requests: 0 };
+		}
+		throw error;
+	}
+}
+
+describe('what the editor shows: names and texts', () => {
+	it('loads every node and credential of package.json', () => {
+		expect(nodes.length).toBeGreaterThanOrEqual(11);
+		expect(credentials).toHaveLength(11);
+	});
+
+	it.each(nodes.map((description) => [description.displayName, description] as const))(
+		'%s: one name scheme (node "Abstract <canvas name>", credential "Abstract <service> API")',
+		(_name, description) => {
+			expect(description.displayName).toBe(`Abstract ${description.defaults.name}`);
+			for (const { name } of description.credentials ?? []) {
+				const credential = credentials.find((type) => type.name === name)!;
+				expect(credential.displayName).toMatch(/^Abstract .+ API$/);
+				const service = credential.displayName.replace(/ API$/, '');
+				expect(`${description.displayName} `.startsWith(`${service} `)).toBe(true);
+			}
+		},
+	);
+
+	it.each(nodes.map((description) => [description.displayName, description] as const))(
+		'%s: shared parameters under n8n\'s labels, short option descriptions, US English',
+		(_name, description) => {
+			const problems: string[] = [];
+			for (const property of allProperties(description.properties)) {
+				const labels = SHARED_LABELS[property.name];
+				if (labels && !labels.includes(property.displayName)) {
+					problems.push(`${property.name} is labelled "${property.displayName}", not ${labels.map((label) => `"${label}"`).join(' or ')}`);
+				}
+				if (property.displayName === 'Put Output File in Field' && !property.hint) {
+					problems.push('"Put Output File in Field" has no hint');
+				}
+				if (isCountryPicker(property) && property.displayName !== 'Country') {
+					problems.push(`the country picker ${property.name} is labelled "${property.displayName}", not "Country"`);
+				}
+				for (const option of property.options ?? []) {
+					const text = (option as { description?: string }).description ?? '';
+					if ('value' in option && text.length > MAX_OPTION_DESCRIPTION) {
+						problems.push(`${property.displayName} › ${option.name}: description of ${text.length} characters, the dropdown shows ${MAX_OPTION_DESCRIPTION}`);
+					}
+				}
+				for (const text of textsOf(property)) {
+					if (BRITISH.test(text)) problems.push(`${property.displayName}: British spelling in "${text}"`);
+				}
+				// The hint shows under the field; a description only on hover.
+				if (property.required && !property.hint) {
+					problems.push(`${property.displayName} is required but has no hint with its rule`);
+				}
+			}
+			expect(problems).toEqual([]);
+		},
+	);
+
+	it.each(credentials.map((type) => [type.displayName, type] as const))('%s: labelled fields with hints, optional Base URL, whole-number rate', (_name, type) => {
+		for (const property of type.properties) {
+			expect(property.displayName).toBe(CREDENTIAL_LABELS[property.name]);
+			expect(property.hint).toEqual(expect.any(String));
+			for (const text of textsOf(property)) expect(text).not.toMatch(BRITISH);
+		}
+		const baseUrl = type.properties.find((property) => property.name === 'baseUrl')!;
+		expect(baseUrl.required).toBeFalsy();
+		expect(baseUrl.default).toBe('');
+		const rate = type.properties.find((property) => property.name === 'requestsPerSecond');
+		if (rate) expect(rate.typeOptions).toMatchObject({ minValue: 0, numberPrecision: 0 });
+		expect(String(type.icon && (type.icon as { light: string }).light)).toMatch(/^file:\.\.\/nodes\/\w+\/\w+\.svg$/);
+	});
+});
+
+describe('what the editor shows: required values and defaults, as the nodes check them', () => {
+	const layouts = runnable.flatMap((description) =>
+		branches(description).map((branch) => [`${description.displayName} ${JSON.stringify(branch)}`, description, branch] as const),
+	);
+
+	it.each(layouts)('%s: the defaults and the first values a user types are accepted', async (_name, description, branch) => {
+		const outcome = await run(description, filledIn(description, branch));
+		expect(outcome).toMatchObject({ n8nRefused: false, message: undefined });
+	});
+
+	/** Each field once, in the first layout that shows it. */
+	const fields = runnable.flatMap((description) => {
+		const seen = new Set<INodeProperties>();
+		return branches(description).flatMap((branch) =>
+			shown(description, branch)
+				.filter((property) => canBeEmpty(property) && !seen.has(property) && seen.add(property))
+				.map((property) => [`${description.displayName} › ${property.displayName} (${property.name})`, description, branch, property] as const),
+		);
+	});
+
+	it.each(fields)('%s: marked required exactly when the node rejects it empty', async (_name, description, branch, property) => {
+		const outcome = await run(description, { ...filledIn(description, branch), [property.name]: emptyValueOf(property) as IDataObject[string] });
+		if (outcome.n8nRefused) {
+			// n8n refuses an empty required field before the node runs: required: true is set.
+			expect(property.required).toBe(true);
+			return;
+		}
+		const rejected = outcome.message?.includes(`(${property.name})`) ?? false;
+		if (rejected) expect(outcome.requests).toBe(0);
+		expect({ field: property.name, rejectedEmpty: rejected, required: property.required === true }).toEqual({
+			field: property.name,
+			rejectedEmpty: rejected,
+			required: rejected,
+		});
+	});
+
+	const options = runnable.flatMap((description) => {
+		const collection = description.properties.find((property) => property.name === 'options' && property.type === 'collection');
+		const branch = branches(description).find((values) => shown(description, values).includes(collection!));
+		if (!collection || !branch) return [];
+		return (collection.options as INodeProperties[]).map(
+			(option) => [`${description.displayName} › Options › ${option.displayName}`, description, branch, option] as const,
+		);
+	});
+
+	it.each(options)('%s: added at its default, it is accepted', async (_name, description, branch, option) => {
+		const added = { [option.name]: option.default, ...(NEEDS[`${description.name}.${option.name}`] ?? {}) };
+		const outcome = await run(description, { ...filledIn(description, branch), options: added });
+		expect(outcome).toMatchObject({ n8nRefused: false, message: undefined });
+	});
+});
