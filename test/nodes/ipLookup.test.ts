@@ -67,6 +67,31 @@ describe('IP Database Lookup: MMDB and CSV of one build answer alike', () => {
 	});
 });
 
+describe('IP Database Lookup: database on each item (This Item)', () => {
+	it('reads the file from each input item; items sharing one file share one parse', async () => {
+		const database = file('ip-asn', 'csv', 8);
+		const before = cacheStats().parses;
+		const run = await lookUp({
+			file: database,
+			ips: ['8.8.8.8', '1.1.1.1', '10.0.0.1'],
+			filePerItem: true,
+			parameters: { databaseSource: 'thisItem', databaseNode: '' },
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.items.map((item) => [item.json.asn, item.json.found, item.binary])).toEqual([
+			['15169', undefined, undefined],
+			['13335', undefined, undefined],
+			[undefined, false, undefined],
+		]);
+		expect(cacheStats().parses).toBe(before + 1);
+	});
+
+	it('an item without the file is an error naming the field, the item and what it has', async () => {
+		const run = await lookUp({ file: file('ip-asn', 'csv'), ips: ['8.8.8.8'], parameters: { databaseSource: 'thisItem' } });
+		expect(run.error?.message).toBe('Invalid Input Binary Field (binaryPropertyName): input item 1 has no binary field "data" (it has no binary data)');
+	});
+});
+
 describe('IP Database Lookup: output shapes', () => {
 	it.each(['mmdb', 'csv'] as const)('geolocation (%s) like the IP Geolocation API: numbers, booleans, bare region code, timezone.name', async (format) => {
 		const run = await lookUp({ file: file('ip-geolocation', format), ips: ['38.100.1.1', '2.16.0.1'], parameters: { outputShape: 'likeTheApi' } });

@@ -13,6 +13,7 @@ import { bitAt, ipBytes, parseCidr } from '../sandbox/ipDatabases/network';
  */
 let pendingFile: { bytes: Buffer; fileName: string; mimeType: string; json: IDataObject } | undefined;
 let pendingItems: IDataObject[] = [];
+let filePerItem = false;
 
 class DatabaseFileSource implements INodeType {
 	description = {
@@ -48,7 +49,10 @@ class AddressSource implements INodeType {
 	} as INodeType['description'];
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return [pendingItems.map((json) => ({ json, pairedItem: { item: 0 } }))];
+		const input = this.getInputData()[0];
+		// "This Item": each item carries the database file, as items after a Merge would.
+		const binary = filePerItem ? input?.binary : undefined;
+		return [pendingItems.map((json) => ({ json, ...(binary ? { binary } : {}), pairedItem: { item: 0 } }))];
 	}
 }
 
@@ -70,6 +74,8 @@ export interface LookupRun {
 	ips: string[];
 	parameters?: IDataObject;
 	continueOnFail?: boolean;
+	/** Every item carries the file (Database Source: This Item). */
+	filePerItem?: boolean;
 }
 
 /** Trigger -> Database File -> Addresses -> IP Database Lookup (database from the node "Database File"). */
@@ -81,6 +87,7 @@ export async function lookUp(spec: LookupRun): Promise<RunResult & { items: INod
 		json: spec.file.json ?? {},
 	};
 	pendingItems = spec.ips.map((ip) => ({ ip }));
+	filePerItem = spec.filePerItem ?? false;
 	const workflow: WorkflowJson = {
 		nodes: [
 			node('Start', 'n8n-nodes-base.manualTrigger', 0),
