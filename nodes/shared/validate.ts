@@ -89,31 +89,8 @@ export function decimalNumber(
 	return numberWithin(ctx, itemIndex, field, value, { min, max });
 }
 
-const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
-
-export function isIpv4(text: string): boolean {
-	return IPV4.test(text);
-}
-
-/** IPv6 in any of its written forms: full, compressed (::), with a zone, or with an IPv4 tail. */
-export function isIpv6(text: string): boolean {
-	let address = text.replace(/%[\w.]+$/, '');
-	const ipv4Tail = /^(.*:)(\d+\.\d+\.\d+\.\d+)$/.exec(address);
-	if (ipv4Tail) {
-		if (!isIpv4(ipv4Tail[2])) return false;
-		address = `${ipv4Tail[1]}0:0`;
-	}
-	const hex = (group: string) => /^[\da-f]{1,4}$/i.test(group);
-	const groupsOf = (part: string) => (part === '' ? [] : part.split(':'));
-	const halves = address.split('::');
-	if (halves.length > 2) return false;
-	if (halves.length === 2) {
-		const groups = [...groupsOf(halves[0]), ...groupsOf(halves[1])];
-		return groups.length <= 7 && groups.every(hex);
-	}
-	const groups = address.split(':');
-	return groups.length === 8 && groups.every(hex);
-}
+// The IP address checks live with the address parser that the database lookups use.
+export { isIpv4, isIpv6 } from './ipAddress';
 
 /** A colour as hex without '#', as the avatar service wants it; '#' from n8n's colour picker is stripped. */
 export function hexColor(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
