@@ -1,0 +1,183 @@
+import { Reader, type Response } from 'mmdb-lib';
+
+import { MmdbReader } from '../../dist/nodes/AbstractIpLookup/mmdbReader';
+import { parseIpAddress } from '../../dist/nodes/shared/ipAddress';
+
+/**
+ * Helpers that compare the package's MMDB reader with mmdb-lib (the established reader), address
+ * by address: the same miss, or the same record (deep equal) and the same prefix length, and a
+ * network that is the address with the bits past that prefix cleared.
+ */
+
+/** A deterministic sequence of 32-bit numbers (mulberry32), so runs are repeatable. */
+export function random32(seed: number): () => number {
+	let state = seed >>> 0;
+	return () => {
+		state = (state + 0x6d2b79f5) >>> 0;
+		let mixed = state;
+		mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
+		mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
+		return (mixed ^ (mixed >>> 14)) >>> 0;
+	};
+}
+
+export function randomIpv4(next: () => number): string {
+	const value = next();
+	return `${value >>> 24}.${(value >>> 16) & 255}.${(value >>> 8) & 255}.${value & 255}`;
+}
+
+/** RIR blocks where most IPv6 allocations (and so hits) are: 2001::/16, and 2400, 2600, 2800, 2a00, 2c00 ::/12. */
+const ALLOCATED_IPV6 = [0x2001, 0x2400, 0x2600, 0x2800, 0x2a00, 0x2c00];
+
+/** A third anywhere in the 128-bit space, a third in 2000::/4, a third in the RIRs' blocks. */
+export function randomIpv6(next: () => number, index: number): string {
+	const groups: number[] = [];
+	for (let group = 0; group < 8; group += 2) {
+		const value = next();
+		groups.push(value >>> 16, value & 0xffff);
+	}
+	if (index % 3 === 1) groups[0] = 0x2000 | (groups[0] & 0x0fff);
+	if (index % 3 === 2) {
+		const block = ALLOCATED_IPV6[groups[0] % ALLOCATED_IPV6.length];
+		groups[0] = block === 0x2001 ? block : block | (groups[0] & 0x000f);
+	}
+	return groups.map((group) => group.toString(16)).join(':');
+}
+
+/** Address bytes as text mmdb-lib parses: dotted quad, or eight full hex groups. */
+export function addressText(bytes: Uint8Array): string {
+	if (bytes.length === 4) return bytes.join('.');
+	const groups: string[] = [];
+	for (let index = 0; index < 16; index += 2) groups.push(((bytes[index] << 8) | bytes[index + 1]).toString(16));
+	return groups.join(':');
+}
+
+/** mmdb-lib gives bytes as Buffer views; the package gives plain Uint8Array copies. */
+export function normalise(value: unknown): unknown {
+	if (value instanceof Uint8Array) return Uint8Array.from(value);
+	if (Array.isArray(value)) return value.map(normalise);
+	if (value !== null && typeof value === 'object') {
+		return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, normalise(entry)]));
+	}
+	return value;
+}
+
+function masked(bytes: Uint8Array, prefix: number): Uint8Array {
+	const out = Uint8Array.from(bytes);
+	for (let index = 0; index < out.length; index++) {
+		const kept = prefix - index * 8;
+		if (kept <= 0) out[index] = 0;
+		else if (kept < 8) out[index] &= 0xff << (8 - kept);
+	}
+	return out;
+}
+
+export interface Comparison {
+	compared: number;
+	hits: number;
+	misses: number;
+	mismatches: string[];
+}
+
+export function compareReaders(ours: MmdbReader, theirs: Reader<Response>, addresses: Iterable<string>): Comparison {
+	const result: Comparison = { compared: 0, hits: 0, misses: 0, mismatches: [] };
+	const fail = (ip: string, why: string) => {
+		if (result.mismatches.length < 20) result.mismatches.push(`${ip}: ${why}`);
+	};
+	for (const ip of addresses) {
+		result.compared++;
+		const [expected, expectedPrefix] = theirs.getWithPrefixLength(ip);
+		const actual = ours.lookupText(ip);
+		if (expected === null) {
+			result.misses++;
+			if (actual !== undefined) fail(ip, `mmdb-lib misses, the package found ${actual.network}`);
+			continue;
+		}
+		result.hits++;
+		if (actual === undefined) {
+			fail(ip, `mmdb-lib found /${expectedPrefix}, the package missed`);
+			continue;
+		}
+		if (actual.prefixLength !== expectedPrefix) fail(ip, `prefix ${actual.prefixLength}, mmdb-lib ${expectedPrefix}`);
+		const [networkText, length] = actual.network.split('/');
+		const address = parseIpAddress(ip)!;
+		const networkBytes = parseIpAddress(networkText);
+		const expectedNetwork = masked(address, actual.prefixLength);
+		if (Number(length) !== actual.prefixLength || !networkBytes || Buffer.compare(Buffer.from(networkBytes), Buffer.from(expectedNetwork)) !== 0) {
+			fail(ip, `network ${actual.network} is not ${addressText(expectedNetwork)}/${actual.prefixLength}`);
+		}
+		if (!deepEqual(actual.record, normalise(expected))) {
+			fail(ip, `record ${stringify(actual.record)}, mmdb-lib ${stringify(expected)}`);
+		}
+	}
+	return result;
+}
+
+const stringify = (value: unknown) =>
+	JSON.stringify(value, (_key, entry: unknown) => (typeof entry === 'bigint' ? `${entry}n` : entry instanceof Uint8Array ? [...entry] : entry));
+
+/** Structural equality that tells Uint8Array, BigInt, -0 and NaN apart as jest's toEqual does. */
+export function deepEqual(a: unknown, b: unknown): boolean {
+	if (Object.is(a, b)) return true;
+	if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+	if (a instanceof Uint8Array || b instanceof Uint8Array) {
+		return a instanceof Uint8Array && b instanceof Uint8Array && a.length === b.length && a.every((byte, index) => byte === b[index]);
+	}
+	if (Array.isArray(a) !== Array.isArray(b)) return false;
+	const keysA = Object.keys(a as object);
+	const keysB = Object.keys(b as object);
+	if (keysA.length !== keysB.length) return false;
+	return keysA.every(
+		(key) => Object.prototype.hasOwnProperty.call(b, key) && deepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
+	);
+}
+
+/** The first and last address of a CIDR block, and the addresses just outside it, as bytes. */
+export function edgesOf(cidr: string): Uint8Array[] {
+	const [text, length] = cidr.split('/');
+	const bytes = parseIpAddress(text)!;
+	const width = bytes.length * 8;
+	const prefix = Number(length);
+	let first = 0n;
+	for (const byte of bytes) first = (first << 8n) | BigInt(byte);
+	first &= ((1n << BigInt(width)) - 1n) ^ ((1n << BigInt(width - prefix)) - 1n);
+	const last = first | ((1n << BigInt(width - prefix)) - 1n);
+	const max = (1n << BigInt(width)) - 1n;
+	const values = [first, last, first + (last - first) / 2n];
+	if (first > 0n) values.push(first - 1n);
+	if (last < max) values.push(last + 1n);
+	return values.map((value) => {
+		const out = new Uint8Array(bytes.length);
+		for (let index = out.length - 1; index >= 0; index--) {
+			out[index] = Number(value & 0xffn);
+			value >>= 8n;
+		}
+		return out;
+	});
+}
+
+/**
+ * Addresses near the networks that `seeds` hit in mmdb-lib: a hit's first (prefix - 0..8) bits
+ * kept, the rest random. Sparse IPv6 space gets few hits from uniform addresses; these land in
+ * covered networks, their neighbours and the gaps between them.
+ */
+export function* aroundHits(theirs: Reader<Response>, seeds: string[], count: number, next: () => number): Generator<string> {
+	const hits: Array<[Uint8Array, number]> = [];
+	for (const ip of seeds) {
+		const [record, prefix] = theirs.getWithPrefixLength(ip);
+		if (record !== null) hits.push([parseIpAddress(ip)!, prefix]);
+	}
+	if (hits.length === 0) throw new Error('No seed address is covered');
+	for (let index = 0; index < count; index++) {
+		const [address, prefix] = hits[next() % hits.length];
+		const kept = Math.max(0, prefix - (next() % 9));
+		const out = Uint8Array.from(address);
+		for (let byte = kept >> 3; byte < out.length; byte++) {
+			// The bits of this byte past `kept` come from the random number.
+			const keep = Math.max(0, Math.min(8, kept - byte * 8));
+			const mask = (0xff << (8 - keep)) & 0xff;
+			out[byte] = (out[byte] & mask) | (next() & ~mask & 0xff);
+		}
+		yield addressText(out);
+	}
+}
