@@ -65,6 +65,8 @@ const TYPE_NAMES = [
 	'float',
 ];
 
+const withArticle = (name: string) => (/^[aei]/.test(name) ? `an ${name}` : `a ${name}`);
+
 const utf8 = new TextDecoder('utf-8');
 
 /** Decodes the values of one section (the data section or the metadata), within its bounds. */
@@ -95,7 +97,7 @@ class Decoder {
 	}
 
 	private fail(problem: string, at: number): MmdbError {
-		return new MmdbError(`${problem} at byte ${at - this.base} of the ${this.section}`);
+		return new MmdbError(`${problem}, at byte ${at - this.base} of the ${this.section}`);
 	}
 
 	/** Checks that `count` bytes from `at` lie within the section. */
@@ -106,7 +108,7 @@ class Decoder {
 	private value(depth: number): unknown {
 		const bytes = this.bytes;
 		let at = this.position;
-		if (at >= this.end) throw this.fail('a value starts past the end', at);
+		if (at >= this.end) throw this.fail(`a value starts past the end of the ${this.section}`, at);
 		if (--this.budget < 0) throw this.fail(`the record expands to more than ${MAX_VALUES} values (a pointer loop or bomb)`, at);
 		const control = bytes[at++];
 		let type = control >> 5;
@@ -141,8 +143,8 @@ class Decoder {
 				return this.map(at, size, depth);
 			case 6:
 			case 5: {
-				if (size > (type === 5 ? 2 : 4)) throw this.fail(`a ${TYPE_NAMES[type]} of ${size} bytes`, at);
-				this.need(at, size, `a ${TYPE_NAMES[type]}`);
+				if (size > (type === 5 ? 2 : 4)) throw this.fail(`${withArticle(TYPE_NAMES[type])} of ${size} bytes`, at);
+				this.need(at, size, `${withArticle(TYPE_NAMES[type])}`);
 				let number = 0;
 				for (let index = 0; index < size; index++) number = number * 256 + bytes[at + index];
 				this.position = at + size;
@@ -151,8 +153,8 @@ class Decoder {
 			case 3:
 			case 15: {
 				const width = type === 3 ? 8 : 4;
-				if (size !== width) throw this.fail(`a ${TYPE_NAMES[type]} of ${size} bytes (must be ${width})`, at);
-				this.need(at, size, `a ${TYPE_NAMES[type]}`);
+				if (size !== width) throw this.fail(`${withArticle(TYPE_NAMES[type])} of ${size} bytes (must be ${width})`, at);
+				this.need(at, size, `${withArticle(TYPE_NAMES[type])}`);
 				this.position = at + size;
 				return type === 3 ? this.view.getFloat64(at) : this.view.getFloat32(at);
 			}
@@ -189,8 +191,8 @@ class Decoder {
 			}
 			case 9:
 			case 10: {
-				if (size > (type === 9 ? 8 : 16)) throw this.fail(`a ${TYPE_NAMES[type]} of ${size} bytes`, at);
-				this.need(at, size, `a ${TYPE_NAMES[type]}`);
+				if (size > (type === 9 ? 8 : 16)) throw this.fail(`${withArticle(TYPE_NAMES[type])} of ${size} bytes`, at);
+				this.need(at, size, `${withArticle(TYPE_NAMES[type])}`);
 				let number = 0n;
 				for (let index = 0; index < size; index++) number = (number << 8n) | BigInt(bytes[at + index]);
 				this.position = at + size;
@@ -198,7 +200,7 @@ class Decoder {
 			}
 			default:
 				// 12 and 13: parts of the section's layout, not values.
-				throw this.fail(`a ${TYPE_NAMES[type]} (type ${type}) where a value must be`, this.position);
+				throw this.fail(`${withArticle(TYPE_NAMES[type])} (type ${type}) where a value must be`, this.position);
 		}
 	}
 
