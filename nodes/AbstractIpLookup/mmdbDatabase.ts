@@ -1,5 +1,3 @@
-import { formatNetwork } from '../shared/ipAddress';
-
 import { kindOfDatabaseType, type StoredRecord } from './databaseKinds';
 import { DatabaseFileError, type IpDatabase, type Match } from './lookupTypes';
 import { MmdbError, MmdbReader } from './mmdbReader';
@@ -38,7 +36,7 @@ export function openMmdbDatabase(file: Uint8Array): IpDatabase {
 		lookup(address: Uint8Array): Match | undefined {
 			const found = attempt(() => reader.lookup(address), 'The MMDB file is damaged');
 			if (!found) return undefined;
-			return { network: networkOf(address, found.prefixLength), record: storedRecord(found.record) };
+			return { network: found.network, record: storedRecord(found.record) };
 		},
 	};
 }
@@ -54,15 +52,6 @@ function attempt<T>(work: () => T, what: string): T {
 	}
 	if (failure) throw new DatabaseFileError(`${what}: ${failure instanceof MmdbError ? failure.message : String(failure.message ?? failure)}`);
 	return result as T;
-}
-
-/** The block of `prefixLength` bits around the address, as text (IPv4 prefixes counted in IPv4 bits). */
-function networkOf(address: Uint8Array, prefixLength: number): string {
-	const bits = address.length * 8;
-	const prefix = address.length === 4 && prefixLength > 32 ? prefixLength - 96 : prefixLength;
-	const block = Uint8Array.from(address);
-	for (let bit = Math.max(0, prefix); bit < bits; bit++) block[bit >> 3] &= ~(1 << (7 - (bit & 7)));
-	return formatNetwork(block, prefix);
 }
 
 /** The record as the file holds it: a flat map of strings (2.11); anything else is kept as text. */
