@@ -81,7 +81,11 @@ function binaryOf(ctx: IExecuteFunctions, itemIndex: number, item: INodeExecutio
 	);
 }
 
-function prepare(ctx: IExecuteFunctions, itemIndex: number, source: Source): PreparedItem {
+/**
+ * The items of a run, checked: the node and field of "From a Node" are read through n8n's
+ * expression data once per distinct (node, field) pair, not once per item.
+ */
+function prepare(ctx: IExecuteFunctions, itemIndex: number, source: Source, fromNodes: Map<string, DatabaseFile>): PreparedItem {
 	const ipAddress = text(ctx.getNodeParameter('ipAddress', itemIndex, ''));
 	if (ipAddress === '') throw inputError(ctx, itemIndex, FIELD.ipAddress, 'is required: the IPv4 or IPv6 address to look up');
 	const address = parseIpAddress(ipAddress);
@@ -99,7 +103,12 @@ function prepare(ctx: IExecuteFunctions, itemIndex: number, source: Source): Pre
 	if (nodeName === '') {
 		throw inputError(ctx, itemIndex, FIELD.databaseNode, 'is required: the name of an earlier node whose first item holds the database file, for instance IP Database Download');
 	}
-	const file = fileFromNode(ctx, itemIndex, nodeName, property);
+	const key = `${nodeName}\u0000${property}`;
+	let file = fromNodes.get(key);
+	if (!file) {
+		file = fileFromNode(ctx, itemIndex, nodeName, property);
+		fromNodes.set(key, file);
+	}
 	return { ipAddress, address, file, fileKey: file.binary.id ?? file.binary.data };
 }
 
@@ -198,9 +207,10 @@ export class AbstractIpLookup implements INodeType {
 
 		// Every item is checked before any lookup: a bad address is named before work is done.
 		const prepared: Array<PreparedItem | Error> = [];
+		const fromNodes = new Map<string, DatabaseFile>();
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 			try {
-				prepared.push(prepare(this, itemIndex, source));
+				prepared.push(prepare(this, itemIndex, source, fromNodes));
 			} catch (error) {
 				if (!continueOnFail) throw asNodeError(this, error, itemIndex);
 				prepared.push(error as Error);

@@ -1,0 +1,208 @@
+import path from 'path';
+import { runInNewContext } from 'vm';
+import { setFlagsFromString } from 'v8';
+
+import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeType } from 'n8n-workflow';
+
+import { CsvParser } from '../nodes/shared/csv';
+import { CsvIndexBuilder } from '../nodes/AbstractIpLookup/csvIndex';
+import { NodeTypes, PACKAGE_NAME, ROOT } from '../test/harness/nodeTypes';
+import { runWorkflow, type WorkflowJson } from '../test/harness/run';
+import { addresses, csvChunks, csvFile, mmdbFile } from './ipLookupData';
+
+/**
+ * IP database lookups (issue 8):
+ * (a) the CSV index of a million-row geolocation CSV, streamed in 1 MB chunks: build time over
+ *     the shared CSV parser's time alone on the same chunks; peak RSS growth and the index's
+ *     retained bytes against the file's size; bytes per row.
+ * (b) the node in n8n-core on 10,000 items, node time (n8n's own executionTime of the node) over
+ *     a pass-through node's on the same items (it reads the same per-item IP expression and
+ *     returns the items), for the first run (the file parsed) and the second (the parse reused).
+ */
+const ROWS = Number(process.env.BENCH_CSV_ROWS ?? 1_000_000);
+const ITEMS = 10_000;
+const NODE_DB_ROWS = 100_000;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const MB = 1024 * 1024;
+const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** A full garbage collection (the bench may run without --expose-gc). */
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
+const heldBytes = () => {
+	collect();
+	const usage = process.memoryUsage();
+	return usage.heapUsed + usage.arrayBuffers;
+};
+
+function csvIndexBuild() {
+	// Baseline: the shared parser alone over the same generated chunks.
+	let parsedRows = 0;
+	let fileBytes = 0;
+	const parseStarted = performance.now();
+	const parser = new CsvParser(() => parsedRows++);
+	for (const chunk of csvChunks(ROWS)) {
+		fileBytes += chunk.length;
+		parser.push(chunk);
+	}
+	parser.end();
+	const parseMs = performance.now() - parseStarted;
+
+	const heldBefore = heldBytes();
+	const rssBefore = process.memoryUsage().rss;
+	let peak = rssBefore;
+	const started = performance.now();
+	const builder = new CsvIndexBuilder();
+	for (const chunk of csvChunks(ROWS)) {
+		builder.push(chunk);
+		peak = Math.max(peak, process.memoryUsage().rss);
+	}
+	const index = builder.end();
+	peak = Math.max(peak, process.memoryUsage().rss);
+	const buildMs = performance.now() - started;
+	const held = heldBytes() - heldBefore;
+	console.log(`(a) CSV index, ${index.rows.toLocaleString('en-US')} rows (${parsedRows - 1} parsed by the baseline), file ${mb(fileBytes)}, streamed in 1 MB chunks:`);
+	console.log(
+		`    build ${(buildMs / 1000).toFixed(2)} s = ${(buildMs / parseMs).toFixed(2)} x the CSV parser alone (${(parseMs / 1000).toFixed(2)} s); ` +
+			`${Math.round((index.rows / buildMs) * 1000).toLocaleString('en-US')} rows/s`,
+	);
+	console.log(
+		`    kept: ${index.indexBytesPerRow.toFixed(1)} bytes per row in typed arrays + ${index.recordCount.toLocaleString('en-US')} distinct records; ` +
+			`held after the build (heap + array buffers, after GC) ${mb(held)} = ${((held / fileBytes) * 100).toFixed(1)} % of the file ` +
+			`(${(held / index.rows).toFixed(1)} bytes per row, records included); ` +
+			`peak RSS growth during the build ${mb(peak - rssBefore)} = ${((peak - rssBefore) / fileBytes * 100).toFixed(1)} % of the file`,
+	);
+	const probe = index.lookup(Uint8Array.from([1, 0, 5, 9]));
+	if (!probe) throw new Error('The index does not answer 1.0.5.9');
+}
+
+/** A pass-through node: reads the same per-item parameter, returns the items as they came. */
+class PassThrough implements INodeType {
+	description = {
+		displayName: 'Pass Through',
+		name: 'passThrough',
+		group: ['transform'],
+		version: 1,
+		description: 'Returns its input',
+		defaults: { name: 'Pass Through' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [{ displayName: 'IP Address', name: 'ipAddress', type: 'string', default: '' }],
+	} as INodeType['description'];
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		return [items.map((item, itemIndex) => ({ json: { ...item.json, ip: this.getNodeParameter('ipAddress', itemIndex) as string }, pairedItem: { item: itemIndex } }))];
+	}
+}
+
+let benchFile: Buffer = Buffer.alloc(0);
+let benchIps: string[] = [];
+
+class BenchSource implements INodeType {
+	description = {
+		displayName: 'Bench Source',
+		name: 'benchSource',
+		group: ['input'],
+		version: 1,
+		description: 'The database file and the addresses',
+		defaults: { name: 'Bench Source' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [],
+	} as INodeType['description'];
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const binary = await this.helpers.prepareBinaryData(benchFile, 'database', 'application/octet-stream');
+		return [[{ json: {}, binary: { data: binary } }]];
+	}
+}
+
+class BenchItems implements INodeType {
+	description = { ...new BenchSource().description, name: 'benchItems', displayName: 'Bench Items', defaults: { name: 'Bench Items' } };
+
+	async execute(): Promise<INodeExecutionData[][]> {
+		return [benchIps.map((ip) => ({ json: { ip }, pairedItem: { item: 0 } }))];
+	}
+}
+
+NodeTypes.register('bench.passThrough', new PassThrough());
+NodeTypes.register('bench.source', new BenchSource());
+NodeTypes.register('bench.items', new BenchItems());
+
+const node = (name: string, type: string, x: number, parameters: IDataObject = {}): INode => ({
+	id: name,
+	name,
+	type,
+	typeVersion: 1,
+	position: [x, 0],
+	parameters: parameters as INode['parameters'],
+});
+
+async function timeNode(type: 'lookup' | 'passThrough'): Promise<number> {
+	const last =
+		type === 'lookup'
+			? node('Last', `${PACKAGE_NAME}.abstractIpLookup`, 600, { ipAddress: '={{ $json.ip }}', databaseSource: 'fromNode', databaseNode: 'Source', binaryPropertyName: 'data', outputShape: 'asStored' })
+			: node('Last', 'bench.passThrough', 600, { ipAddress: '={{ $json.ip }}' });
+	const workflow: WorkflowJson = {
+		nodes: [node('Start', 'n8n-nodes-base.manualTrigger', 0), node('Source', 'bench.source', 200), node('Items', 'bench.items', 400), last],
+		connections: {
+			Start: { main: [[{ node: 'Source', type: NodeConnectionTypes.Main, index: 0 }]] },
+			Source: { main: [[{ node: 'Items', type: NodeConnectionTypes.Main, index: 0 }]] },
+			Items: { main: [[{ node: 'Last', type: NodeConnectionTypes.Main, index: 0 }]] },
+		},
+	};
+	const run = await runWorkflow(workflow, { credentials: [] });
+	if (run.error) throw run.error;
+	if (run.output('Last').length !== ITEMS) throw new Error(`${type}: ${run.output('Last').length} items`);
+	return run.run.data.resultData.runData.Last[0].executionTime;
+}
+
+function parses(): number {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const cache = require(path.join(ROOT, 'dist/nodes/AbstractIpLookup/databaseCache.js')) as { cacheStats: () => { parses: number } };
+	return cache.cacheStats().parses;
+}
+
+async function nodeInN8n() {
+	console.log(`(b) the node in n8n-core, ${ITEMS.toLocaleString('en-US')} items (1 in 10 a miss), database of ${NODE_DB_ROWS.toLocaleString('en-US')} networks, memory binary mode, ${ROUNDS} rounds (medians):`);
+	benchIps = addresses(NODE_DB_ROWS, ITEMS);
+	await timeNode('passThrough'); // warm-up: n8n-core's modules load here
+	for (const [format, make] of [['MMDB', mmdbFile], ['CSV', csvFile]] as const) {
+		const first: number[] = [];
+		const second: number[] = [];
+		const pass: number[] = [];
+		for (let round = 0; round < ROUNDS; round++) {
+			// A file no run has seen: another build (one more network) each round.
+			benchFile = make(NODE_DB_ROWS + round + (format === 'CSV' ? 1000 : 0));
+			const before = parses();
+			first.push(await timeNode('lookup'));
+			second.push(await timeNode('lookup'));
+			if (parses() !== before + 1) throw new Error(`${format}: ${parses() - before} parses for two runs of one file`);
+			pass.push(await timeNode('passThrough'));
+		}
+		const baseline = median(pass);
+		console.log(
+			`    ${format} (${mb(benchFile.length)}): pass-through ${baseline} ms; first run (parse) ${median(first)} ms = ${(median(first) / baseline).toFixed(2)} x; ` +
+				`second run (reused, no parse) ${median(second)} ms = ${(median(second) / baseline).toFixed(2)} x the pass-through`,
+		);
+	}
+}
+
+export async function run(): Promise<void> {
+	console.log('\nIP database lookups');
+	csvIndexBuild();
+	await nodeInN8n();
+}
+
+if (require.main === module) {
+	run().then(
+		() => process.exit(0),
+		(error: unknown) => {
+			console.error(error);
+			process.exit(1);
+		},
+	);
+}
