@@ -195,6 +195,7 @@ export class AbstractIpLookup implements INodeType {
 						description: 'The live API\'s field names and types (numbers, booleans, timezone.name)',
 					},
 				],
+				description: 'How each found record is output; an address the database does not cover gives found: false either way',
 			},
 		],
 	};
