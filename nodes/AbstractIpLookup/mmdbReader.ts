@@ -69,6 +69,11 @@ const withArticle = (name: string) => (/^[aei]/.test(name) ? `an ${name}` : `a $
 
 const utf8 = new TextDecoder('utf-8');
 
+/** Node's Buffer decodes a range straight from its memory (Buffer.toString('utf8', start, end) without the argument checks). */
+interface NativeText {
+	utf8Slice(start: number, end: number): string;
+}
+
 /** Decodes the values of one section (the data section or the metadata), within its bounds. */
 class Decoder {
 	/** Where the next value starts, after decode(). */
@@ -77,6 +82,9 @@ class Decoder {
 	private budget = 0;
 
 	private readonly view: DataView;
+
+	/** The file as a Node Buffer (a view, not a copy), whose utf8Slice decodes without a subarray. */
+	private readonly native: NativeText | undefined;
 
 	constructor(
 		private readonly bytes: Uint8Array,
@@ -87,6 +95,8 @@ class Decoder {
 		private readonly section: string,
 	) {
 		this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+		const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as Partial<NativeText>;
+		this.native = typeof buffer.utf8Slice === 'function' ? (buffer as NativeText) : undefined;
 	}
 
 	/** The value at `offset` (absolute), with a fresh budget of values. */
@@ -243,19 +253,10 @@ class Decoder {
 		return map;
 	}
 
-	/** ASCII strings of a typical database's length are built directly; others go to TextDecoder. */
+	/** UTF-8 text: Node's native decoder on the file's own memory, TextDecoder where there is none. */
 	private string(at: number, size: number): string {
-		const bytes = this.bytes;
-		if (size <= 24) {
-			let text = '';
-			for (let index = at, end = at + size; index < end; index++) {
-				const code = bytes[index];
-				if (code >= 0x80) return utf8.decode(bytes.subarray(at, at + size));
-				text += String.fromCharCode(code);
-			}
-			return text;
-		}
-		return utf8.decode(bytes.subarray(at, at + size));
+		if (this.native !== undefined) return this.native.utf8Slice(at, at + size);
+		return utf8.decode(this.bytes.subarray(at, at + size));
 	}
 }
 

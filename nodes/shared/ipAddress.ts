@@ -138,19 +138,16 @@ export function formatNetwork(address: Uint8Array, prefixLength: number): string
 	if ((address.length !== 4 && address.length !== 16) || !(prefixLength >= 0 && prefixLength <= width)) {
 		throw new RangeError(`formatNetwork: a ${address.length}-byte address with prefix ${prefixLength}`);
 	}
-	const byteAt = (index: number) => {
-		const kept = prefixLength - index * 8;
-		if (kept >= 8) return address[index];
-		if (kept <= 0) return 0;
-		return address[index] & (0xff << (8 - kept));
-	};
 	if (address.length === 4) {
-		return `${byteAt(0)}.${byteAt(1)}.${byteAt(2)}.${byteAt(3)}/${prefixLength}`;
+		return `${maskedByte(address, 0, prefixLength)}.${maskedByte(address, 1, prefixLength)}.${maskedByte(address, 2, prefixLength)}.${maskedByte(address, 3, prefixLength)}/${prefixLength}`;
 	}
-	const groups = [0, 0, 0, 0, 0, 0, 0, 0];
-	for (let index = 0; index < 8; index++) groups[index] = (byteAt(index * 2) << 8) | byteAt(index * 2 + 1);
-	const mapped = groups[0] === 0 && groups[1] === 0 && groups[2] === 0 && groups[3] === 0 && groups[4] === 0 && groups[5] === 0xffff;
-	if (mapped) return `::ffff:${byteAt(12)}.${byteAt(13)}.${byteAt(14)}.${byteAt(15)}/${prefixLength}`;
+	const groups = new Array<number>(8);
+	for (let index = 0; index < 8; index++) {
+		groups[index] = (maskedByte(address, index * 2, prefixLength) << 8) | maskedByte(address, index * 2 + 1, prefixLength);
+	}
+	if (groups[0] === 0 && groups[1] === 0 && groups[2] === 0 && groups[3] === 0 && groups[4] === 0 && groups[5] === 0xffff) {
+		return `::ffff:${groups[6] >> 8}.${groups[6] & 0xff}.${groups[7] >> 8}.${groups[7] & 0xff}/${prefixLength}`;
+	}
 	let bestStart = -1;
 	let bestLength = 1; // a single zero group is not compressed
 	for (let index = 0; index < 8; ) {
@@ -166,7 +163,23 @@ export function formatNetwork(address: Uint8Array, prefixLength: number): string
 		}
 		index = run;
 	}
-	const hex = (from: number, to: number) => groups.slice(from, to).map((value) => value.toString(16)).join(':');
-	const text = bestStart === -1 ? hex(0, 8) : `${hex(0, bestStart)}::${hex(bestStart + bestLength, 8)}`;
+	let text = '';
+	for (let index = 0; index < 8; index++) {
+		if (index === bestStart) {
+			text += '::';
+			index += bestLength - 1;
+			continue;
+		}
+		if (text !== '' && !text.endsWith(':')) text += ':';
+		text += groups[index].toString(16);
+	}
 	return `${text}/${prefixLength}`;
+}
+
+/** Byte `index` of `address` with the bits past `prefixLength` cleared. */
+function maskedByte(address: Uint8Array, index: number, prefixLength: number): number {
+	const kept = prefixLength - index * 8;
+	if (kept >= 8) return address[index];
+	if (kept <= 0) return 0;
+	return address[index] & (0xff << (8 - kept));
 }
