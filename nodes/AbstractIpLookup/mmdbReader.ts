@@ -19,6 +19,11 @@ import { formatNetwork, parseIpAddress } from '../shared/ipAddress';
  * or false, plain objects for maps, arrays. Bytes are a copy, as a plain Uint8Array (mmdb-lib gives a
  * Buffer view into the file). Data cache containers (type 12) and end markers (type 13) are parts of
  * a data section that pointers may point into, never values: a record that is one is an error.
+ *
+ * What no reader can see: damage that leaves a well-formed file (a flipped bit inside a string, or a
+ * tree record changed to another valid node or record) gives a different answer, not an error. The
+ * download's SHA-256 is the check for that; this reader's guarantee is no crash, no hang, no read
+ * outside the data section, and an error that names what is malformed.
  */
 
 export class MmdbError extends Error {
@@ -309,7 +314,10 @@ export class MmdbReader {
 
 	/** Reads and checks the metadata and the bounds of the tree; throws MmdbError. */
 	constructor(file: Uint8Array) {
-		if (!(file instanceof Uint8Array)) throw new MmdbError('expected the file as bytes (a Uint8Array or Buffer)');
+		// Checked by tag, not instanceof: a Buffer made in another realm (a vm context) is bytes too.
+		if (Object.prototype.toString.call(file) !== '[object Uint8Array]') {
+			throw new MmdbError('expected the file as bytes (a Uint8Array or Buffer)');
+		}
 		this.bytes = file;
 		const marker = findMetadataMarker(file);
 		if (marker === -1) throw new MmdbError('no metadata marker ("\\xAB\\xCD\\xEFMaxMind.com") in the last 128 KiB: not a MaxMind DB file, or truncated');

@@ -1,5 +1,6 @@
 import { readFileSync } from 'fs';
 import path from 'path';
+import { runInNewContext } from 'vm';
 
 import { Reader, type Response } from 'mmdb-lib';
 
@@ -253,5 +254,18 @@ describe('files with every record size and data type, against mmdb-lib', () => {
 		expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
 		expect(Object.keys(record)).toEqual(['__proto__', 'a']);
 		expect((record as { polluted?: string }).polluted).toBeUndefined();
+	});
+});
+
+describe('the file as bytes', () => {
+	test('a Uint8Array from another realm (a vm context) is read; anything but bytes is an MmdbError', () => {
+		const written = writeTestMmdb([{ network: '1.0.0.0/8', record: { a: 'b' } }], { recordSize: 24, ipVersion: 4 });
+		const foreign = runInNewContext(`new Uint8Array(${written.file.length})`) as Uint8Array;
+		foreign.set(written.file);
+		expect(foreign instanceof Uint8Array).toBe(false);
+		expect(new MmdbReader(foreign).lookupText('1.2.3.4')).toEqual({ network: '1.0.0.0/8', prefixLength: 8, record: { a: 'b' } });
+		for (const notBytes of ['a string', [1, 2, 3], new Uint16Array(8), undefined]) {
+			expect(() => new MmdbReader(notBytes as unknown as Uint8Array)).toThrow(MmdbError);
+		}
 	});
 });
