@@ -115,9 +115,14 @@ class Decoder {
 		return new MmdbError(`${problem}, at byte ${at - this.base} of the ${this.section}`);
 	}
 
-	/** Checks that `count` bytes from `at` lie within the section. */
+	/** Checks that `count` bytes from `at` lie within the section (hot paths inline the check, see pastEnd). */
 	private need(at: number, count: number, what: string): void {
-		if (at + count > this.end) throw this.fail(`${what} runs past the end of the ${this.section}`, at);
+		if (at + count > this.end) throw this.pastEnd(what, at);
+	}
+
+	/** The error for a value that runs past the section; its description is only built on failure. */
+	private pastEnd(what: string, at: number): MmdbError {
+		return this.fail(`${what} runs past the end of the ${this.section}`, at);
 	}
 
 	private value(depth: number): unknown {
@@ -150,7 +155,7 @@ class Decoder {
 		}
 		switch (type) {
 			case 2: {
-				this.need(at, size, `a string of ${size} bytes`);
+				if (at + size > this.end) throw this.pastEnd(`a string of ${size} bytes`, at);
 				this.position = at + size;
 				return this.string(at, size);
 			}
@@ -159,7 +164,7 @@ class Decoder {
 			case 6:
 			case 5: {
 				if (size > (type === 5 ? 2 : 4)) throw this.fail(`${withArticle(TYPE_NAMES[type])} of ${size} bytes`, at);
-				this.need(at, size, `${withArticle(TYPE_NAMES[type])}`);
+				if (at + size > this.end) throw this.pastEnd(`${withArticle(TYPE_NAMES[type])}`, at);
 				let number = 0;
 				for (let index = 0; index < size; index++) number = number * 256 + bytes[at + index];
 				this.position = at + size;
@@ -169,14 +174,14 @@ class Decoder {
 			case 15: {
 				const width = type === 3 ? 8 : 4;
 				if (size !== width) throw this.fail(`${withArticle(TYPE_NAMES[type])} of ${size} bytes (must be ${width})`, at);
-				this.need(at, size, `${withArticle(TYPE_NAMES[type])}`);
+				if (at + size > this.end) throw this.pastEnd(`${withArticle(TYPE_NAMES[type])}`, at);
 				this.position = at + size;
 				return type === 3 ? this.view.getFloat64(at) : this.view.getFloat32(at);
 			}
 			case 11: {
 				if (depth >= MAX_DEPTH) throw this.fail(`maps and arrays nest deeper than ${MAX_DEPTH}`, at);
 				// Every element takes at least one byte: a size past the end is refused before allocating.
-				this.need(at, size, `an array of ${size} elements`);
+				if (at + size > this.end) throw this.pastEnd(`an array of ${size} elements`, at);
 				const list = new Array<unknown>(size);
 				this.position = at;
 				for (let index = 0; index < size; index++) list[index] = this.value(depth + 1);
@@ -188,7 +193,7 @@ class Decoder {
 				return size === 1;
 			}
 			case 4: {
-				this.need(at, size, `${size} bytes`);
+				if (at + size > this.end) throw this.pastEnd(`${size} bytes`, at);
 				const copy = new Uint8Array(size);
 				copy.set(bytes.subarray(at, at + size));
 				this.position = at + size;
@@ -207,7 +212,7 @@ class Decoder {
 			case 9:
 			case 10: {
 				if (size > (type === 9 ? 8 : 16)) throw this.fail(`${withArticle(TYPE_NAMES[type])} of ${size} bytes`, at);
-				this.need(at, size, `${withArticle(TYPE_NAMES[type])}`);
+				if (at + size > this.end) throw this.pastEnd(`${withArticle(TYPE_NAMES[type])}`, at);
 				let number = 0n;
 				for (let index = 0; index < size; index++) number = (number << 8n) | BigInt(bytes[at + index]);
 				this.position = at + size;
@@ -243,7 +248,7 @@ class Decoder {
 	private map(at: number, size: number, depth: number): Record<string, unknown> {
 		if (depth >= MAX_DEPTH) throw this.fail(`maps and arrays nest deeper than ${MAX_DEPTH}`, at);
 		// A key and a value take at least a byte each: a size past the end is refused before reading.
-		this.need(at, size * 2, `a map of ${size} entries`);
+		if (at + size * 2 > this.end) throw this.pastEnd(`a map of ${size} entries`, at);
 		const map: Record<string, unknown> = {};
 		this.position = at;
 		for (let index = 0; index < size; index++) {
