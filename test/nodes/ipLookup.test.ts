@@ -92,6 +92,45 @@ describe('IP Database Lookup: database on each item (This Item)', () => {
 	});
 });
 
+describe('IP Database Lookup: CSV index rules', () => {
+	const asnCsv = (lines: string[]) => ({ bytes: Buffer.from(['\uFEFFnetwork,asn,autonomous_system_organization,asn_country', ...lines].join('\n') + '\n') });
+
+	it('three nested levels in any row order, a network listed twice (the last row wins), BOM and LF line ends', async () => {
+		const run = await lookUp({
+			file: asnCsv([
+				'10.20.30.0/24,3,"Inner, Ltd",US',
+				'10.0.0.0/8,1,Outer,US',
+				'10.20.0.0/16,2,Middle,US',
+				'10.20.0.0/16,22,Middle again,US',
+				'2001:db8::/32,7,Six,',
+			]),
+			ips: ['10.20.30.40', '10.20.31.1', '10.21.0.1', '10.0.0.0', '10.255.255.255', '11.0.0.0', '2001:db8:ffff::1', '::10.20.30.1'],
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.items.map((item) => [item.json.asn ?? null, item.json.network ?? null])).toEqual([
+			['3', '10.20.30.0/24'],
+			['22', '10.20.31.0/24'],
+			['1', '10.21.0.0/16'],
+			['1', '10.0.0.0/12'],
+			['1', '10.128.0.0/9'],
+			[null, null],
+			['7', '2001:db8::/32'],
+			// IPv4 sits at ::/96 in an MMDB tree; the CSV index answers the same way
+			['3', '::a14:1e00/120'],
+		]);
+		expect(run.items[0].json.autonomous_system_organization).toBe('Inner, Ltd');
+		// an empty field is absent, as in the MMDB
+		expect(run.items[6].json).not.toHaveProperty('asn_country');
+	});
+
+	it('a header without rows, and a row with a field too many, are errors naming the line', async () => {
+		const empty = await lookUp({ file: asnCsv([]), ips: ['8.8.8.8'] });
+		expect(empty.error?.message).toBe('The ip-asn CSV has a header but no network rows');
+		const wide = await lookUp({ file: asnCsv(['8.8.8.0/24,15169,Google,US', '1.1.1.0/24,13335,Cloudflare,US,extra']), ips: ['8.8.8.8'] });
+		expect(wide.error?.message).toBe('The ip-asn CSV\'s line 3 has 5 fields, the header has 4');
+	});
+});
+
 describe('IP Database Lookup: output shapes', () => {
 	it.each(['mmdb', 'csv'] as const)('geolocation (%s) like the IP Geolocation API: numbers, booleans, bare region code, timezone.name', async (format) => {
 		const run = await lookUp({ file: file('ip-geolocation', format), ips: ['38.100.1.1', '2.16.0.1'], parameters: { outputShape: 'likeTheApi' } });
