@@ -247,6 +247,15 @@ describe('IP Database Lookup: the parsed database is reused', () => {
 		expect(cacheStats().parses).toBe(before + 1);
 	});
 
+	it('two runs at the same time on a new file share one parse', async () => {
+		const database = file('ip-asn', 'csv', 11);
+		const before = cacheStats().parses;
+		// (the helper's items are shared by the two runs: the same addresses for both)
+		const runs = await Promise.all([1, 2].map(async () => await lookUp({ file: database, ips: ['8.8.8.8', '1.1.1.1'] })));
+		expect(runs.map((run) => run.items.map((item) => item.json.asn))).toEqual([['15169', '13335'], ['15169', '13335']]);
+		expect(cacheStats().parses).toBe(before + 1);
+	});
+
 	it('a new build replaces the old one: its answers, and at most two builds per database kept', async () => {
 		for (const build of [1, 2, 3, 4]) {
 			const run = await lookUp({ file: file('ip-security', 'csv', build), ips: ['174.200.1.1'] });
