@@ -6,6 +6,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { runWorkflow, type WorkflowJson } from '../test/harness/run';
 import { allSandboxCredentials } from '../test/harness/sandboxCredentials';
 import { ROOT } from '../test/harness/nodeTypes';
+import { placeStoredDatabases } from '../test/sandbox/ipDatabases/storedFiles';
 import { startSandbox } from '../test/sandbox/server';
 import { formatTable } from './table';
 
@@ -31,6 +32,8 @@ async function main() {
 	let failed = false;
 	for (const file of files) {
 		const workflow = JSON.parse(await fs.readFile(path.join(examplesDir, file), 'utf8')) as WorkflowJson;
+		// A workflow that reads a stored database file finds the sandbox's build where it looks.
+		await placeStoredDatabases(workflow);
 		const started = Date.now();
 		const result = await runWorkflow(workflow, { credentials: allSandboxCredentials(sandbox, { requestsPerSecond: RATE }) });
 		const seconds = ((Date.now() - started) / 1000).toFixed(1);

@@ -1,5 +1,6 @@
 import { promises as fs } from 'fs';
 
+import { placeStoredDatabases } from '../test/sandbox/ipDatabases/storedFiles';
 import { startSandbox, type Sandbox } from '../test/sandbox/server';
 import { breakInstalledFiles } from './n8n/communityPackage';
 import { cliRunnable, exampleCredentialIds, importIntoN8n, readExamples, type Example, type Workflow } from './n8n/examples';
@@ -141,6 +142,8 @@ async function runExample(
 	}
 	if (runnable.note) log(`\n${example.file}: ${runnable.note}`);
 	sandbox.reset();
+	// A workflow that reads a stored database file finds the sandbox's build where it looks.
+	await placeStoredDatabases(example.workflow);
 	const startedAt = Date.now();
 	const result = await n8nCommand(prepared.runtime, env, ['execute', `--id=${runnable.workflow.id}`, '--rawOutput']);
 	if (result.code !== 0) {

@@ -92,6 +92,15 @@ export async function checkRun(
 		if (items.length === 0) problems.push(`node "${node.name}" output no items`);
 		const errorItems = items.filter((item) => item.json.error !== undefined);
 		if (errorItems.length > 0) problems.push(`node "${node.name}" output ${errorItems.length} error item(s): ${JSON.stringify(errorItems[0].json.error)}`);
+		// A node without a credential (the IP database lookup) sends nothing: a request of its
+		// own would show below as one too many, or as a request to a service no node uses. It
+		// must have found something in the database, not only misses.
+		if (Object.keys(node.credentials ?? {}).length === 0) {
+			if (items.length > 0 && items.every((item) => item.json.found === false)) {
+				problems.push(`node "${node.name}" found none of its ${items.length} addresses in the database`);
+			}
+			continue;
+		}
 		const service = serviceOf(node.credentials);
 		if (!service) {
 			problems.push(`node "${node.name}" has no credential of the package`);

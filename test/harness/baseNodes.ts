@@ -145,12 +145,16 @@ class If implements INodeType {
 	}
 }
 
-/** Read/Write Files from Disk, `write` operation: the item's binary property to a path. */
+/**
+ * Read/Write Files from Disk: `write` puts the item's binary property at a path; `read` outputs
+ * the file at `fileSelector` (a plain path here) as binary, with the JSON the real node gives.
+ */
 class ReadWriteFile implements INodeType {
 	description = describe('readWriteFile', 'Read/Write Files from Disk', {
 		properties: [
 			{ displayName: 'Operation', name: 'operation', type: 'string', default: 'read' },
 			{ displayName: 'File Path and Name', name: 'fileName', type: 'string', default: '' },
+			{ displayName: 'File(s) Selector', name: 'fileSelector', type: 'string', default: '' },
 			{ displayName: 'Input Binary Field', name: 'dataPropertyName', type: 'string', default: 'data' },
 			{ displayName: 'Options', name: 'options', type: 'json', default: {} },
 		],
@@ -160,6 +164,10 @@ class ReadWriteFile implements INodeType {
 		const output: INodeExecutionData[] = [];
 		const items = this.getInputData();
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+			if (this.getNodeParameter('operation', itemIndex) === 'read') {
+				output.push(...(await readFile(this, itemIndex)));
+				continue;
+			}
 			const fileName = this.getNodeParameter('fileName', itemIndex) as string;
 			const property = this.getNodeParameter('dataPropertyName', itemIndex, 'data') as string;
 			const bytes = await this.helpers.getBinaryDataBuffer(itemIndex, property);
@@ -169,6 +177,17 @@ class ReadWriteFile implements INodeType {
 		}
 		return [output];
 	}
+}
+
+/** The read operation for one item: no file at the path gives no item, as the real node's glob does. */
+async function readFile(ctx: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const filePath = ctx.getNodeParameter('fileSelector', itemIndex) as string;
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const bytes = await fs.readFile(filePath).catch(() => undefined);
+	if (!bytes) return [];
+	const binary = await ctx.helpers.prepareBinaryData(bytes, filePath);
+	const json = { mimeType: binary.mimeType, fileType: binary.fileType, fileName: binary.fileName, fileExtension: binary.fileExtension, fileSize: binary.fileSize };
+	return [paired(json as IDataObject, itemIndex, { [(options.dataPropertyName as string) || 'data']: binary })];
 }
 
 /** The stand-ins by their n8n type name. */

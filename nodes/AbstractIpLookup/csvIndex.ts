@@ -1,0 +1,400 @@
+import { formatNetwork, parseIpAddress } from '../shared/ipAddress';
+import { CsvError, CsvParser, type CsvRow } from '../shared/csv';
+
+import { CSV_COLUMNS, kindOfCsvHeader, recordFromCsv, type DatabaseKind, type StoredRecord } from './databaseKinds';
+import { uint32s, uint64s, uint8s, type Growable } from './growable';
+import { DatabaseFileError, type IpDatabase, type Match } from './lookupTypes';
+
+/**
+ * A lookup index over a database CSV (contract 2.11), built while the file streams through:
+ * the file's text is never held (the geolocation CSV is ~850 MB, more than a V8 string can
+ * hold). Each row leaves a few bytes in typed arrays (its range and a record id); records are
+ * kept once each, deduplicated, in the MMDB's form (see databaseKinds.ts).
+ *
+ * Overlaps (2.11): asn keeps the longest prefix, security the most specific row, geolocation is
+ * disjoint. All three are "the most specific network that covers the address", so the index
+ * flattens nested networks into disjoint segments, each answered by its innermost row, and a
+ * lookup is one binary search. The network it reports is the largest block around the address
+ * that its record answers for: what an MMDB search tree of the same build reports.
+ */
+export class CsvIndexBuilder {
+	private readonly parser: CsvParser;
+
+	private columns: readonly string[] = [];
+
+	private kind: DatabaseKind | undefined;
+
+	private readonly recordIds = new Map<string, number>();
+
+	private readonly records: StoredRecord[] = [];
+
+	private readonly v4 = { starts: uint32s(), prefixes: uint8s(), recordIds: uint32s() };
+
+	private readonly v6 = { starts: uint64s(), prefixes: uint8s(), recordIds: uint32s() };
+
+	rows = 0;
+
+	constructor() {
+		this.parser = new CsvParser((row) => this.addRow(row));
+	}
+
+	push(chunk: Uint8Array): void {
+		try {
+			this.parser.push(chunk);
+		} catch (error) {
+			throw asFileError(error);
+		}
+	}
+
+	/** The finished index; an empty or header-only file is an error, not an empty answer. */
+	end(): CsvIndex {
+		try {
+			this.parser.end();
+		} catch (error) {
+			throw asFileError(error);
+		}
+		if (this.kind === undefined) throw new DatabaseFileError('The CSV file is empty: it has no header row (contract 2.11: one header row, one row per network)');
+		if (this.rows === 0) throw new DatabaseFileError(`The ${this.kind} CSV has a header but no network rows`);
+		const v4 = flattenV4(this.v4.starts, this.v4.prefixes, this.v4.recordIds);
+		const v6 = flattenV6(this.v6.starts, this.v6.prefixes, this.v6.recordIds);
+		return new CsvIndex(this.kind, this.records, v4, v6, this.rows);
+	}
+
+	private addRow(row: CsvRow): void {
+		if (this.kind === undefined) {
+			const header = row.fields.map((field, index) => (index === 0 ? field.replace(/^\uFEFF/, '') : field));
+			const { kind, problem } = kindOfCsvHeader(header);
+			if (!kind) throw new DatabaseFileError(`The CSV file's header (line ${row.line}) is not one of an IP database: ${problem}`);
+			this.kind = kind;
+			this.columns = header.map((column) => column.trim());
+			return;
+		}
+		const { fields } = row;
+		if (fields.length === 1 && fields[0] === '') return; // a blank line (a trailing line end)
+		if (fields.length !== this.columns.length) {
+			throw new DatabaseFileError(
+				`The ${this.kind} CSV's line ${row.line} has ${fields.length} fields, the header has ${this.columns.length}`,
+			);
+		}
+		const network = parseCidr(fields[0]);
+		if (!network) throw new DatabaseFileError(`The ${this.kind} CSV's line ${row.line} has "${fields[0].slice(0, 60)}" as its network, which is not a CIDR block`);
+		const recordId = this.recordIdOf(fields);
+		const table = network.bytes.length === 4 ? this.v4 : this.v6;
+		if (network.bytes.length === 4) {
+			this.v4.starts.push(maskedV4(network.bytes, network.prefix));
+		} else {
+			const [high, low] = maskedV6(network.bytes, network.prefix);
+			this.v6.starts.push(high);
+			this.v6.starts.push(low);
+		}
+		table.prefixes.push(network.prefix);
+		table.recordIds.push(recordId);
+		this.rows++;
+	}
+
+	/** Rows with the same values share one record (a city's many networks, an AS's prefixes). */
+	private recordIdOf(fields: readonly string[]): number {
+		const key = fields.length === 2 ? fields[1] : fields.slice(1).join('\u0000');
+		let id = this.recordIds.get(key);
+		if (id === undefined) {
+			id = this.records.length;
+			this.records.push(recordFromCsv(this.kind!, this.columns, fields));
+			this.recordIds.set(key, id);
+		}
+		return id;
+	}
+}
+
+function asFileError(error: unknown): Error {
+	if (error instanceof DatabaseFileError) return error;
+	if (error instanceof CsvError) return new DatabaseFileError(`The CSV file is not valid RFC 4180 CSV: ${error.message}`);
+	return error as Error;
+}
+
+/** "8.8.8.0/24" or "2001:db8::/32": the address bytes and the prefix; host bits are cleared later. */
+export function parseCidr(text: string): { bytes: Uint8Array; prefix: number } | undefined {
+	const slash = text.indexOf('/');
+	if (slash < 0) return undefined;
+	const bytes = parseIpAddress(text.slice(0, slash).trim());
+	const prefixText = text.slice(slash + 1).trim();
+	if (!bytes || !/^\d{1,3}$/.test(prefixText)) return undefined;
+	const prefix = Number(prefixText);
+	if (prefix > bytes.length * 8) return undefined;
+	return { bytes, prefix };
+}
+
+const v4Number = (bytes: Uint8Array) => ((bytes[0] << 24) | (bytes[1] << 16) | (bytes[2] << 8) | bytes[3]) >>> 0;
+
+function maskedV4(bytes: Uint8Array, prefix: number): number {
+	return prefix === 0 ? 0 : (v4Number(bytes) & (0xffffffff << (32 - prefix))) >>> 0;
+}
+
+function v6BigInt(bytes: Uint8Array): bigint {
+	let value = 0n;
+	for (const byte of bytes) value = (value << 8n) | BigInt(byte);
+	return value;
+}
+
+const ALL_128 = (1n << 128n) - 1n;
+const ALL_64 = (1n << 64n) - 1n;
+const hostMask = (prefix: number, width: number) => (1n << BigInt(width - prefix)) - 1n;
+
+function maskedV6(bytes: Uint8Array, prefix: number): [bigint, bigint] {
+	const value = v6BigInt(bytes) & (ALL_128 ^ hostMask(prefix, 128));
+	return [value >> 64n, value & ALL_64];
+}
+
+/**
+ * Disjoint segments, sorted, each answered by one row: its first and last address, the row's
+ * prefix and record. IPv4 as numbers; IPv6 as two 64-bit halves each.
+ */
+interface Segments {
+	/** IPv4: one uint32 per segment; IPv6: high and low 64-bit halves per segment. */
+	starts: Uint32Array | BigUint64Array;
+	ends: Uint32Array | BigUint64Array;
+	prefixes: Uint8Array;
+	recordIds: Uint32Array;
+	count: number;
+}
+
+/**
+ * Rows sorted by start (wider first on a tie), then swept with a stack of open networks: CIDR
+ * blocks nest or are disjoint, so the innermost open row answers until it closes. A network
+ * listed twice keeps its last row. IPv4 works on plain numbers (no BigInt per row: the
+ * geolocation CSV has millions of rows); IPv6 on BigInts.
+ */
+interface Space<T extends number | bigint> {
+	rows: number;
+	startOf(row: number): T;
+	endOf(row: number): T;
+	/** value + 1 and value - 1 */
+	step(value: T, by: 1 | -1): T;
+	zero: T;
+}
+
+function sweep<T extends number | bigint>(space: Space<T>, prefixes: Uint8Array, emit: (from: T, to: T, row: number) => void): void {
+	const { rows, startOf, endOf } = space;
+	let order = Array.from({ length: rows }, (_, row) => row);
+	const compare = (a: number, b: number) => {
+		const startA = startOf(a);
+		const startB = startOf(b);
+		return startA < startB ? -1 : startA > startB ? 1 : prefixes[a] - prefixes[b] || a - b;
+	};
+	let sorted = true;
+	for (let index = 1; index < rows && sorted; index++) sorted = compare(order[index - 1], order[index]) < 0;
+	if (!sorted) order = order.sort(compare);
+
+	const put = (from: T, to: T, row: number) => {
+		if (from <= to) emit(from, to, row);
+	};
+	const stack: number[] = [];
+	let cursor = space.zero;
+	for (const row of order) {
+		const start = startOf(row);
+		while (stack.length > 0 && endOf(stack[stack.length - 1]) < start) {
+			const closing = stack.pop()!;
+			put(cursor, endOf(closing), closing);
+			cursor = space.step(endOf(closing), 1);
+		}
+		const top = stack[stack.length - 1];
+		if (top !== undefined) {
+			put(cursor, space.step(start, -1), top);
+			if (startOf(top) === start && prefixes[top] === prefixes[row]) stack.pop();
+		}
+		cursor = start;
+		stack.push(row);
+	}
+	while (stack.length > 0) {
+		const closing = stack.pop()!;
+		put(cursor, endOf(closing), closing);
+		cursor = space.step(endOf(closing), 1);
+	}
+}
+
+function flattenV4(startsIn: Growable<Uint32Array>, prefixesIn: Growable<Uint8Array>, recordIdsIn: Growable<Uint32Array>): Segments {
+	const starts = startsIn.trimmed();
+	const prefixes = prefixesIn.trimmed();
+	const recordIds = recordIdsIn.trimmed();
+	const out = { starts: uint32s(), ends: uint32s(), prefixes: uint8s(), recordIds: uint32s() };
+	sweep<number>(
+		{
+			rows: prefixes.length,
+			startOf: (row) => starts[row],
+			endOf: (row) => starts[row] + 2 ** (32 - prefixes[row]) - 1,
+			step: (value, by) => value + by,
+			zero: 0,
+		},
+		prefixes,
+		(from, to, row) => {
+			out.starts.push(from);
+			out.ends.push(to);
+			out.prefixes.push(prefixes[row]);
+			out.recordIds.push(recordIds[row]);
+		},
+	);
+	return {
+		starts: out.starts.trimmed(),
+		ends: out.ends.trimmed(),
+		prefixes: out.prefixes.trimmed(),
+		recordIds: out.recordIds.trimmed(),
+		count: out.prefixes.length,
+	};
+}
+
+function flattenV6(startsIn: Growable<BigUint64Array>, prefixesIn: Growable<Uint8Array>, recordIdsIn: Growable<Uint32Array>): Segments {
+	const halves = startsIn.trimmed();
+	const prefixes = prefixesIn.trimmed();
+	const recordIds = recordIdsIn.trimmed();
+	const starts = Array.from({ length: prefixes.length }, (_, row) => (halves[row * 2] << 64n) | halves[row * 2 + 1]);
+	const out = { starts: uint64s(), ends: uint64s(), prefixes: uint8s(), recordIds: uint32s() };
+	sweep<bigint>(
+		{
+			rows: prefixes.length,
+			startOf: (row) => starts[row],
+			endOf: (row) => starts[row] | hostMask(prefixes[row], 128),
+			step: (value, by) => value + BigInt(by),
+			zero: 0n,
+		},
+		prefixes,
+		(from, to, row) => {
+			out.starts.push(from >> 64n);
+			out.starts.push(from & ALL_64);
+			out.ends.push(to >> 64n);
+			out.ends.push(to & ALL_64);
+			out.prefixes.push(prefixes[row]);
+			out.recordIds.push(recordIds[row]);
+		},
+	);
+	return {
+		starts: out.starts.trimmed(),
+		ends: out.ends.trimmed(),
+		prefixes: out.prefixes.trimmed(),
+		recordIds: out.recordIds.trimmed(),
+		count: out.prefixes.length,
+	};
+}
+
+/** The built index: lookups by binary search over the disjoint segments. */
+export class CsvIndex implements IpDatabase {
+	readonly format = 'csv' as const;
+
+	readonly retainedBytes: number;
+
+	constructor(
+		readonly kind: DatabaseKind,
+		private readonly records: StoredRecord[],
+		private readonly v4: Segments,
+		private readonly v6: Segments,
+		readonly rows: number,
+	) {
+		const arrays = [v4, v6].flatMap((segments) => [segments.starts, segments.ends, segments.prefixes, segments.recordIds]);
+		this.retainedBytes = arrays.reduce((sum, array) => sum + array.byteLength, 0) + estimateRecordBytes(records);
+	}
+
+	/** Bytes the per-row typed arrays keep (records not counted), per row of the file. */
+	get indexBytesPerRow(): number {
+		const arrays = [this.v4, this.v6].flatMap((segments) => [segments.starts, segments.ends, segments.prefixes, segments.recordIds]);
+		return arrays.reduce((sum, array) => sum + array.byteLength, 0) / this.rows;
+	}
+
+	get recordCount(): number {
+		return this.records.length;
+	}
+
+	lookup(address: Uint8Array): Match | undefined {
+		// IPv4 sits at ::/96 in an MMDB tree, so an MMDB answers ::a.b.c.d with a.b.c.d's record.
+		if (address.length === 16 && address.subarray(0, 12).every((byte) => byte === 0)) {
+			const match = this.lookupV4(address.subarray(12));
+			if (!match) return undefined;
+			return { record: match.record, network: formatNetwork(widen(match.start), match.prefix + 96) };
+		}
+		if (address.length === 4) {
+			const match = this.lookupV4(address);
+			return match && { record: match.record, network: formatNetwork(match.start, match.prefix) };
+		}
+		return this.lookupV6(address);
+	}
+
+	private lookupV4(bytes: Uint8Array): { record: StoredRecord; start: Uint8Array; prefix: number } | undefined {
+		const value = v4Number(bytes);
+		const { starts, ends, prefixes, recordIds, count } = this.v4 as Segments & { starts: Uint32Array; ends: Uint32Array };
+		let low = 0;
+		let high = count - 1;
+		let found = -1;
+		while (low <= high) {
+			const middle = (low + high) >>> 1;
+			if (starts[middle] <= value) {
+				found = middle;
+				low = middle + 1;
+			} else high = middle - 1;
+		}
+		if (found < 0 || ends[found] < value) return undefined;
+		const prefix = widestBlock(BigInt(value), BigInt(starts[found]), BigInt(ends[found]), prefixes[found], 32);
+		const start = (prefix === 0 ? 0 : (value & (0xffffffff << (32 - prefix))) >>> 0);
+		return { record: this.records[recordIds[found]], start: bytesOf(BigInt(start), 4), prefix };
+	}
+
+	private lookupV6(bytes: Uint8Array): Match | undefined {
+		const value = v6BigInt(bytes);
+		const high64 = value >> 64n;
+		const low64 = value & ALL_64;
+		const { starts, ends, prefixes, recordIds, count } = this.v6 as Segments & { starts: BigUint64Array; ends: BigUint64Array };
+		const atOrBefore = (index: number) => starts[index * 2] < high64 || (starts[index * 2] === high64 && starts[index * 2 + 1] <= low64);
+		let low = 0;
+		let high = count - 1;
+		let found = -1;
+		while (low <= high) {
+			const middle = (low + high) >>> 1;
+			if (atOrBefore(middle)) {
+				found = middle;
+				low = middle + 1;
+			} else high = middle - 1;
+		}
+		if (found < 0) return undefined;
+		const end = (ends[found * 2] << 64n) | ends[found * 2 + 1];
+		if (end < value) return undefined;
+		const start = (starts[found * 2] << 64n) | starts[found * 2 + 1];
+		const prefix = widestBlock(value, start, end, prefixes[found], 128);
+		const blockStart = value & (ALL_128 ^ hostMask(prefix, 128));
+		return { record: this.records[recordIds[found]], network: formatNetwork(bytesOf(blockStart, 16), prefix) };
+	}
+}
+
+/** The largest aligned block holding `value` inside [start, end], at least as long as the row's prefix. */
+function widestBlock(value: bigint, start: bigint, end: bigint, rowPrefix: number, width: number): number {
+	for (let prefix = rowPrefix; prefix < width; prefix++) {
+		const host = hostMask(prefix, width);
+		const blockStart = value & ~host;
+		if (blockStart >= start && (blockStart | host) <= end) return prefix;
+	}
+	return width;
+}
+
+function bytesOf(value: bigint, length: number): Uint8Array {
+	const bytes = new Uint8Array(length);
+	let rest = value;
+	for (let index = length - 1; index >= 0; index--) {
+		bytes[index] = Number(rest & 0xffn);
+		rest >>= 8n;
+	}
+	return bytes;
+}
+
+function widen(v4: Uint8Array): Uint8Array {
+	const bytes = new Uint8Array(16);
+	bytes.set(v4, 12);
+	return bytes;
+}
+
+/** A rough size of the record table: UTF-16 strings plus object overhead, for the cache's bound. */
+function estimateRecordBytes(records: StoredRecord[]): number {
+	let bytes = 0;
+	for (const record of records) {
+		bytes += 64;
+		for (const key in record) bytes += 16 + record[key].length * 2;
+	}
+	return bytes;
+}
+
+/** The columns of a kind, for messages and tests. */
+export const columnsOf = (kind: DatabaseKind) => CSV_COLUMNS[kind];

@@ -1,0 +1,70 @@
+import type { DatabaseKind } from './databaseKinds';
+import type { IpDatabase } from './lookupTypes';
+
+/**
+ * Parsed databases, kept across the items of a run and across runs of this n8n process while
+ * the file's content is the same: keyed by the content's SHA-256 (builds are reproducible, 2.11,
+ * so the same checksum is the same build). At most two builds per database kind stay (the
+ * current one and the one before, for a run that still holds it); the least recently used goes
+ * first, so a new build replaces the old one and memory stays bounded whatever the run count.
+ */
+const BUILDS_PER_KIND = 2;
+
+/** A file not yet known to be a database holds a slot too, until it is parsed. */
+const MAX_PENDING = 4;
+
+interface Entry {
+	database: Promise<IpDatabase>;
+	kind?: DatabaseKind;
+	lastUsed: number;
+}
+
+const entries = new Map<string, Entry>();
+let clock = 0;
+let parses = 0;
+
+/**
+ * The database of this content: the cached one, or `parse()`'s, started once even when several
+ * items or runs ask at the same time. A failed parse is not kept (the next run tries again).
+ */
+export async function cachedDatabase(sha256: string, parse: () => Promise<IpDatabase>): Promise<IpDatabase> {
+	const known = entries.get(sha256);
+	if (known) {
+		known.lastUsed = ++clock;
+		return await known.database;
+	}
+	parses++;
+	const entry: Entry = { database: parse(), lastUsed: ++clock };
+	entries.set(sha256, entry);
+	entry.database.catch(() => {
+		if (entries.get(sha256) === entry) entries.delete(sha256);
+	});
+	const database = await entry.database;
+	entry.kind = database.kind;
+	evict();
+	return database;
+}
+
+function evict(): void {
+	const byKind = new Map<string, Array<[string, Entry]>>();
+	for (const pair of entries) {
+		const group = pair[1].kind ?? 'pending';
+		byKind.set(group, [...(byKind.get(group) ?? []), pair]);
+	}
+	for (const [group, list] of byKind) {
+		const keep = group === 'pending' ? MAX_PENDING : BUILDS_PER_KIND;
+		list.sort((a, b) => b[1].lastUsed - a[1].lastUsed);
+		for (const [sha256] of list.slice(keep)) entries.delete(sha256);
+	}
+}
+
+/** For tests and the bench: how many parses began in this process, and what is cached now. */
+export const cacheStats = () => ({
+	parses,
+	cached: [...entries.entries()].map(([sha256, entry]) => ({ sha256, kind: entry.kind })),
+});
+
+/** For tests: forget every parsed database. */
+export function clearDatabaseCache(): void {
+	entries.clear();
+}

@@ -1,0 +1,67 @@
+import { kindOfDatabaseType, type StoredRecord } from './databaseKinds';
+import { DatabaseFileError, type IpDatabase, type Match } from './lookupTypes';
+import { MmdbError, MmdbReader } from './mmdbReader';
+
+/** The MaxMind DB metadata marker, `\xAB\xCD\xEFMaxMind.com`, that every MMDB file ends with. */
+export const MMDB_MARKER = Uint8Array.from([0xab, 0xcd, 0xef, ...Array.from('MaxMind.com', (char) => char.charCodeAt(0))]);
+
+/** The MMDB spec puts the metadata in the file's last 128 KiB. */
+const METADATA_WINDOW = 128 * 1024;
+
+/** Whether the bytes end like an MMDB file: the metadata marker within the last 128 KiB. */
+export function hasMmdbMarker(file: Uint8Array): boolean {
+	const from = Math.max(0, file.length - METADATA_WINDOW);
+	for (let at = file.length - MMDB_MARKER.length; at >= from; at--) {
+		let same = true;
+		for (let index = 0; index < MMDB_MARKER.length && same; index++) same = file[at + index] === MMDB_MARKER[index];
+		if (same) return true;
+	}
+	return false;
+}
+
+/** An MMDB file opened for lookups; its kind from the metadata's `database_type`. */
+export function openMmdbDatabase(file: Uint8Array): IpDatabase {
+	const reader = attempt(() => new MmdbReader(file), 'The MMDB file cannot be read');
+	const databaseType = (reader.metadata as { database_type?: unknown }).database_type;
+	const kind = kindOfDatabaseType(databaseType);
+	if (!kind) {
+		throw new DatabaseFileError(
+			`The MMDB file's database_type is "${String(databaseType)}", which is none of ip-geolocation, ip-asn, ip-security`,
+		);
+	}
+	return {
+		kind,
+		format: 'mmdb',
+		retainedBytes: file.byteLength,
+		lookup(address: Uint8Array): Match | undefined {
+			const found = attempt(() => reader.lookup(address), 'The MMDB file is damaged');
+			if (!found) return undefined;
+			return { network: found.network, record: storedRecord(found.record) };
+		},
+	};
+}
+
+/** The reader's result, or its error as a DatabaseFileError that says what the node was doing. */
+function attempt<T>(work: () => T, what: string): T {
+	let failure: Error | undefined;
+	let result: T | undefined;
+	try {
+		result = work();
+	} catch (error) {
+		failure = error as Error;
+	}
+	if (failure) throw new DatabaseFileError(`${what}: ${failure instanceof MmdbError ? failure.message : String(failure.message ?? failure)}`);
+	return result as T;
+}
+
+/** The record as the file holds it: a flat map of strings (2.11); anything else is kept as text. */
+function storedRecord(value: unknown): StoredRecord {
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+		throw new DatabaseFileError('The MMDB file holds a record that is not a map of fields (contract 2.11: a flat, string-valued record per network)');
+	}
+	const record: StoredRecord = {};
+	for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
+		record[key] = typeof field === 'string' ? field : typeof field === 'object' ? JSON.stringify(field) : String(field);
+	}
+	return record;
+}
