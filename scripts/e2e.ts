@@ -6,12 +6,14 @@ import { cliRunnable, exampleCredentialIds, importIntoN8n, readExamples, type Ex
 import { n8nCommand } from './n8n/instance';
 import { checkImported, type LoadReport } from './n8n/loadingCheck';
 import { checkRun, parseExecution } from './n8n/runChecks';
-import { environmentFor, prepare, ROOT, startAndCheck, type Prepared } from './n8n/setup';
+import { runtimeSpec } from './n8n/runtime';
+import { emptyFilesFolder, environmentFor, prepare, ROOT, startAndCheck, type Prepared } from './n8n/setup';
 
 /**
- * `npm run test:e2e`: the package in a real n8n (2.x, installed once into a cache folder),
- * headless. It installs the packed package into a fresh user folder as n8n installs community
- * packages, imports credentials pointing at the sandbox (which runs in this process) and every
+ * `npm run test:e2e`: the package in a real n8n (2.x, or 1.x with `--n8n 1`, installed once into
+ * a cache folder), headless, with n8n's default settings for file access and a fresh home folder
+ * holding only an empty `~/.n8n-files`, where the examples write. It installs the packed package
+ * into that home's user folder as n8n installs community packages, imports credentials pointing at the sandbox (which runs in this process) and every
  * workflow of examples/, then
  *  1. proves the loading check can fail: with one node file and one credential file of the
  *     installed copy replaced by a module that throws, the check must name exactly those two;
@@ -21,12 +23,13 @@ import { environmentFor, prepare, ROOT, startAndCheck, type Prepared } from './n
  *
  * Flags: --keep keeps the temporary user folder; --break <dist file> replaces that file of the
  * installed copy with a throwing module before the check (to watch the e2e fail on it);
- * --no-self-test skips step 1.
+ * --no-self-test skips step 1; --n8n 1 (or an exact version, 1.85.4) runs it all on n8n 1.x.
  */
 interface Flags {
 	keep: boolean;
 	selfTest: boolean;
 	breakFiles: string[];
+	n8n?: string;
 }
 
 function parseFlags(argv: string[]): Flags {
@@ -35,7 +38,9 @@ function parseFlags(argv: string[]): Flags {
 		if (argv[index] === '--keep') flags.keep = true;
 		else if (argv[index] === '--no-self-test') flags.selfTest = false;
 		else if (argv[index] === '--break' && argv[index + 1]) flags.breakFiles.push(argv[++index]);
-		else throw new Error(`unknown flag ${argv[index]} (known: --keep, --no-self-test, --break <dist file>)`);
+		else if (argv[index] === '--n8n' && argv[index + 1]) flags.n8n = argv[++index];
+		else if (argv[index].startsWith('--n8n=')) flags.n8n = argv[index].slice('--n8n='.length);
+		else throw new Error(`unknown flag ${argv[index]} (known: --keep, --no-self-test, --break <dist file>, --n8n <1|2|version>)`);
 	}
 	return flags;
 }
@@ -45,11 +50,11 @@ const log = (line: string) => console.log(line);
 async function main(): Promise<number> {
 	const flags = parseFlags(process.argv.slice(2));
 	const started = Date.now();
-	const prepared = await prepare('e2e', log);
+	const prepared = await prepare('e2e', log, runtimeSpec(flags.n8n));
 	let sandbox: Sandbox | undefined;
 	const failures: string[] = [];
 	try {
-		sandbox = await startSandbox();
+		sandbox = await startSandbox({ port: Number(process.env.SANDBOX_PORT) || undefined });
 		const examples = await readExamples(ROOT);
 		const runs = examples.map((example) => ({ example, runnable: cliRunnable(example) }));
 		const workflows: Workflow[] = [
@@ -140,6 +145,9 @@ async function runExample(
 		return [`${example.file}: no Manual or Schedule Trigger to start it from`];
 	}
 	if (runnable.note) log(`\n${example.file}: ${runnable.note}`);
+	// Every output checked below is made by this run: n8n's ~/.n8n-files starts empty (a file an
+	// earlier example or run left there must not pass for one this run wrote).
+	await emptyFilesFolder(prepared);
 	sandbox.reset();
 	const startedAt = Date.now();
 	const result = await n8nCommand(prepared.runtime, env, ['execute', `--id=${runnable.workflow.id}`, '--rawOutput']);
