@@ -18,12 +18,14 @@ import { emptyFilesFolder, environmentFor, prepare, ROOT, startAndCheck, type Pr
  *  1. proves the loading check can fail: with one node file and one credential file of the
  *     installed copy replaced by a module that throws, the check must name exactly those two;
  *  2. checks that n8n offers every node (with its icons) and credential type package.json lists;
- *  3. runs every example with `n8n execute` and checks its output items, binaries, written
+ *  3. proves the examples need `~/.n8n-files` and nothing more: one that writes a file must fail
+ *     with that folder removed;
+ *  4. runs every example with `n8n execute` and checks its output items, binaries, written
  *     files and the sandbox's request log, printing one line per example with its item counts.
  *
  * Flags: --keep keeps the temporary user folder; --break <dist file> replaces that file of the
  * installed copy with a throwing module before the check (to watch the e2e fail on it);
- * --no-self-test skips step 1; --n8n 1 (or an exact version, 1.85.4) runs it all on n8n 1.x.
+ * --no-self-test skips steps 1 and 3; --n8n 1 (or an exact version, 1.85.4) runs it all on n8n 1.x.
  */
 interface Flags {
 	keep: boolean;
@@ -74,7 +76,10 @@ async function main(): Promise<number> {
 		failures.push(...loading.problems);
 
 		if (!loading.allLoaded) failures.push('examples not run: n8n did not load every type of the package');
-		else for (const { example, runnable } of runs) failures.push(...(await runExample(prepared, env, sandbox, example, runnable)));
+		else {
+			if (flags.selfTest) failures.push(...(await filesFolderSelfTest(prepared, env, runs)));
+			for (const { example, runnable } of runs) failures.push(...(await runExample(prepared, env, sandbox, example, runnable)));
+		}
 	} finally {
 		await sandbox?.close();
 		if (flags.keep || failures.length > 0) log(`The run's n8n user folder is kept: ${prepared.userFolder}`);
@@ -129,6 +134,35 @@ async function loadingCheck(prepared: Prepared, env: NodeJS.ProcessEnv, workflow
 		return { problems: problems.map((problem) => `loading: ${problem}`), allLoaded: report.allLoaded };
 	} finally {
 		await server.stop();
+	}
+}
+
+/**
+ * The examples may rely on nothing but `~/.n8n-files`: the first one that writes a file is run
+ * once without that folder, and n8n must refuse the write (ENOENT on the folder), as it does on a
+ * machine where the user has not made it. The folder is made again afterwards.
+ */
+async function filesFolderSelfTest(
+	prepared: Prepared,
+	env: NodeJS.ProcessEnv,
+	runs: Array<{ example: Example; runnable: ReturnType<typeof cliRunnable> }>,
+): Promise<string[]> {
+	const writer = runs.find(({ runnable }) => runnable?.workflow.nodes.some((node) => node.type === 'n8n-nodes-base.readWriteFile'));
+	if (!writer?.runnable) return [];
+	log(`\nSelf-test of the file location: ${writer.example.file} run without ~/.n8n-files ...`);
+	await fs.rm(prepared.filesFolder, { recursive: true, force: true });
+	try {
+		const result = await n8nCommand(prepared.runtime, env, ['execute', `--id=${writer.runnable.workflow.id}`, '--rawOutput']);
+		const output = `${result.stdout}\n${result.stderr}`;
+		// n8n 2.x: "realpath '.n8n-files'"; n8n 1.x, which resolves no path first: "open '.n8n-files/<file>'".
+		const refusal = output.split('\n').find((line) => /ENOENT: no such file or directory, \w+ '[^']*\.n8n-files[/']/.test(line));
+		if (result.code !== 0 && refusal) {
+			log(`  n8n refused the write as it must: ${refusal.trim()}`);
+			return [];
+		}
+		return [`self-test: without ~/.n8n-files, ${writer.example.file} ${result.code === 0 ? 'succeeded' : `failed otherwise (exit ${result.code})`}: it must rely on that folder alone`];
+	} finally {
+		await emptyFilesFolder(prepared);
 	}
 }
 
