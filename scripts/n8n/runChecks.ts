@@ -72,7 +72,10 @@ export async function checkRun(
 	const { execution } = context;
 	const runData = execution.data.resultData.runData;
 	const problems: string[] = [];
-	if (execution.status !== 'success' || execution.data.resultData.error) {
+	// n8n 1.85 and older print the run as their list of active executions holds it, still
+	// 'running'; their CLI exits non-zero on a failed run, which the caller checks first.
+	const finished = execution.status === 'success' || execution.status === 'running';
+	if (!finished || execution.data.resultData.error) {
 		const error = execution.data.resultData.error;
 		problems.push(`the run did not succeed (status ${execution.status})${error ? `: ${error.node?.name ? `${error.node.name}: ` : ''}${error.message}` : ''}`);
 	}
