@@ -4,6 +4,7 @@ import path from 'path';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { runWorkflow, type WorkflowJson } from '../test/harness/run';
+import { createN8nFilesFolder, N8N_WORKING_DIRECTORY } from '../test/harness/n8nFiles';
 import { allSandboxCredentials } from '../test/harness/sandboxCredentials';
 import { ROOT } from '../test/harness/nodeTypes';
 import { placeStoredDatabases } from '../test/sandbox/ipDatabases/storedFiles';
@@ -15,14 +16,17 @@ import { formatTable } from './table';
  * n8n-core's engine exactly as saved, with credentials pointing at the sandbox on 127.0.0.1.
  * Lead enrichment first (its enriched rows as a table), then the media and database examples,
  * whose files land in the folder printed at the end.
+ *
+ * The n8n process the harness plays has a fresh home folder of its own in the system's temporary
+ * folder (new every run, so runs of demo, dev and test:e2e never share files): the demo makes its
+ * `~/.n8n-files`, as a user has to, and the examples write there, as in a stock n8n.
  */
-const OUTPUT_FOLDER = '/tmp/n8n-abstractapi-demo';
 const RATE = 5; // requests per second: the sandbox plays a paid plan, the nodes pace to it
 
 async function main() {
 	const sandbox = await startSandbox();
 	for (const service of Object.keys(sandbox.baseUrls)) sandbox.limitRate(service, RATE);
-	await fs.rm(OUTPUT_FOLDER, { recursive: true, force: true });
+	const outputFolder = await createN8nFilesFolder();
 
 	const examplesDir = path.join(ROOT, 'examples');
 	const files = (await fs.readdir(examplesDir))
@@ -52,10 +56,10 @@ async function main() {
 	const requests = sandbox.log.filter((entry) => entry.service !== 'storage');
 	const refused = requests.filter((entry) => entry.status === 429).length;
 	console.log(`\nSandbox: ${requests.length} API requests (${refused} answered 429), ${sandbox.requests('storage').length} storage downloads.`);
-	const written = await listFiles(OUTPUT_FOLDER);
+	const written = await listFiles(outputFolder);
 	if (written.length > 0) {
-		console.log(`Files written to ${OUTPUT_FOLDER}:`);
-		for (const file of written) console.log(`  ${path.relative(OUTPUT_FOLDER, file.path)}  ${file.size} bytes`);
+		console.log(`Files written to ${outputFolder} (the ~/.n8n-files of the n8n the demo plays, whose home is ${N8N_WORKING_DIRECTORY}):`);
+		for (const file of written) console.log(`  ${path.relative(outputFolder, file.path)}  ${file.size} bytes`);
 	}
 	await sandbox.close();
 	// n8n-core leaves handles open after a run; the demo is done.

@@ -3,8 +3,9 @@ import { promises as fs } from 'fs';
 import { CREDENTIAL_TYPES } from '../test/harness/sandboxCredentials';
 import { startSandbox, type Sandbox } from '../test/sandbox/server';
 import { importIntoN8n, readExamples } from './n8n/examples';
-import { DEMO_FOLDER, LOCAL_OWNER, type Server } from './n8n/instance';
+import { LOCAL_OWNER, type Server } from './n8n/instance';
 import { freePort, portInUse, stopChild } from './n8n/processes';
+import { runtimeSpec } from './n8n/runtime';
 import { environmentFor, prepare, ROOT, startAndCheck } from './n8n/setup';
 
 /**
@@ -12,8 +13,9 @@ import { environmentFor, prepare, ROOT, startAndCheck } from './n8n/setup';
  * n8n (2.x) is installed once into a cache folder; each run packs the built package, installs it
  * into a fresh n8n user folder as n8n installs community packages, imports a credential per
  * service pointing at the sandbox and every workflow of examples/, signs the owner up, and
- * starts the editor. Ctrl-C stops n8n and the sandbox and removes the run's user folder
- * (--keep keeps it).
+ * starts the editor. n8n runs with its default file access and a fresh home folder holding only
+ * an empty `~/.n8n-files`, where the examples write. Ctrl-C stops n8n and the sandbox and
+ * removes that folder (--keep keeps it). --n8n 1 runs the last n8n 1.x instead.
  *
  * N8N_PORT chooses the editor's port (default 5678, or a free one if that is taken);
  * SANDBOX_PORT the sandbox's (default: a free one).
@@ -26,7 +28,8 @@ const log = (line: string) => console.log(line);
 
 async function main() {
 	const keep = process.argv.includes('--keep');
-	const prepared = await prepare('dev', log);
+	const version = process.argv.find((arg, index) => process.argv[index - 1] === '--n8n') ?? process.argv.find((arg) => arg.startsWith('--n8n='))?.slice(6);
+	const prepared = await prepare('dev', log, runtimeSpec(version));
 	const sandbox = await startSandbox({ port: Number(process.env.SANDBOX_PORT ?? 0) || undefined });
 	for (const service of Object.keys(sandbox.baseUrls)) sandbox.limitRate(service, RATE);
 	let server: Server | undefined;
@@ -85,7 +88,8 @@ async function main() {
 	log(`n8n is ready: ${server.url}`);
 	log(`  Sign in as ${LOCAL_OWNER.email}, password ${LOCAL_OWNER.password}`);
 	for (const example of examples) log(`  ${example.workflow.name}: ${server.url}/workflow/${example.id}`);
-	log(`  Files the examples write go to ${DEMO_FOLDER}; the credentials "<type> (sandbox)" point at the sandbox above.`);
+	log(`  n8n runs with the fresh home folder ${prepared.userFolder} (default file access: ~/.n8n-files only);`);
+	log(`  the examples write into ${prepared.filesFolder}. The credentials "<type> (sandbox)" point at the sandbox above.`);
 	log('Ctrl-C stops n8n and the sandbox.');
 }
 

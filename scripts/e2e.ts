@@ -7,27 +7,32 @@ import { cliRunnable, exampleCredentialIds, importIntoN8n, readExamples, type Ex
 import { n8nCommand } from './n8n/instance';
 import { checkImported, type LoadReport } from './n8n/loadingCheck';
 import { checkRun, parseExecution } from './n8n/runChecks';
-import { environmentFor, prepare, ROOT, startAndCheck, type Prepared } from './n8n/setup';
+import { runtimeSpec } from './n8n/runtime';
+import { emptyFilesFolder, environmentFor, prepare, ROOT, startAndCheck, type Prepared } from './n8n/setup';
 
 /**
- * `npm run test:e2e`: the package in a real n8n (2.x, installed once into a cache folder),
- * headless. It installs the packed package into a fresh user folder as n8n installs community
- * packages, imports credentials pointing at the sandbox (which runs in this process) and every
+ * `npm run test:e2e`: the package in a real n8n (2.x, or 1.x with `--n8n 1`, installed once into
+ * a cache folder), headless, with n8n's default settings for file access and a fresh home folder
+ * holding only an empty `~/.n8n-files`, where the examples write. It installs the packed package
+ * into that home's user folder as n8n installs community packages, imports credentials pointing at the sandbox (which runs in this process) and every
  * workflow of examples/, then
  *  1. proves the loading check can fail: with one node file and one credential file of the
  *     installed copy replaced by a module that throws, the check must name exactly those two;
  *  2. checks that n8n offers every node (with its icons) and credential type package.json lists;
- *  3. runs every example with `n8n execute` and checks its output items, binaries, written
+ *  3. proves the examples need `~/.n8n-files` and nothing more: one that writes a file must fail
+ *     with that folder removed;
+ *  4. runs every example with `n8n execute` and checks its output items, binaries, written
  *     files and the sandbox's request log, printing one line per example with its item counts.
  *
  * Flags: --keep keeps the temporary user folder; --break <dist file> replaces that file of the
  * installed copy with a throwing module before the check (to watch the e2e fail on it);
- * --no-self-test skips step 1.
+ * --no-self-test skips steps 1 and 3; --n8n 1 (or an exact version, 1.85.4) runs it all on n8n 1.x.
  */
 interface Flags {
 	keep: boolean;
 	selfTest: boolean;
 	breakFiles: string[];
+	n8n?: string;
 }
 
 function parseFlags(argv: string[]): Flags {
@@ -36,7 +41,9 @@ function parseFlags(argv: string[]): Flags {
 		if (argv[index] === '--keep') flags.keep = true;
 		else if (argv[index] === '--no-self-test') flags.selfTest = false;
 		else if (argv[index] === '--break' && argv[index + 1]) flags.breakFiles.push(argv[++index]);
-		else throw new Error(`unknown flag ${argv[index]} (known: --keep, --no-self-test, --break <dist file>)`);
+		else if (argv[index] === '--n8n' && argv[index + 1]) flags.n8n = argv[++index];
+		else if (argv[index].startsWith('--n8n=')) flags.n8n = argv[index].slice('--n8n='.length);
+		else throw new Error(`unknown flag ${argv[index]} (known: --keep, --no-self-test, --break <dist file>, --n8n <1|2|version>)`);
 	}
 	return flags;
 }
@@ -46,11 +53,11 @@ const log = (line: string) => console.log(line);
 async function main(): Promise<number> {
 	const flags = parseFlags(process.argv.slice(2));
 	const started = Date.now();
-	const prepared = await prepare('e2e', log);
+	const prepared = await prepare('e2e', log, runtimeSpec(flags.n8n));
 	let sandbox: Sandbox | undefined;
 	const failures: string[] = [];
 	try {
-		sandbox = await startSandbox();
+		sandbox = await startSandbox({ port: Number(process.env.SANDBOX_PORT) || undefined });
 		const examples = await readExamples(ROOT);
 		const runs = examples.map((example) => ({ example, runnable: cliRunnable(example) }));
 		const workflows: Workflow[] = [
@@ -70,7 +77,10 @@ async function main(): Promise<number> {
 		failures.push(...loading.problems);
 
 		if (!loading.allLoaded) failures.push('examples not run: n8n did not load every type of the package');
-		else for (const { example, runnable } of runs) failures.push(...(await runExample(prepared, env, sandbox, example, runnable)));
+		else {
+			if (flags.selfTest) failures.push(...(await filesFolderSelfTest(prepared, env, runs)));
+			for (const { example, runnable } of runs) failures.push(...(await runExample(prepared, env, sandbox, example, runnable)));
+		}
 	} finally {
 		await sandbox?.close();
 		if (flags.keep || failures.length > 0) log(`The run's n8n user folder is kept: ${prepared.userFolder}`);
@@ -128,6 +138,35 @@ async function loadingCheck(prepared: Prepared, env: NodeJS.ProcessEnv, workflow
 	}
 }
 
+/**
+ * The examples may rely on nothing but `~/.n8n-files`: the first one that writes a file is run
+ * once without that folder, and n8n must refuse the write (ENOENT on the folder), as it does on a
+ * machine where the user has not made it. The folder is made again afterwards.
+ */
+async function filesFolderSelfTest(
+	prepared: Prepared,
+	env: NodeJS.ProcessEnv,
+	runs: Array<{ example: Example; runnable: ReturnType<typeof cliRunnable> }>,
+): Promise<string[]> {
+	const writer = runs.find(({ runnable }) => runnable?.workflow.nodes.some((node) => node.type === 'n8n-nodes-base.readWriteFile'));
+	if (!writer?.runnable) return [];
+	log(`\nSelf-test of the file location: ${writer.example.file} run without ~/.n8n-files ...`);
+	await fs.rm(prepared.filesFolder, { recursive: true, force: true });
+	try {
+		const result = await n8nCommand(prepared.runtime, env, ['execute', `--id=${writer.runnable.workflow.id}`, '--rawOutput']);
+		const output = `${result.stdout}\n${result.stderr}`;
+		// n8n 2.x: "realpath '.n8n-files'"; n8n 1.x, which resolves no path first: "open '.n8n-files/<file>'".
+		const refusal = output.split('\n').find((line) => /ENOENT: no such file or directory, \w+ '[^']*\.n8n-files[/']/.test(line));
+		if (result.code !== 0 && refusal) {
+			log(`  n8n refused the write as it must: ${refusal.trim()}`);
+			return [];
+		}
+		return [`self-test: without ~/.n8n-files, ${writer.example.file} ${result.code === 0 ? 'succeeded' : `failed otherwise (exit ${result.code})`}: it must rely on that folder alone`];
+	} finally {
+		await emptyFilesFolder(prepared);
+	}
+}
+
 /** Runs one example with `n8n execute` against a fresh request log, and checks the run. */
 async function runExample(
 	prepared: Prepared,
@@ -141,6 +180,9 @@ async function runExample(
 		return [`${example.file}: no Manual or Schedule Trigger to start it from`];
 	}
 	if (runnable.note) log(`\n${example.file}: ${runnable.note}`);
+	// Every output checked below is made by this run: n8n's ~/.n8n-files starts empty (a file an
+	// earlier example or run left there must not pass for one this run wrote).
+	await emptyFilesFolder(prepared);
 	sandbox.reset();
 	// A workflow that reads a stored database file finds the sandbox's build where it looks.
 	await placeStoredDatabases(example.workflow);

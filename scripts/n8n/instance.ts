@@ -1,11 +1,7 @@
 import { spawn, type ChildProcess } from 'child_process';
-import { promises as fs } from 'fs';
 
 import { assertSucceeded, childEnv, runCommand, sleep, stopChild, type CommandResult } from './processes';
 import type { Runtime } from './runtime';
-
-/** Where the example workflows write their files; the only folder n8n's file nodes may use. */
-export const DEMO_FOLDER = '/tmp/n8n-abstractapi-demo';
 
 /** The owner account of a local instance, so the editor opens without a sign-up. */
 export interface Owner {
@@ -24,6 +20,10 @@ export const LOCAL_OWNER: Owner = {
 };
 
 export interface InstanceOptions {
+	/**
+	 * The fresh home folder n8n runs with (HOME, its working directory and its user folder), as
+	 * on a new machine: it holds n8n's own `.n8n` and an empty `.n8n-files`, nothing else.
+	 */
 	userFolder: string;
 	/** The editor's and REST API's port on 127.0.0.1. */
 	port: number;
@@ -37,12 +37,14 @@ export interface InstanceOptions {
  * The environment every n8n process gets. It keeps n8n headless and off the network (no
  * telemetry, version or "what's new" checks, templates, banners, vetted-package list, MCP
  * registry, license renewal), bound to 127.0.0.1, and lets it reach the sandbox: SSRF
- * protection stays on but allows 127.0.0.1 only. Files are restricted to DEMO_FOLDER.
- * The caller's own N8N_* settings win (N8N_LOG_LEVEL=debug, say), except the folder, ports and
- * owner this script manages.
+ * protection stays on but allows 127.0.0.1 only. File access keeps n8n's default (2.x:
+ * `~/.n8n-files` only, `~` being this HOME). The caller's own N8N_* settings win
+ * (N8N_LOG_LEVEL=debug, say), except the folder, ports, owner and file access this script
+ * manages.
  */
 export function instanceEnvironment(runtime: Runtime, options: InstanceOptions): NodeJS.ProcessEnv {
 	const settings: NodeJS.ProcessEnv = {
+		HOME: options.userFolder,
 		N8N_USER_FOLDER: options.userFolder,
 		N8N_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_HOST: '127.0.0.1',
@@ -60,14 +62,14 @@ export function instanceEnvironment(runtime: Runtime, options: InstanceOptions):
 		N8N_DYNAMIC_BANNERS_ENABLED: 'false',
 		N8N_AI_ENABLED: 'false',
 		N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
-		N8N_DISABLED_MODULES: 'mcp-registry',
+		// n8n 1.x knows no mcp-registry module and refuses to start when told to disable it.
+		...(isN8n1(runtime) ? {} : { N8N_DISABLED_MODULES: 'mcp-registry' }),
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
 		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
 		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
 		N8N_REINSTALL_MISSING_PACKAGES: 'false',
 		N8N_SSRF_PROTECTION_ENABLED: 'true',
 		N8N_SSRF_ALLOWED_IP_RANGES: '127.0.0.1/32',
-		N8N_RESTRICT_FILE_ACCESS_TO: DEMO_FOLDER,
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
 		...(options.owner
 			? {
@@ -79,16 +81,18 @@ export function instanceEnvironment(runtime: Runtime, options: InstanceOptions):
 				}
 			: {}),
 	};
-	const managed = /^N8N_(USER_FOLDER|PORT|RUNNERS_BROKER_PORT|INSTANCE_OWNER_.*)$/;
+	const managed = /^N8N_(USER_FOLDER|PORT|RUNNERS_BROKER_PORT|INSTANCE_OWNER_.*|RESTRICT_FILE_ACCESS_TO|BLOCK_FILE_ACCESS_TO_N8N_FILES)$/;
 	const callerSettings = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('N8N_') && !managed.test(name)));
 	const env = childEnv({ ...settings, ...callerSettings, PATH: runtime.path });
 	for (const name of Object.keys(env)) if (managed.test(name) && settings[name] === undefined) delete env[name];
 	return env;
 }
 
+/** Whether the runtime is an n8n 1.x, which differs from 2.x in the ways these scripts handle. */
+export const isN8n1 = (runtime: Runtime) => runtime.n8nVersion.startsWith('1.');
+
 /** Runs one n8n CLI command (`import:workflow`, `execute`, ...) to its end. */
 export async function n8nCommand(runtime: Runtime, env: NodeJS.ProcessEnv, args: string[]): Promise<CommandResult> {
-	await fs.mkdir(DEMO_FOLDER, { recursive: true });
 	return await runCommand(runtime.node, [runtime.n8nBin, ...args], { env, cwd: env.N8N_USER_FOLDER });
 }
 
@@ -117,7 +121,6 @@ export async function startServer(
 	env: NodeJS.ProcessEnv,
 	options: { onLine?: (line: string) => void; timeoutMs?: number } = {},
 ): Promise<Server> {
-	await fs.mkdir(DEMO_FOLDER, { recursive: true });
 	const url = `http://127.0.0.1:${env.N8N_PORT}`;
 	// Its own process group: a Ctrl-C in the terminal reaches this script, which stops n8n in
 	// order (n8n, then the sandbox), instead of every process at once.
@@ -151,8 +154,9 @@ export async function startServer(
 			throw new Error(`n8n stopped before it was ready (exit ${child.exitCode ?? child.signalCode}):\n${log.slice(-30).join('\n')}`);
 		}
 		try {
-			const response = await fetch(`${url}/healthz/readiness`);
-			if (response.status === 200) return server;
+			// n8n 1.x reports ready before it has mounted its REST routes: wait for those too.
+			const ready = (await fetch(`${url}/healthz/readiness`)).status === 200;
+			if (ready && (await fetch(`${url}/rest/settings`)).status === 200) return server;
 		} catch {
 			// not listening yet
 		}
@@ -160,6 +164,22 @@ export async function startServer(
 	}
 	await server.stop();
 	throw new Error(`n8n was not ready within ${Math.round((options.timeoutMs ?? 180_000) / 1000)} s:\n${log.slice(-30).join('\n')}`);
+}
+
+/**
+ * Creates the owner account through the sign-up the editor shows on a new instance, if there is
+ * none yet: n8n 1.x cannot take the owner from environment variables as 2.x does. An instance
+ * that has its owner answers 400 and is left as it is.
+ */
+export async function setUpOwner(server: Server, owner: Owner): Promise<void> {
+	const response = await fetch(`${server.url}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ email: owner.email, firstName: owner.firstName, lastName: owner.lastName, password: owner.password }),
+	});
+	const body = await response.text();
+	if (response.status === 200 || (response.status === 400 && /already/i.test(body))) return;
+	throw new Error(`setting up the owner ${owner.email} failed: HTTP ${response.status} ${body}`);
 }
 
 /** Signs in as the owner through the REST API the editor uses; returns the session cookie. */

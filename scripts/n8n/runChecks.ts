@@ -72,7 +72,10 @@ export async function checkRun(
 	const { execution } = context;
 	const runData = execution.data.resultData.runData;
 	const problems: string[] = [];
-	if (execution.status !== 'success' || execution.data.resultData.error) {
+	// n8n 1.85 and older print the run as their list of active executions holds it, still
+	// 'running'; their CLI exits non-zero on a failed run, which the caller checks first.
+	const finished = execution.status === 'success' || execution.status === 'running';
+	if (!finished || execution.data.resultData.error) {
 		const error = execution.data.resultData.error;
 		problems.push(`the run did not succeed (status ${execution.status})${error ? `: ${error.node?.name ? `${error.node.name}: ` : ''}${error.message}` : ''}`);
 	}
@@ -128,7 +131,7 @@ export async function checkRun(
 	if (context.keys.some((key) => context.stdout.includes(key))) problems.push('an API key appears in the run data');
 
 	const binaries = await checkBinaries(runData, context.userFolder, problems);
-	const files = await checkWrittenFiles(workflow, runData, context.startedAt, problems);
+	const files = await checkWrittenFiles(workflow, runData, context.startedAt, context.userFolder, problems);
 
 	const summary = [
 		`${problems.length === 0 ? 'ok    ' : 'FAILED'} ${example.file}: ${counts.join(', ')}`,
@@ -202,18 +205,26 @@ async function checkBinaries(runData: Record<string, TaskData[]>, userFolder: st
 }
 
 /** Files the workflow's Read/Write Files nodes wrote (their output names each path). */
-async function checkWrittenFiles(workflow: Workflow, runData: Record<string, TaskData[]>, startedAt: number, problems: string[]): Promise<string[]> {
+async function checkWrittenFiles(
+	workflow: Workflow,
+	runData: Record<string, TaskData[]>,
+	startedAt: number,
+	workingDirectory: string,
+	problems: string[],
+): Promise<string[]> {
 	const written: string[] = [];
 	for (const node of workflow.nodes.filter((candidate) => candidate.type === WRITE_FILE_NODE && candidate.parameters.operation === 'write')) {
 		for (const item of outputItems(runData[node.name] ?? [])) {
-			const file = String(item.json.fileName ?? '');
+			// As n8n resolves it: a relative path from n8n's working directory, its home folder here.
+			const file = path.resolve(workingDirectory, String(item.json.fileName ?? ''));
 			try {
 				const stat = await fs.stat(file);
 				// mtime has whole-second precision on some filesystems
 				if (stat.mtimeMs < startedAt - 1000) problems.push(`${file} was not written by this run (modified ${stat.mtime.toISOString()})`);
 				const problem = signatureProblem(await fs.readFile(file), file);
 				if (problem) problems.push(`${file}: ${problem}`);
-				written.push(`${file} (${stat.size} B)`);
+				const shown = file.startsWith(workingDirectory + path.sep) ? `~/${path.relative(workingDirectory, file)}` : file;
+				written.push(`${shown} (${stat.size} B)`);
 			} catch (error) {
 				problems.push(`node "${node.name}" says it wrote ${file || '(no file name)'}, but: ${(error as Error).message}`);
 			}

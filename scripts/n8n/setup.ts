@@ -2,12 +2,12 @@ import { promises as fs } from 'fs';
 import os from 'os';
 import path from 'path';
 
-import { ROOT } from '../../test/harness/nodeTypes';
+import { ROOT } from '../../test/harness/root';
 import { installCommunityPackage, packPackage, readManifest, type PackageManifest } from './communityPackage';
-import { instanceEnvironment, LOCAL_OWNER, ownerPasswordHash, signIn, startServer, type Server } from './instance';
+import { instanceEnvironment, isN8n1, LOCAL_OWNER, ownerPasswordHash, setUpOwner, signIn, startServer, type Server } from './instance';
 import { checkLoadedTypes, listedTypes, type ListedType, type LoadReport } from './loadingCheck';
 import { freePort } from './processes';
-import { ensureRuntime, type Runtime } from './runtime';
+import { ensureRuntime, type Runtime, type RuntimeSpec } from './runtime';
 
 export { ROOT };
 
@@ -17,37 +17,65 @@ export interface Prepared {
 	manifest: PackageManifest;
 	/** The types package.json lists, named from the repository's build. */
 	listed: ListedType[];
-	/** A temporary folder for this run: the tarball and the user folder. */
+	/** A temporary folder for this run: the tarball and n8n's home folder. */
 	workFolder: string;
+	/**
+	 * n8n's fresh HOME, working directory and user folder (n8n's own files in `.n8n`), holding
+	 * nothing else but an empty `.n8n-files`: what a new user has after following n8n's docs.
+	 */
 	userFolder: string;
+	/** `<userFolder>/.n8n-files`: the only folder n8n 2.x's file nodes may use by default. */
+	filesFolder: string;
 	/** The installed copy: <userFolder>/.n8n/nodes/node_modules/<package>. */
 	packageDir: string;
 	passwordHash: string;
 }
 
 /**
- * Installs n8n if the cache lacks it, packs the built package (dist/ must be current: the npm
- * scripts build first) and installs the tarball into a new user folder as n8n installs a
- * community package.
+ * Installs n8n (the line or version `spec` names; default 2.x) if the cache lacks it, packs the
+ * built package (dist/ must be current: the npm scripts build first), makes n8n a fresh home
+ * folder holding an empty `.n8n-files` (what n8n's docs ask of a user) and installs the tarball
+ * into it as n8n installs a community package.
  */
-export async function prepare(label: string, log: (line: string) => void): Promise<Prepared> {
-	const runtime = await ensureRuntime(log);
+export async function prepare(label: string, log: (line: string) => void, spec?: RuntimeSpec): Promise<Prepared> {
+	const runtime = await ensureRuntime(log, spec);
 	const manifest = await readManifest(ROOT);
 	const listed = listedTypes(ROOT, manifest);
 	const workFolder = await fs.mkdtemp(path.join(os.tmpdir(), `n8n-abstractapi-${label}-`));
-	const userFolder = path.join(workFolder, 'user');
+	const userFolder = path.join(workFolder, 'home');
+	const filesFolder = path.join(userFolder, '.n8n-files');
+	await fs.mkdir(filesFolder, { recursive: true });
 	const tarball = await packPackage(ROOT, workFolder);
 	const packageDir = await installCommunityPackage(userFolder, tarball);
-	log(`Installed ${path.basename(tarball)} into the fresh n8n user folder ${userFolder}`);
-	return { runtime, manifest, listed, workFolder, userFolder, packageDir, passwordHash: await ownerPasswordHash(runtime, LOCAL_OWNER) };
+	log(`Installed ${path.basename(tarball)} into n8n ${runtime.n8nVersion} with a fresh home folder ${userFolder}`);
+	return {
+		runtime,
+		manifest,
+		listed,
+		workFolder,
+		userFolder,
+		filesFolder,
+		packageDir,
+		passwordHash: await ownerPasswordHash(runtime, LOCAL_OWNER),
+	};
 }
 
-/** The environment of an n8n process on this user folder, on the given (or free) ports. */
+/** Empties n8n's `~/.n8n-files`, so that every file found there afterwards was written since. */
+export async function emptyFilesFolder(prepared: Prepared): Promise<void> {
+	await fs.rm(prepared.filesFolder, { recursive: true, force: true });
+	await fs.mkdir(prepared.filesFolder);
+}
+
+/**
+ * The environment of an n8n process on this user folder, on the given port, else N8N_PORT, else
+ * a free one; its task broker on the port after N8N_PORT when that is set, else a free one.
+ */
 export async function environmentFor(prepared: Prepared, port?: number): Promise<NodeJS.ProcessEnv> {
+	const chosen = Number(process.env.N8N_PORT) || undefined;
 	return instanceEnvironment(prepared.runtime, {
 		userFolder: prepared.userFolder,
-		port: port ?? (await freePort()),
-		brokerPort: await freePort(),
+		port: port ?? chosen ?? (await freePort()),
+		brokerPort: chosen ? chosen + 1 : await freePort(),
 		owner: { owner: LOCAL_OWNER, passwordHash: prepared.passwordHash },
 	});
 }
@@ -63,6 +91,7 @@ export async function startAndCheck(
 ): Promise<{ server: Server; cookie: string; report: LoadReport }> {
 	const server = await startServer(prepared.runtime, env, { onLine });
 	try {
+		if (isN8n1(prepared.runtime)) await setUpOwner(server, LOCAL_OWNER);
 		const cookie = await signIn(server, LOCAL_OWNER);
 		const report = await checkLoadedTypes(server, cookie, prepared);
 		return { server, cookie, report };

@@ -1,14 +1,18 @@
-import { promises as fs } from 'fs';
+import { constants, promises as fs } from 'fs';
 import path from 'path';
 
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { BINARY_ENCODING, NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	JsonObject,
+	ResolvedFilePath,
 } from 'n8n-workflow';
+
+import { resolveFromWorkingDirectory } from './n8nFiles';
 
 /**
  * Stand-ins for the few n8n-nodes-base types the example workflows use (n8n-nodes-base itself
@@ -47,18 +51,46 @@ class ManualTrigger implements INodeType {
 	}
 }
 
-/** Schedule Trigger: one item with the time it fired, as the real node gives it. */
+/**
+ * Schedule Trigger: one item with the time it fired, under the keys the real node gives (in UTC,
+ * the harness's time zone).
+ */
 class ScheduleTrigger implements INodeType {
 	description = describe('scheduleTrigger', 'Schedule Trigger', {
 		group: ['trigger'],
 		inputs: [],
+		version: [1, 1.1, 1.2],
 		properties: [{ displayName: 'Rule', name: 'rule', type: 'json', default: {} }],
 	});
 
 	async execute(): Promise<INodeExecutionData[][]> {
-		const now = new Date();
-		return [[{ json: { timestamp: now.toISOString(), 'Readable date': now.toUTCString() } }]];
+		return [[{ json: firedAt(new Date()) }]];
 	}
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/** The real node's item for a tick at `now` (its moment formats, in UTC). */
+function firedAt(now: Date): IDataObject {
+	const two = (value: number) => String(value).padStart(2, '0');
+	const day = now.getUTCDate();
+	const ordinal = day % 10 === 1 && day !== 11 ? 'st' : day % 10 === 2 && day !== 12 ? 'nd' : day % 10 === 3 && day !== 13 ? 'rd' : 'th';
+	const hours = now.getUTCHours();
+	const time = `${hours % 12 || 12}:${two(now.getUTCMinutes())}:${two(now.getUTCSeconds())} ${hours < 12 ? 'am' : 'pm'}`;
+	return {
+		timestamp: now.toISOString().replace('Z', '+00:00'),
+		'Readable date': `${MONTHS[now.getUTCMonth()]} ${day}${ordinal} ${now.getUTCFullYear()}, ${time}`,
+		'Readable time': time,
+		'Day of week': DAYS[now.getUTCDay()],
+		Year: String(now.getUTCFullYear()),
+		Month: MONTHS[now.getUTCMonth()],
+		'Day of month': two(day),
+		Hour: two(hours),
+		Minute: two(now.getUTCMinutes()),
+		Second: two(now.getUTCSeconds()),
+		Timezone: 'UTC (UTC+00:00)',
+	};
 }
 
 /** Edit Fields (Set): `raw` mode (JSON output) and `manual` mode (assignments). */
@@ -87,8 +119,12 @@ class EditFields implements INodeType {
 				const base: IDataObject = include ? { ...input.json } : {};
 				if (mode === 'raw') {
 					const raw = this.getNodeParameter('jsonOutput', itemIndex) as string | IDataObject;
-					const parsed = typeof raw === 'string' ? (JSON.parse(raw) as IDataObject) : raw;
-					return paired({ ...base, ...parsed }, itemIndex);
+					try {
+						return paired({ ...base, ...jsonObject(raw, itemIndex) }, itemIndex);
+					} catch (error) {
+						if (this.continueOnFail()) return paired({ error: (error as Error).message }, itemIndex);
+						throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+					}
 				}
 				const assignments = this.getNodeParameter('assignments.assignments', itemIndex, []) as Array<{
 					name: string;
@@ -101,11 +137,34 @@ class EditFields implements INodeType {
 	}
 }
 
-/** Split Out: one item per element of a list field. */
+/** The real node's reading of 'JSON Output': a JSON object, or an error saying which rule failed. */
+function jsonObject(raw: string | IDataObject, itemIndex: number): IDataObject {
+	let parsed: unknown = raw;
+	if (typeof raw === 'string') {
+		try {
+			parsed = JSON.parse(raw);
+		} catch {
+			throw new Error(`The 'JSON Output' in item ${itemIndex} contains invalid JSON`);
+		}
+	}
+	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+		throw new Error(`The 'JSON Output' in item ${itemIndex} does not contain a valid JSON object`);
+	}
+	return parsed as IDataObject;
+}
+
+/**
+ * Split Out (one field, "No Other Fields", as the examples use it), as the real node does it: one
+ * item per element of the field (a list; an object gives its values, any other value itself); an
+ * element that is an object becomes the item, any other element `{ <field>: element }`. A field the
+ * item lacks gives no items and no error.
+ */
 class SplitOut implements INodeType {
 	description = describe('splitOut', 'Split Out', {
+		version: 1,
 		properties: [
-			{ displayName: 'Fields to Split Out', name: 'fieldToSplitOut', type: 'string', default: '' },
+			{ displayName: 'Fields To Split Out', name: 'fieldToSplitOut', type: 'string', default: '' },
+			{ displayName: 'Include', name: 'include', type: 'string', default: 'noOtherFields' },
 			{ displayName: 'Options', name: 'options', type: 'json', default: {} },
 		],
 	});
@@ -113,11 +172,16 @@ class SplitOut implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return [
 			this.getInputData().flatMap((input, itemIndex) => {
-				const field = this.getNodeParameter('fieldToSplitOut', itemIndex) as string;
-				const list = input.json[field];
-				if (!Array.isArray(list)) throw new NodeOperationError(this.getNode(), `${field} is not a list`, { itemIndex });
+				const field = (this.getNodeParameter('fieldToSplitOut', itemIndex) as string).trim().replace(/^\$json\./, '');
+				const include = this.getNodeParameter('include', itemIndex) as string;
+				if (include !== 'noOtherFields' || field.includes(',')) {
+					throw new NodeOperationError(this.getNode(), 'The harness stand-in splits out one field with "No Other Fields" only', { itemIndex });
+				}
+				const value = input.json[field];
+				const list: unknown[] =
+					value === undefined ? [] : Array.isArray(value) ? value : typeof value === 'object' && value !== null ? Object.values(value) : [value];
 				return list.map((element) =>
-					paired(typeof element === 'object' && element !== null ? (element as IDataObject) : { [field]: element }, itemIndex),
+					paired(typeof element === 'object' && element !== null ? { ...(element as IDataObject) } : { [field]: element as IDataObject[string] }, itemIndex),
 				);
 			}),
 		];
@@ -146,21 +210,33 @@ class If implements INodeType {
 }
 
 /**
- * Read/Write Files from Disk: `write` puts the item's binary property at a path; `read` outputs
- * the file at `fileSelector` (a plain path here) as binary, with the JSON the real node gives.
+ * Read/Write Files from Disk (n8n-nodes-base 2.41.1, versions 1 and 1.1), `read` (below) and `write`, as the
+ * real node does it: the path goes through n8n-core's own file helpers (`resolvePath`, then
+ * `writeContentToFile`), which apply n8n's file restriction (`N8N_RESTRICT_FILE_ACCESS_TO`,
+ * default `~/.n8n-files`) and create no folder: a missing folder fails with `realpath` ENOENT, a
+ * folder outside the restriction is refused. A relative path resolves from n8n's working
+ * directory (the harness's, see ./n8nFiles.ts). The output item is the input's JSON plus
+ * `fileName` as given, with the input's binary; with Continue On Fail an error becomes
+ * `{ error }`, paired.
  */
 class ReadWriteFile implements INodeType {
 	description = describe('readWriteFile', 'Read/Write Files from Disk', {
+		group: ['input'],
+		version: [1, 1.1],
 		properties: [
 			{ displayName: 'Operation', name: 'operation', type: 'string', default: 'read' },
-			{ displayName: 'File Path and Name', name: 'fileName', type: 'string', default: '' },
-			{ displayName: 'File(s) Selector', name: 'fileSelector', type: 'string', default: '' },
-			{ displayName: 'Input Binary Field', name: 'dataPropertyName', type: 'string', default: 'data' },
+			{ displayName: 'File Path and Name', name: 'fileName', type: 'string', default: '', displayOptions: { show: { operation: ['write'] } } },
+			{ displayName: 'Input Binary Field', name: 'dataPropertyName', type: 'string', default: 'data', displayOptions: { show: { operation: ['write'] } } },
+			{ displayName: 'File(s) Selector', name: 'fileSelector', type: 'string', default: '', displayOptions: { show: { operation: ['read'] } } },
 			{ displayName: 'Options', name: 'options', type: 'json', default: {} },
 		],
 	});
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const operation = this.getNodeParameter('operation', 0, 'read') as string;
+		if (operation !== 'write') {
+			throw new NodeOperationError(this.getNode(), `The harness stand-in does only the write operation, not "${operation}"`);
+		}
 		const output: INodeExecutionData[] = [];
 		const items = this.getInputData();
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
@@ -168,26 +244,67 @@ class ReadWriteFile implements INodeType {
 				output.push(...(await readFile(this, itemIndex)));
 				continue;
 			}
-			const fileName = this.getNodeParameter('fileName', itemIndex) as string;
-			const property = this.getNodeParameter('dataPropertyName', itemIndex, 'data') as string;
-			const bytes = await this.helpers.getBinaryDataBuffer(itemIndex, property);
-			await fs.mkdir(path.dirname(fileName), { recursive: true });
-			await fs.writeFile(fileName, bytes);
-			output.push(paired({ ...items[itemIndex].json, fileName }, itemIndex, items[itemIndex].binary));
+			let fileName: string | undefined;
+			try {
+				const property = this.getNodeParameter('dataPropertyName', itemIndex) as string;
+				fileName = this.getNodeParameter('fileName', itemIndex) as string;
+				const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+				const flag = options.append ? constants.O_APPEND : constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC;
+				const binary = this.helpers.assertBinaryData(itemIndex, property);
+				const content = binary.id ? await this.helpers.getBinaryStream(binary.id) : Buffer.from(binary.data, BINARY_ENCODING);
+				const target = await resolvePath(resolveFromWorkingDirectory(fileName));
+				await this.helpers.writeContentToFile(target, content, flag);
+				const item = items[itemIndex];
+				output.push(paired({ ...item.json, fileName }, itemIndex, item.binary ? { ...item.binary } : undefined));
+			} catch (error) {
+				const message = /EACCES/.test((error as Error).message ?? '') ? `You don't have the permissions to write the file ${fileName}` : undefined;
+				const mapped = new NodeOperationError(this.getNode(), error as Error, { itemIndex, message });
+				if (this.continueOnFail()) {
+					output.push(paired({ error: mapped.message }, itemIndex));
+					continue;
+				}
+				throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex });
+			}
 		}
 		return [output];
 	}
 }
 
-/** The read operation for one item: no file at the path gives no item, as the real node's glob does. */
+/**
+ * The read operation for one item, through n8n-core's restricted read (`createReadStream`), so a
+ * file outside `N8N_RESTRICT_FILE_ACCESS_TO` is refused as in the real node; the path is a plain
+ * path here (no glob), and no file at it gives no item, as the real node's glob does.
+ */
 async function readFile(ctx: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const filePath = ctx.getNodeParameter('fileSelector', itemIndex) as string;
+	const filePath = resolveFromWorkingDirectory(ctx.getNodeParameter('fileSelector', itemIndex) as string);
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const bytes = await fs.readFile(filePath).catch(() => undefined);
-	if (!bytes) return [];
-	const binary = await ctx.helpers.prepareBinaryData(bytes, filePath);
+	let target: ResolvedFilePath;
+	try {
+		target = await resolvePath(filePath);
+		await fs.access(target);
+	} catch {
+		return [];
+	}
+	const chunks: Buffer[] = [];
+	for await (const chunk of await ctx.helpers.createReadStream(target)) chunks.push(chunk as Buffer);
+	const binary = await ctx.helpers.prepareBinaryData(Buffer.concat(chunks), target);
 	const json = { mimeType: binary.mimeType, fileType: binary.fileType, fileName: binary.fileName, fileExtension: binary.fileExtension, fileSize: binary.fileSize };
 	return [paired(json as IDataObject, itemIndex, { [(options.dataPropertyName as string) || 'data']: binary })];
+}
+
+/**
+ * n8n-core's `resolvePath`, step for step: the file's real path; for a file not there yet, its
+ * folder's real path (which must exist) joined with its name. n8n-core's own helper cannot run
+ * under jest: it tells ENOENT by `error instanceof Error`, and jest runs modules in a realm of
+ * their own where errors from Node's fs are not instances of that realm's Error.
+ */
+async function resolvePath(filePath: string): Promise<ResolvedFilePath> {
+	try {
+		return (await fs.realpath(filePath)) as ResolvedFilePath;
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+		return path.join(await fs.realpath(path.dirname(filePath)), path.basename(filePath)) as ResolvedFilePath;
+	}
 }
 
 /** The stand-ins by their n8n type name. */

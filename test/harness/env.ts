@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'fs';
+import { mkdirSync, mkdtempSync } from 'fs';
 import os from 'os';
 import path from 'path';
 
@@ -9,3 +9,13 @@ process.env.N8N_USER_FOLDER ??= scratch;
 process.env.N8N_BINARY_DATA_STORAGE_PATH ??= path.join(scratch, 'binary');
 // A fixed key for the throwaway settings file, so n8n-core does not generate and announce one.
 process.env.N8N_ENCRYPTION_KEY ??= 'harness-only-encryption-key';
+
+// The n8n process the harness plays has a fresh home folder of its own, like `npm run test:e2e`'s
+// n8n, so files go there and never into the home of whoever runs tests. The folder holds nothing
+// at first, not even `.n8n-files`: a test or the demo creates that, as a user has to (see
+// ./n8nFiles.ts). n8n's default restriction, `~/.n8n-files`, is spelled out for this home: n8n-core
+// expands `~` with os.homedir(), and changing HOME would move everything else of this process
+// that goes by it (under jest, os.homedir() does not even see a changed HOME).
+export const N8N_HOME = path.join(scratch, 'home');
+mkdirSync(N8N_HOME);
+process.env.N8N_RESTRICT_FILE_ACCESS_TO = path.join(N8N_HOME, '.n8n-files');

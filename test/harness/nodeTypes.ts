@@ -1,26 +1,16 @@
-import { existsSync } from 'fs';
 import path from 'path';
 
 import type { ICredentialType, INodeType, INodeTypes, IVersionedNodeType } from 'n8n-workflow';
 
 import { BASE_NODE_TYPES } from './baseNodes';
+import { ROOT } from './root';
+
+export { ROOT };
 
 /**
  * The package as n8n loads it: every node and credential file that package.json's `n8n` section
  * lists, required from `dist/` (so `npm run build` must have run), under the package's name.
  */
-export const ROOT = findPackageRoot(__dirname);
-
-/** The folder of package.json, from test/harness or from its compiled copy under .out/. */
-function findPackageRoot(from: string): string {
-	let dir = from;
-	while (!existsSync(path.join(dir, 'package.json')) || path.basename(dir) === '.out') {
-		const parent = path.dirname(dir);
-		if (parent === dir) throw new Error('package.json not found above the harness');
-		dir = parent;
-	}
-	return dir;
-}
 const manifest = require(path.join(ROOT, 'package.json')) as {
 	name: string;
 	n8n: { nodes: string[]; credentials: string[] };

@@ -160,6 +160,17 @@ describe('checks of a run', () => {
 		expect(check.problems.join('\n')).toMatch(/avatar\.png was not written by this run/);
 	});
 
+	it("finds a file written under a relative name in n8n's home folder (its working directory), and misses it elsewhere", async () => {
+		const relative = execution();
+		relative.data.resultData.runData.Save[0].data!.main![0]![0].json.fileName = 'avatar.png';
+		expect((await checkRun(example, workflow, context({ execution: relative }))).problems).toEqual([]);
+		const elsewhere = execution();
+		elsewhere.data.resultData.runData.Save[0].data!.main![0]![0].json.fileName = '.n8n-files/avatar.png';
+		expect((await checkRun(example, workflow, context({ execution: elsewhere }))).problems.join('\n')).toMatch(
+			/says it wrote .*\.n8n-files\/avatar\.png, but: ENOENT/,
+		);
+	});
+
 	it("takes the run's JSON from after n8n's log lines", () => {
 		const output = parseExecution('n8n Task Broker ready on 127.0.0.1\nLegacy key not found\n{\n  "data": {"resultData": {"runData": {}}},\n  "status": "success"\n}\n');
 		expect(output.status).toBe('success');
