@@ -37,7 +37,7 @@ async function main() {
 	for (const file of files) {
 		const workflow = JSON.parse(await fs.readFile(path.join(examplesDir, file), 'utf8')) as WorkflowJson;
 		// A workflow that reads a stored database file finds the sandbox's build where it looks.
-		await placeStoredDatabases(workflow);
+		await placeStoredDatabases(workflow, N8N_WORKING_DIRECTORY);
 		const started = Date.now();
 		const result = await runWorkflow(workflow, { credentials: allSandboxCredentials(sandbox, { requestsPerSecond: RATE }) });
 		const seconds = ((Date.now() - started) / 1000).toFixed(1);

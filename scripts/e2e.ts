@@ -185,7 +185,7 @@ async function runExample(
 	await emptyFilesFolder(prepared);
 	sandbox.reset();
 	// A workflow that reads a stored database file finds the sandbox's build where it looks.
-	await placeStoredDatabases(example.workflow);
+	await placeStoredDatabases(example.workflow, prepared.userFolder);
 	const startedAt = Date.now();
 	const result = await n8nCommand(prepared.runtime, env, ['execute', `--id=${runnable.workflow.id}`, '--rawOutput']);
 	if (result.code !== 0) {

@@ -143,6 +143,7 @@ export class AbstractIpLookup implements INodeType {
 				required: true,
 				placeholder: '={{ $json.ip }}',
 				description: 'The IPv4 or IPv6 address to look up, usually an expression that reads it from the item',
+				hint: 'An IPv4 or IPv6 address, such as 8.8.8.8 or 2001:4860::8888; anything else is an error before any lookup',
 			},
 			{
 				displayName: 'Database Source',
@@ -168,6 +169,7 @@ export class AbstractIpLookup implements INodeType {
 				placeholder: 'IP Database Download',
 				description:
 					'The name of an earlier node (as the canvas shows it) whose first item holds the database file, for instance the IP Database Download node or a Read/Write Files from Disk node',
+				hint: 'The exact name of an earlier node that runs before this one in the same execution',
 				displayOptions: { show: { databaseSource: ['fromNode'] } },
 			},
 			{
@@ -177,6 +179,7 @@ export class AbstractIpLookup implements INodeType {
 				default: 'data',
 				required: true,
 				description: 'The name of the binary field that holds the database file',
+				hint: 'The name of the input binary field holding the .mmdb or .csv file',
 			},
 			{
 				displayName: 'Output Shape',

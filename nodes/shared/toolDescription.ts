@@ -30,5 +30,6 @@ export function toolDescriptionProperties(
 		required: true,
 		displayOptions: { show: { '@tool': [true], [parameter]: [value] } },
 		description: 'What the AI agent is told this tool does, for the selected operation',
+		hint: 'Required: a sentence or two the agent reads to decide when to call this tool',
 	}));
 }

@@ -1,7 +1,7 @@
 import { promises as fs } from 'fs';
-import os from 'os';
 import path from 'path';
 
+import { createN8nFilesFolder, N8N_WORKING_DIRECTORY, removeN8nFilesFolder } from '../harness/n8nFiles';
 import { ROOT } from '../harness/nodeTypes';
 import { runWorkflow, type WorkflowJson } from '../harness/run';
 import { allSandboxCredentials } from '../harness/sandboxCredentials';
@@ -40,12 +40,12 @@ describe('IP database lookup examples', () => {
 	});
 
 	it('(b) reads the stored file once and looks many log lines up in it, as stored', async () => {
-		const saved = await example('ip-lookup-stored-database.json');
-		// The stored file goes to a folder of this test's own (other tests clear the demo folder);
-		// the example's path is otherwise used as saved.
-		const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'ip-lookup-example-'));
-		const workflow = JSON.parse(JSON.stringify(saved).split('/tmp/n8n-abstractapi-demo/databases').join(folder)) as WorkflowJson;
-		const [stored] = await placeStoredDatabases(workflow);
+		const workflow = await example('ip-lookup-stored-database.json');
+		// What the user has: ~/.n8n-files (n8n's docs ask for it) holding the stored build, read by
+		// the example's own relative path, as saved.
+		await removeN8nFilesFolder();
+		const folder = await createN8nFilesFolder();
+		const [stored] = await placeStoredDatabases(workflow, N8N_WORKING_DIRECTORY);
 		expect(stored.path).toBe(path.join(folder, 'svc-ip-geolocation.mmdb'));
 
 		const run = await runWorkflow(workflow, { credentials: [] });
@@ -62,6 +62,6 @@ describe('IP database lookup examples', () => {
 		]);
 		expect(items[0].json).toMatchObject({ city: 'London', region_iso_code: 'GB-ENG', country_is_eu: 'False' });
 		expect(sandbox.log).toHaveLength(0);
-		await fs.rm(folder, { recursive: true, force: true });
+		await removeN8nFilesFolder();
 	});
 });
