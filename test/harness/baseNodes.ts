@@ -10,6 +10,8 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { CONVERT_TO_FILE_TYPE, convertToFileCsv } from './convertToFile';
+
 /**
  * Stand-ins for the few n8n-nodes-base types the example workflows use (n8n-nodes-base itself
  * needs a newer n8n-core than installs on Node 20). Each does what the real node does for the
@@ -179,6 +181,8 @@ export const BASE_NODE_TYPES: Record<string, INodeType> = {
 	'n8n-nodes-base.splitOut': new SplitOut(),
 	'n8n-nodes-base.if': new If(),
 	'n8n-nodes-base.readWriteFile': new ReadWriteFile(),
+	// Bulk CSV example (issue 9): Convert to File, CSV operation, in its own file.
+	[CONVERT_TO_FILE_TYPE]: convertToFileCsv,
 };
 
 export const TRIGGER_TYPES = new Set(['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.scheduleTrigger']);
