@@ -122,6 +122,7 @@ export async function csvFanOut<Prepared>(
 		);
 	}
 
+	const continueOnFail = ctx.continueOnFail();
 	const units: Array<FanOutUnit<Prepared>> = [];
 	let header: string[] | undefined;
 	let position = 0;
@@ -142,7 +143,11 @@ export async function csvFanOut<Prepared>(
 			const named = header ? ` ("${header[position - 1]}")` : '';
 			throw fail(`${rowName(row)} has no column ${position}${named}: it has ${row.fields.length} column${row.fields.length === 1 ? '' : 's'}`);
 		}
-		units.push(rowUnit(row, position, header, lookup));
+		const unit = rowUnit(row, position, header, lookup);
+		// Without Continue On Fail the first invalid value stops the run before any request anyway:
+		// say so at once rather than read on (a wrong column would make every row an error).
+		if ('failed' in unit && !continueOnFail) throw unit.failed;
+		units.push(unit);
 	});
 	try {
 		await readInChunks(ctx, meta, (chunk) => parser.push(chunk));
