@@ -37,6 +37,7 @@ export function inputParameter(valueLabel: string): INodeProperties {
 			{ name: 'CSV File', value: 'csvFile', description: 'A CSV file in the item: one request per row' },
 		],
 		default: 'value',
+		description: 'Whether to look up one value per item, or every row of a CSV file',
 	};
 }
 

@@ -51,6 +51,17 @@ describe('Email CSV input: rows, columns and output', () => {
 		});
 	});
 
+	it('keeps a column named like an object property as a plain column', async () => {
+		const { items, error } = await runEmailCsv({ sandbox, items: [csvItem('__proto__,constructor,email\nx,y,ann@acme.io\n')] });
+		expect(error).toBeUndefined();
+		const columns = (items[0].json.csvRow as { columns: object }).columns;
+		expect(Object.entries(columns)).toEqual([
+			['__proto__', 'x'],
+			['constructor', 'y'],
+			['email', 'ann@acme.io'],
+		]);
+	});
+
 	it('by position without a header row: Auto sees an address in the first row, columns are named by position', async () => {
 		const csv = 'Ann,ann@acme.io\nBob,bob@acme.io\n';
 		const { items, error } = await runEmailCsv({ sandbox, items: [csvItem(csv)], parameters: { emailColumn: '2' } });
