@@ -9,7 +9,7 @@ import { run as email } from './email';
  */
 async function main() {
 	await email();
-	for (const name of ['media', 'database', 'mmdbReader', 'ipLookup']) {
+	for (const name of ['media', 'database', 'csv', 'mmdbReader', 'ipLookup']) {
 		const file = path.join(__dirname, `${name}.js`);
 		if (!existsSync(file)) continue;
 		// eslint-disable-next-line @typescript-eslint/no-require-imports

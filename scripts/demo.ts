@@ -1,7 +1,11 @@
 import { promises as fs } from 'fs';
 import path from 'path';
 
+import { Container } from '@n8n/di';
+import { BinaryDataService } from 'n8n-core';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { parseCsv } from '../nodes/shared/csv';
 
 import { runWorkflow, type WorkflowJson } from '../test/harness/run';
 import { createN8nFilesFolder, N8N_WORKING_DIRECTORY } from '../test/harness/n8nFiles';
@@ -50,6 +54,7 @@ async function main() {
 		for (const node of lastNodesThatRan(workflow, result.run.data.resultData.runData)) {
 			console.log(`\n${node}:`);
 			console.log(formatTable(result.output(node).map(describeItem)));
+			for (const table of await csvTables(result.output(node))) console.log(`\n${table}`);
 		}
 	}
 
@@ -88,6 +93,22 @@ function describeItem(item: INodeExecutionData): Record<string, unknown> {
 		row[`binary.${property}`] = `${file.fileName ?? '?'} (${file.mimeType}, ${file.fileSize ?? '?'})`;
 	}
 	return row;
+}
+
+/** A CSV file an item carries (the bulk CSV example's output), shown as the table it holds. */
+async function csvTables(items: INodeExecutionData[]): Promise<string[]> {
+	const tables: string[] = [];
+	for (const item of items) {
+		for (const [property, file] of Object.entries(item.binary ?? {})) {
+			if (file.mimeType !== 'text/csv') continue;
+			const [header, ...rows] = parseCsv(await Container.get(BinaryDataService).getAsBuffer(file)).map((row) => row.fields);
+			// A line break inside a cell is shown as ⏎ so that each row stays on one line.
+			const shown = (text = '') => text.replace(/\r\n|\r|\n/g, '⏎');
+			const records = rows.map((fields) => Object.fromEntries(header.map((name, index) => [name, shown(fields[index])])));
+			tables.push(`binary.${property} (${file.fileName ?? 'CSV'}):\n${formatTable(records, 28)}`);
+		}
+	}
+	return tables;
 }
 
 async function listFiles(folder: string): Promise<Array<{ path: string; size: number }>> {

@@ -1,7 +1,10 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
+import { csvBinaryParameter, csvFanOut, headerRowOf, headerRowOption, inputKindOf, inputParameter } from '../shared/csvInput';
+import type { ColumnChoice } from '../shared/csvInput';
 import { runService } from '../shared/engine';
+import { invalidInput } from '../shared/errors';
 import { lookupRequest, sendAsOf, sendAsOption } from '../shared/sendAs';
 import type { ServiceDefinition } from '../shared/types';
 import { requiredText } from '../shared/validate';
@@ -18,12 +21,33 @@ const emailReputation: ServiceDefinition = {
 	statusMessages: {
 		403: 'The plan\'s API credits for Email Reputation are used up (403). Add credits or upgrade the plan, then run again',
 	},
-	prepare(itemIndex) {
-		const email = requiredText(this, itemIndex, 'Email (email)', this.getNodeParameter('email', itemIndex));
+	async prepare(itemIndex) {
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		return lookupRequest('/v1/', { email }, sendAsOf(this, itemIndex, options.sendAs));
+		const sendAs = sendAsOf(this, itemIndex, options.sendAs);
+		if (inputKindOf(this, itemIndex) === 'csvFile') {
+			return await csvFanOut(this, itemIndex, {
+				column: emailColumnOf(this, itemIndex),
+				headerRow: headerRowOf(this, itemIndex, options.headerRow),
+				looksLikeValue: (cell) => cell.includes('@'),
+				valueLabel: 'Email',
+				prepare: (value, field) => lookupRequest('/v1/', { email: requiredText(this, itemIndex, field, value) }, sendAs),
+			});
+		}
+		const email = requiredText(this, itemIndex, 'Email (email)', this.getNodeParameter('email', itemIndex));
+		return lookupRequest('/v1/', { email }, sendAs);
 	},
 };
+
+const EMAIL_COLUMN = 'Email Column (emailColumn)';
+
+/** The column holding the addresses: a whole number is a position, any other text a header name. */
+function emailColumnOf(ctx: IExecuteFunctions, itemIndex: number): ColumnChoice {
+	const text = requiredText(ctx, itemIndex, EMAIL_COLUMN, ctx.getNodeParameter('emailColumn', itemIndex, 'email'));
+	if (!/^\d+$/.test(text)) return { name: text, field: EMAIL_COLUMN };
+	const position = Number(text);
+	if (position < 1) throw invalidInput(ctx, itemIndex, EMAIL_COLUMN, 'a position counts from 1 (the first column)');
+	return { position };
+}
 
 export class AbstractEmail implements INodeType {
 	description: INodeTypeDescription = {
@@ -32,7 +56,7 @@ export class AbstractEmail implements INodeType {
 		icon: { light: 'file:abstractEmail.svg', dark: 'file:abstractEmail.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{"Check " + $parameter["email"]}}',
+		subtitle: '={{$parameter["input"] === "csvFile" ? "Check a CSV file\'s addresses" : "Check " + $parameter["email"]}}',
 		description: 'Check an email address: deliverability, quality, sender, domain, risk and breach history',
 		documentationUrl: 'https://docs.abstractapi.com/email-reputation',
 		defaults: { name: 'Email Reputation' },
@@ -41,16 +65,30 @@ export class AbstractEmail implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'abstractEmailApi', required: true }],
 		properties: [
+			inputParameter('address'),
 			{
 				displayName: 'Email',
 				name: 'email',
 				type: 'string',
 				default: '',
 				required: true,
+				displayOptions: { show: { input: ['value'] } },
 				placeholder: 'name@email.com',
 				hint: 'The address to check, such as ada@example.com',
 				description:
 					'The email address to check. A malformed address is still sent: the service answers it as undeliverable with status detail invalid_format.',
+			},
+			csvBinaryParameter,
+			{
+				displayName: 'Email Column',
+				name: 'emailColumn',
+				type: 'string',
+				default: 'email',
+				required: true,
+				displayOptions: { show: { input: ['csvFile'] } },
+				placeholder: 'email',
+				hint: 'A column name from the header row, or a position: 1 for the first column',
+				description: 'The CSV column holding the email addresses',
 			},
 			{
 				displayName: 'Options',
@@ -58,7 +96,7 @@ export class AbstractEmail implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [sendAsOption],
+				options: [headerRowOption, sendAsOption],
 			},
 		],
 	};

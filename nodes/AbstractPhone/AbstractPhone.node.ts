@@ -2,6 +2,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { COUNTRY_OPTIONS } from '../shared/countries';
+import { csvBinaryParameter, csvFanOut, headerRowOf, headerRowOption, inputKindOf, inputParameter } from '../shared/csvInput';
 import { runService } from '../shared/engine';
 import { lookupRequest, sendAsOf, sendAsOption } from '../shared/sendAs';
 import type { ServiceDefinition } from '../shared/types';
@@ -11,17 +12,32 @@ import { countryCode, requiredText } from '../shared/validate';
 const phoneIntelligence: ServiceDefinition = {
 	credentialType: 'abstractPhoneApi',
 	serviceName: 'Phone Intelligence',
-	prepare(itemIndex) {
-		const phone = requiredText(this, itemIndex, 'Phone (phone)', this.getNodeParameter('phone', itemIndex));
+	async prepare(itemIndex) {
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const fields: Record<string, string> = { phone };
 		// An empty country (an expression that found none) means "not given", not an error.
-		if (options.country !== undefined && String(options.country).trim() !== '') {
-			fields.country = countryCode(this, itemIndex, 'Country (country)', options.country);
+		const country =
+			options.country !== undefined && String(options.country).trim() !== ''
+				? countryCode(this, itemIndex, 'Country (country)', options.country)
+				: undefined;
+		const sendAs = sendAsOf(this, itemIndex, options.sendAs);
+		const request = (phone: string) => lookupRequest('/v1/', country ? { phone, country } : { phone }, sendAs);
+		if (inputKindOf(this, itemIndex) === 'csvFile') {
+			return await csvFanOut(this, itemIndex, {
+				column: { position: 1 },
+				headerRow: headerRowOf(this, itemIndex, options.headerRow),
+				looksLikeValue: looksLikePhoneNumber,
+				valueLabel: 'Phone',
+				prepare: (value, field) => request(requiredText(this, itemIndex, field, value)),
+			});
 		}
-		return lookupRequest('/v1/', fields, sendAsOf(this, itemIndex, options.sendAs));
+		return request(requiredText(this, itemIndex, 'Phone (phone)', this.getNodeParameter('phone', itemIndex)));
 	},
 };
+
+/** For header detection: a phone number has digits (at least 3); a column name has hardly any. */
+function looksLikePhoneNumber(cell: string): boolean {
+	return (cell.match(/\d/g)?.length ?? 0) >= 3;
+}
 
 export class AbstractPhone implements INodeType {
 	description: INodeTypeDescription = {
@@ -30,7 +46,7 @@ export class AbstractPhone implements INodeType {
 		icon: { light: 'file:abstractPhone.svg', dark: 'file:abstractPhone.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{"Analyze " + $parameter["phone"]}}',
+		subtitle: '={{$parameter["input"] === "csvFile" ? "Analyze a CSV file\'s numbers" : "Analyze " + $parameter["phone"]}}',
 		description: 'Analyze a phone number: format, carrier, location, validity, risk and breach history',
 		documentationUrl: 'https://docs.abstractapi.com/phone-intelligence',
 		defaults: { name: 'Phone Intelligence' },
@@ -39,17 +55,20 @@ export class AbstractPhone implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'abstractPhoneApi', required: true }],
 		properties: [
+			inputParameter('number'),
 			{
 				displayName: 'Phone',
 				name: 'phone',
 				type: 'string',
 				default: '',
 				required: true,
+				displayOptions: { show: { input: ['value'] } },
 				placeholder: '+14152007986',
 				hint: 'Best with + and the country code; without it, set the Country option',
 				description:
 					'The phone number to analyze, best in international form with + and country code. Spaces, dashes and brackets are fine. A number without a country code needs the Country option.',
 			},
+			{ ...csvBinaryParameter, hint: 'The name of the input binary field holding the CSV file (numbers in the first column, at most 50,000 rows)' },
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -66,6 +85,7 @@ export class AbstractPhone implements INodeType {
 						description:
 							'Country of a number written without its country code; the service adds the country code to its analysis. An expression may give a two-letter code such as US or DE.',
 					},
+					headerRowOption,
 					sendAsOption,
 				],
 			},

@@ -10,6 +10,7 @@ import type {
 
 import { effectiveBaseUrl } from '../../credentials/shared/liveBaseUrls';
 import { apiError, networkError, redact } from './errors';
+import { FanOut, type FanOutUnit } from './fanOut';
 import { concurrencyFor, forEachLimited, pacerFor } from './pacing';
 import type { Pacer } from './pacing';
 import { backoffMs, isRetryableNetworkError, isRetryableStatus, MAX_RETRIES, networkCodeOf, retryAfterMs } from './retry';
@@ -36,40 +37,69 @@ export async function runService<Prepared>(
 	const items = ctx.getInputData();
 	const continueOnFail = ctx.continueOnFail();
 
-	// Every item is checked before the first request: a bad row must cost no credit.
-	const prepared: Array<{ ok: Prepared } | { failed: Error }> = [];
+	// Every item is checked before the first request: a bad row must cost no credit. An item may
+	// fan out into many units (a CSV file's rows); each unit is then one request in the queue.
+	const units: Array<Unit<Prepared>> = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			prepared.push({ ok: await service.prepare.call(ctx, itemIndex) });
+			const prepared = await service.prepare.call(ctx, itemIndex);
+			if (prepared instanceof FanOut) {
+				for (const unit of (prepared as FanOut<Prepared>).units) {
+					if ('failed' in unit && !continueOnFail) throw unit.failed;
+					units.push({ itemIndex, ...unit });
+				}
+			} else {
+				units.push({ itemIndex, ok: prepared });
+			}
 		} catch (error) {
 			if (!continueOnFail) throw asNodeError(ctx, error, itemIndex);
-			prepared.push({ failed: error as Error });
+			units.push({ itemIndex, failed: error as Error });
 		}
 	}
-	if (!prepared.some((entry) => 'ok' in entry)) {
-		return [prepared.map((entry, itemIndex) => errorItem(entry as { failed: Error }, itemIndex))];
+	if (!units.some((unit) => 'ok' in unit || 'prepared' in unit)) {
+		return [units.map((unit) => errorItem(unit as FailedUnit, unit.itemIndex))];
 	}
 
 	const connection = await connect(ctx, service);
 	const outputs: INodeExecutionData[][] = [];
-	await forEachLimited(items.length, connection.concurrency, async (itemIndex) => {
-		const entry = prepared[itemIndex];
-		if ('failed' in entry) {
-			outputs[itemIndex] = [errorItem(entry, itemIndex)];
+	await forEachLimited(units.length, connection.concurrency, async (unitIndex) => {
+		const unit = units[unitIndex];
+		const { itemIndex } = unit;
+		if ('failed' in unit) {
+			outputs[unitIndex] = [errorItem(unit, itemIndex)];
 			return;
 		}
+		const entry = 'ok' in unit ? unit.ok : unit.prepared;
 		try {
 			const client = connection.clientFor(itemIndex);
 			const produced = service.run
-				? await service.run.call(ctx, itemIndex, entry.ok, client)
-				: recordItems((await client.request(entry.ok as ServiceRequest)).body);
-			outputs[itemIndex] = produced.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
+				? await service.run.call(ctx, itemIndex, entry, client)
+				: recordItems((await client.request(entry as ServiceRequest)).body);
+			outputs[unitIndex] = produced.map((item) => ({
+				...item,
+				json: unit.beside ? { ...item.json, ...unit.beside } : item.json,
+				pairedItem: { item: itemIndex },
+			}));
 		} catch (error) {
+			if (unit.label) (error as Error).message = `${unit.label}: ${(error as Error).message}`;
 			if (!continueOnFail) throw asNodeError(ctx, error, itemIndex);
-			outputs[itemIndex] = [errorItem({ failed: error as Error }, itemIndex)];
+			outputs[unitIndex] = [errorItem({ failed: error as Error, beside: unit.beside }, itemIndex)];
 		}
 	});
 	return [outputs.flat()];
+}
+
+/** One request's worth of work: an item, or one unit an item fanned out into. */
+type Unit<Prepared> = { itemIndex: number } & (
+	| { ok: Prepared; label?: undefined; beside?: undefined }
+	| FailedUnit
+	| ({ prepared: Prepared } & Omit<FanOutUnit<Prepared>, 'prepared' | 'failed'>)
+);
+
+interface FailedUnit {
+	failed: Error;
+	label?: string;
+	beside?: IDataObject;
 }
 
 /** n8n errors pass as they are; anything else is wrapped so n8n shows it with its item. */
@@ -84,11 +114,11 @@ export function recordItems(body: unknown): INodeExecutionData[] {
 	return [{ json: (body ?? {}) as IDataObject }];
 }
 
-function errorItem(entry: { failed: Error }, itemIndex: number): INodeExecutionData {
+function errorItem(entry: FailedUnit, itemIndex: number): INodeExecutionData {
 	const { message, description } = entry.failed as Error & { description?: string };
 	const json: IDataObject = { error: message };
 	if (description) json.description = description;
-	return { json, pairedItem: { item: itemIndex } };
+	return { json: entry.beside ? { ...json, ...entry.beside } : json, pairedItem: { item: itemIndex } };
 }
 
 interface Connection {

@@ -1,5 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import type { FanOut } from './fanOut';
+
 /** One request to a service, as a node describes it; the engine adds address, key, pacing and retries. */
 export interface ServiceRequest {
 	method?: 'GET' | 'POST';
@@ -63,9 +65,10 @@ export interface ServiceDefinition<Prepared = ServiceRequest> {
 	statusMessages?: Partial<Record<number, string>>;
 	/**
 	 * Reads and checks item `itemIndex`'s parameters. Throws an input error naming the field; it
-	 * runs for every item before the first request, so a bad row costs no credit.
+	 * runs for every item before the first request, so a bad row costs no credit. An item that
+	 * stands for many requests (a bulk CSV file) returns a FanOut of them.
 	 */
-	prepare(this: IExecuteFunctions, itemIndex: number): Promise<Prepared> | Prepared;
+	prepare(this: IExecuteFunctions, itemIndex: number): Promise<Prepared | FanOut<Prepared>> | Prepared | FanOut<Prepared>;
 	/**
 	 * Sends the item's request(s) and shapes the output items (pairing is added by the engine).
 	 * Without it, the prepared request is sent and its JSON answer is the item.

@@ -59,6 +59,7 @@ export interface RunCheck {
 /**
  * What a run of an example must show: it succeeded; every node of the package ran, produced
  * items and no error items; the sandbox got exactly one request per input item of each such node
+ * (per row of its file, for a node whose input is a CSV file)
  * (nothing else is sent, nothing repeated) and answered each without error; no API key
  * appears in the run data or reaches the storage host; every binary the nodes produced is
  * stored by n8n with bytes of its MIME type; and every file the workflow wrote exists, was
@@ -109,14 +110,16 @@ export async function checkRun(
 			problems.push(`node "${node.name}" has no credential of the package`);
 			continue;
 		}
-		expectedRequests.set(service, (expectedRequests.get(service) ?? 0) + inputItemCount(runData, tasks));
+		// A node reading a CSV file sends one request per row, and outputs one item per row.
+		const sent = node.parameters.input === 'csvFile' ? items.length : inputItemCount(runData, tasks);
+		expectedRequests.set(service, (expectedRequests.get(service) ?? 0) + sent);
 	}
 
 	const requestCounts: string[] = [];
 	for (const [service, expected] of expectedRequests) {
 		const requests = context.log.filter((entry) => entry.service === service);
 		requestCounts.push(`${service} ${requests.length}`);
-		if (requests.length !== expected) problems.push(`the sandbox got ${requests.length} ${service} request(s), expected one per input item: ${expected}`);
+		if (requests.length !== expected) problems.push(`the sandbox got ${requests.length} ${service} request(s), expected one per input item (per row of a CSV file): ${expected}`);
 		const failed = requests.filter((entry) => entry.status >= 400 || entry.status === 0);
 		if (failed.length > 0) problems.push(`${failed.length} ${service} request(s) were answered ${failed.map((entry) => entry.status).join(', ')}`);
 	}

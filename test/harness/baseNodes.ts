@@ -12,6 +12,7 @@ import type {
 	ResolvedFilePath,
 } from 'n8n-workflow';
 
+import { CONVERT_TO_FILE_TYPE, convertToFileCsv } from './convertToFile';
 import { resolveFromWorkingDirectory } from './n8nFiles';
 
 /**
@@ -315,6 +316,8 @@ export const BASE_NODE_TYPES: Record<string, INodeType> = {
 	'n8n-nodes-base.splitOut': new SplitOut(),
 	'n8n-nodes-base.if': new If(),
 	'n8n-nodes-base.readWriteFile': new ReadWriteFile(),
+	// Bulk CSV example (issue 9): Convert to File, CSV operation, in its own file.
+	[CONVERT_TO_FILE_TYPE]: convertToFileCsv,
 };
 
 export const TRIGGER_TYPES = new Set(['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.scheduleTrigger']);

@@ -125,11 +125,46 @@ describe('checks of a run', () => {
 
 	it('fails when the sandbox did not get one request per input item, or answered an error', async () => {
 		const extra = await checkRun(example, workflow, context({ log: [request('avatars'), request('avatars'), request('avatars')] }));
-		expect(extra.problems).toEqual(['the sandbox got 3 avatars request(s), expected one per input item: 2']);
+		expect(extra.problems).toEqual(['the sandbox got 3 avatars request(s), expected one per input item (per row of a CSV file): 2']);
 		const refused = await checkRun(example, workflow, context({ log: [request('avatars'), request('avatars', 401)] }));
 		expect(refused.problems).toEqual(['1 avatars request(s) were answered 401']);
 		const stray = await checkRun(example, workflow, context({ log: [request('avatars'), request('avatars'), request('email')] }));
 		expect(stray.problems).toEqual(['requests to services no node of the workflow uses: email']);
+	});
+
+	it('expects one request per row, not per input item, from a node that reads a CSV file', async () => {
+		const csvWorkflow: Workflow = {
+			name: 'Bulk',
+			connections: {},
+			nodes: [
+				{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				{
+					name: 'Emails',
+					type: 'n8n-nodes-abstractapi.abstractEmail',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: { input: 'csvFile', binaryPropertyName: 'data', emailColumn: 'email' },
+					credentials: { abstractEmailApi: { id: 'sandbox-abstractEmailApi', name: 'sandbox' } },
+				},
+			],
+		};
+		const rows = [{ json: { email_address: 'a@b.io', csvRow: { number: 2 } } }, { json: { email_address: 'c@d.io', csvRow: { number: 3 } } }];
+		const run: ExecutionOutput = {
+			status: 'success',
+			data: {
+				resultData: {
+					runData: {
+						Start: [{ executionIndex: 0, source: [], data: { main: [[{ json: {} }]] } }],
+						Emails: [{ executionIndex: 1, source: [{ previousNode: 'Start' }], data: { main: [rows] } }],
+					},
+				},
+			},
+		};
+		const csvExample: Example = { file: 'bulk.json', id: 'ex2', workflow: csvWorkflow };
+		const ok = await checkRun(csvExample, csvWorkflow, context({ execution: run, log: [request('email'), request('email')] }));
+		expect(ok.problems).toEqual([]);
+		const short = await checkRun(csvExample, csvWorkflow, context({ execution: run, log: [request('email')] }));
+		expect(short.problems).toEqual(['the sandbox got 1 email request(s), expected one per input item (per row of a CSV file): 2']);
 	});
 
 	it('fails on a failed run, a key in the output or at the storage host, and a missing or wrong binary', async () => {
