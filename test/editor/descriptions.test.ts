@@ -55,6 +55,19 @@ const runnable = nodes.filter((description) => (description.credentials ?? []).l
 
 const ITEM: InputItem = { json: {}, binary: { data: { bytes: picture('png', 40, 30), mimeType: 'image/png', fileName: 'in.png' } } };
 
+/** With Input: CSV File, the item holds what that layout reads: a CSV of one lead. */
+const CSV_ITEMS: Record<string, InputItem> = {
+	abstractPhone: csvItem('phone\n+14152007986\n'),
+	abstractEmail: csvItem('email\nada@example.com\n'),
+};
+
+function csvItem(text: string): InputItem {
+	return { json: {}, binary: { data: { bytes: Buffer.from(text), mimeType: 'text/csv', fileName: 'leads.csv' } } };
+}
+
+const itemFor = (description: INodeTypeDescription, parameters: IDataObject) =>
+	(parameters.input === 'csvFile' && CSV_ITEMS[description.name]) || ITEM;
+
 let sandbox: Sandbox;
 beforeAll(async () => {
 	sandbox = await startSandbox();
@@ -100,7 +113,7 @@ async function run(description: INodeTypeDescription, parameters: IDataObject): 
 			type: description.name,
 			parameters,
 			credential: sandboxCredential(sandbox, service),
-			items: [ITEM],
+			items: [itemFor(description, parameters)],
 		});
 		return { n8nRefused: false, message: error?.message, requests: sandbox.requests(service).length };
 	} catch (error) {

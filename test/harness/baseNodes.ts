@@ -235,8 +235,8 @@ class ReadWriteFile implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const operation = this.getNodeParameter('operation', 0, 'read') as string;
-		if (operation !== 'write') {
-			throw new NodeOperationError(this.getNode(), `The harness stand-in does only the write operation, not "${operation}"`);
+		if (operation !== 'write' && operation !== 'read') {
+			throw new NodeOperationError(this.getNode(), `The harness stand-in does only the read and write operations, not "${operation}"`);
 		}
 		const output: INodeExecutionData[] = [];
 		const items = this.getInputData();
