@@ -148,7 +148,9 @@ async function filesFolderSelfTest(
 	env: NodeJS.ProcessEnv,
 	runs: Array<{ example: Example; runnable: ReturnType<typeof cliRunnable> }>,
 ): Promise<string[]> {
-	const writer = runs.find(({ runnable }) => runnable?.workflow.nodes.some((node) => node.type === 'n8n-nodes-base.readWriteFile'));
+	const writer = runs.find(({ runnable }) =>
+		runnable?.workflow.nodes.some((node) => node.type === 'n8n-nodes-base.readWriteFile' && node.parameters?.operation === 'write'),
+	);
 	if (!writer?.runnable) return [];
 	log(`\nSelf-test of the file location: ${writer.example.file} run without ~/.n8n-files ...`);
 	await fs.rm(prepared.filesFolder, { recursive: true, force: true });

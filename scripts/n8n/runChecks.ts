@@ -47,7 +47,10 @@ const BINARY_PREFIX = 'filesystem-v2:';
 export function parseExecution(stdout: string): ExecutionOutput {
 	const start = stdout.search(/^\{\s*$\n^\s+"data": /m);
 	if (start < 0) throw new Error(`no run data in n8n's output:\n${stdout.trim().split('\n').slice(-20).join('\n')}`);
-	return JSON.parse(stdout.slice(start)) as ExecutionOutput;
+	// The run data is printed pretty, so its one closing brace at the start of a line ends it: n8n
+	// may print log lines after it (seen with 2.41.1: a shutdown notice on the same stream).
+	const end = stdout.indexOf('\n}', start);
+	return JSON.parse(end < 0 ? stdout.slice(start) : stdout.slice(start, end + 2)) as ExecutionOutput;
 }
 
 export interface RunCheck {

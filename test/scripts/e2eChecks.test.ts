@@ -209,6 +209,8 @@ describe('checks of a run', () => {
 	it("takes the run's JSON from after n8n's log lines", () => {
 		const output = parseExecution('n8n Task Broker ready on 127.0.0.1\nLegacy key not found\n{\n  "data": {"resultData": {"runData": {}}},\n  "status": "success"\n}\n');
 		expect(output.status).toBe('success');
+		const followed = parseExecution('{\n  "data": {"resultData": {"runData": {}}},\n  "status": "success"\n}\nn8n Task Runner stopped\n{"level":"info"}\n');
+		expect(followed.status).toBe('success');
 		expect(() => parseExecution('Error executing workflow.')).toThrow(/no run data/);
 	});
 });
