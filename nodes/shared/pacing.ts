@@ -1,36 +1,152 @@
 import { sleep } from 'n8n-workflow';
 
 /**
- * Spaces request starts to a rate. The interval carries a 5% margin: requests leave on time but
- * reach the service with jitter (the first of a run, on a cold connection, is often tens of
- * milliseconds slower than the next), and one that lands a hair early against a one-a-second
- * plan is a 429. Measured: with 2% (20 ms at 1/s) the benchmark drew a 429; 5% gives 50 ms.
+ * Pacing per key and rate, shared by every run in this n8n process (two executions using one
+ * free-plan key at once stay under its rate together), adapting to other processes that use
+ * the same key without knowing them (queue-mode workers, other instances, other tools).
+ *
+ * What the service's limiter sees is arrivals, not departures: at most N requests in any
+ * window of one second (N = the plan's rate). A request arrives somewhere between the moment
+ * it leaves and the moment its answer comes back, so the pacer lets request k leave no sooner
+ * than one window after request k-N *answered* (capped at ARRIVAL_CAP_MS after it left, for
+ * slow services whose time is spent after arrival). Transit jitter can then never squeeze
+ * N+1 arrivals into one window, at any rate, and the cost is one round trip per window
+ * (a few milliseconds), not a fixed share of every interval. Between those, requests are
+ * spread evenly (1/rate apart), so no burst reaches the service.
+ *
+ * Several processes: each lowers its own rate when the key is refused (429: multiplicative
+ * decrease, at most once per round of requests, and a pause honouring Retry-After, randomised
+ * within one interval so that two processes do not fall into step), and wins rate back with
+ * time while requests succeed (additive increase), up to the configured rate.
  */
+
+/** How long after leaving a request is taken to have arrived at the latest (see above). */
+export const ARRIVAL_CAP_MS = 50;
+/** Multiplicative decrease on a 429. */
+const DECREASE = 0.7;
+/** Additive increase: the share of the configured rate won back per second of successes. */
+const INCREASE_PER_SECOND = 0.02;
+/** The rate never drops below this share of the configured rate. */
+const FLOOR = 0.05;
+
+/** One request's passage through the pacer; the engine settles it with what came back. */
+export interface Ticket {
+	departedAt: number;
+	settledAt?: number;
+	/** The decrease count when the request left: a 429 on an older request does not cut again. */
+	epoch: number;
+}
+
 export class Pacer {
+	/** The configured rate (0: pacing off). */
+	readonly limit: number;
+
+	/** This process's current rate for the key, between FLOOR*limit and limit. */
+	private rate: number;
+
+	private readonly perWindow: number;
+
+	private readonly windowMs: number;
+
 	private nextStart = 0;
 
-	private readonly interval: number;
+	private pausedUntil = 0;
+
+	private epoch = 0;
+
+	private lastIncrease = 0;
+
+	/** The last `perWindow` tickets, oldest first. */
+	private recent: Ticket[] = [];
+
+	/** Departures happen one at a time, in the order callers asked for their turn. */
+	private queue: Promise<unknown> = Promise.resolve();
 
 	constructor(requestsPerSecond: number) {
-		this.interval = requestsPerSecond > 0 ? (1000 / requestsPerSecond) * 1.05 : 0;
+		this.limit = Math.max(0, requestsPerSecond);
+		this.rate = this.limit;
+		this.perWindow = Math.max(1, Math.floor(this.limit));
+		this.windowMs = this.limit > 0 ? (this.perWindow * 1000) / this.limit : 0;
 	}
 
-	/** Resolves when the caller may send its next request. */
-	async waitTurn(): Promise<void> {
-		if (this.interval === 0) return;
-		const now = Date.now();
-		const start = Math.max(now, this.nextStart);
-		this.nextStart = start + this.interval;
-		if (start > now) await sleep(start - now);
+	get paced(): boolean {
+		return this.limit > 0;
+	}
+
+	/** The current rate, for messages and benchmarks. */
+	get currentRate(): number {
+		return this.rate;
+	}
+
+	/** Resolves when the caller may send its request; settle the ticket when its answer came. */
+	async waitTurn(): Promise<Ticket> {
+		if (!this.paced) return { departedAt: Date.now(), epoch: 0 };
+		const turn = this.queue.then(async () => await this.depart());
+		this.queue = turn.catch(() => undefined);
+		return await turn;
+	}
+
+	private async depart(): Promise<Ticket> {
+		// Re-checked after every sleep: an answer or a 429 may change the earliest moment.
+		for (;;) {
+			const now = Date.now();
+			const start = Math.max(this.nextStart, this.pausedUntil, this.windowOpensAt());
+			if (start <= now) break;
+			await sleep(start - now);
+		}
+		const ticket: Ticket = { departedAt: Date.now(), epoch: this.epoch };
+		this.nextStart = ticket.departedAt + 1000 / this.rate;
+		this.recent.push(ticket);
+		if (this.recent.length > this.perWindow) this.recent.shift();
+		return ticket;
+	}
+
+	/** One window after the arrival of the request `perWindow` places back, when there are that many. */
+	private windowOpensAt(): number {
+		if (this.recent.length < this.perWindow) return 0;
+		const oldest = this.recent[0];
+		const arrivedBy = Math.min(oldest.settledAt ?? Infinity, oldest.departedAt + ARRIVAL_CAP_MS);
+		// One millisecond more: the service's clock counts whole milliseconds too.
+		return arrivedBy + this.windowMs + 1;
+	}
+
+	/** The request was answered (or failed) without a 429: rate is won back with time. */
+	succeeded(ticket: Ticket): void {
+		ticket.settledAt ??= Date.now();
+		if (!this.paced) return;
+		const now = ticket.settledAt;
+		const seconds = Math.max(0, (now - Math.max(this.lastIncrease, ticket.departedAt)) / 1000);
+		this.lastIncrease = now;
+		this.rate = Math.min(this.limit, this.rate + this.limit * INCREASE_PER_SECOND * seconds);
+	}
+
+	/** The answer was not a rate refusal, but not a success either (5xx, network). */
+	failed(ticket: Ticket): void {
+		ticket.settledAt ??= Date.now();
+	}
+
+	/**
+	 * The key was refused (429): lower this process's rate (once per round: 429s on requests
+	 * that left before the last decrease are the same congestion) and pause, for Retry-After
+	 * when the service sent one, else for one interval, plus a random part of an interval.
+	 */
+	refused(ticket: Ticket, retryAfterMs: number | undefined, random = Math.random): void {
+		ticket.settledAt ??= Date.now();
+		if (!this.paced) return;
+		if (ticket.epoch === this.epoch) {
+			this.epoch++;
+			this.rate = Math.max(this.limit * FLOOR, this.rate * DECREASE);
+			this.lastIncrease = ticket.settledAt;
+		}
+		const interval = 1000 / this.rate;
+		const pause = (retryAfterMs ?? interval) + random() * interval;
+		this.pausedUntil = Math.max(this.pausedUntil, ticket.settledAt + pause);
 	}
 }
 
-/**
- * One pacer per key and rate, shared by every run in this n8n process: two executions using the
- * same free-plan key at once still stay under its rate together.
- */
 const pacers = new Map<string, Pacer>();
 
+/** The pacer of a key at a rate in this process (an unpaced one, holding only state, at 0). */
 export function pacerFor(keyIdentity: string, requestsPerSecond: number): Pacer {
 	const id = `${keyIdentity}@${requestsPerSecond}`;
 	let pacer = pacers.get(id);
