@@ -9,7 +9,8 @@ import { sleep } from 'n8n-workflow';
  * window of one second (N = the plan's rate). A request arrives somewhere between the moment
  * it leaves and the moment its answer comes back, so the pacer lets request k leave no sooner
  * than one window after request k-N *answered* (capped at ARRIVAL_CAP_MS after it left, for
- * slow services whose time is spent after arrival). Transit jitter can then never squeeze
+ * slow services whose time is spent after arrival; measured on a loaded 2-core machine, 50 ms
+ * was too short: n8n's own work before the socket write delayed arrivals past it). Transit jitter can then never squeeze
  * N+1 arrivals into one window, at any rate, and the cost is one round trip per window
  * (a few milliseconds), not a fixed share of every interval. Between those, requests are
  * spread evenly (1/rate apart), so no burst reaches the service.
@@ -21,11 +22,16 @@ import { sleep } from 'n8n-workflow';
  */
 
 /** How long after leaving a request is taken to have arrived at the latest (see above). */
-export const ARRIVAL_CAP_MS = 50;
+export const ARRIVAL_CAP_MS = 250;
 /** Multiplicative decrease on a 429. */
-const DECREASE = 0.7;
-/** Additive increase: the share of the configured rate won back per second of successes. */
-const INCREASE_PER_SECOND = 0.02;
+const DECREASE = 0.75;
+/**
+ * Increase: one more request per window is won back PROBE_SECONDS after a 429, and faster and
+ * faster after that (the rate grows with the square of the time since the cut). With several
+ * processes on a full key, each step up is a probe that costs a 429, so probes are seconds
+ * apart; a process left alone on the key wins the whole rate back within a few probe times.
+ */
+const PROBE_SECONDS = 8;
 /** The rate never drops below this share of the configured rate. */
 const FLOOR = 0.05;
 
@@ -56,7 +62,9 @@ export class Pacer {
 
 	private lastIncrease = 0;
 
-	/** The last `perWindow` tickets, oldest first. */
+	private lastDecrease = 0;
+
+	/** The last tickets (at most one window's worth at the configured rate), oldest first. */
 	private recent: Ticket[] = [];
 
 	/** Departures happen one at a time, in the order callers asked for their turn. */
@@ -86,28 +94,50 @@ export class Pacer {
 		return await turn;
 	}
 
+	/**
+	 * This process's share of the key as whole requests per window: `count` requests in any
+	 * `windowMs`. Whole counts are what make sharing work without coordination: if every
+	 * process sharing a key keeps to its own count per window, arrivals from all of them stay
+	 * under the limit whatever their phases, as soon as the counts add up to the limit.
+	 * Below one per window, the window stretches instead (one request every 1/rate).
+	 */
+	private share(): { count: number; windowMs: number } {
+		const perWindow = (this.rate * this.windowMs) / 1000;
+		if (perWindow < 1) return { count: 1, windowMs: 1000 / this.rate };
+		return { count: Math.floor(perWindow + 1e-9), windowMs: this.windowMs };
+	}
+
 	private async depart(): Promise<Ticket> {
 		// Re-checked after every sleep: an answer or a 429 may change the earliest moment.
+		let start: number;
+		let share = this.share();
 		for (;;) {
 			const now = Date.now();
-			const start = Math.max(this.nextStart, this.pausedUntil, this.windowOpensAt());
+			share = this.share();
+			start = Math.max(this.nextStart, this.pausedUntil, this.windowOpensAt(share));
 			if (start <= now) break;
 			await sleep(start - now);
 		}
 		const ticket: Ticket = { departedAt: Date.now(), epoch: this.epoch };
-		this.nextStart = ticket.departedAt + 1000 / this.rate;
+		// The next slot follows the planned moment, not the actual one: a timer that fires a
+		// millisecond late must not cost a millisecond per request (5% at 20/s). The window
+		// rule above, not this spacing, is what keeps arrivals under the limit.
+		// After an idle spell the planned moment is long past: then spacing starts from now.
+		const interval = share.windowMs / share.count;
+		const late = ticket.departedAt - start;
+		this.nextStart = (late < interval / 2 ? start : ticket.departedAt) + interval;
 		this.recent.push(ticket);
 		if (this.recent.length > this.perWindow) this.recent.shift();
 		return ticket;
 	}
 
-	/** One window after the arrival of the request `perWindow` places back, when there are that many. */
-	private windowOpensAt(): number {
-		if (this.recent.length < this.perWindow) return 0;
-		const oldest = this.recent[0];
+	/** One window after the arrival of the request `count` places back, when there are that many. */
+	private windowOpensAt({ count, windowMs }: { count: number; windowMs: number }): number {
+		if (this.recent.length < count) return 0;
+		const oldest = this.recent[this.recent.length - count];
 		const arrivedBy = Math.min(oldest.settledAt ?? Infinity, oldest.departedAt + ARRIVAL_CAP_MS);
 		// One millisecond more: the service's clock counts whole milliseconds too.
-		return arrivedBy + this.windowMs + 1;
+		return arrivedBy + windowMs + 1;
 	}
 
 	/** The request was answered (or failed) without a 429: rate is won back with time. */
@@ -115,9 +145,13 @@ export class Pacer {
 		ticket.settledAt ??= Date.now();
 		if (!this.paced) return;
 		const now = ticket.settledAt;
-		const seconds = Math.max(0, (now - Math.max(this.lastIncrease, ticket.departedAt)) / 1000);
+		if (this.rate >= this.limit) return;
+		const seconds = Math.max(0, (now - this.lastIncrease) / 1000);
+		const sinceCut = (now - this.lastDecrease) / 1000;
 		this.lastIncrease = now;
-		this.rate = Math.min(this.limit, this.rate + this.limit * INCREASE_PER_SECOND * seconds);
+		// d(rate)/dt = 2 * oneCount * t / PROBE^2, so the rate is one count higher at t = PROBE.
+		const oneCount = 1000 / this.windowMs;
+		this.rate = Math.min(this.limit, this.rate + (2 * oneCount * sinceCut * seconds) / PROBE_SECONDS ** 2);
 	}
 
 	/** The answer was not a rate refusal, but not a success either (5xx, network). */
@@ -128,18 +162,24 @@ export class Pacer {
 	/**
 	 * The key was refused (429): lower this process's rate (once per round: 429s on requests
 	 * that left before the last decrease are the same congestion) and pause, for Retry-After
-	 * when the service sent one, else for one interval, plus a random part of an interval.
+	 * when the service sent one, plus a random part of an interval.
 	 */
 	refused(ticket: Ticket, retryAfterMs: number | undefined, random = Math.random): void {
 		ticket.settledAt ??= Date.now();
 		if (!this.paced) return;
 		if (ticket.epoch === this.epoch) {
 			this.epoch++;
-			this.rate = Math.max(this.limit * FLOOR, this.rate * DECREASE);
+			// At least one request per window less (whole counts, see share()), more when the
+			// rate is high: the process's share falls fast when several start at once.
+			const oneCountLess = ((this.share().count - 1) * 1000) / this.windowMs;
+			this.rate = Math.max(this.limit * FLOOR, Math.min(this.rate * DECREASE, oneCountLess || this.rate * DECREASE));
 			this.lastIncrease = ticket.settledAt;
+			this.lastDecrease = ticket.settledAt;
 		}
-		const interval = 1000 / this.rate;
-		const pause = (retryAfterMs ?? interval) + random() * interval;
+		// A random part of an interval on top, so that processes fall out of step; the lower
+		// count per window (share()) does the rest of the waiting.
+		const { count, windowMs } = this.share();
+		const pause = (retryAfterMs ?? 0) + random() * (windowMs / count);
 		this.pausedUntil = Math.max(this.pausedUntil, ticket.settledAt + pause);
 	}
 }
