@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'child_process';
+import { existsSync } from 'fs';
 import path from 'path';
 
 import type { Go, Report } from './runner';
@@ -15,9 +16,12 @@ export async function runInProcesses(
 	const children: ChildProcess[] = [];
 	try {
 		const ready: Array<Promise<void>> = [];
+		// From test/ (jest) the runner is TypeScript, loaded through register.js; from the
+		// compiled benchmarks (.out/) it is JavaScript.
+		const typescript = existsSync(path.join(__dirname, 'runner.ts'));
 		for (let index = 0; index < count; index++) {
-			const child = fork(path.join(__dirname, 'runner.ts'), [], {
-				execArgv: ['-r', path.join(__dirname, 'register.js')],
+			const child = fork(path.join(__dirname, typescript ? 'runner.ts' : 'runner.js'), [], {
+				execArgv: typescript ? ['-r', path.join(__dirname, 'register.js')] : [],
 				stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 			});
 			children.push(child);
