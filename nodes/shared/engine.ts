@@ -246,7 +246,9 @@ async function send<Prepared>(
 		const { statusCode } = response;
 		const retryAfter = retryAfterMs(response.headers?.['retry-after']);
 		if (statusCode === 429) {
+			// Refused, but answered: the service is up.
 			pacer.refused(ticket, retryAfter);
+			health.failingSince = undefined;
 		} else if (isRetryableStatus(statusCode)) {
 			pacer.failed(ticket);
 			health.failingSince ??= ticket.departedAt;
