@@ -22,8 +22,8 @@ const COUNT = 300;
 const ROUNDS = 3;
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 5721);
 
-function workflow(id: string, target: WorkflowNode): Workflow {
-	const ibans = Array.from({ length: COUNT }, (_, index) => `DE89370400440532013000-${index}`);
+function workflow(id: string, target: WorkflowNode, count = COUNT): Workflow {
+	const ibans = Array.from({ length: count }, (_, index) => `DE89370400440532013000-${index}`);
 	return {
 		id,
 		name: id,
@@ -46,6 +46,73 @@ function workflow(id: string, target: WorkflowNode): Workflow {
 		},
 		settings: { executionOrder: 'v1' },
 	};
+}
+
+/**
+ * Pacing, in the same n8n: the node at R/s against HTTP Request with Batching (1 item per
+ * batch, interval 1000/R ms, the hand-made way to pace it), the sandbox limited to R/s.
+ * Accepted requests per second over R, and 429s, from the sandbox's log.
+ */
+async function pacingAgainstBatching(prepared: Awaited<ReturnType<typeof prepare>>, env: NodeJS.ProcessEnv, sandbox: Sandbox) {
+	const url = `${sandbox.baseUrls.iban}/v1/`;
+	const cases = [
+		[1, 11],
+		[5, 51],
+	] as const;
+	const credentials = cases.map(([rate]) => ({
+		id: `bench-iban-${rate}`,
+		name: `IBAN (sandbox, ${rate}/s)`,
+		type: 'abstractIbanApi',
+		data: { apiKey: sandbox.keys.iban, baseUrl: sandbox.baseUrls.iban, requestsPerSecond: rate },
+	}));
+	const file = path.join(prepared.workFolder, 'paced.json');
+	await fs.writeFile(file, JSON.stringify(credentials));
+	assertSucceeded(await n8nCommand(prepared.runtime, env, ['import:credentials', `--input=${file}`]), 'n8n import:credentials');
+	await fs.rm(file);
+	const workflows: Workflow[] = [];
+	for (const [rate, count] of cases) {
+		workflows.push(
+			workflow(`benchPacedNode${rate}`, {
+				name: 'Target',
+				type: `${prepared.manifest.name}.abstractIban`,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { iban: '={{ $json.ibans }}' },
+				credentials: { abstractIbanApi: { id: `bench-iban-${rate}`, name: `IBAN (sandbox, ${rate}/s)` } },
+			}, count),
+			workflow(`benchPacedHttp${rate}`, {
+				name: 'Target',
+				type: 'n8n-nodes-base.httpRequest',
+				typeVersion: 4.2,
+				position: [0, 0],
+				parameters: {
+					url,
+					sendQuery: true,
+					queryParameters: { parameters: [{ name: 'iban', value: '={{ $json.ibans }}' }, { name: 'api_key', value: sandbox.keys.iban }] },
+					options: { batching: { batch: { batchSize: 1, batchInterval: 1000 / rate } } },
+				},
+			}, count),
+		);
+	}
+	const folder = path.join(prepared.workFolder, 'paced-workflows.json');
+	await fs.writeFile(folder, JSON.stringify(workflows));
+	assertSucceeded(await n8nCommand(prepared.runtime, env, ['import:workflow', `--input=${folder}`]), 'n8n import:workflow');
+	await fs.rm(folder);
+
+	console.log('\n## Pacing in n8n 2.41.1: the node against HTTP Request with Batching (1 per batch, 1000/R ms), sandbox limited to R/s');
+	for (const [rate, count] of cases) {
+		const line: string[] = [];
+		for (const [label, id] of [['node', `benchPacedNode${rate}`], ['HTTP Request Batching', `benchPacedHttp${rate}`]]) {
+			sandbox.reset();
+			sandbox.limitRate('iban', rate);
+			const result = await n8nCommand(prepared.runtime, env, ['execute', `--id=${id}`]);
+			const log = sandbox.requests('iban');
+			const accepted = log.filter((entry) => entry.status === 200);
+			const achieved = (accepted.length - 1) / ((accepted[accepted.length - 1].at - accepted[0].at) / 1000);
+			line.push(`${label} ${(achieved / rate).toFixed(3)} of R, ${log.length - accepted.length} 429s${result.code === 0 ? '' : ` (exit ${result.code})`}`);
+		}
+		console.log(`    ${rate}/s, ${count} items: ${line.join('; ')}`);
+	}
 }
 
 async function main() {
@@ -117,6 +184,8 @@ async function main() {
 		console.log(
 			`    median: node ${median(rates.node).toFixed(0)}/s = ${(median(rates.node) / median(rates.keyInUrl)).toFixed(2)}x HTTP Request with the key in its URL, ${(median(rates.node) / median(rates.queryAuth)).toFixed(2)}x HTTP Request with Query Auth`,
 		);
+
+		await pacingAgainstBatching(prepared, env, sandbox);
 	} finally {
 		await sandbox.close();
 		await fs.rm(prepared.workFolder, { recursive: true, force: true });

@@ -104,14 +104,17 @@ function checkRound(
 		for (let item = 0; item < ITEMS; item++) expected.add(emailOf(rate, execution, item));
 	}
 	for (const [execution, response] of responses.entries()) {
-		let items: Array<{ email?: string; error?: string }> = [];
+		// The webhook answers with the Email node's items: the service's records, as they came.
+		let items: Array<{ email_address?: string; error?: string }> = [];
 		try {
 			items = JSON.parse(response.body) as typeof items;
 		} catch {
 			items = [];
 		}
-		const emails = (Array.isArray(items) ? items : [items]).map((item) => item.email).filter(Boolean);
-		if (response.status !== 200 || emails.length !== ITEMS) {
+		const list = Array.isArray(items) ? items : [items];
+		const emails = list.map((item) => item.email_address).filter(Boolean);
+		const mine = Array.from({ length: ITEMS }, (_, item) => emailOf(rate, execution, item));
+		if (response.status !== 200 || list.some((item) => item.error !== undefined) || JSON.stringify(emails) !== JSON.stringify(mine)) {
 			problems.push(`at ${rate}/s execution ${execution + 1}: HTTP ${response.status}, ${emails.length} of ${ITEMS} items: ${response.body.slice(0, 300)}`);
 		}
 	}
