@@ -21,9 +21,9 @@ describe('retry policy', () => {
 		expect(retry.retryAfterMs('soon')).toBeUndefined();
 	});
 
-	it('backoff grows by 1.5 from 50 ms, with jitter in its upper half, up to 5 s', () => {
-		expect([0, 1, 2].map((n) => retry.backoffMs(n, () => 1))).toEqual([50, 75, 113]);
-		expect(retry.backoffMs(0, () => 0)).toBe(25);
+	it('backoff grows by 1.5 from 20 ms, with jitter in its upper half, up to 5 s', () => {
+		expect([0, 1, 2].map((n) => retry.backoffMs(n, () => 1))).toEqual([20, 30, 45]);
+		expect(retry.backoffMs(0, () => 0)).toBe(10);
 		expect(retry.backoffMs(40, () => 1)).toBe(5_000);
 	});
 
