@@ -8,20 +8,25 @@ import { sleep } from 'n8n-workflow';
  * What the service's limiter sees is arrivals, not departures: at most N requests in any
  * window of one second (N = the plan's rate). A request arrives somewhere between the moment
  * it leaves and the moment its answer comes back, so the pacer lets request k leave no sooner
- * than one window after request k-N *answered* (capped at ARRIVAL_CAP_MS after it left, for
- * slow services whose time is spent after arrival; measured on a loaded 2-core machine, 50 ms
- * was too short: n8n's own work before the socket write delayed arrivals past it). Transit jitter can then never squeeze
- * N+1 arrivals into one window, at any rate, and the cost is one round trip per window
- * (a few milliseconds), not a fixed share of every interval. Between those, requests are
- * spread evenly (1/rate apart), so no burst reaches the service.
+ * than one window after request k-N *answered* (or ARRIVAL_CAP_MS after it left, if sooner:
+ * slow services spend their time after arrival). Transit jitter can then never squeeze N+1
+ * arrivals into one window, at any rate, and the cost is one round trip per window (a few
+ * milliseconds), not a fixed share of every interval. Between those, requests are spread
+ * evenly (1/rate apart), so no burst reaches the service.
  *
- * Several processes: each lowers its own rate when the key is refused (429: multiplicative
- * decrease, at most once per round of requests, and a pause honouring Retry-After, randomised
- * within one interval so that two processes do not fall into step), and wins rate back with
- * time while requests succeed (additive increase), up to the configured rate.
+ * Several processes: each keeps to its own share of the key in whole requests per window
+ * (see share()). A 429 lowers this process's share (at least one request per window less,
+ * x0.75 when higher, once per round of requests) and pauses it for Retry-After plus a random
+ * part of an interval, so that processes fall out of step; while requests succeed, the rate
+ * comes back, slowly at first and faster with the time since the last 429, up to the
+ * configured rate.
  */
 
-/** How long after leaving a request is taken to have arrived at the latest (see above). */
+/**
+ * How long after leaving a request is taken to have arrived at the latest (see above). 50 ms
+ * was too short on a loaded 2-core machine: n8n's own work before the socket write delayed
+ * arrivals past it, and the benchmark drew 429s at 5 and 20/s.
+ */
 export const ARRIVAL_CAP_MS = 250;
 /** Multiplicative decrease on a 429. */
 const DECREASE = 0.75;
@@ -146,12 +151,13 @@ export class Pacer {
 		if (!this.paced) return;
 		const now = ticket.settledAt;
 		if (this.rate >= this.limit) return;
-		const seconds = Math.max(0, (now - this.lastIncrease) / 1000);
-		const sinceCut = (now - this.lastDecrease) / 1000;
+		// rate(t) = rate at the cut + oneCount * (t / PROBE)^2, t seconds after the last 429:
+		// one request per window more at t = PROBE, whatever the spacing of the successes.
+		const before = Math.max(0, this.lastIncrease - this.lastDecrease) / 1000;
+		const after = Math.max(0, now - this.lastDecrease) / 1000;
 		this.lastIncrease = now;
-		// d(rate)/dt = 2 * oneCount * t / PROBE^2, so the rate is one count higher at t = PROBE.
 		const oneCount = 1000 / this.windowMs;
-		this.rate = Math.min(this.limit, this.rate + (2 * oneCount * sinceCut * seconds) / PROBE_SECONDS ** 2);
+		this.rate = Math.min(this.limit, this.rate + (oneCount * (after ** 2 - before ** 2)) / PROBE_SECONDS ** 2);
 	}
 
 	/** The answer was not a rate refusal, but not a success either (5xx, network). */
