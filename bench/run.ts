@@ -2,13 +2,21 @@ import { existsSync } from 'fs';
 import path from 'path';
 
 import { run as email } from './email';
+import { run as faults } from './faults';
+import { run as multiProcess } from './multiProcess';
+import { run as pacing } from './pacing';
 
 /**
  * `npm run bench`: every benchmark, each printing its figures as ratios against a baseline
- * measured in the same process. The media and database benchmarks join when their nodes exist.
+ * measured in the same process (pacing: against the configured rate; faults: against the same
+ * run without faults; several processes: against the key's limit). The media and database benchmarks join when their nodes exist.
  */
 async function main() {
 	await email();
+	await pacing();
+	await faults();
+	await multiProcess();
+	console.log('\n(Throughput against n8n\'s HTTP Request node needs the n8n that `npm run test:e2e` caches: node .out/bench/httpRequest.js)');
 	for (const name of ['media', 'database', 'csv', 'mmdbReader', 'ipLookup']) {
 		const file = path.join(__dirname, `${name}.js`);
 		if (!existsSync(file)) continue;

@@ -5,6 +5,7 @@ import { startSandbox, type Sandbox } from '../test/sandbox/server';
 import { breakInstalledFiles } from './n8n/communityPackage';
 import { cliRunnable, exampleCredentialIds, importIntoN8n, readExamples, type Example, type Workflow } from './n8n/examples';
 import { n8nCommand } from './n8n/instance';
+import { runQueueMode } from './n8n/queueMode';
 import { checkImported, type LoadReport } from './n8n/loadingCheck';
 import { checkRun, parseExecution } from './n8n/runChecks';
 import { runtimeSpec } from './n8n/runtime';
@@ -24,26 +25,29 @@ import { emptyFilesFolder, environmentFor, prepare, ROOT, startAndCheck, type Pr
  *  4. runs every example with `n8n execute` and checks its output items, binaries, written
  *     files and the sandbox's request log, printing one line per example with its item counts.
  *
- * Flags: --keep keeps the temporary user folder; --break <dist file> replaces that file of the
+ * Flags: --queue runs n8n in queue mode instead (main, 2 workers, Redis: scripts/n8n/queueMode.ts);
+ * --keep keeps the temporary user folder; --break <dist file> replaces that file of the
  * installed copy with a throwing module before the check (to watch the e2e fail on it);
  * --no-self-test skips steps 1 and 3; --n8n 1 (or an exact version, 1.85.4) runs it all on n8n 1.x.
  */
 interface Flags {
 	keep: boolean;
+	queue: boolean;
 	selfTest: boolean;
 	breakFiles: string[];
 	n8n?: string;
 }
 
 function parseFlags(argv: string[]): Flags {
-	const flags: Flags = { keep: false, selfTest: true, breakFiles: [] };
+	const flags: Flags = { keep: false, queue: false, selfTest: true, breakFiles: [] };
 	for (let index = 0; index < argv.length; index++) {
 		if (argv[index] === '--keep') flags.keep = true;
+		else if (argv[index] === '--queue') flags.queue = true;
 		else if (argv[index] === '--no-self-test') flags.selfTest = false;
 		else if (argv[index] === '--break' && argv[index + 1]) flags.breakFiles.push(argv[++index]);
 		else if (argv[index] === '--n8n' && argv[index + 1]) flags.n8n = argv[++index];
 		else if (argv[index].startsWith('--n8n=')) flags.n8n = argv[index].slice('--n8n='.length);
-		else throw new Error(`unknown flag ${argv[index]} (known: --keep, --no-self-test, --break <dist file>, --n8n <1|2|version>)`);
+		else throw new Error(`unknown flag ${argv[index]} (known: --keep, --queue, --no-self-test, --break <dist file>, --n8n <1|2|version>)`);
 	}
 	return flags;
 }
@@ -58,6 +62,10 @@ async function main(): Promise<number> {
 	const failures: string[] = [];
 	try {
 		sandbox = await startSandbox({ port: Number(process.env.SANDBOX_PORT) || undefined });
+		if (flags.queue) {
+			failures.push(...(await runQueueMode(prepared, sandbox, log)));
+			return report(failures, started);
+		}
 		const examples = await readExamples(ROOT);
 		const runs = examples.map((example) => ({ example, runnable: cliRunnable(example) }));
 		const workflows: Workflow[] = [
@@ -87,6 +95,10 @@ async function main(): Promise<number> {
 		else await fs.rm(prepared.workFolder, { recursive: true, force: true });
 	}
 
+	return report(failures, started);
+}
+
+function report(failures: string[], started: number): number {
 	const seconds = Math.round((Date.now() - started) / 1000);
 	if (failures.length > 0) {
 		console.error(`\ntest:e2e FAILED (${seconds} s):\n${failures.map((failure) => `  - ${failure}`).join('\n')}`);

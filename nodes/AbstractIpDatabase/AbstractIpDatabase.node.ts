@@ -10,7 +10,6 @@ import type {
 import { outputField, outputFieldParameter } from '../shared/binary';
 import { runService } from '../shared/engine';
 import { invalidInput, redact } from '../shared/errors';
-import { MAX_RETRIES } from '../shared/retry';
 import { toolDescriptionProperties } from '../shared/toolDescription';
 import type { ServiceDefinition } from '../shared/types';
 import { ArchiveError, requestLink, storeArchive, storeDatabaseFile, type StoredFile } from './download';
@@ -74,7 +73,7 @@ const ipDatabaseDownload: ServiceDefinition<DatabaseDownload> = {
 	statusMessages: {
 		400: 'The API key is missing (400): the credential has no API key. Enter the organization\'s IP intelligence key in the Abstract IP Database API credential',
 		403: 'The IP database download was refused (403). The service gives this one answer for four causes: the key is unknown, disabled or revoked; the organization has no active entitlement to this database; the database is outside the catalogue (ip-geolocation, ip-asn, ip-security); or the format is outside it (mmdb, csv). Check the key in the credential and which databases the organization licenses',
-		503: `IP database downloads are temporarily unavailable (503), still after ${MAX_RETRIES} retries. Run the node again later`,
+		503: 'IP database downloads are temporarily unavailable (503). Run the node again later',
 	},
 	prepare(itemIndex) {
 		const output = oneOf(this, itemIndex, 'Output (output)', this.getNodeParameter('output', itemIndex), OUTPUTS);

@@ -1,6 +1,7 @@
 import { createHash } from 'crypto';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import type {
+	IAdditionalCredentialOptions,
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
@@ -13,7 +14,7 @@ import { apiError, networkError, redact } from './errors';
 import { FanOut, type FanOutUnit } from './fanOut';
 import { concurrencyFor, forEachLimited, pacerFor } from './pacing';
 import type { Pacer } from './pacing';
-import { backoffMs, isRetryableNetworkError, isRetryableStatus, MAX_RETRIES, networkCodeOf, retryAfterMs } from './retry';
+import { backoffMs, isRetryableNetworkError, isRetryableStatus, networkCodeOf, RetryBudget, retryAfterMs } from './retry';
 import type {
 	DownloadOptions,
 	DownloadResponse,
@@ -139,12 +140,26 @@ async function connect<Prepared>(
 	const keyIdentity = createHash('sha256')
 		.update(`${service.credentialType}\n${baseUrl}\n${secrets[0]}`)
 		.digest('hex');
+	// n8n-core reads and decrypts the credential again on every httpRequestWithAuthentication
+	// unless it is handed the decrypted one: the run's copy is handed over, and n8n still
+	// applies it only through the credential type's `authenticate` (which also refuses any
+	// host but the Base URL's).
+	const reference = ctx.getNode().credentials?.[service.credentialType];
+	const authentication: IAdditionalCredentialOptions = {
+		credentialsDecrypted: {
+			id: reference?.id ?? '',
+			name: reference?.name ?? '',
+			type: service.credentialType,
+			data: credentials,
+		},
+	};
 	const pacer = pacerFor(keyIdentity, requestsPerSecond);
+	const health: RunHealth = { failingSince: undefined };
 	return {
 		concurrency: concurrencyFor(requestsPerSecond),
 		clientFor: (itemIndex) => ({
 			request: async (request) =>
-				await send(ctx, service, { baseUrl, pacer, secrets, itemIndex }, request),
+				await send(ctx, service, { baseUrl, pacer, health, secrets, itemIndex, authentication }, request),
 			download: async (url, options = {}) =>
 				await download(ctx, service, { secrets, itemIndex }, url, options),
 		}),
@@ -173,11 +188,21 @@ function checkedBaseUrl(
 	return baseUrl;
 }
 
+/**
+ * The first failure (5xx, network) of this run since its last answer that was not one: when
+ * the service has failed for the whole retry budget, items stop retrying (retry.ts).
+ */
+interface RunHealth {
+	failingSince: number | undefined;
+}
+
 interface SendContext {
 	baseUrl: string;
 	pacer: Pacer;
+	health: RunHealth;
 	secrets: string[];
 	itemIndex: number;
+	authentication: IAdditionalCredentialOptions;
 }
 
 function toHttpOptions(baseUrl: string, request: ServiceRequest): IHttpRequestOptions {
@@ -209,46 +234,84 @@ function toHttpOptions(baseUrl: string, request: ServiceRequest): IHttpRequestOp
 	return options;
 }
 
-/** One request, paced and retried; returns an accepted answer or throws a redacted n8n error. */
+/**
+ * One request, paced and retried within the time budget (retry.ts); returns an accepted
+ * answer or throws a redacted n8n error that says what the item went through.
+ */
 async function send<Prepared>(
 	ctx: IExecuteFunctions,
 	service: ServiceDefinition<Prepared>,
-	{ baseUrl, pacer, secrets, itemIndex }: SendContext,
+	{ baseUrl, pacer, health, secrets, itemIndex, authentication }: SendContext,
 	request: ServiceRequest,
 ): Promise<ServiceResponse> {
+	let budget: RetryBudget | undefined;
+	const tries = (retryAfterMs?: number) => ({
+		attempts: budget?.attempts ?? 0,
+		elapsedMs: budget?.elapsedMs() ?? 0,
+		pacedTo: pacer.limit,
+		retryAfterMs,
+	});
 	for (let retry = 0; ; retry++) {
-		await pacer.waitTurn();
+		const ticket = await pacer.waitTurn();
+		budget ??= new RetryBudget(ticket.departedAt);
+		budget.attempts++;
 		let response: ServiceResponse;
 		try {
 			response = (await ctx.helpers.httpRequestWithAuthentication.call(
 				ctx,
 				service.credentialType,
 				toHttpOptions(baseUrl, request),
+				authentication,
 			)) as ServiceResponse;
 		} catch (error) {
-			if (isRetryableNetworkError(error) && retry < MAX_RETRIES) {
-				await sleep(backoffMs(retry));
-				continue;
+			pacer.failed(ticket);
+			if (isRetryableNetworkError(error)) {
+				health.failingSince ??= ticket.departedAt;
+				const delay = backoffMs(retry);
+				if (budget.allows(delay, health.failingSince)) {
+					await sleep(delay);
+					continue;
+				}
 			}
 			const code = networkCodeOf(error);
-			if (code) throw networkError(ctx, itemIndex, service.serviceName, hostOf(baseUrl), code, retry);
+			if (code) throw networkError(ctx, itemIndex, service.serviceName, hostOf(baseUrl), code, tries());
 			const message = redact((error as Error).message ?? String(error), secrets);
 			throw new NodeOperationError(ctx.getNode(), message, { itemIndex });
 		}
 
 		const { statusCode } = response;
+		const retryAfter = retryAfterMs(response.headers?.['retry-after']);
+		if (statusCode === 429) {
+			// Refused, but answered: the service is up.
+			pacer.refused(ticket, retryAfter);
+			health.failingSince = undefined;
+		} else if (isRetryableStatus(statusCode)) {
+			pacer.failed(ticket);
+			health.failingSince ??= ticket.departedAt;
+		} else {
+			pacer.succeeded(ticket);
+			health.failingSince = undefined;
+		}
 		if ((statusCode >= 200 && statusCode < 300) || request.acceptStatus?.includes(statusCode)) {
 			return response;
 		}
-		if (isRetryableStatus(statusCode) && retry < MAX_RETRIES) {
-			await sleep(retryAfterMs(response.headers?.['retry-after']) ?? backoffMs(retry));
-			continue;
+		let overBudget: number | undefined;
+		if (isRetryableStatus(statusCode)) {
+			// Paced, a 429's wait is the pacer's (it paused, randomised); unpaced, it is ours.
+			const delay = statusCode === 429 && pacer.paced ? 0 : (retryAfter ?? backoffMs(retry));
+			const failingSince = statusCode === 429 ? undefined : health.failingSince;
+			if (budget.allows(Math.max(delay, retryAfter ?? 0), failingSince)) {
+				if (delay > 0) await sleep(delay);
+				continue;
+			}
+			// When it is the service's Retry-After that does not fit, the message says so.
+			if (retryAfter !== undefined && budget.allows(0, failingSince)) overBudget = retryAfter;
 		}
 		throw apiError(ctx, itemIndex, {
 			status: statusCode,
 			body: response.body,
 			serviceName: service.serviceName,
-			retries: retry,
+			tries: tries(overBudget),
 			secrets,
 			statusMessages: service.statusMessages,
 		});
@@ -268,7 +331,10 @@ async function download<Prepared>(
 ): Promise<DownloadResponse> {
 	const hidden = options.secret ? [...secrets, url, url.split('?')[1] ?? ''] : secrets;
 	const host = hostOf(url);
+	const budget = new RetryBudget();
+	const tries = () => ({ attempts: budget.attempts, elapsedMs: budget.elapsedMs(), pacedTo: 0 });
 	for (let retry = 0; ; retry++) {
+		budget.attempts++;
 		let response: DownloadResponse;
 		try {
 			response = (await ctx.helpers.httpRequest({
@@ -280,26 +346,28 @@ async function download<Prepared>(
 				timeout: options.timeout ?? 120_000,
 			})) as DownloadResponse;
 		} catch (error) {
-			if (isRetryableNetworkError(error) && retry < MAX_RETRIES) {
-				await sleep(backoffMs(retry));
+			const delay = backoffMs(retry);
+			if (isRetryableNetworkError(error) && budget.allows(delay)) {
+				await sleep(delay);
 				continue;
 			}
 			const code = networkCodeOf(error) ?? 'no answer';
-			throw networkError(ctx, itemIndex, `${service.serviceName} download`, host, code, retry);
+			throw networkError(ctx, itemIndex, `${service.serviceName} download`, host, code, tries());
 		}
 		const { statusCode } = response;
 		if (statusCode >= 200 && statusCode < 300) return response;
 		const stream = response.body as { destroy?: () => void };
 		if (options.as === 'stream' && typeof stream.destroy === 'function') stream.destroy();
-		if (isRetryableStatus(statusCode) && retry < MAX_RETRIES) {
-			await sleep(retryAfterMs(response.headers?.['retry-after']) ?? backoffMs(retry));
+		const delay = retryAfterMs(response.headers?.['retry-after']) ?? backoffMs(retry);
+		if (isRetryableStatus(statusCode) && budget.allows(delay)) {
+			await sleep(delay);
 			continue;
 		}
 		throw apiError(ctx, itemIndex, {
 			status: statusCode,
 			body: options.as === 'stream' ? undefined : response.body,
 			serviceName: `${service.serviceName} download from ${host}`,
-			retries: retry,
+			tries: tries(),
 			secrets: hidden,
 			statusMessages: {
 				403: `The download from ${host} was refused (403): the link has expired or is not valid`,

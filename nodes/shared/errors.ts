@@ -53,15 +53,41 @@ export interface FailedCall {
 	status: number;
 	body: unknown;
 	serviceName: string;
-	retries: number;
+	/** Requests made for this item, and for how long it kept trying (retry.ts's time budget). */
+	tries: Tries;
 	secrets: readonly string[];
 	statusMessages?: Partial<Record<number, string>>;
+}
+
+export interface Tries {
+	attempts: number;
+	elapsedMs: number;
+	/** The rate the node paces the key to in this process; 0 when pacing is off. */
+	pacedTo: number;
+	/** A Retry-After longer than the budget left, when that is why the node stopped. */
+	retryAfterMs?: number;
+}
+
+/** "for 12 s (7 requests)": what an item went through before the node gave up. */
+function triedFor(tries: Tries): string {
+	const seconds = tries.elapsedMs < 10_000 ? (tries.elapsedMs / 1000).toFixed(1) : String(Math.round(tries.elapsedMs / 1000));
+	const requests = tries.attempts === 1 ? '1 request' : `${tries.attempts} requests`;
+	const waited = tries.retryAfterMs === undefined ? '' : `; the service asked to wait ${Math.round(tries.retryAfterMs / 1000)} s more, beyond the retry time budget`;
+	return `for ${seconds} s (${requests}${waited})`;
+}
+
+/** Why a key's rate can be exceeded although the node paces it, or what to set when it does not. */
+function rateExceeded(service: string, tries: Tries): string {
+	if (tries.pacedTo > 0) {
+		return `The request rate of the ${service} key was exceeded (429) although this node paces its requests to ${tries.pacedTo} per second; other executions, workers or tools may be using the same key. Tried ${triedFor(tries)}`;
+	}
+	return `The request rate of the ${service} key was exceeded (429) and pacing is off (the credential's Requests per Second is 0). Set Requests per Second to your plan's rate. Tried ${triedFor(tries)}`;
 }
 
 /** What each status means for the person running the workflow (contract 7.1, public facts). */
 function meaningOf(call: FailedCall): string {
 	const own = call.statusMessages?.[call.status];
-	if (own) return own;
+	if (own) return [429, 500, 503].includes(call.status) ? `${own}. Tried ${triedFor(call.tries)}` : own;
 	const service = call.serviceName;
 	switch (call.status) {
 		case 400:
@@ -75,11 +101,11 @@ function meaningOf(call: FailedCall): string {
 		case 422:
 			return `The plan's API credits for ${service} are used up (422). Add credits or upgrade the plan, then run again`;
 		case 429:
-			return `Too many requests (429): the plan's request rate for ${service} was exceeded, still after ${call.retries} retries. Set the credential's Requests per Second to your plan's rate`;
+			return rateExceeded(service, call.tries);
 		case 500:
-			return `The ${service} service failed (500), still after ${call.retries} retries`;
+			return `The ${service} service kept failing (500) ${triedFor(call.tries)}`;
 		case 503:
-			return `The ${service} service is unavailable (503), still after ${call.retries} retries. Try again later`;
+			return `The ${service} service stayed unavailable (503) ${triedFor(call.tries)}. Try again later`;
 		default:
 			return `The ${service} service answered with status ${call.status}`;
 	}
@@ -88,9 +114,10 @@ function meaningOf(call: FailedCall): string {
 export function apiError(ctx: IExecuteFunctions, itemIndex: number, call: FailedCall): NodeApiError {
 	const quoted = serviceMessageOf(call.body);
 	const message = redact(meaningOf(call), call.secrets);
-	const description = quoted
-		? redact(`The service said: "${quoted}"`, call.secrets)
-		: `The service gave no error message.`;
+	let description = quoted ? redact(`The service said: "${quoted}"`, call.secrets) : `The service gave no error message.`;
+	if (call.status === 429 && call.tries.pacedTo > 0) {
+		description += ` Each n8n process (every queue-mode worker) paces a key on its own and slows down when the key is refused; if several share the key all the time, set each one's Requests per Second to its share of the plan's rate.`;
+	}
 	const errorBody: JsonObject = { message, status: call.status };
 	return new NodeApiError(ctx.getNode(), errorBody, {
 		message,
@@ -117,10 +144,11 @@ export function networkError(
 	serviceName: string,
 	host: string,
 	code: string,
-	retries: number,
+	tries: Tries,
 ): NodeApiError {
 	const what = NETWORK_FAILURES[code] ?? 'the request failed on the network';
-	const message = `Could not reach the ${serviceName} service at ${host}: ${what}, still after ${retries} retries`;
+	const retried = tries.attempts > 1 ? `; it kept failing ${triedFor(tries)}` : '';
+	const message = `Could not reach the ${serviceName} service at ${host}: ${what}${retried}`;
 	return new NodeApiError(ctx.getNode(), { message } as JsonObject, {
 		message,
 		description: `Network error ${code}. Check the credential's Base URL and the network, then run again.`,

@@ -21,6 +21,19 @@ describe('pacing', () => {
 		expect(sandbox.requests('iban')).toHaveLength(10);
 	});
 
+	it.each([
+		[1, 3],
+		[20, 60],
+	])('at %i per second against a sliding-window limit of the same rate, %i items draw no 429 (arrivals are paced, not departures)', async (rate, count) => {
+		sandbox.limitRate('iban', rate);
+		const ibans = Array.from({ length: count }, (_, index) => VALID_IBANS[index % VALID_IBANS.length]);
+		const { items, error } = await runIban(sandbox, ibans, { credential: { requestsPerSecond: rate } });
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(count);
+		expect(refused()).toHaveLength(0);
+		expect(sandbox.requests('iban')).toHaveLength(count);
+	});
+
 	it('the same run without pacing does draw 429s from that limit (and retries them)', async () => {
 		sandbox.limitRate('iban', 5);
 		const { items } = await runIban(sandbox, VALID_IBANS, { credential: { requestsPerSecond: 0 } });

@@ -1,12 +1,19 @@
+import { shortenRetryBudget } from '../harness/retryBudget';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { everythingIn, runIban, VALID_IBANS } from './ibanRun';
 
 /** The API key appears in no output item and no error, whatever the status. */
 let sandbox: Sandbox;
+let restoreBudget: () => void;
 beforeAll(async () => {
 	sandbox = await startSandbox();
+	// Failures that last are retried for the time budget: two minutes in the product, 0.8 s here.
+	restoreBudget = shortenRetryBudget(800);
 });
-afterAll(async () => await sandbox.close());
+afterAll(async () => {
+	restoreBudget();
+	await sandbox.close();
+});
 beforeEach(() => sandbox.reset());
 
 const [iban] = VALID_IBANS;
@@ -17,13 +24,12 @@ describe('key redaction', () => {
 		async (status) => {
 			const key = sandbox.keys.iban;
 			const fault = { kind: 'status' as const, status, retryAfter: 0, message: `Rejected request with key ${key}.` };
-			sandbox.inject('iban', fault, fault, fault, fault, fault);
+			sandbox.faultPattern('iban', { every: 1, faults: [fault] });
 			const stopped = await runIban(sandbox, [iban]);
 			expect(stopped.error).toBeDefined();
 			expect(stopped.error?.description).toContain('[redacted]');
 			expect(everythingIn(stopped.error)).not.toContain(key);
 
-			sandbox.inject('iban', fault, fault, fault, fault, fault);
 			const continued = await runIban(sandbox, [iban], { continueOnFail: true });
 			expect(continued.items[0].json.error).toBeDefined();
 			expect(JSON.stringify(continued.items)).not.toContain(key);
@@ -34,7 +40,7 @@ describe('key redaction', () => {
 		const key = sandbox.keys.iban;
 		const success = await runIban(sandbox, [iban]);
 		expect(JSON.stringify(success.items)).not.toContain(key);
-		sandbox.inject('iban', ...Array.from({ length: 5 }, () => ({ kind: 'drop' as const })));
+		sandbox.faultPattern('iban', { every: 1, faults: [{ kind: 'drop' }] });
 		const dropped = await runIban(sandbox, [iban], { continueOnFail: true });
 		expect(JSON.stringify(dropped.items)).not.toContain(key);
 	});

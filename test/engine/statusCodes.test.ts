@@ -1,12 +1,19 @@
+import { shortenRetryBudget } from '../harness/retryBudget';
 import { startSandbox, type Sandbox } from '../sandbox/server';
+import type { Fault } from '../sandbox/types';
 import { everythingIn, runIban, VALID_IBANS } from './ibanRun';
 
 /** Every status code of contract 7.1, through the engine, as a person reads it in n8n. */
 let sandbox: Sandbox;
+let restoreBudget: () => void;
 beforeAll(async () => {
 	sandbox = await startSandbox();
+	restoreBudget = shortenRetryBudget(1500);
 });
-afterAll(async () => await sandbox.close());
+afterAll(async () => {
+	restoreBudget();
+	await sandbox.close();
+});
 beforeEach(() => sandbox.reset());
 
 const [iban] = VALID_IBANS;
@@ -45,30 +52,46 @@ describe('status codes of 7.1', () => {
 		expect(sandbox.requests('iban')).toHaveLength(1);
 	});
 
-	it.each([429, 500, 503])('%i: retried, then named with the number of retries', async (status) => {
-		const fault = { kind: 'status' as const, status, retryAfter: 0 };
-		sandbox.inject('iban', fault, fault, fault, fault, fault);
+	// Retries are bounded by time (two minutes in the product); shortened here to 1.5 s.
+	const always = (fault: Fault) => sandbox.faultPattern('iban', { every: 1, faults: [fault] });
+
+	it.each([429, 500, 503])('%i that lasts: retried for the time budget, then named with how long and how many requests', async (status) => {
+		always({ kind: 'status', status, retryAfter: 0 });
 		const { error } = await runIban(sandbox, [iban]);
-		expect(error?.message).toMatch(new RegExp(`\\(${status}\\).*still after 4 retries|still after 4 retries`));
+		const requests = sandbox.requests('iban').length;
+		expect(requests).toBeGreaterThan(2);
 		expect(error?.message).toContain(`(${status})`);
+		expect(error?.message).toMatch(new RegExp(`for \\d+\\.\\d s \\(${requests} requests\\)`));
 		expect(error?.httpCode).toBe(String(status));
-		expect(sandbox.requests('iban')).toHaveLength(5);
 	});
 
-	it('429 after retries tells the person to lower Requests per Second', async () => {
-		const fault = { kind: 'status' as const, status: 429, retryAfter: 0 };
-		sandbox.inject('iban', fault, fault, fault, fault, fault);
+	it('429 that lasts, pacing off: the message says pacing is off and what to set', async () => {
+		always({ kind: 'status', status: 429, retryAfter: 0 });
 		const { error } = await runIban(sandbox, [iban]);
-		expect(error?.message).toMatch(/Set the credential's Requests per Second to your plan's rate/);
+		expect(error?.message).toMatch(/pacing is off .*Set Requests per Second to your plan's rate/);
+	});
+
+	it('429 that lasts although paced: the message says the node paces to N/s and others may share the key', async () => {
+		always({ kind: 'status', status: 429 });
+		const { error } = await runIban(sandbox, [iban], { credential: { requestsPerSecond: 5 } });
+		expect(error?.message).toMatch(/although this node paces its requests to 5 per second; other executions, workers or tools may be using the same key/);
+		expect(error?.message).not.toMatch(/Set Requests per Second to your plan's rate/);
+	});
+
+	it('a Retry-After beyond the budget: the node stops at once and says so', async () => {
+		sandbox.inject('iban', { kind: 'status', status: 429, retryAfter: 600 });
+		const { error } = await runIban(sandbox, [iban]);
+		expect(error?.message).toMatch(/asked to wait 600 s more, beyond the retry time budget/);
+		expect(sandbox.requests('iban')).toHaveLength(1);
 	});
 
 	it('a dropped connection, every time: a network error naming the host, never the URL', async () => {
-		sandbox.inject('iban', { kind: 'drop' }, { kind: 'drop' }, { kind: 'drop' }, { kind: 'drop' }, { kind: 'drop' });
+		always({ kind: 'drop' });
 		const { error } = await runIban(sandbox, [iban]);
-		expect(error?.message).toMatch(/Could not reach the IBAN Validation service at 127\.0\.0\.1:\d+: the connection was closed before an answer came, still after 4 retries/);
+		expect(error?.message).toMatch(/Could not reach the IBAN Validation service at 127\.0\.0\.1:\d+: the connection was closed before an answer came; it kept failing for \d+\.\d s \(\d+ requests\)/);
 		expect(error?.description).toMatch(/ECONNRESET/);
 		expect(everythingIn(error)).not.toContain(sandbox.keys.iban);
-		expect(sandbox.requests('iban')).toHaveLength(5);
+		expect(sandbox.requests('iban').length).toBeGreaterThan(2);
 	});
 
 	it('a Base URL with a trailing slash keeps its path prefix', async () => {

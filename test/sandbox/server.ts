@@ -31,8 +31,17 @@ export interface Sandbox {
 	requests(service: string): LoggedRequest[];
 	/** Queues failures for the next requests of a service, in order. */
 	inject(service: string, ...faults: Fault[]): void;
-	/** Token bucket per key: at most `perSecond` requests a second, 429 beyond. */
+	/**
+	 * A limiter per key, as strict as a real one can be: at most `perSecond` accepted requests in
+	 * any sliding window of one second, counted at arrival; 429 beyond (refusals do not count).
+	 */
 	limitRate(service: string, perSecond: number): void;
+	/**
+	 * Recurring faults (the queued ones of `inject` go first): every `every`-th request of the
+	 * service, or each request with `probability`, gets the next of `faults` in turn. `seed` makes
+	 * the random choice repeatable.
+	 */
+	faultPattern(service: string, pattern: FaultPattern): void;
 	/** Credits left for a service; at zero it answers `status` (422, or 403 as email may). */
 	setQuota(service: string, credits: number, status?: 422 | 403): void;
 	/** Another key a service accepts, with whatever the module makes of it (database entitlements). */
@@ -47,10 +56,29 @@ export interface SandboxOptions {
 	host?: string;
 }
 
-interface Bucket {
-	perSecond: number;
-	tokens: number;
-	updatedAt: number;
+export interface FaultPattern {
+	faults: Fault[];
+	every?: number;
+	probability?: number;
+	seed?: number;
+}
+
+/** A small seeded generator (mulberry32): the same seed gives the same faults on every run. */
+function seededRandom(seed: number): () => number {
+	let state = seed >>> 0;
+	return () => {
+		state = (state + 0x6d2b79f5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+interface ActivePattern extends FaultPattern {
+	seen: number;
+	used: number;
+	random: () => number;
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -64,7 +92,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	}
 	const log: LoggedRequest[] = [];
 	const faults = new Map<string, Fault[]>();
-	const buckets = new Map<string, Bucket>();
+	/** Arrival times of the accepted requests of the last second, per service and key. */
+	const windows = new Map<string, number[]>();
+	const patterns = new Map<string, ActivePattern>();
 	const rateLimits = new Map<string, number>();
 	const quotas = new Map<string, { credits: number; status: 422 | 403 }>();
 
@@ -104,7 +134,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			return send(res, errorResponse(404, `No service under /${service}`, 'not_found'));
 		}
 
-		const fault = faults.get(service)?.shift();
+		const fault = faults.get(service)?.shift() ?? patternFault(service);
 		if (fault?.kind === 'drop') {
 			entry.fault = 'drop';
 			req.socket.destroy();
@@ -122,17 +152,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			return send(res, response);
 		}
 
-		const response = await serve(module, request);
+		const response = await serve(module, request, entry.at);
 		entry.status = response.status;
 		send(res, response);
 	}
 
-	async function serve(module: ServiceModule, request: SandboxRequest): Promise<SandboxResponse> {
+	async function serve(module: ServiceModule, request: SandboxRequest, arrivedAt: number): Promise<SandboxResponse> {
 		extractKey(module, request);
 		if (!request.key || !validKeys.get(module.name)?.has(request.key)) {
 			return module.rejectKey ? module.rejectKey(request) : unauthorized();
 		}
-		if (!takeToken(module.name, request.key)) {
+		if (!takeToken(module.name, request.key, arrivedAt)) {
 			return errorResponse(429, 'Too many requests: the plan allows fewer requests per second.', 'too_many_requests');
 		}
 		const quota = quotas.get(module.name);
@@ -144,18 +174,32 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		return response;
 	}
 
-	function takeToken(service: string, key: string): boolean {
+	/**
+	 * Sliding window: a request is accepted when fewer than `perSecond` were accepted in the
+	 * second before it arrived. Stricter than a token bucket (no burst beyond the rate, and the
+	 * arrivals, not the departures, count), so a client that passes it passes either kind.
+	 * A rate below 1 (0.5: one every two seconds) widens the window to one request.
+	 */
+	function takeToken(service: string, key: string, arrivedAt: number): boolean {
 		const perSecond = rateLimits.get(service);
 		if (!perSecond) return true;
 		const id = `${service}\n${key}`;
-		const now = Date.now();
-		const bucket = buckets.get(id) ?? { perSecond, tokens: Math.max(1, perSecond), updatedAt: now };
-		bucket.tokens = Math.min(Math.max(1, perSecond), bucket.tokens + ((now - bucket.updatedAt) / 1000) * perSecond);
-		bucket.updatedAt = now;
-		buckets.set(id, bucket);
-		if (bucket.tokens < 1) return false;
-		bucket.tokens -= 1;
+		const allowed = Math.max(1, Math.floor(perSecond));
+		const windowMs = (allowed * 1000) / perSecond;
+		const accepted = (windows.get(id) ?? []).filter((at) => arrivedAt - at < windowMs);
+		windows.set(id, accepted);
+		if (accepted.length >= allowed) return false;
+		accepted.push(arrivedAt);
 		return true;
+	}
+
+	function patternFault(service: string): Fault | undefined {
+		const pattern = patterns.get(service);
+		if (!pattern || pattern.faults.length === 0) return undefined;
+		pattern.seen++;
+		const hit = pattern.every ? pattern.seen % pattern.every === 0 : pattern.random() < (pattern.probability ?? 0);
+		if (!hit) return undefined;
+		return pattern.faults[pattern.used++ % pattern.faults.length];
 	}
 
 	await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));
@@ -173,14 +217,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		inject: (service, ...added) => faults.set(service, [...(faults.get(service) ?? []), ...added]),
 		limitRate: (service, perSecond) => {
 			rateLimits.set(service, perSecond);
-			for (const id of buckets.keys()) if (id.startsWith(`${service}\n`)) buckets.delete(id);
+			for (const id of windows.keys()) if (id.startsWith(`${service}\n`)) windows.delete(id);
 		},
+		faultPattern: (service, pattern) =>
+			patterns.set(service, { ...pattern, seen: 0, used: 0, random: seededRandom(pattern.seed ?? 1) }),
 		setQuota: (service, credits, status = 422) => quotas.set(service, { credits, status }),
 		addKey: (service, key) => validKeys.get(service)?.add(key),
 		reset: () => {
 			log.length = 0;
 			faults.clear();
-			buckets.clear();
+			windows.clear();
+			patterns.clear();
 			rateLimits.clear();
 			quotas.clear();
 		},

@@ -1,0 +1,201 @@
+import { promises as fs } from 'fs';
+import path from 'path';
+
+import { startSandbox, type Sandbox } from '../test/sandbox/server';
+import { importIntoN8n, MANUAL_TRIGGER, type Workflow, type WorkflowNode } from '../scripts/n8n/examples';
+import { n8nCommand } from '../scripts/n8n/instance';
+import { assertSucceeded } from '../scripts/n8n/processes';
+import { environmentFor, prepare } from '../scripts/n8n/setup';
+
+/**
+ * Throughput, pacing off, in a real n8n (2.41.1, the one `npm run test:e2e` installs into its
+ * cache; this script installs it too when it is missing): the IBAN node against n8n's own
+ * HTTP Request node on the same 300 items, against the same sandbox, each run with
+ * `n8n execute`. Items per second come from the Target node's execution time in n8n's run
+ * data (its start to its last answer), so n8n's start-up is not counted. HTTP Request runs twice: with the key typed into
+ * its query (no credential work at all) and with a Query Auth credential. 3 alternating rounds.
+ *
+ * Not part of `npm run bench` (it needs the cached n8n and a few minutes):
+ * `npm run build && npm run build:tools && node .out/bench/httpRequest.js`.
+ */
+const COUNT = 300;
+const ROUNDS = 3;
+const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 5721);
+
+function workflow(id: string, target: WorkflowNode, count = COUNT): Workflow {
+	const ibans = Array.from({ length: count }, (_, index) => `DE89370400440532013000-${index}`);
+	return {
+		id,
+		name: id,
+		nodes: [
+			{ name: 'Start', type: MANUAL_TRIGGER, typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				name: 'Items',
+				type: 'n8n-nodes-base.set',
+				typeVersion: 3.4,
+				position: [200, 0],
+				parameters: { mode: 'raw', jsonOutput: JSON.stringify({ ibans }) },
+			},
+			{ name: 'Split', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [400, 0], parameters: { fieldToSplitOut: 'ibans' } },
+			{ ...target, name: 'Target', position: [600, 0] },
+		],
+		connections: {
+			Start: { main: [[{ node: 'Items', type: 'main', index: 0 }]] },
+			Items: { main: [[{ node: 'Split', type: 'main', index: 0 }]] },
+			Split: { main: [[{ node: 'Target', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/**
+ * Pacing, in the same n8n: the node at R/s against HTTP Request with Batching (1 item per
+ * batch, interval 1000/R ms, the hand-made way to pace it), the sandbox limited to R/s.
+ * Accepted requests per second over R, and 429s, from the sandbox's log.
+ */
+async function pacingAgainstBatching(prepared: Awaited<ReturnType<typeof prepare>>, env: NodeJS.ProcessEnv, sandbox: Sandbox) {
+	const url = `${sandbox.baseUrls.iban}/v1/`;
+	const cases = [
+		[1, 11],
+		[5, 51],
+	] as const;
+	const credentials = cases.map(([rate]) => ({
+		id: `bench-iban-${rate}`,
+		name: `IBAN (sandbox, ${rate}/s)`,
+		type: 'abstractIbanApi',
+		data: { apiKey: sandbox.keys.iban, baseUrl: sandbox.baseUrls.iban, requestsPerSecond: rate },
+	}));
+	const file = path.join(prepared.workFolder, 'paced.json');
+	await fs.writeFile(file, JSON.stringify(credentials));
+	assertSucceeded(await n8nCommand(prepared.runtime, env, ['import:credentials', `--input=${file}`]), 'n8n import:credentials');
+	await fs.rm(file);
+	const workflows: Workflow[] = [];
+	for (const [rate, count] of cases) {
+		workflows.push(
+			workflow(`benchPacedNode${rate}`, {
+				name: 'Target',
+				type: `${prepared.manifest.name}.abstractIban`,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { iban: '={{ $json.ibans }}' },
+				credentials: { abstractIbanApi: { id: `bench-iban-${rate}`, name: `IBAN (sandbox, ${rate}/s)` } },
+			}, count),
+			workflow(`benchPacedHttp${rate}`, {
+				name: 'Target',
+				type: 'n8n-nodes-base.httpRequest',
+				typeVersion: 4.2,
+				position: [0, 0],
+				parameters: {
+					url,
+					sendQuery: true,
+					queryParameters: { parameters: [{ name: 'iban', value: '={{ $json.ibans }}' }, { name: 'api_key', value: sandbox.keys.iban }] },
+					options: { batching: { batch: { batchSize: 1, batchInterval: 1000 / rate } } },
+				},
+			}, count),
+		);
+	}
+	const folder = path.join(prepared.workFolder, 'paced-workflows.json');
+	await fs.writeFile(folder, JSON.stringify(workflows));
+	assertSucceeded(await n8nCommand(prepared.runtime, env, ['import:workflow', `--input=${folder}`]), 'n8n import:workflow');
+	await fs.rm(folder);
+
+	console.log('\n## Pacing in n8n 2.41.1: the node against HTTP Request with Batching (1 per batch, 1000/R ms), sandbox limited to R/s');
+	for (const [rate, count] of cases) {
+		const line: string[] = [];
+		for (const [label, id] of [['node', `benchPacedNode${rate}`], ['HTTP Request Batching', `benchPacedHttp${rate}`]]) {
+			sandbox.reset();
+			sandbox.limitRate('iban', rate);
+			const result = await n8nCommand(prepared.runtime, env, ['execute', `--id=${id}`]);
+			const log = sandbox.requests('iban');
+			const accepted = log.filter((entry) => entry.status === 200);
+			const achieved = (accepted.length - 1) / ((accepted[accepted.length - 1].at - accepted[0].at) / 1000);
+			line.push(`${label} ${(achieved / rate).toFixed(3)} of R, ${log.length - accepted.length} 429s${result.code === 0 ? '' : ` (exit ${result.code})`}`);
+		}
+		console.log(`    ${rate}/s, ${count} items: ${line.join('; ')}`);
+	}
+}
+
+async function main() {
+	const log = (line: string) => console.log(line);
+	const prepared = await prepare('bench-http', log);
+	const sandbox: Sandbox = await startSandbox({ port: SANDBOX_PORT });
+	try {
+		const env = await environmentFor(prepared, 5731);
+		const url = `${sandbox.baseUrls.iban}/v1/`;
+		const http = (parameters: Record<string, unknown>, credentials?: WorkflowNode['credentials']): WorkflowNode => ({
+			name: 'Target',
+			type: 'n8n-nodes-base.httpRequest',
+			typeVersion: 4.2,
+			position: [0, 0],
+			parameters: { url, sendQuery: true, queryParameters: { parameters: [{ name: 'iban', value: '={{ $json.ibans }}' }] }, options: {}, ...parameters },
+			...(credentials ? { credentials } : {}),
+		});
+		const workflows = {
+			node: workflow('benchIbanNode', {
+				name: 'Target',
+				type: `${prepared.manifest.name}.abstractIban`,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { iban: '={{ $json.ibans }}' },
+				credentials: { abstractIbanApi: { id: 'sandbox-abstractIbanApi', name: 'IBAN (sandbox)' } },
+			}),
+			keyInUrl: workflow(
+				'benchHttpKeyInUrl',
+				http({
+					queryParameters: {
+						parameters: [
+							{ name: 'iban', value: '={{ $json.ibans }}' },
+							{ name: 'api_key', value: sandbox.keys.iban },
+						],
+					},
+				}),
+			),
+			queryAuth: workflow(
+				'benchHttpQueryAuth',
+				http({ authentication: 'genericCredentialType', genericAuthType: 'httpQueryAuth' }, { httpQueryAuth: { id: 'benchQueryAuth', name: 'IBAN key (query)' } }),
+			),
+		};
+		await importIntoN8n(prepared.runtime, env, sandbox, Object.values(workflows), { requestsPerSecond: 0 });
+		const extra = path.join(prepared.workFolder, 'queryAuth.json');
+		await fs.writeFile(extra, JSON.stringify([{ id: 'benchQueryAuth', name: 'IBAN key (query)', type: 'httpQueryAuth', data: { name: 'api_key', value: sandbox.keys.iban } }]));
+		assertSucceeded(await n8nCommand(prepared.runtime, env, ['import:credentials', `--input=${extra}`]), 'n8n import:credentials');
+		await fs.rm(extra);
+
+		const rates: Record<string, number[]> = { node: [], keyInUrl: [], queryAuth: [] };
+		const once = async (name: keyof typeof workflows) => {
+			sandbox.reset();
+			const result = await n8nCommand(prepared.runtime, env, ['execute', `--id=${workflows[name].id}`, '--rawOutput']);
+			const ok = sandbox.requests('iban').filter((entry) => entry.status === 200).length;
+			if (result.code !== 0 || ok !== COUNT) throw new Error(`${name}: exit ${result.code}, ${ok} of ${COUNT} answered\n${result.stdout.slice(-2000)}\n${result.stderr.slice(-2000)}`);
+			// The Target node's own execution time in n8n's run data: from its start to its last answer.
+			// (n8n may print log lines after the JSON, so the one number is read, not the whole.)
+			const runData = result.stdout.slice(result.stdout.indexOf('"runData"'));
+			const milliseconds = Number(/"Target":\s*\[\s*\{[^]*?"executionTime":\s*(\d+)/.exec(runData)?.[1]);
+			if (!milliseconds) throw new Error(`${name}: no execution time of the Target node in n8n's output`);
+			return COUNT / (milliseconds / 1000);
+		};
+		console.log(`\n## Throughput in n8n ${'2.41.1'}: ${COUNT} IBAN items, pacing off, ${ROUNDS} alternating rounds (items/s over the node's execution time in n8n's run data)`);
+		await once('node'); // warm-up of the cache files
+		for (let round = 1; round <= ROUNDS; round++) {
+			for (const name of Object.keys(rates) as Array<keyof typeof workflows>) rates[name].push(await once(name));
+			console.log(`    round ${round}: node ${rates.node[round - 1].toFixed(0)}/s, HTTP Request key in URL ${rates.keyInUrl[round - 1].toFixed(0)}/s, HTTP Request Query Auth ${rates.queryAuth[round - 1].toFixed(0)}/s`);
+		}
+		const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+		console.log(
+			`    median: node ${median(rates.node).toFixed(0)}/s = ${(median(rates.node) / median(rates.keyInUrl)).toFixed(2)}x HTTP Request with the key in its URL, ${(median(rates.node) / median(rates.queryAuth)).toFixed(2)}x HTTP Request with Query Auth`,
+		);
+
+		await pacingAgainstBatching(prepared, env, sandbox);
+	} finally {
+		await sandbox.close();
+		await fs.rm(prepared.workFolder, { recursive: true, force: true });
+	}
+}
+
+main().then(
+	() => process.exit(0),
+	(error: Error) => {
+		console.error(error.stack ?? error.message);
+		process.exit(1);
+	},
+);
