@@ -4,6 +4,7 @@ import path from 'path';
 import { Reader, type Response } from 'mmdb-lib';
 
 import { databaseFileOf } from '../test/sandbox/ipDatabases/archives';
+import { random32 } from '../test/sandbox/random';
 import { rowsOf } from '../test/sandbox/ipDatabases/records';
 
 /**
@@ -37,16 +38,6 @@ function packageRoot(): string {
 	return dir;
 }
 
-function random32(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let mixed = state;
-		mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
-		mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
-		return (mixed ^ (mixed >>> 14)) >>> 0;
-	};
-}
 
 function ipv4Addresses(next: () => number): string[] {
 	return Array.from({ length: COUNT }, () => {

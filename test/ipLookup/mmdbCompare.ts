@@ -9,17 +9,7 @@ import { parseIpAddress } from '../../dist/nodes/shared/ipAddress';
  * network that is the address with the bits past that prefix cleared.
  */
 
-/** A deterministic sequence of 32-bit numbers (mulberry32), so runs are repeatable. */
-export function random32(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let mixed = state;
-		mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
-		mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
-		return (mixed ^ (mixed >>> 14)) >>> 0;
-	};
-}
+export { random32 } from '../sandbox/random';
 
 export function randomIpv4(next: () => number): string {
 	const value = next();

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'net';
 
 import { errorResponse, unauthorized } from './errorBody';
 import { parseMultipart } from './multipart';
+import { randomFraction } from './random';
 import { SERVICES } from './services';
 import { createStorageHost } from './storage';
 import type {
@@ -61,18 +62,6 @@ export interface FaultPattern {
 	every?: number;
 	probability?: number;
 	seed?: number;
-}
-
-/** A small seeded generator (mulberry32): the same seed gives the same faults on every run. */
-function seededRandom(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
 }
 
 interface ActivePattern extends FaultPattern {
@@ -220,7 +209,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			for (const id of windows.keys()) if (id.startsWith(`${service}\n`)) windows.delete(id);
 		},
 		faultPattern: (service, pattern) =>
-			patterns.set(service, { ...pattern, seen: 0, used: 0, random: seededRandom(pattern.seed ?? 1) }),
+			patterns.set(service, { ...pattern, seen: 0, used: 0, random: randomFraction(pattern.seed ?? 1) }),
 		setQuota: (service, credits, status = 422) => quotas.set(service, { credits, status }),
 		addKey: (service, key) => validKeys.get(service)?.add(key),
 		reset: () => {

@@ -5,6 +5,7 @@
 import { parse as oracleParse } from 'csv-parse/sync';
 
 import { CsvError, CsvParser, parseCsv, type CsvRow } from '../../nodes/shared/csv';
+import { randomFraction } from '../sandbox/random';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const fieldsOf = (rows: CsvRow[]) => rows.map((row) => row.fields);
@@ -131,15 +132,6 @@ describe('CSV parser chunking', () => {
 });
 
 describe('CSV parser against csv-parse (oracle) on random files', () => {
-	// A small deterministic generator (mulberry32) so a failure can be reproduced.
-	function random(seed: number) {
-		return () => {
-			seed = (seed + 0x6d2b79f5) | 0;
-			let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-			t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-			return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-		};
-	}
 	const alphabet = ['a', 'b', 'Z', '0', ' ', ',', '"', '\n', '\r', '\r\n', 'é', '日', '😀', '\ufffd', '\t', ';'];
 
 	function randomFile(next: () => number) {
@@ -173,7 +165,7 @@ describe('CSV parser against csv-parse (oracle) on random files', () => {
 	}
 
 	test('500 random files: same records as csv-parse and as generated, in any chunking', () => {
-		const next = random(20261122);
+		const next = randomFraction(20261122);
 		for (let file = 0; file < 500; file++) {
 			const { text, records, starts } = randomFile(next);
 			const bytes = utf8(text);

@@ -3,6 +3,7 @@ import { createGzip, gzipSync } from 'zlib';
 
 import { csvLine, writeCsv } from './csvWriter';
 import { writeMmdb } from './mmdbWriter';
+import { randomFraction } from '../random';
 import { COLUMNS, mmdbRecord, rowsOf, type DatabaseId, type FormatId } from './records';
 import { TAR_END, tarEntry, tarHeader, tarPadding } from './tarWriter';
 
@@ -118,18 +119,6 @@ export function buildArchive(
 	return archive;
 }
 
-/** A deterministic sequence of 32-bit numbers (mulberry32). */
-function numbers(seed: number) {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let mixed = state;
-		mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
-		mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
-		return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
-	};
-}
-
 const RESERVED_FIRST_OCTETS = new Set([0, 10, 100, 127, 169, 172, 192, 198, 203]);
 
 /** Row `index` of a padded CSV: the small build's records, cycled, on distinct public /24s. */
@@ -137,7 +126,7 @@ function paddedRows(database: DatabaseId, build: number) {
 	const templates = rowsOf(database, build).filter((row) => !row.network.includes(':'));
 	const octets = Array.from({ length: 223 }, (_, index) => index + 1).filter((octet) => !RESERVED_FIRST_OCTETS.has(octet));
 	return function* rows(count: number): Generator<Buffer> {
-		const random = numbers(build * 7919);
+		const random = randomFraction(build * 7919);
 		const lines: string[] = [csvLine(COLUMNS[database])];
 		for (let index = 0; index < count; index++) {
 			const fields = { ...templates[index % templates.length].fields };
