@@ -225,6 +225,9 @@ function sweep<T extends number | bigint>(space: Space<T>, prefixes: Uint8Array,
 	}
 }
 
+/** Host addresses after the first in an IPv4 block of each prefix 0..32 (a table: a power per call was a tenth of the build). */
+const V4_HOSTS = Float64Array.from({ length: 33 }, (_, prefix) => 2 ** (32 - prefix) - 1);
+
 function flattenV4(startsIn: Growable<Uint32Array>, prefixesIn: Growable<Uint8Array>, recordIdsIn: Growable<Uint32Array>): Segments {
 	const starts = startsIn.trimmed();
 	const prefixes = prefixesIn.trimmed();
@@ -234,7 +237,7 @@ function flattenV4(startsIn: Growable<Uint32Array>, prefixesIn: Growable<Uint8Ar
 		{
 			rows: prefixes.length,
 			startOf: (row) => starts[row],
-			endOf: (row) => starts[row] + 2 ** (32 - prefixes[row]) - 1,
+			endOf: (row) => starts[row] + V4_HOSTS[prefixes[row]],
 			step: (value, by) => value + by,
 			zero: 0,
 		},
