@@ -143,6 +143,7 @@ export class CsvScanner {
 	/** Holds bytes until the first three are known; returns the rest of the chunk to scan. */
 	private takeHead(chunk: Uint8Array): Uint8Array {
 		const head = this.head as number[];
+		const held = head.length;
 		let used = 0;
 		while (head.length < BOM.length && used < chunk.length) head.push(chunk[used++]);
 		if (head.length < BOM.length) return chunk.subarray(chunk.length);
@@ -150,10 +151,12 @@ export class CsvScanner {
 		const isBom = head[0] === BOM[0] && head[1] === BOM[1] && head[2] === BOM[2];
 		if (isBom) {
 			this.base = BOM.length;
-		} else {
-			this.scan(Uint8Array.from(head));
+			return chunk.subarray(used);
 		}
-		return chunk.subarray(used);
+		// Not a BOM: the bytes held from earlier chunks, then this whole chunk (its first record
+		// stays whole, for the fast path).
+		if (held > 0) this.scan(Uint8Array.from(head.slice(0, held)));
+		return chunk;
 	}
 
 	private scan(chunk: Uint8Array): void {
