@@ -4,6 +4,7 @@ import { CsvError, CsvScanner, csvField, csvFields, latin1Slice, type CsvRecord 
 import { CSV_COLUMNS, kindOfCsvHeader, recordFromCsv, type DatabaseKind, type StoredRecord } from './databaseKinds';
 import { maskedIpv6Halves, plainIpv4Network } from './csvNetwork';
 import { uint32s, uint64s, uint8s, type Growable } from './growable';
+import { sweepV4 } from './sweepV4';
 import { DatabaseFileError, type IpDatabase, type Match } from './lookupTypes';
 
 /**
@@ -174,8 +175,8 @@ interface Segments {
 /**
  * Rows sorted by start (wider first on a tie), then swept with a stack of open networks: CIDR
  * blocks nest or are disjoint, so the innermost open row answers until it closes. A network
- * listed twice keeps its last row. IPv4 works on plain numbers (no BigInt per row: the
- * geolocation CSV has millions of rows); IPv6 on BigInts.
+ * listed twice keeps its last row. IPv6 works on BigInts here; IPv4 has its own copy on plain
+ * numbers (sweepV4.ts: no BigInt and no closure per row, the geolocation CSV has millions).
  */
 interface Space<T extends number | bigint> {
 	rows: number;
@@ -225,30 +226,17 @@ function sweep<T extends number | bigint>(space: Space<T>, prefixes: Uint8Array,
 	}
 }
 
-/** Host addresses after the first in an IPv4 block of each prefix 0..32 (a table: a power per call was a tenth of the build). */
-const V4_HOSTS = Float64Array.from({ length: 33 }, (_, prefix) => 2 ** (32 - prefix) - 1);
-
 function flattenV4(startsIn: Growable<Uint32Array>, prefixesIn: Growable<Uint8Array>, recordIdsIn: Growable<Uint32Array>): Segments {
 	const starts = startsIn.trimmed();
 	const prefixes = prefixesIn.trimmed();
 	const recordIds = recordIdsIn.trimmed();
 	const out = { starts: uint32s(), ends: uint32s(), prefixes: uint8s(), recordIds: uint32s() };
-	sweep<number>(
-		{
-			rows: prefixes.length,
-			startOf: (row) => starts[row],
-			endOf: (row) => starts[row] + V4_HOSTS[prefixes[row]],
-			step: (value, by) => value + by,
-			zero: 0,
-		},
-		prefixes,
-		(from, to, row) => {
+	sweepV4(starts, prefixes, (from, to, row) => {
 			out.starts.push(from);
 			out.ends.push(to);
 			out.prefixes.push(prefixes[row]);
 			out.recordIds.push(recordIds[row]);
-		},
-	);
+	});
 	return {
 		starts: out.starts.trimmed(),
 		ends: out.ends.trimmed(),

@@ -129,3 +129,39 @@ describe('CSV index records (deduplicated by the text as written)', () => {
 		expect(index.recordCount).toBe(21);
 	});
 });
+
+describe('CSV index sweep over IPv4 (sweepV4.ts)', () => {
+	test('200 random sets of nested, disjoint and repeated networks in any order: the innermost, last-listed row answers', () => {
+		const next = random32(11);
+		for (let file = 0; file < 200; file++) {
+			const rows: Array<{ start: number; prefix: number }> = [];
+			const count = 1 + (next() % 40);
+			for (let row = 0; row < count; row++) {
+				// Networks inside 10.0.0.0/16 so that they often nest; sometimes one listed again.
+				if (row > 0 && next() % 6 === 0) {
+					rows.push(rows[next() % rows.length]);
+					continue;
+				}
+				const prefix = 16 + (next() % 17);
+				const start = (((10 << 24) | (next() & 0xffff)) >>> 0) & (prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0);
+				rows.push({ start: start >>> 0, prefix });
+			}
+			const written = rows.map((row, at) => `${[row.start >>> 24, (row.start >> 16) & 255, (row.start >> 8) & 255, row.start & 255].join('.')}/${row.prefix},${at},,`);
+			const text = ['network,asn,autonomous_system_organization,asn_country', ...written].join('\n');
+			const builder = new CsvIndexBuilder();
+			builder.push(utf8(text));
+			const index = builder.end();
+			for (let probe = 0; probe < 300; probe++) {
+				const address = ((10 << 24) | (next() & 0xffff)) >>> 0;
+				// Brute force: the longest prefix covering the address; of equal networks, the last row.
+				let answer: number | undefined;
+				rows.forEach((row, at) => {
+					const covers = (address - row.start) >= 0 && address - row.start <= 2 ** (32 - row.prefix) - 1;
+					if (covers && (answer === undefined || row.prefix >= rows[answer].prefix)) answer = at;
+				});
+				const bytes = Uint8Array.from([address >>> 24, (address >> 16) & 255, (address >> 8) & 255, address & 255]);
+				expect({ file, address, asn: index.lookup(bytes)?.record.asn }).toEqual({ file, address, asn: answer === undefined ? undefined : String(answer) });
+			}
+		}
+	});
+});
