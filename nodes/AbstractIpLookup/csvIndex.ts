@@ -157,7 +157,11 @@ function v6BigInt(bytes: Uint8Array): bigint {
 
 const ALL_128 = (1n << 128n) - 1n;
 const ALL_64 = (1n << 64n) - 1n;
-const hostMask = (prefix: number, width: number) => (1n << BigInt(width - prefix)) - 1n;
+/** The host bits of a block of each prefix, for 32- and 128-bit addresses (tables: the IPv6 sweep asks once per step). */
+const hostMasks = (width: number) => Array.from({ length: width + 1 }, (_, prefix) => (1n << BigInt(width - prefix)) - 1n);
+const HOST_32 = hostMasks(32);
+const HOST_128 = hostMasks(128);
+const hostMask = (prefix: number, width: 32 | 128) => (width === 128 ? HOST_128 : HOST_32)[prefix];
 
 /**
  * Disjoint segments, sorted, each answered by one row: its first and last address, the row's
@@ -366,7 +370,7 @@ export class CsvIndex implements IpDatabase {
 }
 
 /** The largest aligned block holding `value` inside [start, end], at least as long as the row's prefix. */
-function widestBlock(value: bigint, start: bigint, end: bigint, rowPrefix: number, width: number): number {
+function widestBlock(value: bigint, start: bigint, end: bigint, rowPrefix: number, width: 32 | 128): number {
 	for (let prefix = rowPrefix; prefix < width; prefix++) {
 		const host = hostMask(prefix, width);
 		const blockStart = value & ~host;
