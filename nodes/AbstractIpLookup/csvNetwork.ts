@@ -49,13 +49,22 @@ export function plainIpv4Network(bytes: Uint8Array, from: number, to: number): n
 	return start * 64 + prefix;
 }
 
-const ALL_64 = (1n << 64n) - 1n;
-/** For each prefix 0..128: the bits kept in the high and the low 64-bit half. */
-const KEEP_HIGH = Array.from({ length: 129 }, (_, prefix) => (prefix >= 64 ? ALL_64 : ALL_64 ^ ((1n << BigInt(64 - prefix)) - 1n)));
-const KEEP_LOW = Array.from({ length: 129 }, (_, prefix) => (prefix <= 64 ? 0n : ALL_64 ^ ((1n << BigInt(128 - prefix)) - 1n)));
+/**
+ * Scratch bytes seen as two 64-bit numbers: an address's bytes, masked byte by byte and written
+ * in the machine's order, are read back as its halves with no BigInt arithmetic (a DataView's
+ * getBigUint64 was most of an IPv6 row's cost).
+ */
+const scratch = new Uint8Array(16);
+const scratchHalves = new BigUint64Array(scratch.buffer);
+const littleEndian = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
 
 /** An IPv6 network's first address (host bits cleared) as its high and low 64-bit halves. */
 export function maskedIpv6Halves(address: Uint8Array, prefix: number): [bigint, bigint] {
-	const view = new DataView(address.buffer, address.byteOffset, 16);
-	return [view.getBigUint64(0) & KEEP_HIGH[prefix], view.getBigUint64(8) & KEEP_LOW[prefix]];
+	for (let index = 0; index < 16; index++) {
+		const bits = prefix - index * 8;
+		const byte = bits >= 8 ? address[index] : bits <= 0 ? 0 : address[index] & (0xff << (8 - bits)) & 0xff;
+		// Each half's bytes, most significant first in the address, go where the machine reads them.
+		scratch[littleEndian ? (index < 8 ? 7 - index : 23 - index) : index] = byte;
+	}
+	return [scratchHalves[0], scratchHalves[1]];
 }
