@@ -1,7 +1,8 @@
 import { formatNetwork, parseIpAddress } from '../shared/ipAddress';
-import { CsvError, CsvScanner, csvField, csvFields, latin1Slice, type CsvRecord } from '../shared/csv';
+import { CsvError, CsvScanner, csvField, csvFields, type CsvRecord } from '../shared/csv';
 
 import { CSV_COLUMNS, kindOfCsvHeader, recordFromCsv, type DatabaseKind, type StoredRecord } from './databaseKinds';
+import { ByteKeys } from './byteKeys';
 import { maskedIpv6Halves, plainIpv4Network } from './csvNetwork';
 import { uint32s, uint64s, uint8s, type Growable } from './growable';
 import { sweepV4 } from './sweepV4';
@@ -21,7 +22,7 @@ import { DatabaseFileError, type IpDatabase, type Match } from './lookupTypes';
  *
  * Speed: rows are read as byte ranges (CsvScanner), not strings. The network is parsed from its
  * bytes; a row's values become strings only the first time they are seen, when its record is
- * made; the dedup key is the row's bytes after the network, as written, in one latin1 slice.
+ * made; the dedup key is the row's bytes after the network, as written, looked up as bytes.
  */
 export class CsvIndexBuilder {
 	private readonly parser: CsvScanner;
@@ -30,7 +31,11 @@ export class CsvIndexBuilder {
 
 	private kind: DatabaseKind | undefined;
 
-	private readonly recordIds = new Map<string, number>();
+	/** record ids by the row's text after the network as written (rows read whole from a chunk) */
+	private readonly writtenIds = new ByteKeys();
+
+	/** record ids by the row's values as JSON (rows that needed unescaping or spanned chunks) */
+	private readonly valueIds = new Map<string, number>();
 
 	private readonly records: StoredRecord[] = [];
 
@@ -107,21 +112,34 @@ export class CsvIndexBuilder {
 	}
 
 	/**
-	 * Rows with the same values share one record (a city's many networks, an AS's prefixes). The
-	 * key of a row read whole from its chunk is its text after the network as written (equal bytes,
-	 * equal values), never holding a line break; any other row's key is its values as JSON after
-	 * a line break, so the two kinds never meet (the same values written both ways make two equal
+	 * Rows with the same values share one record (a city's many networks, an AS's prefixes). A row
+	 * read whole from its chunk is keyed by its text after the network as written (equal bytes,
+	 * equal values: a CSV text has one reading), looked up from the chunk's bytes; any other row by
+	 * its values as JSON, in a table of its own (the same values written both ways make two equal
 	 * records, nothing worse).
 	 */
 	private recordIdOf(row: CsvRecord): number {
-		const key = row.rawStart >= 0 ? latin1Slice(row.bytes, row.ends[0], row.rawEnd) : '\n' + JSON.stringify(csvFields(row).slice(1));
-		let id = this.recordIds.get(key);
+		if (row.rawStart >= 0) {
+			const from = row.ends[0];
+			let id = this.writtenIds.get(row.bytes, from, row.rawEnd);
+			if (id < 0) {
+				id = this.newRecord(row);
+				this.writtenIds.set(row.bytes, from, row.rawEnd, id);
+			}
+			return id;
+		}
+		const key = JSON.stringify(csvFields(row).slice(1));
+		let id = this.valueIds.get(key);
 		if (id === undefined) {
-			id = this.records.length;
-			this.records.push(recordFromCsv(this.kind!, this.columns, csvFields(row)));
-			this.recordIds.set(key, id);
+			id = this.newRecord(row);
+			this.valueIds.set(key, id);
 		}
 		return id;
+	}
+
+	private newRecord(row: CsvRecord): number {
+		this.records.push(recordFromCsv(this.kind!, this.columns, csvFields(row)));
+		return this.records.length - 1;
 	}
 }
 

@@ -7,6 +7,7 @@ import { parse as oracleParse } from 'csv-parse/sync';
 
 import { CsvIndexBuilder, parseCidr } from '../../nodes/AbstractIpLookup/csvIndex';
 import { maskedIpv6Halves, plainIpv4Network } from '../../nodes/AbstractIpLookup/csvNetwork';
+import { ByteKeys } from '../../nodes/AbstractIpLookup/byteKeys';
 import { recordFromCsv } from '../../nodes/AbstractIpLookup/databaseKinds';
 import { random32 } from './mmdbCompare';
 
@@ -163,5 +164,31 @@ describe('CSV index sweep over IPv4 (sweepV4.ts)', () => {
 				expect({ file, address, asn: index.lookup(bytes)?.record.asn }).toEqual({ file, address, asn: answer === undefined ? undefined : String(answer) });
 			}
 		}
+	});
+});
+
+describe('ByteKeys (record ids by the bytes of a key)', () => {
+	test('keys that differ in one byte anywhere, of every length, at any offset: what a Map of strings answers', () => {
+		const next = random32(12);
+		const keys = new ByteKeys();
+		const oracle = new Map<string, number>();
+		// Keys read from inside larger buffers, as from a chunk; many near-equal ones, so the table grows.
+		for (let round = 0; round < 20_000; round++) {
+			const length = next() % 24;
+			const base = Uint8Array.from({ length }, (_, k) => (k * 7) & 255);
+			if (length > 0 && next() % 2 === 0) base[next() % length] = next() & 3;
+			const offset = next() % 5;
+			const buffer = new Uint8Array(offset + length + 3).fill(0xaa);
+			buffer.set(base, offset);
+			const text = Buffer.from(base).toString('latin1');
+			const expected = oracle.get(text) ?? -1;
+			const found = keys.get(buffer, offset, offset + length);
+			expect({ text, found }).toEqual({ text, found: expected });
+			if (found < 0) {
+				keys.set(buffer, offset, offset + length, oracle.size);
+				oracle.set(text, oracle.size);
+			}
+		}
+		expect(oracle.size).toBeGreaterThan(100);
 	});
 });
