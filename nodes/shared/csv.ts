@@ -1,7 +1,8 @@
 /**
  * The package's one CSV parser (RFC 4180), byte-level and streaming: the bulk CSV input of the
  * phone and email nodes and the CSV index of the IP lookup node (files of hundreds of MB) both
- * run through it, so it never builds a whole-file string and each byte is looked at once.
+ * run through it, so it never builds a whole-file string, and a byte is looked at once (twice
+ * in a record the fast path hands over to the careful one, see csvScanner.ts).
  *
  * Rules (RFC 4180 plus what real exports need):
  * - Fields are separated by `,`; a record ends with CRLF, LF or a lone CR (one line break each).
@@ -13,8 +14,8 @@
  *   spreadsheets write it); only a quote as the field's first byte opens a quoted field.
  * - An empty line is a record with one empty field (`fields: ['']`), for the caller to reject or skip.
  * - A UTF-8 byte order mark at the start of the input is skipped (offsets still count it).
- * - Text is UTF-8; bytes that are not valid UTF-8 are a CsvError naming the line, not silently
- *   replaced.
+ * - Text is UTF-8; bytes that are not valid UTF-8 are a CsvError naming the record's first line,
+ *   not silently replaced.
  * - A quote still open at the end of the input is a CsvError naming the line it opened on.
  *
  * The scanning is in csvScanner.ts (records as byte ranges); this file makes strings of them.
