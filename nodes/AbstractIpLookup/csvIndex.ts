@@ -1,8 +1,11 @@
 import { formatNetwork, parseIpAddress } from '../shared/ipAddress';
-import { CsvError, CsvParser, type CsvRow } from '../shared/csv';
+import { CsvError, CsvScanner, csvField, csvFields, type CsvRecord } from '../shared/csv';
 
 import { CSV_COLUMNS, kindOfCsvHeader, recordFromCsv, type DatabaseKind, type StoredRecord } from './databaseKinds';
+import { ByteKeys } from './byteKeys';
+import { maskedIpv6Halves, plainIpv4Network } from './csvNetwork';
 import { uint32s, uint64s, uint8s, type Growable } from './growable';
+import { sweepV4 } from './sweepV4';
 import { DatabaseFileError, type IpDatabase, type Match } from './lookupTypes';
 
 /**
@@ -16,15 +19,23 @@ import { DatabaseFileError, type IpDatabase, type Match } from './lookupTypes';
  * flattens nested networks into disjoint segments, each answered by its innermost row, and a
  * lookup is one binary search. The network it reports is the largest block around the address
  * that its record answers for: what an MMDB search tree of the same build reports.
+ *
+ * Speed: rows are read as byte ranges (CsvScanner), not strings. The network is parsed from its
+ * bytes; a row's values become strings only the first time they are seen, when its record is
+ * made; the dedup key is the row's bytes after the network, as written, looked up as bytes.
  */
 export class CsvIndexBuilder {
-	private readonly parser: CsvParser;
+	private readonly parser: CsvScanner;
 
 	private columns: readonly string[] = [];
 
 	private kind: DatabaseKind | undefined;
 
-	private readonly recordIds = new Map<string, number>();
+	/** record ids by the row's text after the network as written (rows read whole from a chunk) */
+	private readonly writtenIds = new ByteKeys();
+
+	/** record ids by the row's values as JSON (rows that needed unescaping or spanned chunks) */
+	private readonly valueIds = new Map<string, number>();
 
 	private readonly records: StoredRecord[] = [];
 
@@ -35,7 +46,7 @@ export class CsvIndexBuilder {
 	rows = 0;
 
 	constructor() {
-		this.parser = new CsvParser((row) => this.addRow(row));
+		this.parser = new CsvScanner((record) => this.addRow(record));
 	}
 
 	push(chunk: Uint8Array): void {
@@ -60,30 +71,38 @@ export class CsvIndexBuilder {
 		return new CsvIndex(this.kind, this.records, v4, v6, this.rows);
 	}
 
-	private addRow(row: CsvRow): void {
+	private addRow(row: CsvRecord): void {
 		if (this.kind === undefined) {
-			const header = row.fields.map((field, index) => (index === 0 ? field.replace(/^\uFEFF/, '') : field));
+			const header = csvFields(row).map((field, index) => (index === 0 ? field.replace(/^\uFEFF/, '') : field));
 			const { kind, problem } = kindOfCsvHeader(header);
 			if (!kind) throw new DatabaseFileError(`The CSV file's header (line ${row.line}) is not one of an IP database: ${problem}`);
 			this.kind = kind;
 			this.columns = header.map((column) => column.trim());
 			return;
 		}
-		const { fields } = row;
-		if (fields.length === 1 && fields[0] === '') return; // a blank line (a trailing line end)
-		if (fields.length !== this.columns.length) {
-			throw new DatabaseFileError(
-				`The ${this.kind} CSV's line ${row.line} has ${fields.length} fields, the header has ${this.columns.length}`,
-			);
+		const { bytes, count, starts, ends } = row;
+		if (count === 1 && starts[0] === ends[0]) return; // a blank line (a trailing line end)
+		if (count !== this.columns.length) {
+			throw new DatabaseFileError(`The ${this.kind} CSV's line ${row.line} has ${count} fields, the header has ${this.columns.length}`);
 		}
-		const network = parseCidr(fields[0]);
-		if (!network) throw new DatabaseFileError(`The ${this.kind} CSV's line ${row.line} has "${fields[0].slice(0, 60)}" as its network, which is not a CIDR block`);
-		const recordId = this.recordIdOf(fields);
+		const plain = plainIpv4Network(bytes, starts[0], ends[0]);
+		if (plain >= 0) {
+			const recordId = this.recordIdOf(row);
+			this.v4.starts.push(Math.floor(plain / 64));
+			this.v4.prefixes.push(plain % 64);
+			this.v4.recordIds.push(recordId);
+			this.rows++;
+			return;
+		}
+		const text = csvField(row, 0);
+		const network = parseCidr(text);
+		if (!network) throw new DatabaseFileError(`The ${this.kind} CSV's line ${row.line} has "${text.slice(0, 60)}" as its network, which is not a CIDR block`);
+		const recordId = this.recordIdOf(row);
 		const table = network.bytes.length === 4 ? this.v4 : this.v6;
 		if (network.bytes.length === 4) {
 			this.v4.starts.push(maskedV4(network.bytes, network.prefix));
 		} else {
-			const [high, low] = maskedV6(network.bytes, network.prefix);
+			const [high, low] = maskedIpv6Halves(network.bytes, network.prefix);
 			this.v6.starts.push(high);
 			this.v6.starts.push(low);
 		}
@@ -92,16 +111,35 @@ export class CsvIndexBuilder {
 		this.rows++;
 	}
 
-	/** Rows with the same values share one record (a city's many networks, an AS's prefixes). */
-	private recordIdOf(fields: readonly string[]): number {
-		const key = fields.length === 2 ? fields[1] : fields.slice(1).join('\u0000');
-		let id = this.recordIds.get(key);
+	/**
+	 * Rows with the same values share one record (a city's many networks, an AS's prefixes). A row
+	 * read whole from its chunk is keyed by its text after the network as written (equal bytes,
+	 * equal values: a CSV text has one reading), looked up from the chunk's bytes; any other row by
+	 * its values as JSON, in a table of its own (the same values written both ways make two equal
+	 * records, nothing worse).
+	 */
+	private recordIdOf(row: CsvRecord): number {
+		if (row.rawStart >= 0) {
+			const from = row.ends[0];
+			let id = this.writtenIds.get(row.bytes, from, row.rawEnd);
+			if (id < 0) {
+				id = this.newRecord(row);
+				this.writtenIds.set(row.bytes, from, row.rawEnd, id);
+			}
+			return id;
+		}
+		const key = JSON.stringify(csvFields(row).slice(1));
+		let id = this.valueIds.get(key);
 		if (id === undefined) {
-			id = this.records.length;
-			this.records.push(recordFromCsv(this.kind!, this.columns, fields));
-			this.recordIds.set(key, id);
+			id = this.newRecord(row);
+			this.valueIds.set(key, id);
 		}
 		return id;
+	}
+
+	private newRecord(row: CsvRecord): number {
+		this.records.push(recordFromCsv(this.kind!, this.columns, csvFields(row)));
+		return this.records.length - 1;
 	}
 }
 
@@ -137,12 +175,11 @@ function v6BigInt(bytes: Uint8Array): bigint {
 
 const ALL_128 = (1n << 128n) - 1n;
 const ALL_64 = (1n << 64n) - 1n;
-const hostMask = (prefix: number, width: number) => (1n << BigInt(width - prefix)) - 1n;
-
-function maskedV6(bytes: Uint8Array, prefix: number): [bigint, bigint] {
-	const value = v6BigInt(bytes) & (ALL_128 ^ hostMask(prefix, 128));
-	return [value >> 64n, value & ALL_64];
-}
+/** The host bits of a block of each prefix, for 32- and 128-bit addresses (tables: the IPv6 sweep asks once per step). */
+const hostMasks = (width: number) => Array.from({ length: width + 1 }, (_, prefix) => (1n << BigInt(width - prefix)) - 1n);
+const HOST_32 = hostMasks(32);
+const HOST_128 = hostMasks(128);
+const hostMask = (prefix: number, width: 32 | 128) => (width === 128 ? HOST_128 : HOST_32)[prefix];
 
 /**
  * Disjoint segments, sorted, each answered by one row: its first and last address, the row's
@@ -160,8 +197,8 @@ interface Segments {
 /**
  * Rows sorted by start (wider first on a tie), then swept with a stack of open networks: CIDR
  * blocks nest or are disjoint, so the innermost open row answers until it closes. A network
- * listed twice keeps its last row. IPv4 works on plain numbers (no BigInt per row: the
- * geolocation CSV has millions of rows); IPv6 on BigInts.
+ * listed twice keeps its last row. IPv6 works on BigInts here; IPv4 has its own copy on plain
+ * numbers (sweepV4.ts: no BigInt and no closure per row, the geolocation CSV has millions).
  */
 interface Space<T extends number | bigint> {
 	rows: number;
@@ -216,22 +253,12 @@ function flattenV4(startsIn: Growable<Uint32Array>, prefixesIn: Growable<Uint8Ar
 	const prefixes = prefixesIn.trimmed();
 	const recordIds = recordIdsIn.trimmed();
 	const out = { starts: uint32s(), ends: uint32s(), prefixes: uint8s(), recordIds: uint32s() };
-	sweep<number>(
-		{
-			rows: prefixes.length,
-			startOf: (row) => starts[row],
-			endOf: (row) => starts[row] + 2 ** (32 - prefixes[row]) - 1,
-			step: (value, by) => value + by,
-			zero: 0,
-		},
-		prefixes,
-		(from, to, row) => {
+	sweepV4(starts, prefixes, (from, to, row) => {
 			out.starts.push(from);
 			out.ends.push(to);
 			out.prefixes.push(prefixes[row]);
 			out.recordIds.push(recordIds[row]);
-		},
-	);
+	});
 	return {
 		starts: out.starts.trimmed(),
 		ends: out.ends.trimmed(),
@@ -361,7 +388,7 @@ export class CsvIndex implements IpDatabase {
 }
 
 /** The largest aligned block holding `value` inside [start, end], at least as long as the row's prefix. */
-function widestBlock(value: bigint, start: bigint, end: bigint, rowPrefix: number, width: number): number {
+function widestBlock(value: bigint, start: bigint, end: bigint, rowPrefix: number, width: 32 | 128): number {
 	for (let prefix = rowPrefix; prefix < width; prefix++) {
 		const host = hostMask(prefix, width);
 		const blockStart = value & ~host;

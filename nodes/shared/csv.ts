@@ -1,7 +1,8 @@
 /**
  * The package's one CSV parser (RFC 4180), byte-level and streaming: the bulk CSV input of the
  * phone and email nodes and the CSV index of the IP lookup node (files of hundreds of MB) both
- * run through it, so it never builds a whole-file string and each byte is looked at once.
+ * run through it, so it never builds a whole-file string, and a byte is looked at once (twice
+ * in a record the fast path hands over to the careful one, see csvScanner.ts).
  *
  * Rules (RFC 4180 plus what real exports need):
  * - Fields are separated by `,`; a record ends with CRLF, LF or a lone CR (one line break each).
@@ -13,10 +14,16 @@
  *   spreadsheets write it); only a quote as the field's first byte opens a quoted field.
  * - An empty line is a record with one empty field (`fields: ['']`), for the caller to reject or skip.
  * - A UTF-8 byte order mark at the start of the input is skipped (offsets still count it).
- * - Text is UTF-8; bytes that are not valid UTF-8 are a CsvError naming the line, not silently
- *   replaced.
+ * - Text is UTF-8; bytes that are not valid UTF-8 are a CsvError naming the record's first line,
+ *   not silently replaced.
  * - A quote still open at the end of the input is a CsvError naming the line it opened on.
+ *
+ * The scanning is in csvScanner.ts (records as byte ranges); this file makes strings of them.
  */
+
+import { CsvError, CsvScanner, type CsvRecord } from './csvScanner';
+
+export { CsvError, CsvScanner, type CsvRecord };
 
 export interface CsvRow {
 	fields: string[];
@@ -28,315 +35,37 @@ export interface CsvRow {
 	offset: number;
 }
 
-export class CsvError extends Error {
-	constructor(
-		message: string,
-		readonly line: number,
-	) {
-		super(message);
-		this.name = 'CsvError';
-	}
-}
-
-const COMMA = 0x2c;
-const QUOTE = 0x22;
-const LF = 0x0a;
-const CR = 0x0d;
-const BOM = [0xef, 0xbb, 0xbf];
-
-const enum State {
-	/** at the first byte of a field (or of a record, when `atRecordStart`) */
-	FieldStart,
-	Unquoted,
-	Quoted,
-	/** just after a quote inside a quoted field: a doubled quote or the closing one */
-	QuoteInQuoted,
-	/** just after a CR that ended a record: an LF here belongs to it */
-	AfterCr,
-}
-
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * Buffer's own UTF-8 slice, which `toString('utf8', from, to)` calls after checking its arguments:
- * a field is one short decode, and skipping that dispatch makes the whole parse about 1.2x faster.
- * Node has it on every Buffer; `toString` is the fallback should a runtime not.
+ * Buffer's own latin1 and UTF-8 slices, which `toString(encoding, from, to)` calls after checking
+ * its arguments: skipping that dispatch counts when every record is decoded. Node has them on
+ * every Buffer; `toString` is the fallback should a runtime not.
  */
-type FastSlice = { utf8Slice?: (from: number, to: number) => string };
+type FastSlices = {
+	utf8Slice?: (from: number, to: number) => string;
+	latin1Slice?: (from: number, to: number) => string;
+};
+const prototype = Buffer.prototype as FastSlices;
 const utf8Slice: (bytes: Buffer, from: number, to: number) => string =
-	typeof (Buffer.prototype as FastSlice).utf8Slice === 'function'
-		? (bytes, from, to) => (bytes as FastSlice as Required<FastSlice>).utf8Slice(from, to)
+	typeof prototype.utf8Slice === 'function'
+		? (bytes, from, to) => (bytes as FastSlices as Required<FastSlices>).utf8Slice(from, to)
 		: (bytes, from, to) => bytes.toString('utf8', from, to);
+/** For bytes known to be ASCII (or a key where only byte equality matters): one byte, one char. */
+export const latin1Slice: (bytes: Buffer, from: number, to: number) => string =
+	typeof prototype.latin1Slice === 'function'
+		? (bytes, from, to) => (bytes as FastSlices as Required<FastSlices>).latin1Slice(from, to)
+		: (bytes, from, to) => bytes.toString('latin1', from, to);
 
-export class CsvParser {
-	private state = State.FieldStart;
-	private atRecordStart = true;
-	private fields: string[] = [];
-	private recordNumber = 0;
-	private recordLine = 1;
-	private recordOffset = 0;
-	/** physical line of the byte being read */
-	private line = 1;
-	/** line a quoted field opened on, for the unterminated-quote error */
-	private quoteLine = 1;
-	/** the last byte of the previous chunk was a CR inside a quoted field (a following LF is the same line break) */
-	private quotedCr = false;
-	/** absolute offset of the current chunk's first byte */
-	private base = 0;
-	/** bytes of the current field already read from earlier chunks, or around a doubled quote */
-	private pending = new Uint8Array(256);
-	private pendingLength = 0;
-	/** the first bytes of the input, held until it is known whether they are a BOM */
-	private head: number[] | undefined = [];
-
-	constructor(private readonly onRow: (row: CsvRow) => void) {}
-
-	push(chunk: Uint8Array): void {
-		if (this.head !== undefined) {
-			chunk = this.takeHead(chunk);
-			if (this.head !== undefined) return;
-		}
-		this.scan(chunk);
-	}
-
-	end(): void {
-		if (this.head !== undefined) {
-			const held = Uint8Array.from(this.head);
-			this.head = undefined;
-			this.scan(held);
-		}
-		switch (this.state) {
-			case State.FieldStart:
-				// After a comma the record has a last, empty field; at a record start there is no record.
-				if (!this.atRecordStart) this.endRecord('');
-				break;
-			case State.Unquoted:
-			case State.QuoteInQuoted:
-				this.endRecord(this.takePending());
-				break;
-			case State.Quoted:
-				throw new CsvError(`A quoted field opened on line ${this.quoteLine} is never closed`, this.quoteLine);
-			case State.AfterCr:
-				break;
-		}
-		this.state = State.FieldStart;
-		this.atRecordStart = true;
-	}
-
-	/** Holds bytes until the first three are known; returns the rest of the chunk to scan. */
-	private takeHead(chunk: Uint8Array): Uint8Array {
-		const head = this.head as number[];
-		let used = 0;
-		while (head.length < BOM.length && used < chunk.length) head.push(chunk[used++]);
-		if (head.length < BOM.length) return chunk.subarray(chunk.length);
-		this.head = undefined;
-		const isBom = head[0] === BOM[0] && head[1] === BOM[1] && head[2] === BOM[2];
-		if (isBom) {
-			this.base = BOM.length;
-		} else {
-			this.scan(Uint8Array.from(head));
-		}
-		return chunk.subarray(used);
-	}
-
-	private scan(chunk: Uint8Array): void {
-		// A Buffer view (no copy) for its fast UTF-8 slice; TextDecoder is the fallback check.
-		const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-		const n = bytes.length;
-		let i = 0;
-		// Start of the field's bytes in this chunk, from which they are decoded or carried over.
-		let start = 0;
-		// Index of the quote that may close the quoted field (QuoteInQuoted), or -1 when that quote
-		// ended an earlier chunk and the field's bytes before it are all pending.
-		let closingQuote = -1;
-		while (i < n) {
-			switch (this.state) {
-				case State.AfterCr:
-					if (bytes[i] === LF) i++;
-					this.state = State.FieldStart;
-					break;
-
-				case State.FieldStart: {
-					if (this.atRecordStart) {
-						this.atRecordStart = false;
-						this.recordOffset = this.base + i;
-						this.recordLine = this.line;
-					}
-					const b = bytes[i];
-					if (b === QUOTE) {
-						this.state = State.Quoted;
-						this.quoteLine = this.line;
-						start = ++i;
-					} else if (b === COMMA) {
-						this.fields.push('');
-						i++;
-					} else if (b === LF || b === CR) {
-						this.endRecord('');
-						i = this.lineBreak(b, i);
-					} else {
-						this.state = State.Unquoted;
-						start = i;
-					}
-					break;
-				}
-
-				case State.Unquoted: {
-					let j = i;
-					let b = 0;
-					while (j < n) {
-						b = bytes[j];
-						if (b === COMMA || b === LF || b === CR) break;
-						j++;
-					}
-					if (j === n) {
-						i = n;
-						break;
-					}
-					const value = this.decode(bytes, start, j);
-					if (b === COMMA) {
-						this.fields.push(value);
-						this.state = State.FieldStart;
-						i = j + 1;
-					} else {
-						this.endRecord(value);
-						i = this.lineBreak(b, j);
-					}
-					break;
-				}
-
-				case State.Quoted: {
-					let j = i;
-					let b = 0;
-					if (this.quotedCr && j < n) {
-						// The CR ending the previous chunk was counted; an LF here is the same break.
-						if (bytes[j] === LF) j++;
-						this.quotedCr = false;
-					}
-					while (j < n) {
-						b = bytes[j];
-						if (b === QUOTE) break;
-						if (b === LF) {
-							this.line++;
-						} else if (b === CR) {
-							this.line++;
-							if (j + 1 < n) {
-								if (bytes[j + 1] === LF) j++;
-							} else {
-								this.quotedCr = true;
-							}
-						}
-						j++;
-					}
-					if (j === n) {
-						i = n;
-						break;
-					}
-					closingQuote = j;
-					this.state = State.QuoteInQuoted;
-					i = j + 1;
-					break;
-				}
-
-				case State.QuoteInQuoted: {
-					const b = bytes[i];
-					// The field's bytes so far end before the quote; when the quote was the last byte of
-					// the previous chunk, they are all in `pending` already.
-					const end = closingQuote >= 0 ? closingQuote : start;
-					if (b === QUOTE) {
-						// A doubled quote: the field's text so far plus one quote, and the field goes on.
-						this.carry(bytes, start, end);
-						start = i;
-						closingQuote = -1;
-						this.state = State.Quoted;
-						i++;
-					} else if (b === COMMA) {
-						this.fields.push(this.decode(bytes, start, end));
-						closingQuote = -1;
-						this.state = State.FieldStart;
-						i++;
-					} else if (b === LF || b === CR) {
-						this.endRecord(this.decode(bytes, start, end));
-						closingQuote = -1;
-						i = this.lineBreak(b, i);
-					} else {
-						throw new CsvError(
-							`Line ${this.line} has text after the closing quote of a quoted field (a quote inside a quoted field is written twice: "")`,
-							this.line,
-						);
-					}
-					break;
-				}
-			}
-		}
-		// The chunk ends inside a field: keep its bytes for the next chunk (the chunk may be reused).
-		if (this.state === State.Unquoted || this.state === State.Quoted) {
-			this.carry(bytes, start, n);
-		} else if (this.state === State.QuoteInQuoted && closingQuote >= 0) {
-			// Just after a quote: the field's bytes before it; the quote's meaning comes with the next byte.
-			this.carry(bytes, start, closingQuote);
-		}
-		this.base += n;
-	}
-
-	/** Counts the line break at `i` (CR, LF or CRLF) and returns the index after it. */
-	private lineBreak(b: number, i: number): number {
-		this.line++;
-		if (b === CR) this.state = State.AfterCr;
-		return i + 1;
-	}
-
-	private endRecord(lastField: string): void {
-		this.fields.push(lastField);
-		const row: CsvRow = {
-			fields: this.fields,
-			number: ++this.recordNumber,
-			line: this.recordLine,
-			offset: this.recordOffset,
-		};
-		this.fields = [];
-		this.state = State.FieldStart;
-		this.atRecordStart = true;
-		this.onRow(row);
-	}
-
-	/** Appends bytes[from, to) to the field's pending bytes. */
-	private carry(bytes: Uint8Array, from: number, to: number): void {
-		const length = to - from;
-		if (length <= 0) return;
-		const needed = this.pendingLength + length;
-		if (needed > this.pending.length) {
-			const grown = new Uint8Array(Math.max(needed, this.pending.length * 2));
-			grown.set(this.pending.subarray(0, this.pendingLength));
-			this.pending = grown;
-		}
-		this.pending.set(bytes.subarray(from, to), this.pendingLength);
-		this.pendingLength = needed;
-	}
-
-	/** The field's text: bytes[from, to), after whatever earlier chunks left pending. */
-	private decode(bytes: Buffer, from: number, to: number): string {
-		if (this.pendingLength === 0) return this.utf8(bytes, from, to);
-		this.carry(bytes, from, to);
-		return this.takePending();
-	}
-
-	private takePending(): string {
-		const pending = Buffer.from(this.pending.buffer, 0, this.pendingLength);
-		const value = this.utf8(pending, 0, pending.length);
-		this.pendingLength = 0;
-		if (this.pending.length > 64 * 1024) this.pending = new Uint8Array(256);
-		return value;
-	}
-
-	private utf8(bytes: Buffer, from: number, to: number): string {
-		const value = utf8Slice(bytes, from, to);
-		// Invalid bytes come out as U+FFFD; a real U+FFFD in the file passes the strict check.
-		if (value.includes('\ufffd') && !isUtf8(bytes.subarray(from, to))) {
-			throw new CsvError(`Line ${this.line} is not valid UTF-8 text (save the file as UTF-8)`, this.line);
-		}
-		return value;
-	}
+/** bytes[from, to) as UTF-8 text; bytes that are not UTF-8 are a CsvError naming the record's line. */
+function utf8(bytes: Buffer, from: number, to: number, line: number): string {
+	const value = utf8Slice(bytes, from, to);
+	// Invalid bytes come out as U+FFFD; a real U+FFFD in the file passes the strict check.
+	if (value.includes('\ufffd') && !isUtf8(bytes.subarray(from, to))) throw notUtf8(line);
+	return value;
 }
+
+const notUtf8 = (line: number) => new CsvError(`Line ${line} is not valid UTF-8 text (save the file as UTF-8)`, line);
 
 function isUtf8(bytes: Uint8Array): boolean {
 	try {
@@ -344,6 +73,78 @@ function isUtf8(bytes: Uint8Array): boolean {
 		return true;
 	} catch {
 		return false;
+	}
+}
+
+/** Field `index` of a record as text (checked UTF-8). */
+export function csvField(record: CsvRecord, index: number): string {
+	return utf8(record.bytes, record.starts[index], record.ends[index], record.line);
+}
+
+/**
+ * UTF-16 units that the valid UTF-8 in bytes[from, to) decodes to: one per sequence (continuation
+ * bytes 10xxxxxx do not start one), two for a 4-byte sequence (a surrogate pair).
+ */
+function utf16Units(bytes: Buffer, from: number, to: number): number {
+	let units = 0;
+	for (let k = from; k < to; k++) {
+		const b = bytes[k];
+		if ((b & 0xc0) !== 0x80) units += b >= 0xf0 ? 2 : 1;
+	}
+	return units;
+}
+
+/**
+ * All fields of a record as text. A record read whole from its chunk is decoded with one slice
+ * (latin1 when it is ASCII, else UTF-8) and its fields cut from that string, instead of one
+ * decode per field.
+ */
+export function csvFields(record: CsvRecord): string[] {
+	const { bytes, count, starts, ends, rawStart, rawEnd } = record;
+	const fields = new Array<string>(count);
+	if (rawStart < 0) {
+		for (let k = 0; k < count; k++) fields[k] = utf8(bytes, starts[k], ends[k], record.line);
+		return fields;
+	}
+	if (record.ascii) {
+		const text = latin1Slice(bytes, rawStart, rawEnd);
+		for (let k = 0; k < count; k++) fields[k] = text.slice(starts[k] - rawStart, ends[k] - rawStart);
+		return fields;
+	}
+	const text = utf8Slice(bytes, rawStart, rawEnd);
+	if (text.includes('\ufffd')) {
+		// Maybe invalid bytes: field by field, each checked (a real U+FFFD passes).
+		for (let k = 0; k < count; k++) fields[k] = utf8(bytes, starts[k], ends[k], record.line);
+		return fields;
+	}
+	let at = rawStart;
+	let unit = 0;
+	for (let k = 0; k < count; k++) {
+		unit += utf16Units(bytes, at, starts[k]);
+		const length = utf16Units(bytes, starts[k], ends[k]);
+		fields[k] = text.slice(unit, unit + length);
+		unit += length;
+		at = ends[k];
+	}
+	return fields;
+}
+
+/** The parser with every field as a string; a record is one CsvRow. */
+export class CsvParser {
+	private readonly scanner: CsvScanner;
+
+	constructor(onRow: (row: CsvRow) => void) {
+		this.scanner = new CsvScanner((record) =>
+			onRow({ fields: csvFields(record), number: record.number, line: record.line, offset: record.offset }),
+		);
+	}
+
+	push(chunk: Uint8Array): void {
+		this.scanner.push(chunk);
+	}
+
+	end(): void {
+		this.scanner.end();
 	}
 }
 
