@@ -3,6 +3,7 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
@@ -71,6 +72,20 @@ async function downloadResult(
 	return await fileItem(ctx, bytes, { property, fileName, mimeType: type.mimeType, json: record });
 }
 
+/**
+ * Whether to download the processed image. Version 1 keeps Download Result in the Options
+ * collection (saved workflows); version 2 has it at the top level, so that "Put Output File in
+ * Field" can be shown only when it is on (n8n keeps a top-level value only if its display
+ * depends on top-level values). A version 2 node never sees options.downloadResult: n8n's
+ * Workflow drops collection values that are not options of the node's version when it loads.
+ */
+function downloadWanted(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject): boolean {
+	if (ctx.getNode().typeVersion < 2) {
+		return flag(ctx, itemIndex, 'Download Result (downloadResult)', options.downloadResult ?? false) === true;
+	}
+	return flag(ctx, itemIndex, 'Download Result (downloadResult)', ctx.getNodeParameter('downloadResult', itemIndex, false)) === true;
+}
+
 /** Image processing (contract 4.8, 2.8; the upload of public facts). */
 const imageProcessing: ServiceDefinition<PreparedImage> = {
 	credentialType: 'abstractImagesApi',
@@ -89,7 +104,7 @@ const imageProcessing: ServiceDefinition<PreparedImage> = {
 		} else {
 			image.url = httpUrl(this, itemIndex, 'Image URL (url)', this.getNodeParameter('url', itemIndex));
 		}
-		if (flag(this, itemIndex, 'Download Result (downloadResult)', options.downloadResult ?? false)) {
+		if (downloadWanted(this, itemIndex, options)) {
 			image.downloadTo = image.inputProperty ?? property('Put Output File in Field (binaryPropertyName)');
 		}
 		return image;
@@ -102,13 +117,34 @@ const imageProcessing: ServiceDefinition<PreparedImage> = {
 	},
 };
 
+/** Lossy and Quality, the same in every version's Options collection. */
+const compressionOptions: INodeProperties[] = [
+	{
+		displayName: 'Lossy',
+		name: 'lossy',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to compress lossily: a large size reduction for a small loss of quality. Off: at most 10 to 20% smaller, no quality loss.',
+	},
+	{
+		displayName: 'Quality',
+		name: 'quality',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: 100 },
+		default: 85,
+		description: 'Quality of lossy compression, 0 to 100 (above 95 is useless, below 25 too poor). Not added: chosen by the service.',
+	},
+];
+
 export class AbstractImages implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Abstract Image Processing',
 		name: 'abstractImages',
 		icon: { light: 'file:abstractImages.svg', dark: 'file:abstractImages.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// Version 2: Download Result is a top-level switch, and Put Output File in Field shows only when it is on.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{"Process image from " + ($parameter["source"] === "binary" ? "binary" : "URL") + ($parameter["resizeStrategy"] && $parameter["resizeStrategy"] !== "none" ? ", " + $parameter["resizeStrategy"] : "")}}',
 		description: 'Compress, convert and resize an image from a URL or from binary data',
 		documentationUrl: 'https://docs.abstractapi.com/image-processing',
@@ -148,14 +184,32 @@ export class AbstractImages implements INodeType {
 				hint: 'The name of the input binary field holding the image. With Download Result on, the processed image replaces it.',
 			},
 			{
+				displayName: 'Download Result',
+				name: 'downloadResult',
+				type: 'boolean',
+				default: false,
+				displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
+				description: 'Whether to download the processed image into a binary field (the JSON stays the service\'s answer)',
+			},
+			{
 				displayName: 'Put Output File in Field',
 				name: 'binaryPropertyName',
 				type: 'string',
 				default: 'data',
 				required: true,
-				// Shown for every URL source: n8n drops a top-level value whose display depends on a collection option
-				// (getNodeParameters checks display against simple values only), so it cannot hang on Download Result.
-				displayOptions: { show: { source: ['url'] } },
+				displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }], source: ['url'], downloadResult: [true] } },
+				hint: 'The name of the output binary field to put the processed image in',
+			},
+			{
+				displayName: 'Put Output File in Field',
+				name: 'binaryPropertyName',
+				type: 'string',
+				default: 'data',
+				required: true,
+				// Version 1 (saved workflows): shown for every URL source, as Download Result sits in the Options
+				// collection and n8n drops a top-level value whose display depends on a collection option
+				// (getNodeParameters checks display against simple values only).
+				displayOptions: { show: { '@version': [1], source: ['url'] } },
 				hint: 'The name of the output binary field to put the processed image in. Used only with the Download Result option.',
 			},
 			...resizeProperties,
@@ -165,6 +219,7 @@ export class AbstractImages implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
+				displayOptions: { show: { '@version': [1] } },
 				options: [
 					{
 						displayName: 'Download Result',
@@ -173,22 +228,17 @@ export class AbstractImages implements INodeType {
 						default: false,
 						description: 'Whether to download the processed image into the binary field (the JSON stays the service\'s answer)',
 					},
-					{
-						displayName: 'Lossy',
-						name: 'lossy',
-						type: 'boolean',
-						default: false,
-						description: 'Whether to compress lossily: a large size reduction for a small loss of quality. Off: at most 10 to 20% smaller, no quality loss.',
-					},
-					{
-						displayName: 'Quality',
-						name: 'quality',
-						type: 'number',
-						typeOptions: { minValue: 0, maxValue: 100 },
-						default: 85,
-						description: 'Quality of lossy compression, 0 to 100 (above 95 is useless, below 25 too poor). Not added: chosen by the service.',
-					},
+					...compressionOptions,
 				],
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
+				options: compressionOptions,
 			},
 		],
 	};

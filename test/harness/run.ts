@@ -130,6 +130,8 @@ export interface NodeRun {
 	items?: InputItem[];
 	continueOnFail?: boolean;
 	staticData?: IDataObject;
+	/** The node's version; default: the one the editor gives a new node (defaultVersion, else the latest). */
+	typeVersion?: number;
 }
 
 /** Runs one node of the package on the given items: `Items` -> node, through the engine. */
@@ -142,7 +144,7 @@ export async function runNode(spec: NodeRun): Promise<RunResult & { items: INode
 				id: 'node',
 				name: 'Node',
 				type: `${PACKAGE_NAME}.${spec.type}`,
-				typeVersion: 1,
+				typeVersion: spec.typeVersion ?? newNodeVersion(spec.type),
 				position: [200, 0],
 				parameters: spec.parameters as INode['parameters'],
 				credentials: { [spec.credential.type]: { id: 'cred', name: 'Sandbox' } },
@@ -157,6 +159,13 @@ export async function runNode(spec: NodeRun): Promise<RunResult & { items: INode
 		staticData: spec.staticData,
 	});
 	return { ...result, items: result.output('Node') };
+}
+
+/** The version the editor gives a node of this type when it is added: defaultVersion, else the latest. */
+export function newNodeVersion(type: string): number {
+	const { description } = new NodeTypes().getByNameAndVersion(`${PACKAGE_NAME}.${type}`);
+	if (description.defaultVersion !== undefined) return description.defaultVersion;
+	return Array.isArray(description.version) ? Math.max(...description.version) : description.version;
 }
 
 /** Test-only source node: emits the items handed to `runNode`, binary stored through n8n. */

@@ -1,7 +1,7 @@
 import path from 'path';
 
 import { NodeHelpers } from 'n8n-workflow';
-import type { IDataObject, INodeType } from 'n8n-workflow';
+import type { IDataObject, INode, INodeProperties, INodeType } from 'n8n-workflow';
 
 import { ROOT } from '../harness/nodeTypes';
 
@@ -36,9 +36,10 @@ const photoItem = (bytes = SOURCE, mimeType = 'image/png', fileName = 'photo.png
 	binary: { photo: { bytes, mimeType, fileName } },
 });
 
+/** Runs the node at the version a new node gets (2) unless a test asks for a saved workflow's. */
 const processImage = (
 	parameters: IDataObject,
-	extra: { items?: InputItem[]; continueOnFail?: boolean; credential?: IDataObject } = {},
+	extra: { items?: InputItem[]; continueOnFail?: boolean; credential?: IDataObject; typeVersion?: number } = {},
 ) =>
 	runNode({
 		type: 'abstractImages',
@@ -46,6 +47,7 @@ const processImage = (
 		credential: sandboxCredential(sandbox, 'images', extra.credential),
 		items: extra.items ?? [{ json: {} }],
 		continueOnFail: extra.continueOnFail,
+		typeVersion: extra.typeVersion,
 	});
 
 const upload = (parameters: IDataObject, extra: { items?: InputItem[]; continueOnFail?: boolean } = {}) =>
@@ -118,7 +120,7 @@ describe('Image processing', () => {
 			AbstractImages: new () => INodeType;
 		};
 		const { description } = new AbstractImages();
-		const shown = NodeHelpers.getNodeParameters(description.properties, { source: 'url', resizeStrategy: strategy }, true, false, null, description);
+		const shown = NodeHelpers.getNodeParameters(description.properties, { source: 'url', resizeStrategy: strategy }, true, false, { typeVersion: 2 } as INode, description);
 		const resizeFields = ['width', 'height', 'size', 'scale', 'cropMode', 'background'];
 		expect(Object.keys(shown ?? {}).filter((name) => resizeFields.includes(name))).toEqual(keys);
 	});
@@ -140,7 +142,7 @@ describe('Image processing', () => {
 	});
 
 	it('downloads the processed image from its link without the key: exactly its bytes, typed and named', async () => {
-		const { items, error } = await upload({ resizeStrategy: 'square', size: 64, options: { downloadResult: true } });
+		const { items, error } = await upload({ resizeStrategy: 'square', size: 64, downloadResult: true });
 		expect(error).toBeUndefined();
 		const record = items[0].json;
 		expect(Object.keys(record)).toEqual(RECORD_FIELDS);
@@ -170,7 +172,7 @@ describe('Image processing', () => {
 			resizeStrategy: 'landscape',
 			width: 160,
 			binaryPropertyName: 'small',
-			options: { downloadResult: true },
+			downloadResult: true,
 		});
 		expect(error).toBeUndefined();
 		// The source is the first run's processed image, as stored: its size and real dimensions.
@@ -198,6 +200,82 @@ describe('Image processing', () => {
 			'rgb(0, 128, 255)',
 			undefined,
 		]);
+	});
+
+	describe('Download Result by node version', () => {
+		const typeOfPackage = () => {
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			const { AbstractImages } = require(path.join(ROOT, 'dist/nodes/AbstractImages/AbstractImages.node.js')) as {
+				AbstractImages: new () => INodeType;
+			};
+			return new AbstractImages().description;
+		};
+		/** The top-level parameters the editor shows, by label, and the values n8n saves, for a version. */
+		const editor = (typeVersion: number, values: IDataObject) => {
+			const description = typeOfPackage();
+			const node = { typeVersion } as INode;
+			const saved = NodeHelpers.getNodeParameters(description.properties, values, false, false, node, description) ?? {};
+			const resolved = NodeHelpers.getNodeParameters(description.properties, values, true, false, node, description) ?? {};
+			const labels = description.properties
+				.filter((property) => property.name in resolved && NodeHelpers.displayParameter(resolved, property, node, description))
+				.map((property) => property.displayName);
+			return { labels, saved };
+		};
+
+		it('a new node is version 2; the editor shows Put Output File in Field only with Download Result on', () => {
+			expect(typeOfPackage()).toMatchObject({ version: [1, 2], defaultVersion: 2 });
+			expect(editor(2, { source: 'url' }).labels).toEqual(['Source', 'Image URL', 'Download Result', 'Resize Strategy', 'Options']);
+			const on = editor(2, { source: 'url', downloadResult: true, binaryPropertyName: 'small' });
+			expect(on.labels).toEqual(['Source', 'Image URL', 'Download Result', 'Put Output File in Field', 'Resize Strategy', 'Options']);
+			// n8n keeps the field's value when it saves the workflow (it dropped it when the switch was an option).
+			expect(on.saved).toMatchObject({ downloadResult: true, binaryPropertyName: 'small' });
+			expect(editor(2, { source: 'binary', downloadResult: true }).labels).toEqual([
+				'Source',
+				'Input Binary Field',
+				'Download Result',
+				'Resize Strategy',
+				'Options',
+			]);
+		});
+
+		it('version 1 keeps its layout: Put Output File in Field for every URL source, Download Result an option', () => {
+			const description = typeOfPackage();
+			expect(editor(1, { source: 'url' }).labels).toEqual(['Source', 'Image URL', 'Put Output File in Field', 'Resize Strategy', 'Options']);
+			const saved = editor(1, { source: 'url', binaryPropertyName: 'small', options: { downloadResult: true } }).saved;
+			expect(saved).toMatchObject({ binaryPropertyName: 'small', options: { downloadResult: true } });
+			expect(saved).not.toHaveProperty('downloadResult');
+			const v1Options = description.properties.find(
+				(property) => property.name === 'options' && NodeHelpers.displayParameter({}, property, { typeVersion: 1 } as INode, description),
+			)!;
+			expect((v1Options.options as INodeProperties[]).map((option) => option.name)).toEqual(['downloadResult', 'lossy', 'quality']);
+		});
+
+		it('version 2 without Download Result returns the record only, and never touches the stored image', async () => {
+			const { items, error } = await processImage({ source: 'url', url: 'https://cdn.example.com/a.png', binaryPropertyName: 'small' });
+			expect(error).toBeUndefined();
+			expect(Object.keys(items[0].json)).toEqual(RECORD_FIELDS);
+			expect(items[0].binary).toBeUndefined();
+			expect(sandbox.requests('storage')).toHaveLength(0);
+		});
+
+		it('a saved version 1 workflow with the Download Result option still downloads, into its field', async () => {
+			const { items, error } = await processImage(
+				{ source: 'url', url: 'https://cdn.example.com/b.png', binaryPropertyName: 'small', resizeStrategy: 'square', size: 48, options: { downloadResult: true } },
+				{ typeVersion: 1 },
+			);
+			expect(error).toBeUndefined();
+			const bytes = await binaryBytes(items[0], 'small');
+			expect(imageInfo(bytes)).toEqual({ format: 'png', width: 48, height: 48 });
+			expect(sandbox.requests('storage')).toHaveLength(1);
+			expect(storageRequestsCarryingKey()).toEqual([]);
+		});
+
+		it('version 1 without the option does not download', async () => {
+			const { items, error } = await processImage({ source: 'url', url: 'https://cdn.example.com/b.png' }, { typeVersion: 1 });
+			expect(error).toBeUndefined();
+			expect(items[0].binary).toBeUndefined();
+			expect(sandbox.requests('storage')).toHaveLength(0);
+		});
 	});
 
 	const viaUrl = { source: 'url', url: 'https://cdn.example.com/a.jpg' };

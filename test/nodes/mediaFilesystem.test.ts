@@ -67,7 +67,7 @@ describe('Media nodes in filesystem binary mode', () => {
 		const source = picture('jpeg', 300, 200);
 		const { items, error } = await runNode({
 			type: 'abstractImages',
-			parameters: { source: 'binary', binaryPropertyName: 'data', resizeStrategy: 'exact', width: 90, height: 60, options: { downloadResult: true } },
+			parameters: { source: 'binary', binaryPropertyName: 'data', resizeStrategy: 'exact', width: 90, height: 60, downloadResult: true },
 			credential: sandboxCredential(sandbox, 'images'),
 			items: [{ json: {}, binary: { data: { bytes: source, mimeType: 'image/jpeg', fileName: 'in.jpg' } } }],
 		});
