@@ -60,7 +60,7 @@ export const isCountryPicker = (property: INodeProperties) =>
 	property.type === 'resourceLocator' &&
 	(property.modes ?? []).some((mode) => mode.typeOptions?.searchListMethod === 'searchCountries');
 
-/** The top-level `options` parameters on which other parameters' display depends. */
+/** The top-level `options` and boolean parameters on which other parameters' display depends. */
 function switches(description: INodeTypeDescription): INodeProperties[] {
 	const keys = new Set<string>();
 	for (const property of description.properties) {
@@ -68,17 +68,25 @@ function switches(description: INodeTypeDescription): INodeProperties[] {
 			for (const key of Object.keys(condition ?? {})) keys.add(key);
 		}
 	}
-	return description.properties.filter((property) => property.type === 'options' && keys.has(property.name));
+	const seen = new Set<string>();
+	return description.properties.filter(
+		(property) =>
+			['options', 'boolean'].includes(property.type) && keys.has(property.name) && !seen.has(property.name) && seen.add(property.name),
+	);
 }
+
+const switchValues = (property: INodeProperties): Array<string | boolean> =>
+	property.type === 'boolean' ? [false, true] : (property.options ?? []).map((option) => (option as { value: string }).value);
 
 /**
  * Every way the editor can lay the node out: one parameter set per combination of the values
- * of the parameters that decide what else is shown (Source, Resize Strategy, Operation ...).
+ * of the parameters that decide what else is shown (Source, Resize Strategy, Operation, a
+ * switch such as Download Result ...). `@version` is not a parameter: the test walks versions.
  */
 export function branches(description: INodeTypeDescription): IDataObject[] {
 	let combinations: IDataObject[] = [{}];
 	for (const property of switches(description)) {
-		const values = (property.options ?? []).map((option) => (option as { value: string }).value);
+		const values = switchValues(property);
 		combinations = combinations.flatMap((combination) => values.map((value) => ({ ...combination, [property.name]: value })));
 	}
 	return combinations;

@@ -1,5 +1,5 @@
 import { NodeHelpers } from 'n8n-workflow';
-import type { IDataObject, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+import type { IDataObject, INode, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 
 import { packageCredentialTypes, packageNodeTypes } from '../harness/nodeTypes';
 import { runNode, type InputItem } from '../harness/run';
@@ -77,18 +77,23 @@ afterAll(async () => await sandbox.close());
 const serviceOf = (description: INodeTypeDescription) => SERVICE_OF[description.credentials![0].name];
 const sampleFor = (node: string, name: string) => SAMPLES[`${node}.${name}`] ?? SAMPLES[name];
 
-/** The top-level parameters the editor shows for these values. */
-function shown(description: INodeTypeDescription, values: IDataObject): INodeProperties[] {
-	const resolved = NodeHelpers.getNodeParameters(description.properties, values, true, false, null, description) ?? {};
+/** Every version of a node: a saved workflow may hold any of them, a new node gets the latest. */
+const versionsOf = (description: INodeTypeDescription) =>
+	Array.isArray(description.version) ? description.version : [description.version];
+
+/** The top-level parameters the editor shows for these values, in this version of the node. */
+function shown(description: INodeTypeDescription, values: IDataObject, typeVersion: number): INodeProperties[] {
+	const node = { typeVersion } as INode;
+	const resolved = NodeHelpers.getNodeParameters(description.properties, values, true, false, node, description) ?? {};
 	return description.properties.filter(
-		(property) => property.name in resolved && NodeHelpers.displayParameter(resolved, property, null, description),
+		(property) => property.name in resolved && NodeHelpers.displayParameter(resolved, property, node, description),
 	);
 }
 
 /** The values of one layout: its switches, the defaults, and a sample for each field that starts empty. */
-function filledIn(description: INodeTypeDescription, branch: IDataObject): IDataObject {
+function filledIn(description: INodeTypeDescription, branch: IDataObject, typeVersion: number): IDataObject {
 	const values: IDataObject = { ...branch };
-	for (const property of shown(description, branch)) {
+	for (const property of shown(description, branch, typeVersion)) {
 		if (canBeEmpty(property) && isEmptyValue(property.default)) {
 			const sample = sampleFor(description.name, property.name);
 			if (sample !== undefined) values[property.name] = sample as IDataObject[string];
@@ -105,7 +110,7 @@ interface Outcome {
 	requests: number;
 }
 
-async function run(description: INodeTypeDescription, parameters: IDataObject): Promise<Outcome> {
+async function run(description: INodeTypeDescription, parameters: IDataObject, typeVersion: number): Promise<Outcome> {
 	const service = serviceOf(description);
 	sandbox.reset();
 	try {
@@ -114,6 +119,7 @@ async function run(description: INodeTypeDescription, parameters: IDataObject): 
 			parameters,
 			credential: sandboxCredential(sandbox, service),
 			items: [itemFor(description, parameters)],
+			typeVersion,
 		});
 		return { n8nRefused: false, message: error?.message, requests: sandbox.requests(service).length };
 	} catch (error) {
@@ -192,27 +198,48 @@ describe('what the editor shows: names and texts', () => {
 });
 
 describe('what the editor shows: required values and defaults, as the nodes check them', () => {
-	const layouts = runnable.flatMap((description) =>
-		branches(description).map((branch) => [`${description.displayName} ${JSON.stringify(branch)}`, description, branch] as const),
+	/** Each layout in each version: a node of several versions is checked as every one of them. */
+	const versioned = runnable.flatMap((description) =>
+		versionsOf(description).map((typeVersion) => {
+			const label = versionsOf(description).length > 1 ? `${description.displayName} v${typeVersion}` : description.displayName;
+			return { description, typeVersion, label };
+		}),
+	);
+	/** The layouts of one version: a switch the version does not show (Download Result in v1) adds none. */
+	function layoutsOf(description: INodeTypeDescription, typeVersion: number): IDataObject[] {
+		const unique = new Map<string, IDataObject>();
+		for (const branch of branches(description)) {
+			const names = shown(description, branch, typeVersion).map((property) => property.name);
+			const layout = Object.fromEntries(Object.entries(branch).filter(([name]) => names.includes(name)));
+			unique.set(JSON.stringify(layout), layout);
+		}
+		return [...unique.values()];
+	}
+	const layouts = versioned.flatMap(({ description, typeVersion, label }) =>
+		layoutsOf(description, typeVersion).map((branch) => [`${label} ${JSON.stringify(branch)}`, description, branch, typeVersion] as const),
 	);
 
-	it.each(layouts)('%s: the defaults and the first values a user types are accepted', async (_name, description, branch) => {
-		const outcome = await run(description, filledIn(description, branch));
+	it.each(layouts)('%s: the defaults and the first values a user types are accepted', async (_name, description, branch, typeVersion) => {
+		const outcome = await run(description, filledIn(description, branch, typeVersion), typeVersion);
 		expect(outcome).toMatchObject({ n8nRefused: false, message: undefined });
 	});
 
-	/** Each field once, in the first layout that shows it. */
-	const fields = runnable.flatMap((description) => {
+	/** Each field once per version, in the first layout that shows it. */
+	const fields = versioned.flatMap(({ description, typeVersion, label }) => {
 		const seen = new Set<INodeProperties>();
-		return branches(description).flatMap((branch) =>
-			shown(description, branch)
+		return layoutsOf(description, typeVersion).flatMap((branch) =>
+			shown(description, branch, typeVersion)
 				.filter((property) => canBeEmpty(property) && !seen.has(property) && seen.add(property))
-				.map((property) => [`${description.displayName} › ${property.displayName} (${property.name})`, description, branch, property] as const),
+				.map((property) => [`${label} › ${property.displayName} (${property.name})`, description, branch, property, typeVersion] as const),
 		);
 	});
 
-	it.each(fields)('%s: marked required exactly when the node rejects it empty', async (_name, description, branch, property) => {
-		const outcome = await run(description, { ...filledIn(description, branch), [property.name]: emptyValueOf(property) as IDataObject[string] });
+	it.each(fields)('%s: marked required exactly when the node rejects it empty', async (_name, description, branch, property, typeVersion) => {
+		const outcome = await run(
+			description,
+			{ ...filledIn(description, branch, typeVersion), [property.name]: emptyValueOf(property) as IDataObject[string] },
+			typeVersion,
+		);
 		if (outcome.n8nRefused) {
 			// n8n refuses an empty required field before the node runs: required: true is set.
 			expect(property.required).toBe(true);
@@ -227,18 +254,27 @@ describe('what the editor shows: required values and defaults, as the nodes chec
 		});
 	});
 
-	const options = runnable.flatMap((description) => {
-		const collection = description.properties.find((property) => property.name === 'options' && property.type === 'collection');
-		const branch = branches(description).find((values) => shown(description, values).includes(collection!));
-		if (!collection || !branch) return [];
-		return (collection.options as INodeProperties[]).map(
-			(option) => [`${description.displayName} › Options › ${option.displayName}`, description, branch, option] as const,
-		);
+	const options = versioned.flatMap(({ description, typeVersion, label }) => {
+		const isOptions = (property: INodeProperties) => property.name === 'options' && property.type === 'collection';
+		for (const branch of layoutsOf(description, typeVersion)) {
+			const collection = shown(description, branch, typeVersion).find(isOptions);
+			if (!collection) continue;
+			return (collection.options as INodeProperties[]).map(
+				(option) => [`${label} › Options › ${option.displayName}`, description, branch, option, typeVersion] as const,
+			);
+		}
+		return [];
 	});
 
-	it.each(options)('%s: added at its default, it is accepted', async (_name, description, branch, option) => {
+	it('checks the Options of every version of a node that has them', () => {
+		const withOptions = versioned.filter(({ description }) => description.properties.some((property) => property.name === 'options'));
+		const checked = new Set(options.map(([name]) => name.split(' › ')[0]));
+		expect(withOptions.map(({ label }) => label).filter((label) => !checked.has(label))).toEqual([]);
+	});
+
+	it.each(options)('%s: added at its default, it is accepted', async (_name, description, branch, option, typeVersion) => {
 		const added = { [option.name]: option.default, ...(NEEDS[`${description.name}.${option.name}`] ?? {}) };
-		const outcome = await run(description, { ...filledIn(description, branch), options: added });
+		const outcome = await run(description, { ...filledIn(description, branch, typeVersion), options: added }, typeVersion);
 		expect(outcome).toMatchObject({ n8nRefused: false, message: undefined });
 	});
 });
