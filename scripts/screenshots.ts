@@ -7,13 +7,16 @@ import type { Page } from 'puppeteer-core';
 import { openEditor, pause, type Editor } from './editor/browser';
 import { childEnv, freePort, stopChild } from './n8n/processes';
 import { ROOT } from './n8n/setup';
+import { exampleCredentialId } from '../test/harness/sandboxCredentials';
 
 /**
  * `npm run screenshots`: what a user sees, captured by a real browser from a real n8n editor.
  * Starts `npm run dev` (n8n 2.x with the package and the sandbox; N8N_PORT / SANDBOX_PORT as
  * there), or uses a running one (`-- --url http://127.0.0.1:5678`), and writes
  * docs/screenshots/*.png (light mode): the node panel searched for "Abstract", the Image
- * Processing and IP Database Download panels, and a credential dialog.
+ * Processing and IP Database Download panels, and a credential dialog. Before them it checks, in
+ * the editor, Image Processing's two versions: a new node is version 2 and shows Put Output File
+ * in Field only with Download Result on; a saved version 1 workflow still runs and downloads.
  * `-- --measure` prints, instead, how long an option description may be before the editor's
  * dropdown cuts it (the limit test/editor/descriptionRules.ts holds).
  */
@@ -65,16 +68,23 @@ interface WorkflowNode {
 	type: string;
 	parameters: Record<string, unknown>;
 	credentials?: Record<string, { id: string; name: string }>;
+	/** Default 1; the editor gives a new node its latest version. */
+	typeVersion?: number;
 }
 
 /** A workflow saved through the editor's API, holding the nodes whose panels are captured. */
-async function saveWorkflow(editor: Editor, name: string, nodes: WorkflowNode[]): Promise<string> {
+async function saveWorkflow(
+	editor: Editor,
+	name: string,
+	nodes: WorkflowNode[],
+	connections: Record<string, unknown> = {},
+): Promise<string> {
 	const saved = await editor.api<{ id: string }>('POST', '/rest/workflows', {
 		name,
 		active: false,
 		settings: {},
-		connections: {},
-		nodes: nodes.map((node, index) => ({ ...node, typeVersion: 1, position: [index * 300, 0] })),
+		connections,
+		nodes: nodes.map((node, index) => ({ typeVersion: 1, ...node, position: [index * 300, 0] })),
 	});
 	return saved.id;
 }
@@ -123,10 +133,12 @@ async function captureAll(url: string) {
 				id: 'images',
 				name: 'Image Processing',
 				type: 'n8n-nodes-abstractapi.abstractImages',
-				parameters: { resizeStrategy: 'crop', url: 'https://example.com/team.jpg', options: { downloadResult: true } },
+				typeVersion: 2,
+				parameters: { resizeStrategy: 'crop', url: 'https://example.com/team.jpg', downloadResult: true },
 			},
 			{ id: 'database', name: 'IP Database Download', type: 'n8n-nodes-abstractapi.abstractIpDatabase', parameters: {} },
 		]);
+		await checkImageVersions(editor);
 		log('Capturing ...');
 
 		// The node panel, searched as a user looks for the package.
@@ -155,6 +167,140 @@ async function captureAll(url: string) {
 	} finally {
 		await editor.close();
 	}
+}
+
+const IMAGES = 'n8n-nodes-abstractapi.abstractImages';
+const IMAGES_CREDENTIAL = { abstractImagesApi: { id: exampleCredentialId('abstractImagesApi'), name: 'abstractImagesApi (sandbox)' } };
+
+/** The labels of the parameters the open node panel shows, in order. */
+const panelLabels = (page: Page) =>
+	page.evaluate(() =>
+		[...document.querySelectorAll<HTMLElement>('[data-test-id="ndv"] [data-test-id="node-parameters"] [data-test-id^="parameter-input-"]')]
+			.filter((element) => element.offsetParent !== null)
+			.map((element) => element.getAttribute('data-test-id')!.replace('parameter-input-', ''))
+			// parameter-input-field is a text input inside a parameter, not a parameter.
+			.filter((name) => name !== 'field'),
+	);
+
+/**
+ * Image Processing in the editor, by version: a node added from the node panel is version 2 and
+ * shows Put Output File in Field only once Download Result is on; a workflow saved with version 1
+ * and the Download Result option runs from the editor's Execute button and downloads the image.
+ */
+async function checkImageVersions(editor: Editor) {
+	const { page, url } = editor;
+	const check = (what: string, ok: boolean, detail: unknown) => {
+		log(`  ${ok ? 'ok  ' : 'FAIL'} ${what}: ${JSON.stringify(detail)}`);
+		if (!ok) throw new Error(`Image Processing versions: ${what}`);
+	};
+	log('Checking Image Processing versions in the editor ...');
+
+	// A new node, as a user adds it: the node panel, searched, Enter.
+	await page.goto(`${url}/workflow/new`, { waitUntil: 'networkidle2' });
+	await page.click('[data-test-id="node-creator-plus-button"]');
+	const search = await page.waitForSelector('[data-test-id="node-creator"] input', { visible: true });
+	await search!.type('Abstract Image Processing');
+	await pause(1000);
+	// A community node opens its details first; its "Add to workflow" button adds it.
+	await page.click('[data-test-id="node-creator-item-name"]');
+	await pause(1500);
+	await page.evaluate(() =>
+		[...document.querySelectorAll<HTMLElement>('[data-test-id="node-creator"] button')].find((button) => /Add to workflow/.test(button.textContent ?? ''))?.click(),
+	);
+	await page.waitForSelector('[data-test-id="ndv"]', { visible: true });
+	await pause(1500);
+	const off = await panelLabels(page);
+	check('a new node shows Download Result, not Put Output File in Field', off.includes('downloadResult') && !off.includes('binaryPropertyName'), off);
+	await page.click('[data-test-id="parameter-input-downloadResult"] .el-switch');
+	await pause(800);
+	const on = await panelLabels(page);
+	check('with Download Result on, Put Output File in Field follows it', on.indexOf('binaryPropertyName') === on.indexOf('downloadResult') + 1, on);
+	// A field name of the user's own: the value n8n dropped when Download Result was an option.
+	await page.click('[data-test-id="parameter-input-binaryPropertyName"] input', { clickCount: 3 });
+	await page.keyboard.type('small');
+	await pause(800);
+	// Saved as the editor saves it (Ctrl+S), then read back: the version n8n stored for the new node.
+	await page.click('[data-test-id="ndv-close-button"]');
+	await pause(800);
+	await page.keyboard.down('Control');
+	await page.keyboard.press('s');
+	await page.keyboard.up('Control');
+	await page.waitForFunction(() => /\/workflow\/[^/]+$/.test(location.pathname) && !location.pathname.endsWith('/new'), { timeout: 15000 });
+	const newId = page.url().split('/').pop()!.split('?')[0];
+	const stored = await editor.api<{ nodes: Array<{ type: string; typeVersion: number; parameters: Record<string, unknown> }> }>(
+		'GET',
+		`/rest/workflows/${newId}`,
+	);
+	const added = stored.nodes.find((node) => node.type === IMAGES);
+	const version = added?.typeVersion;
+	check('the saved new node keeps Put Output File in Field', added?.parameters.binaryPropertyName === 'small' && added?.parameters.downloadResult === true, added?.parameters);
+	check('the new node is version 2', version === 2, version);
+
+	// A version 1 workflow as saved before version 2 existed: the option inside Options.
+	const saved = await saveWorkflow(
+		editor,
+		'Image Processing version 1',
+		[
+			{ id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
+			{
+				id: 'images-v1',
+				name: 'Image Processing',
+				type: IMAGES,
+				typeVersion: 1,
+				parameters: { url: 'https://cdn.example.com/team.png', binaryPropertyName: 'small', resizeStrategy: 'square', size: 48, options: { downloadResult: true } },
+				credentials: IMAGES_CREDENTIAL,
+			},
+		],
+		{ Start: { main: [[{ node: 'Image Processing', type: 'main', index: 0 }]] } },
+	);
+	await page.goto(`${url}/workflow/${saved}`, { waitUntil: 'networkidle2' });
+	await pause(1500);
+	await page.click('[data-test-id="execute-workflow-button"]');
+	let execution: { id: string; status: string } | undefined;
+	for (let tries = 0; tries < 60 && !['success', 'error', 'crashed'].includes(execution?.status ?? ''); tries++) {
+		await pause(500);
+		const list = await editor.api<{ results: Array<{ id: string; status: string; workflowId: string }> }>(
+			'GET',
+			`/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: saved }))}`,
+		);
+		execution = list.results[0];
+	}
+	check('the saved version 1 workflow runs', execution?.status === 'success', { id: execution?.id, status: execution?.status });
+	const full = await editor.api<{ data: string }>('GET', `/rest/executions/${execution!.id}`);
+	const run = unflatten(full.data) as {
+		resultData: { runData: Record<string, Array<{ data: { main: Array<Array<{ binary?: Record<string, { mimeType: string; fileSize?: string }> }>> } }>> };
+	};
+	const output = run.resultData.runData['Image Processing']?.[0]?.data.main[0][0];
+	const small = output?.binary?.small;
+	check('and downloads the processed image into its field', small?.mimeType === 'image/png', {
+		binary: Object.keys(output?.binary ?? {}),
+		mimeType: small?.mimeType,
+		fileSize: small?.fileSize,
+	});
+}
+
+/**
+ * The execution data as the REST API gives it: n8n's "flatted" form, a JSON array whose first
+ * entry is the root and where every string is the index of the entry holding the value.
+ */
+function unflatten(text: string): unknown {
+	const entries = JSON.parse(text) as unknown[];
+	const done = new Map<number, unknown>();
+	const revive = (index: number): unknown => {
+		if (done.has(index)) return done.get(index);
+		const entry = entries[index];
+		if (entry === null || typeof entry !== 'object') {
+			done.set(index, entry);
+			return entry;
+		}
+		const copy: Record<string, unknown> | unknown[] = Array.isArray(entry) ? [] : {};
+		done.set(index, copy);
+		for (const [key, value] of Object.entries(entry)) {
+			(copy as Record<string, unknown>)[key] = typeof value === 'string' ? revive(Number(value)) : value;
+		}
+		return copy;
+	};
+	return revive(0);
 }
 
 /** The selector of the one visible element among those that match (the editor keeps hidden copies). */
