@@ -89,7 +89,7 @@ async function main() {
 	log(`  Sign in as ${LOCAL_OWNER.email}, password ${LOCAL_OWNER.password}`);
 	for (const example of examples) log(`  ${example.workflow.name}: ${server.url}/workflow/${example.id}`);
 	log(`  n8n runs with the fresh home folder ${prepared.userFolder} (default file access: ~/.n8n-files only);`);
-	log(`  the examples write into ${prepared.filesFolder}. The credentials "<type> (sandbox)" point at the sandbox above.`);
+	log(`  the examples write into ${prepared.filesFolder}. The credentials "Abstract <service> API (sandbox)" point at the sandbox above.`);
 	log('Ctrl-C stops n8n and the sandbox.');
 }
 

@@ -1,6 +1,6 @@
 import { promises as fs } from 'fs';
 
-import { CREDENTIAL_TYPES, exampleCredentialId } from '../test/harness/sandboxCredentials';
+import { CREDENTIAL_TYPES, exampleCredentialId, exampleCredentialName } from '../test/harness/sandboxCredentials';
 import { startSandbox, type Sandbox } from '../test/sandbox/server';
 import { importIntoN8n, type Workflow, type WorkflowNode } from './n8n/examples';
 import { n8nCommand } from './n8n/instance';
@@ -32,7 +32,7 @@ const TOOLS: Array<{ name: string; node: string; service: string; parameters: Re
 /** The sandbox credential of a service, as importIntoN8n creates it. */
 function credentialFor(service: string): WorkflowNode['credentials'] {
 	const type = CREDENTIAL_TYPES[service];
-	return { [type]: { id: exampleCredentialId(type), name: `${type} (sandbox)` } };
+	return { [type]: { id: exampleCredentialId(type), name: exampleCredentialName(type) } };
 }
 
 function mcpWorkflow(): Workflow {

@@ -7,7 +7,7 @@ import type { Page } from 'puppeteer-core';
 import { openEditor, pause, type Editor } from './editor/browser';
 import { childEnv, freePort, stopChild } from './n8n/processes';
 import { ROOT } from './n8n/setup';
-import { exampleCredentialId } from '../test/harness/sandboxCredentials';
+import { exampleCredentialId, exampleCredentialName } from '../test/harness/sandboxCredentials';
 
 /**
  * `npm run screenshots`: what a user sees, captured by a real browser from a real n8n editor.
@@ -170,7 +170,7 @@ async function captureAll(url: string) {
 }
 
 const IMAGES = 'n8n-nodes-abstractapi.abstractImages';
-const IMAGES_CREDENTIAL = { abstractImagesApi: { id: exampleCredentialId('abstractImagesApi'), name: 'abstractImagesApi (sandbox)' } };
+const IMAGES_CREDENTIAL = { abstractImagesApi: { id: exampleCredentialId('abstractImagesApi'), name: exampleCredentialName('abstractImagesApi') } };
 
 /** The labels of the parameters the open node panel shows, in order. */
 const panelLabels = (page: Page) =>

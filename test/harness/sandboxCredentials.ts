@@ -18,6 +18,28 @@ export const CREDENTIAL_TYPES: Record<string, string> = {
 };
 
 /**
+ * Each credential type's name as the editor shows it (its class's `displayName`; a test holds the
+ * two together), so the sandbox credentials that dev, e2e and the examples use read as a user's
+ * own would: "Abstract Email Reputation API (sandbox)".
+ */
+export const CREDENTIAL_DISPLAY_NAMES: Record<string, string> = {
+	abstractPhoneApi: 'Abstract Phone Intelligence API',
+	abstractEmailApi: 'Abstract Email Reputation API',
+	abstractIpGeolocationApi: 'Abstract IP Geolocation API',
+	abstractCompanyApi: 'Abstract Company Enrichment API',
+	abstractHolidaysApi: 'Abstract Public Holidays API',
+	abstractVatApi: 'Abstract VAT API',
+	abstractIbanApi: 'Abstract IBAN Validation API',
+	abstractImagesApi: 'Abstract Image Processing API',
+	abstractAvatarsApi: 'Abstract Avatars API',
+	abstractScreenshotApi: 'Abstract Website Screenshot API',
+	abstractIpIntelligenceApi: 'Abstract IP Database API',
+};
+
+/** The name of the sandbox credential of a type, as the examples refer to it. */
+export const exampleCredentialName = (type: string) => `${CREDENTIAL_DISPLAY_NAMES[type]} (sandbox)`;
+
+/**
  * The credential a person would create for a sandbox service: its key and Base URL (with the
  * sandbox's path prefix). Pacing is off unless a test sets a rate.
  */
@@ -39,7 +61,7 @@ export const exampleCredentialId = (type: string) => `sandbox-${type}`;
 export function allSandboxCredentials(sandbox: Sandbox, data: IDataObject = {}) {
 	return Object.entries(CREDENTIAL_TYPES).map(([service, type]) => ({
 		id: exampleCredentialId(type),
-		name: `${type} (sandbox)`,
+		name: exampleCredentialName(type),
 		type,
 		data: sandboxCredential(sandbox, service, data).data as Record<string, string | number | boolean>,
 	}));
