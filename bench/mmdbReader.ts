@@ -4,6 +4,7 @@ import path from 'path';
 import { Reader, type Response } from 'mmdb-lib';
 
 import { databaseFileOf } from '../test/sandbox/ipDatabases/archives';
+import { aroundHits, randomIpv4, randomIpv6 } from '../test/sandbox/ipDatabases/addresses';
 import { random32 } from '../test/sandbox/random';
 import { rowsOf } from '../test/sandbox/ipDatabases/records';
 
@@ -39,28 +40,6 @@ function packageRoot(): string {
 }
 
 
-function ipv4Addresses(next: () => number): string[] {
-	return Array.from({ length: COUNT }, () => {
-		const value = next();
-		return `${value >>> 24}.${(value >>> 16) & 255}.${(value >>> 8) & 255}.${value & 255}`;
-	});
-}
-
-/** Half in 2000::/4, half in the RIRs' /12 blocks (most of these miss: the space is sparse). */
-function ipv6Addresses(next: () => number): string[] {
-	const blocks = [0x2001, 0x2400, 0x2600, 0x2800, 0x2a00, 0x2c00];
-	return Array.from({ length: COUNT }, (_, index) => {
-		const groups: number[] = [];
-		for (let group = 0; group < 8; group += 2) {
-			const value = next();
-			groups.push(value >>> 16, value & 0xffff);
-		}
-		const block = blocks[groups[0] % blocks.length];
-		groups[0] = index % 2 === 0 ? 0x2000 | (groups[0] & 0x0fff) : block === 0x2001 ? block : block | (groups[0] & 0x0f);
-		return groups.map((group) => group.toString(16)).join(':');
-	});
-}
-
 /** Lookups per second of one pass; `hits` keeps the results alive so no pass is optimised away. */
 function pass(lookup: (ip: string) => unknown, addresses: string[]): { perSecond: number; hits: number } {
 	let hits = 0;
@@ -80,29 +59,6 @@ function passBytes(reader: PackageReader, addresses: Uint8Array[]): { perSecond:
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const rate = (perSecond: number) => `${Math.round(perSecond).toLocaleString('en-US')}/s`;
-
-/** Addresses near the networks that `seeds` hit: a hit's first (prefix - 0..8) bits, the rest random. */
-function aroundHits(theirs: Reader<Response>, seeds: string[], parse: (text: string) => Uint8Array, next: () => number): string[] {
-	const hits: Array<[Uint8Array, number]> = [];
-	for (const ip of seeds) {
-		const [record, prefix] = theirs.getWithPrefixLength(ip);
-		if (record !== null) hits.push([parse(ip), prefix]);
-	}
-	return Array.from({ length: COUNT }, () => {
-		const [address, prefix] = hits[next() % hits.length];
-		const kept = Math.max(0, prefix - (next() % 9));
-		const out = Uint8Array.from(address);
-		for (let byte = kept >> 3; byte < out.length; byte++) {
-			const keep = Math.max(0, Math.min(8, kept - byte * 8));
-			const mask = (0xff << (8 - keep)) & 0xff;
-			out[byte] = (out[byte] & mask) | (next() & ~mask & 0xff);
-		}
-		if (out.length === 4) return out.join('.');
-		const groups: string[] = [];
-		for (let index = 0; index < 16; index += 2) groups.push(((out[index] << 8) | out[index + 1]).toString(16));
-		return groups.join(':');
-	});
-}
 
 interface Figures {
 	ratio: number;
@@ -176,16 +132,16 @@ export async function run(): Promise<void> {
 		`\nMMDB reader, package over mmdb-lib ${version}: geo-whois-asn-country.mmdb (${(file.length / 1e6).toFixed(1)} MB), ` +
 			`${COUNT.toLocaleString('en-US')} seeded addresses a family, text in, record out, no cache on either side, median of ${ROUNDS} interleaved rounds`,
 	);
-	print('IPv4', compare(ours, theirs, ipv4Addresses(next), parseIpAddress));
-	const uniform6 = ipv6Addresses(next);
-	print('IPv6', compare(ours, theirs, [...uniform6.slice(0, COUNT / 2), ...aroundHits(theirs, uniform6, parseIpAddress, next).slice(0, COUNT / 2)], parseIpAddress));
+	print('IPv4', compare(ours, theirs, Array.from({ length: COUNT }, () => randomIpv4(next)), parseIpAddress));
+	const uniform6 = Array.from({ length: COUNT }, (_, index) => randomIpv6(next, index));
+	print('IPv6', compare(ours, theirs, [...uniform6.slice(0, COUNT / 2), ...aroundHits(theirs, uniform6, COUNT / 2, next, parseIpAddress)], parseIpAddress));
 
 	// Larger records: the sandbox's geolocation build (16 string fields a record), addresses in its networks.
 	const sandbox = databaseFileOf('ip-geolocation', 'mmdb', 1);
 	const seeds = rowsOf('ip-geolocation', 1).map((row) => row.network.split('/')[0].replace(/::$/, '::1'));
 	const sandboxOurs = new MmdbReader(sandbox);
 	const sandboxTheirs = new Reader<Response>(sandbox, {});
-	print('16-field records (sandbox geolocation build, mixed families)', compare(sandboxOurs, sandboxTheirs, aroundHits(sandboxTheirs, seeds, parseIpAddress, next), parseIpAddress));
+	print('16-field records (sandbox geolocation build, mixed families)', compare(sandboxOurs, sandboxTheirs, [...aroundHits(sandboxTheirs, seeds, COUNT, next, parseIpAddress)], parseIpAddress));
 }
 
 if (require.main === module) {
