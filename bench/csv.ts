@@ -1,6 +1,6 @@
 import { parse as csvParse } from 'csv-parse/sync';
 
-import { CsvParser } from '../nodes/shared/csv';
+import { CsvParser } from '../nodes/shared/csv/csv';
 import { runNode } from '../test/harness/run';
 import { sandboxCredential } from '../test/harness/sandboxCredentials';
 import { startSandbox, type Sandbox } from '../test/sandbox/server';

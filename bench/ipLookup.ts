@@ -3,8 +3,8 @@ import path from 'path';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeType } from 'n8n-workflow';
 
-import { CsvParser, CsvScanner } from '../nodes/shared/csv';
-import { CsvIndexBuilder } from '../nodes/AbstractIpLookup/csvIndex';
+import { CsvParser, CsvScanner } from '../nodes/shared/csv/csv';
+import { CsvIndexBuilder } from '../nodes/shared/ipDatabases/csvIndex';
 import { NodeTypes, PACKAGE_NAME, ROOT } from '../test/harness/nodeTypes';
 import { runWorkflow, type WorkflowJson } from '../test/harness/run';
 import { addresses, csvChunks, csvFile, mmdbFile } from './ipLookupData';
@@ -218,7 +218,7 @@ async function timeNode(type: 'lookup' | 'passThrough'): Promise<number> {
 
 function parses(): number {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const cache = require(path.join(ROOT, 'dist/nodes/AbstractIpLookup/databaseCache.js')) as { cacheStats: () => { parses: number } };
+	const cache = require(path.join(ROOT, 'dist/nodes/shared/ipDatabases/databaseCache.js')) as { cacheStats: () => { parses: number } };
 	return cache.cacheStats().parses;
 }
 

@@ -114,7 +114,7 @@ function print(label: string, figures: Figures) {
 export async function run(): Promise<void> {
 	const root = packageRoot();
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { MmdbReader } = require(path.join(root, 'dist/nodes/AbstractIpLookup/mmdbReader.js')) as {
+	const { MmdbReader } = require(path.join(root, 'dist/nodes/shared/ipDatabases/mmdbReader.js')) as {
 		MmdbReader: new (file: Uint8Array) => PackageReader;
 	};
 	// eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -5,7 +5,7 @@ import { Container } from '@n8n/di';
 import { BinaryDataService } from 'n8n-core';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { parseCsv } from '../nodes/shared/csv';
+import { parseCsv } from '../nodes/shared/csv/csv';
 
 import { runWorkflow, type WorkflowJson } from '../test/harness/run';
 import { createN8nFilesFolder, N8N_WORKING_DIRECTORY } from '../test/harness/n8nFiles';

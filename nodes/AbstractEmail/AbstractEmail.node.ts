@@ -1,8 +1,8 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { csvBinaryParameter, csvFanOut, headerRowOf, headerRowOption, inputKindOf, inputParameter } from '../shared/csvInput';
-import type { ColumnChoice } from '../shared/csvInput';
+import { csvBinaryParameter, csvFanOut, headerRowOf, headerRowOption, inputKindOf, inputParameter } from '../shared/csv/csvInput';
+import type { ColumnChoice } from '../shared/csv/csvInput';
 import { runService } from '../shared/engine';
 import { invalidInput } from '../shared/errors';
 import { lookupRequest, sendAsOf, sendAsOption } from '../shared/sendAs';

@@ -10,8 +10,8 @@ import type {
 
 import { parseIpAddress } from '../shared/ipAddress';
 import { likeTheApi } from './apiShape';
-import { databaseOf, type DatabaseFile } from './databaseSource';
-import type { IpDatabase } from './lookupTypes';
+import { databaseOf, type DatabaseFile } from '../shared/ipDatabases/databaseSource';
+import type { IpDatabase } from '../shared/ipDatabases/lookupTypes';
 import { missItem } from './misses';
 
 /**

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { SECURITY_FLAGS, type DatabaseKind, type StoredRecord } from './databaseKinds';
+import { SECURITY_FLAGS, type DatabaseKind, type StoredRecord } from '../shared/ipDatabases/databaseKinds';
 
 /**
  * A stored record in the live API's shape (contract 2.3 and the mapping of 2.11), so that a

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { SECURITY_FLAGS, type DatabaseKind } from './databaseKinds';
+import { SECURITY_FLAGS, type DatabaseKind } from '../shared/ipDatabases/databaseKinds';
 
 /**
  * An address the database does not cover: an item that says so, never an error (contract 2.11:

@@ -2,7 +2,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { COUNTRY_OPTIONS } from '../shared/countries';
-import { csvBinaryParameter, csvFanOut, headerRowOf, headerRowOption, inputKindOf, inputParameter } from '../shared/csvInput';
+import { csvBinaryParameter, csvFanOut, headerRowOf, headerRowOption, inputKindOf, inputParameter } from '../shared/csv/csvInput';
 import { runService } from '../shared/engine';
 import { lookupRequest, sendAsOf, sendAsOption } from '../shared/sendAs';
 import type { ServiceDefinition } from '../shared/types';

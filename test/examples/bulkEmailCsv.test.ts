@@ -5,7 +5,7 @@ import { Container } from '@n8n/di';
 import { BinaryDataService } from 'n8n-core';
 import type { IBinaryData } from 'n8n-workflow';
 
-import { parseCsv } from '../../nodes/shared/csv';
+import { parseCsv } from '../../nodes/shared/csv/csv';
 import { runWorkflow, type WorkflowJson } from '../harness/run';
 import { ROOT } from '../harness/nodeTypes';
 import { allSandboxCredentials } from '../harness/sandboxCredentials';

@@ -5,10 +5,10 @@
  */
 import { parse as oracleParse } from 'csv-parse/sync';
 
-import { CsvIndexBuilder, parseCidr } from '../../nodes/AbstractIpLookup/csvIndex';
-import { maskedIpv6Halves, plainIpv4Network } from '../../nodes/AbstractIpLookup/csvNetwork';
-import { ByteKeys } from '../../nodes/AbstractIpLookup/byteKeys';
-import { recordFromCsv } from '../../nodes/AbstractIpLookup/databaseKinds';
+import { CsvIndexBuilder, parseCidr } from '../../nodes/shared/ipDatabases/csvIndex';
+import { maskedIpv6Halves, plainIpv4Network } from '../../nodes/shared/ipDatabases/csvNetwork';
+import { ByteKeys } from '../../nodes/shared/ipDatabases/byteKeys';
+import { recordFromCsv } from '../../nodes/shared/ipDatabases/databaseKinds';
 import { random32 } from './mmdbCompare';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);

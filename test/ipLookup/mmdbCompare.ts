@@ -1,6 +1,6 @@
 import { Reader, type Response } from 'mmdb-lib';
 
-import { MmdbReader } from '../../dist/nodes/AbstractIpLookup/mmdbReader';
+import { MmdbReader } from '../../dist/nodes/shared/ipDatabases/mmdbReader';
 import { parseIpAddress } from '../../dist/nodes/shared/ipAddress';
 import { addressText, aroundHits as aroundHitsOf } from '../sandbox/ipDatabases/addresses';
 

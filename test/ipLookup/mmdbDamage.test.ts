@@ -1,4 +1,4 @@
-import { MmdbError, MmdbReader } from '../../dist/nodes/AbstractIpLookup/mmdbReader';
+import { MmdbError, MmdbReader } from '../../dist/nodes/shared/ipDatabases/mmdbReader';
 import { parseIpAddress } from '../../dist/nodes/shared/ipAddress';
 import { databaseFileOf } from '../sandbox/ipDatabases/archives';
 import { edgesOf, random32 } from './mmdbCompare';

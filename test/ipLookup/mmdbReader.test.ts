@@ -4,7 +4,7 @@ import { runInNewContext } from 'vm';
 
 import { Reader, type Response } from 'mmdb-lib';
 
-import { MmdbError, MmdbReader } from '../../dist/nodes/AbstractIpLookup/mmdbReader';
+import { MmdbError, MmdbReader } from '../../dist/nodes/shared/ipDatabases/mmdbReader';
 import { parseIpAddress } from '../../dist/nodes/shared/ipAddress';
 import { databaseFileOf } from '../sandbox/ipDatabases/archives';
 import { DATABASES, mmdbRecord, rowsOf } from '../sandbox/ipDatabases/records';

@@ -1,5 +1,5 @@
 import { bareSubdivision, decimalOrText, integerOrText, likeTheApi } from '../../nodes/AbstractIpLookup/apiShape';
-import { kindOfCsvHeader, kindOfDatabaseType, recordFromCsv } from '../../nodes/AbstractIpLookup/databaseKinds';
+import { kindOfCsvHeader, kindOfDatabaseType, recordFromCsv } from '../../nodes/shared/ipDatabases/databaseKinds';
 
 /** The mapping of contract 2.11 to the live API's shape (2.3): a pure function, tested directly. */
 describe('database record to the API shape', () => {

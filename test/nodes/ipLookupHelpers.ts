@@ -114,7 +114,7 @@ export async function lookUp(spec: LookupRun): Promise<RunResult & { items: INod
 /** The node's parse counter and cache, from the built module n8n loaded (the same instance). */
 export function cacheStats(): { parses: number; cached: Array<{ sha256: string; kind?: string }> } {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const cache = require(path.join(ROOT, 'dist/nodes/AbstractIpLookup/databaseCache.js')) as { cacheStats: () => ReturnType<typeof cacheStats> };
+	const cache = require(path.join(ROOT, 'dist/nodes/shared/ipDatabases/databaseCache.js')) as { cacheStats: () => ReturnType<typeof cacheStats> };
 	return cache.cacheStats();
 }
 

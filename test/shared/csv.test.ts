@@ -4,7 +4,7 @@
  */
 import { parse as oracleParse } from 'csv-parse/sync';
 
-import { CsvError, CsvParser, parseCsv, type CsvRow } from '../../nodes/shared/csv';
+import { CsvError, CsvParser, parseCsv, type CsvRow } from '../../nodes/shared/csv/csv';
 import { randomFraction } from '../sandbox/random';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);

@@ -7,7 +7,7 @@
  */
 import { parse as oracleParse } from 'csv-parse/sync';
 
-import { CsvError, CsvParser, CsvScanner, csvFields, parseCsv, type CsvRecord, type CsvRow } from '../../nodes/shared/csv';
+import { CsvError, CsvParser, CsvScanner, csvFields, parseCsv, type CsvRecord, type CsvRow } from '../../nodes/shared/csv/csv';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const fieldsOf = (rows: CsvRow[]) => rows.map((row) => row.fields);

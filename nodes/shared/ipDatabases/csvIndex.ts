@@ -1,5 +1,5 @@
-import { formatNetwork, parseIpAddress } from '../shared/ipAddress';
-import { CsvError, CsvScanner, csvField, csvFields, type CsvRecord } from '../shared/csv';
+import { formatNetwork, parseIpAddress } from '../ipAddress';
+import { CsvError, CsvScanner, csvField, csvFields, type CsvRecord } from '../csv/csv';
 
 import { CSV_COLUMNS, kindOfCsvHeader, recordFromCsv, type DatabaseKind, type StoredRecord } from './databaseKinds';
 import { ByteKeys } from './byteKeys';

@@ -1,4 +1,4 @@
-import { formatNetwork, parseIpAddress } from '../shared/ipAddress';
+import { formatNetwork, parseIpAddress } from '../ipAddress';
 
 /**
  * A reader of the MaxMind DB file format 2.0 (MMDB), written for this package because n8n Cloud

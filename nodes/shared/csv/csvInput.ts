@@ -1,10 +1,10 @@
 import { BINARY_ENCODING, NodeOperationError } from 'n8n-workflow';
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { inputFileMeta, binaryPropertyName } from './binary';
+import { inputFileMeta, binaryPropertyName } from '../binary';
 import { CsvError, CsvParser, type CsvRow } from './csv';
-import { invalidInput } from './errors';
-import { FanOut, type FanOutUnit } from './fanOut';
+import { invalidInput } from '../errors';
+import { FanOut, type FanOutUnit } from '../fanOut';
 
 /**
  * The bulk CSV input of the phone and email nodes (contract, Limits: at most 50,000 rows, the
