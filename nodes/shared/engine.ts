@@ -45,7 +45,7 @@ export async function runService<Prepared>(
 		try {
 			const prepared = await service.prepare.call(ctx, itemIndex);
 			if (prepared instanceof FanOut) {
-				for (const unit of (prepared as FanOut<Prepared>).units) {
+				for (const unit of (prepared as FanOut<Prepared>).units as Iterable<FanOutUnit<Prepared>>) {
 					if ('failed' in unit && !continueOnFail) throw unit.failed;
 					units.push({ itemIndex, ...unit });
 				}
