@@ -4,6 +4,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INo
 import { csvBinaryParameter, csvFanOut, headerRowOf, headerRowOption, inputKindOf, inputParameter } from '../shared/csv/csvInput';
 import type { ColumnChoice } from '../shared/csv/csvInput';
 import { runService } from '../shared/engine';
+import { sendRepeatsOnceOption } from '../shared/options';
 import { invalidInput } from '../shared/errors';
 import { lookupRequest, sendAsOf, sendAsOption } from '../shared/sendAs';
 import type { ServiceDefinition } from '../shared/types';
@@ -18,6 +19,7 @@ const emailReputation: ServiceDefinition = {
 	credentialType: 'abstractEmailApi',
 	serviceName: 'Email Reputation',
 	// Some accounts get 403 rather than 422 when the credits are spent (contract 7.1).
+	quotaStatuses: [422, 403],
 	statusMessages: {
 		403: 'The plan\'s API credits for Email Reputation are used up (403). Add credits or upgrade the plan, then run again',
 	},
@@ -96,7 +98,7 @@ export class AbstractEmail implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [headerRowOption, sendAsOption],
+				options: [headerRowOption, sendAsOption, sendRepeatsOnceOption],
 			},
 		],
 	};

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INo
 
 import { COUNTRY_OPTIONS } from '../shared/countries';
 import { csvBinaryParameter, csvFanOut, headerRowOf, headerRowOption, inputKindOf, inputParameter } from '../shared/csv/csvInput';
+import { sendRepeatsOnceOption } from '../shared/options';
 import { runService } from '../shared/engine';
 import { lookupRequest, sendAsOf, sendAsOption } from '../shared/sendAs';
 import type { ServiceDefinition } from '../shared/types';
@@ -75,7 +76,7 @@ export class AbstractPhone implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [
+				options: [sendRepeatsOnceOption, 
 					{
 						displayName: 'Country',
 						name: 'country',
