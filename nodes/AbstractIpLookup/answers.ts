@@ -93,7 +93,9 @@ function wholeAnswer(looked: Looked[], ipAddress: string): IDataObject {
 	}
 	if (looked.every(({ match }) => !match)) {
 		whole.found = false;
-		whole.reason = `No network of the ${looked.map(({ role }) => nameOf(role)).join(', ')} databases covers ${ipAddress}`;
+		const order = ({ role }: Looked) => ['geolocation', 'asn', 'security'].indexOf(role.role ?? '');
+		const names = [...looked].sort((a, b) => order(a) - order(b)).map(({ role }) => nameOf(role));
+		whole.reason = `No network of the ${names.join(', ')} databases covers ${ipAddress}`;
 	}
 	return whole;
 }

@@ -82,7 +82,7 @@ export function choicesOf(ctx: IExecuteFunctions, itemIndex: number): DatabaseCh
 			ctx,
 			itemIndex,
 			'More Databases (moreDatabases)',
-			`holds ${more.length} databases; the node takes at most ${MAX_DATABASES} in all (one geolocation, one ASN, one security database)`,
+			`holds ${more.length} databases; the node takes at most ${MAX_DATABASES} in all (one geolocation, one ASN and one security database)`,
 		);
 	}
 	return choices;
