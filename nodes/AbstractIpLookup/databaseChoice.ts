@@ -163,7 +163,7 @@ function evaluatedFile(ctx: IExecuteFunctions, itemIndex: number, choice: Databa
 		ctx,
 		itemIndex,
 		choice.fields.databaseNode,
-		`the expression gives ${value === null || value === '' ? 'nothing' : typeof value}, not a node's name or an item with the database file; use {{ $('Node name').first() }}`,
+		`the expression gives ${value === null || value === undefined || value === '' ? 'nothing' : typeof value}, not a node's name or an item with the database file; use {{ $('Node name').first() }}`,
 	);
 }
 

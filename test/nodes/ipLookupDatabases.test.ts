@@ -194,3 +194,31 @@ describe('IP Database Lookup: several databases, wrong choices', () => {
 		expect(run.error?.message).toMatch(/^More Databases › Database 2: The file is neither an MMDB database/);
 	});
 });
+
+describe('IP Database Lookup: how Database Node names the node', () => {
+	const asn = file('ip-asn', 'mmdb');
+	const asnOf = async (databaseNode: string, itemJson?: Record<string, string>) => {
+		const run = await lookUp({ file: asn, ips: ['8.8.8.8', '1.1.1.1'], itemJson, parameters: { databaseNode } });
+		return { error: run.error?.message, asns: run.items.map((item) => item.json.asn) };
+	};
+
+	it.each([
+		['the new default form', "={{ $('Database File').first() }}"],
+		['without .first()', "={{ $('Database File') }}"],
+		['double quotes', '={{ $("Database File").first() }}'],
+		['$node[…]', '={{ $node["Database File"] }}'],
+		['a plain name (version 1)', 'Database File'],
+		['an expression giving a name', '={{ $json.databaseNode }}'],
+		['an expression giving the item', "={{ $('Database File').last() }}"],
+		['an expression giving a name, built', "={{ 'Database ' + 'File' }}"],
+	])('%s: %s', async (_form, databaseNode) => {
+		expect(await asnOf(databaseNode, { databaseNode: 'Database File' })).toEqual({ error: undefined, asns: ['15169', '13335'] });
+	});
+
+	it('an expression giving neither a name nor an item says what it gave and what to write', async () => {
+		expect((await asnOf('={{ 42 }}')).error).toBe(
+			"Invalid Database Node (databaseNode): the expression gives number, not a node's name or an item with the database file; use {{ $('Node name').first() }}",
+		);
+		expect((await asnOf('={{ $json.missing }}')).error).toMatch(/^Invalid Database Node \(databaseNode\): the expression gives nothing/);
+	});
+});
