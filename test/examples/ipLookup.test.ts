@@ -171,3 +171,21 @@ describe.each(EXAMPLES)('IP database lookup example $file', ({ file, renames, ch
 		expect(broken.error?.message).toContain(`"${from}" is not a node that ran before this one`);
 	});
 });
+
+describe('IP database lookup: Database Node left at its default', () => {
+	it('n8n saves no value for it; the default $(\'IP Database Download\') is read, and a rename fills it in', async () => {
+		const workflow = await example('ip-lookup-after-download.json');
+		const lookup = workflow.nodes.find((node) => node.name === 'IP Database Lookup')!;
+		// n8n leaves a parameter at its default out of the saved workflow
+		delete lookup.parameters.databaseNode;
+		const asSaved = await runExample(workflow);
+		expect(asSaved.error).toBeUndefined();
+		EXAMPLES[0].check(asSaved.output('IP Database Lookup'));
+
+		const after = renamed(workflow, { 'IP Database Download': 'Geolocation build' });
+		expect(after.nodes.find((node) => node.name === 'IP Database Lookup')!.parameters.databaseNode).toBe("={{ $('Geolocation build').first() }}");
+		const run = await runExample(after);
+		expect(run.error).toBeUndefined();
+		expect(answers(run.output('IP Database Lookup'))).toEqual(answers(asSaved.output('IP Database Lookup')));
+	});
+});
