@@ -44,8 +44,12 @@ export const KIND_OF_ROLE: Record<Role, DatabaseKind> = {
 	security: 'ip-security',
 };
 
-/** MaxMind's and DB-IP's own names: GeoLite2-City, GeoIP2-Country, GeoIP2-Enterprise, DBIP-City-Lite, GeoLite2-ASN, GeoIP2-ISP ... */
-const GEOIP2_VENDOR = /^(GeoIP2|GeoLite2|DBIP)\b/i;
+/**
+ * MaxMind's and DB-IP's own names, spelled as they spell them: GeoLite2-City, GeoIP2-Country,
+ * GeoIP2-Enterprise, DBIP-City-Lite, GeoLite2-ASN, GeoIP2-ISP ... Case matters: repackaged files
+ * (the ip-location-db packages' "geolite2-city-ipv4" ...) hold a flat layout of their own.
+ */
+const GEOIP2_VENDOR = /^(GeoIP2|GeoLite2|DBIP)-/;
 const GEOIP2_LOCATION = /(City|Country|Enterprise)/i;
 const GEOIP2_ASN = /(ASN|ISP)/i;
 

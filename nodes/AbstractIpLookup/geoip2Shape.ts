@@ -24,10 +24,15 @@ function valueOf(value: unknown): string | number | boolean | null {
 /** The top-level keys of the GeoIP2 City/Country layout: a record with none of them is not in it. */
 const LOCATION_KEYS = ['city', 'continent', 'country', 'location', 'postal', 'registered_country', 'represented_country', 'subdivisions', 'traits'];
 
-/** Whether a found record has the GeoIP2 location layout (an empty record has nothing to map, and passes). */
+/**
+ * Whether a found record has the GeoIP2 location layout: its known keys hold maps (subdivisions a
+ * list), never plain values as a flat layout's `city` or `country` would. An empty record has
+ * nothing to map, and passes.
+ */
 export function hasGeoip2Location(record: Json): boolean {
-	const keys = Object.keys(record);
-	return keys.length === 0 || keys.some((key) => LOCATION_KEYS.includes(key));
+	const known = Object.keys(record).filter((key) => LOCATION_KEYS.includes(key));
+	if (Object.keys(record).length === 0) return true;
+	return known.length > 0 && known.every((key) => typeof record[key] === 'object' && record[key] !== null);
 }
 
 /** The location fields of the API's answer (without `ip_address`). */

@@ -203,3 +203,17 @@ suite('IP Database Lookup on a foreign MMDB of unknown layout (IPinfo lite)', ()
 		},
 	);
 });
+
+suite('IP Database Lookup on a file named like GeoLite2 but laid out flat', () => {
+	it('Like the API: an error naming the layout it expected, not an answer of nulls', async () => {
+		const flat = writeTestMmdb([{ network: '8.8.8.0/24', record: { city: 'Mountain View', country_code: 'US' } }], {
+			recordSize: 24,
+			ipVersion: 4,
+			metadata: { database_type: 'GeoLite2-City' },
+		}).file;
+		const run = await lookUp({ file: { bytes: Buffer.from(flat) }, ips: ['8.8.8.8'], parameters: { outputShape: 'likeTheApi' } });
+		expect(run.error?.message).toBe("The GeoLite2-City database's record for 8.8.8.0/24 is not in the GeoIP2 City/Country layout (its keys: city, country_code)");
+		const stored = await lookUp({ file: { bytes: Buffer.from(flat) }, ips: ['8.8.8.8'] });
+		expect(stored.items[0].json).toEqual({ ip_address: '8.8.8.8', network: '8.8.8.0/24', city: 'Mountain View', country_code: 'US' });
+	});
+});
