@@ -55,7 +55,7 @@ export function answer(looked: Looked[], ipAddress: string, shape: Shape): IData
 function singleAnswer({ role, match }: Looked, ipAddress: string, shape: Shape): IDataObject {
 	if (!match) return missItem(role, ipAddress, shape);
 	if (shape === 'asStored') return { ip_address: ipAddress, network: match.network, ...recordOf(match) };
-	if (role.layout === 'contract') return likeTheApi(KIND_OF_ROLE[role.role!] as DatabaseKind, ipAddress, match.record);
+	if (role.layout === 'contract') return likeTheApi(KIND_OF_ROLE[role.role!] as DatabaseKind, ipAddress, match.record as StoredRecord);
 	return { ip_address: ipAddress, ...apiPart(role, match) };
 }
 
