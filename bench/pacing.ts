@@ -15,7 +15,7 @@ async function paced(sandbox: Sandbox, rate: number, count: number) {
 	sandbox.limitRate('iban', rate);
 	const result = await runNode({
 		type: 'abstractIban',
-		parameters: { iban: '={{ $json.iban }}' },
+		parameters: { iban: '={{ $json.iban }}', options: { sendRepeatsOnce: false } },
 		credential: sandboxCredential(sandbox, 'iban', { requestsPerSecond: rate }),
 		items: Array.from({ length: count }, () => ({ json: { iban: IBAN } })),
 	});

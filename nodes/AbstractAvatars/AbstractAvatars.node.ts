@@ -10,7 +10,7 @@ import type {
 import { outputField, outputFieldParameter, safeFileName } from '../shared/binary';
 import { runService } from '../shared/engine';
 import { asBuffer, imageItem, imageTypeOf } from '../shared/imageFile';
-import { flag, oneOf, wholeAtLeast, wireOptions } from '../shared/options';
+import { flag, oneOf, sendRepeatsOnceOption, wholeAtLeast, wireOptions } from '../shared/options';
 import type { WireOption } from '../shared/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/types';
 import { decimalNumber, hexColor, requiredText, wholeNumber } from '../shared/validate';
@@ -105,7 +105,7 @@ export class AbstractAvatars implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [
+				options: [sendRepeatsOnceOption, 
 					{
 						displayName: 'Background Color',
 						name: 'backgroundColor',

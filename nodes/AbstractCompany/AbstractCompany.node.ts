@@ -2,6 +2,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { bareDomain } from '../shared/domain';
+import { sendRepeatsOnceOption } from '../shared/options';
 import { runService } from '../shared/engine';
 import { fieldsOption, fieldsParameter } from '../shared/fields';
 import type { ServiceDefinition } from '../shared/types';
@@ -88,7 +89,7 @@ export class AbstractCompany implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [fieldsOption('company record', RECORD_KEYS)],
+				options: [sendRepeatsOnceOption, fieldsOption('company record', RECORD_KEYS)],
 			},
 		],
 	};

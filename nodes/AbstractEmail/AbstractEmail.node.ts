@@ -17,6 +17,7 @@ import {
 } from '../shared/csv/csvInput';
 import type { ColumnChoice } from '../shared/csv/csvInput';
 import { runService } from '../shared/engine';
+import { sendRepeatsOnceOption } from '../shared/options';
 import { invalidInput } from '../shared/errors';
 import { lookupRequest, sendAsOf, sendAsOption } from '../shared/sendAs';
 import type { ServiceDefinition } from '../shared/types';
@@ -31,6 +32,7 @@ const emailReputation: ServiceDefinition = {
 	credentialType: 'abstractEmailApi',
 	serviceName: 'Email Reputation',
 	// Some accounts get 403 rather than 422 when the credits are spent (contract 7.1).
+	quotaStatuses: [422, 403],
 	statusMessages: {
 		403: 'The plan\'s API credits for Email Reputation are used up (403). Add credits or upgrade the plan, then run again',
 	},
@@ -117,6 +119,7 @@ export class AbstractEmail implements INodeType {
 					headerRowOption,
 					resultFieldsOption(EMAIL_ANSWER_COLUMNS),
 					sendAsOption,
+					sendRepeatsOnceOption,
 					startAtRowOption,
 				],
 			},

@@ -9,6 +9,7 @@ import type {
 
 import { countryLocatorProperty, searchCountries } from '../shared/countryLocator';
 import { runService } from '../shared/engine';
+import { sendRepeatsOnceOption } from '../shared/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/types';
 import { countryCode } from '../shared/validate';
 import { holidayPeriod } from './holidayPeriod';
@@ -72,7 +73,7 @@ export class AbstractHolidays implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [
+				options: [sendRepeatsOnceOption, 
 					{
 						displayName: 'Day',
 						name: 'day',

@@ -2,6 +2,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { runService } from '../shared/engine';
+import { sendRepeatsOnceOption } from '../shared/options';
 import type { ServiceDefinition } from '../shared/types';
 import { requiredText } from '../shared/validate';
 
@@ -40,6 +41,14 @@ export class AbstractIban implements INodeType {
 				placeholder: 'DE89 3704 0044 0532 0130 00',
 				hint: 'An IBAN, with or without spaces',
 				description: 'The IBAN to validate. Spaces are fine: the spaced form is as valid as the compact one.',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [sendRepeatsOnceOption],
 			},
 		],
 	};

@@ -10,8 +10,9 @@ import type {
 
 import { binaryPropertyName, fileItem, inputFile, inputFileMeta, safeFileName } from '../shared/binary';
 import { runService } from '../shared/engine';
+import { requestKey } from '../shared/requestKey';
 import { asBuffer, imageTypeOf } from '../shared/imageFile';
-import { flag, wireOptions } from '../shared/options';
+import { flag, sendRepeatsOnceOption, wireOptions } from '../shared/options';
 import type { WireOption } from '../shared/options';
 import type { ServiceClient, ServiceDefinition, ServiceRequest } from '../shared/types';
 import { httpUrl, wholeNumber } from '../shared/validate';
@@ -90,6 +91,8 @@ function downloadWanted(ctx: IExecuteFunctions, itemIndex: number, options: IDat
 const imageProcessing: ServiceDefinition<PreparedImage> = {
 	credentialType: 'abstractImagesApi',
 	serviceName: 'Image Processing',
+	// An uploaded file is the item's own: two items naming the same field hold different files.
+	requestKey: (image) => (image.inputProperty === undefined ? requestKey(image) : undefined),
 	prepare(itemIndex) {
 		const source = this.getNodeParameter('source', itemIndex, 'url') as string;
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -229,6 +232,7 @@ export class AbstractImages implements INodeType {
 						description: 'Whether to download the processed image into the binary field (the JSON stays the service\'s answer)',
 					},
 					...compressionOptions,
+					sendRepeatsOnceOption,
 				],
 			},
 			{
@@ -238,7 +242,7 @@ export class AbstractImages implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
-				options: compressionOptions,
+				options: [...compressionOptions, sendRepeatsOnceOption],
 			},
 		],
 	};

@@ -9,6 +9,7 @@ import type {
 
 import { outputField, outputFieldParameter } from '../shared/binary';
 import { runService } from '../shared/engine';
+import { sendRepeatsOnceOption } from '../shared/options';
 import { invalidInput, redact } from '../shared/errors';
 import { toolDescriptionProperties } from '../shared/toolDescription';
 import type { ServiceDefinition } from '../shared/types';
@@ -221,7 +222,7 @@ export class AbstractIpDatabase implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				displayOptions: { hide: { output: ['link'] } },
-				options: [
+				options: [sendRepeatsOnceOption, 
 					{
 						displayName: 'Skip If Unchanged',
 						name: 'skipIfUnchanged',

@@ -2,6 +2,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { recordItems, runService } from '../shared/engine';
+import { sendRepeatsOnceOption } from '../shared/options';
 import { invalidInput } from '../shared/errors';
 import { fieldsOption, fieldsParameter } from '../shared/fields';
 import type { ServiceDefinition, ServiceRequest } from '../shared/types';
@@ -111,7 +112,7 @@ export class AbstractIpGeolocation implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [fieldsOption('geolocation record', RECORD_KEYS)],
+				options: [sendRepeatsOnceOption, fieldsOption('geolocation record', RECORD_KEYS)],
 			},
 		],
 	};

@@ -1,122 +1,50 @@
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
-import type {
-	IBinaryData,
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
+import { errorItem } from '../shared/errorItems';
 import { parseIpAddress } from '../shared/ipAddress';
-import { likeTheApi } from './apiShape';
-import { databaseOf, type DatabaseFile } from '../shared/ipDatabases/databaseSource';
+import { databaseOf } from '../shared/ipDatabases/databaseSource';
+import type { DatabaseFile } from '../shared/ipDatabases/databaseSource';
 import type { IpDatabase } from '../shared/ipDatabases/lookupTypes';
-import { missItem } from './misses';
+import { answer, checkShape, ShapeError, type Looked, type Shape } from './answers';
+import { choicesOf, chosenFile, inputError, text, type ChosenFile, type DatabaseChoice } from './databaseChoice';
+import { nameOf, roleOf } from './databaseRoles';
+import { properties } from './properties';
 
 /**
- * Local lookups in a downloaded IP database (contract 2.11: "for local lookups"): no credential,
- * no request, no credit. The database arrives as n8n binary data, either once, in the first item
+ * Local lookups in downloaded IP databases (contract 2.11: "for local lookups"): no credential,
+ * no request, no credit. Each database arrives as n8n binary data, either once, in the first item
  * of an earlier node (the download node in the same run, or a node that read the stored file),
- * or on each input item; it is parsed once and reused while its content is the same.
+ * or on each input item; it is parsed once and reused while its content is the same. Up to one
+ * database of each kind (geolocation, ASN, security) answers each item together.
  */
-
-type Source = 'fromNode' | 'thisItem';
-type Shape = 'asStored' | 'likeTheApi';
 
 interface PreparedItem {
 	ipAddress: string;
 	address: Uint8Array;
-	file: DatabaseFile;
-	/** The same file for many items (one node's first item, or one binary shared by items). */
-	fileKey: string;
-}
-
-const FIELD = {
-	ipAddress: 'IP Address (ipAddress)',
-	databaseNode: 'Database Node (databaseNode)',
-	binaryPropertyName: 'Input Binary Field (binaryPropertyName)',
-};
-
-function inputError(ctx: IExecuteFunctions, itemIndex: number, field: string, rule: string): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `Invalid ${field}: ${rule}`, {
-		itemIndex,
-		description: `Item ${itemIndex + 1} was not looked up. Fix ${field} and run again.`,
-	});
-}
-
-function text(value: unknown): string {
-	return value === undefined || value === null ? '' : String(value).trim();
-}
-
-/** The binary field of the first item of an earlier node, read through n8n's expression data. */
-function fileFromNode(ctx: IExecuteFunctions, itemIndex: number, nodeName: string, property: string): DatabaseFile {
-	let item: INodeExecutionData | undefined;
-	try {
-		const proxy = ctx.getWorkflowDataProxy(itemIndex) as unknown as {
-			$: (name: string, fullItem?: boolean) => { first: () => INodeExecutionData | undefined };
-		};
-		item = proxy.$(nodeName, true).first();
-	} catch (error) {
-		throw inputError(
-			ctx,
-			itemIndex,
-			FIELD.databaseNode,
-			`"${nodeName}" is not a node that ran before this one in this execution (${(error as Error).message}). Give the name of the node whose first item holds the database file, as the canvas shows it`,
-		);
-	}
-	if (!item) throw inputError(ctx, itemIndex, FIELD.databaseNode, `node "${nodeName}" output no items, so there is no database file to read`);
-	return { binary: binaryOf(ctx, itemIndex, item, property, `the first item of node "${nodeName}"`), json: item.json };
-}
-
-function binaryOf(ctx: IExecuteFunctions, itemIndex: number, item: INodeExecutionData, property: string, where: string): IBinaryData {
-	const binary = item.binary?.[property];
-	if (binary) return binary;
-	const present = Object.keys(item.binary ?? {});
-	throw inputError(
-		ctx,
-		itemIndex,
-		FIELD.binaryPropertyName,
-		`${where} has no binary field "${property}"${present.length ? ` (it has: ${present.join(', ')})` : ' (it has no binary data)'}`,
-	);
+	shape: Shape;
+	files: Array<ChosenFile & { choice: DatabaseChoice }>;
 }
 
 /**
- * The items of a run, checked: the node and field of "From a Node" are read through n8n's
- * expression data once per distinct (node, field) pair, not once per item.
+ * An item checked before any lookup: its address, and the file of each database chosen. The node
+ * and field of "From a Node" are read through n8n's expression data once per distinct pair.
  */
-function prepare(ctx: IExecuteFunctions, itemIndex: number, source: Source, fromNodes: Map<string, DatabaseFile>): PreparedItem {
+function prepare(ctx: IExecuteFunctions, itemIndex: number, fromNodes: Map<string, DatabaseFile>): PreparedItem {
 	const ipAddress = text(ctx.getNodeParameter('ipAddress', itemIndex, ''));
-	if (ipAddress === '') throw inputError(ctx, itemIndex, FIELD.ipAddress, 'is required: the IPv4 or IPv6 address to look up');
+	if (ipAddress === '') throw inputError(ctx, itemIndex, 'IP Address (ipAddress)', 'is required: the IPv4 or IPv6 address to look up');
 	const address = parseIpAddress(ipAddress);
 	if (!address) {
-		throw inputError(ctx, itemIndex, FIELD.ipAddress, `"${ipAddress}" is not an IPv4 address (such as 8.8.8.8) or an IPv6 address (such as 2001:4860::8888)`);
+		throw inputError(
+			ctx,
+			itemIndex,
+			'IP Address (ipAddress)',
+			`"${ipAddress}" is not an IPv4 address (such as 8.8.8.8) or an IPv6 address (such as 2001:4860::8888)`,
+		);
 	}
-	const property = text(ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
-	if (property === '') throw inputError(ctx, itemIndex, FIELD.binaryPropertyName, 'is required: the name of the binary field that holds the database file, for instance data');
-	if (source === 'thisItem') {
-		const item = ctx.getInputData()[itemIndex];
-		const file = { binary: binaryOf(ctx, itemIndex, item, property, `input item ${itemIndex + 1}`), json: item.json };
-		return { ipAddress, address, file, fileKey: file.binary.id ?? file.binary.data };
-	}
-	const nodeName = text(ctx.getNodeParameter('databaseNode', itemIndex, ''));
-	if (nodeName === '') {
-		throw inputError(ctx, itemIndex, FIELD.databaseNode, 'is required: the name of an earlier node whose first item holds the database file, for instance IP Database Download');
-	}
-	const key = `${nodeName}\u0000${property}`;
-	let file = fromNodes.get(key);
-	if (!file) {
-		file = fileFromNode(ctx, itemIndex, nodeName, property);
-		fromNodes.set(key, file);
-	}
-	return { ipAddress, address, file, fileKey: file.binary.id ?? file.binary.data };
-}
-
-function output(database: IpDatabase, item: PreparedItem, shape: Shape): IDataObject {
-	const match = database.lookup(item.address);
-	if (!match) return missItem(database.kind, item.ipAddress, shape);
-	if (shape === 'likeTheApi') return likeTheApi(database.kind, item.ipAddress, match.record);
-	return { ip_address: item.ipAddress, network: match.network, ...match.record };
+	const shape = ctx.getNodeParameter('outputShape', itemIndex, 'asStored') as Shape;
+	const files = choicesOf(ctx, itemIndex).map((choice) => ({ ...chosenFile(ctx, itemIndex, choice, fromNodes), choice }));
+	return { ipAddress, address, shape, files };
 }
 
 export class AbstractIpLookup implements INodeType {
@@ -128,96 +56,33 @@ export class AbstractIpLookup implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["outputShape"] === "likeTheApi" ? "Look up, like the API" : "Look up, as stored"}}',
 		description:
-			'Look IP addresses up in a downloaded IP geolocation, ASN or security database (MMDB or CSV): no key, no request, no credit',
+			'Look IP addresses up in downloaded IP geolocation, ASN and security databases (MMDB or CSV): no key, no request, no credit',
 		documentationUrl: 'https://docs.abstractapi.com/ip-intelligence',
 		defaults: { name: 'IP Database Lookup' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		properties: [
-			{
-				displayName: 'IP Address',
-				name: 'ipAddress',
-				type: 'string',
-				default: '',
-				required: true,
-				placeholder: '={{ $json.ip }}',
-				description: 'The IPv4 or IPv6 address to look up, usually an expression that reads it from the item',
-				hint: 'An IPv4 or IPv6 address, such as 8.8.8.8 or 2001:4860::8888; anything else is an error before any lookup',
-			},
-			{
-				displayName: 'Database Source',
-				name: 'databaseSource',
-				type: 'options',
-				default: 'fromNode',
-				options: [
-					{
-						name: 'From a Node',
-						value: 'fromNode',
-						description: 'The file in the first item of an earlier node, read once for all items',
-					},
-					{ name: 'This Item', value: 'thisItem', description: 'The file in each input item' },
-				],
-				description: 'Where the database file (.mmdb or .csv) comes from',
-			},
-			{
-				displayName: 'Database Node',
-				name: 'databaseNode',
-				type: 'string',
-				default: '',
-				required: true,
-				placeholder: 'IP Database Download',
-				description:
-					'The name of an earlier node (as the canvas shows it) whose first item holds the database file, for instance the IP Database Download node or a Read/Write Files from Disk node',
-				hint: 'The exact name of an earlier node that runs before this one in the same execution',
-				displayOptions: { show: { databaseSource: ['fromNode'] } },
-			},
-			{
-				displayName: 'Input Binary Field',
-				name: 'binaryPropertyName',
-				type: 'string',
-				default: 'data',
-				required: true,
-				description: 'The name of the binary field that holds the database file',
-				hint: 'The name of the input binary field holding the .mmdb or .csv file',
-			},
-			{
-				displayName: 'Output Shape',
-				name: 'outputShape',
-				type: 'options',
-				default: 'asStored',
-				options: [
-					{
-						name: 'As Stored',
-						value: 'asStored',
-						description: 'The record as the database stores it, plus the matched network',
-					},
-					{
-						name: 'Like the IP Geolocation API',
-						value: 'likeTheApi',
-						description: 'The live API\'s field names and types (numbers, booleans, timezone.name)',
-					},
-				],
-				description: 'How each found record is output; an address the database does not cover gives found: false either way',
-			},
-		],
+		properties,
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
+		// With an On Error setting that continues, nothing below may throw: n8n would then pass the
+		// input items on as if they had succeeded. Every failure becomes that item's error item.
 		const continueOnFail = this.continueOnFail();
-		const source = this.getNodeParameter('databaseSource', 0, 'fromNode') as Source;
-		const shape = this.getNodeParameter('outputShape', 0, 'asStored') as Shape;
+		const failed = (error: unknown, itemIndex: number, database?: string): INodeExecutionData => {
+			if (!continueOnFail) throw asNodeError(this, error, itemIndex, database);
+			return errorItem(this, asNodeError(this, error, itemIndex, database), itemIndex);
+		};
 
 		// Every item is checked before any lookup: a bad address is named before work is done.
-		const prepared: Array<PreparedItem | Error> = [];
+		const prepared: Array<{ item: PreparedItem } | { failure: INodeExecutionData }> = [];
 		const fromNodes = new Map<string, DatabaseFile>();
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 			try {
-				prepared.push(prepare(this, itemIndex, source, fromNodes));
+				prepared.push({ item: prepare(this, itemIndex, fromNodes) });
 			} catch (error) {
-				if (!continueOnFail) throw asNodeError(this, error, itemIndex);
-				prepared.push(error as Error);
+				prepared.push({ failure: failed(error, itemIndex) });
 			}
 		}
 
@@ -225,30 +90,63 @@ export class AbstractIpLookup implements INodeType {
 		const databases = new Map<string, Promise<IpDatabase>>();
 		const results: INodeExecutionData[] = [];
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-			const entry = prepared[itemIndex];
+			const checked = prepared[itemIndex];
+			if ('failure' in checked) {
+				results.push(checked.failure);
+				continue;
+			}
+			const entry = checked.item;
+			// With several databases, a file's error says which of them it is.
+			let current: string | undefined;
 			try {
-				if (entry instanceof Error) throw entry;
-				let database = databases.get(entry.fileKey);
-				if (!database) {
-					database = databaseOf(this, entry.file);
-					databases.set(entry.fileKey, database);
+				const looked: Looked[] = [];
+				for (const { file, fileKey, choice } of entry.files) {
+					current = entry.files.length > 1 ? choice.label : undefined;
+					let database = databases.get(fileKey);
+					if (!database) {
+						database = databaseOf(this, file);
+						databases.set(fileKey, database);
+					}
+					const role = roleOf(await database);
+					checkShape(role, entry.shape);
+					looked.push({ role, match: (await database).lookup(entry.address) });
 				}
-				results.push({ json: output(await database, entry, shape), pairedItem: { item: itemIndex } });
+				current = undefined;
+				checkOneOfEachKind(this, itemIndex, looked, entry.files);
+				results.push({ json: answer(looked, entry.ipAddress, entry.shape), pairedItem: { item: itemIndex } });
 			} catch (error) {
-				if (!continueOnFail) throw asNodeError(this, error, itemIndex);
-				const failure = asNodeError(this, error, itemIndex);
-				const json: IDataObject = { error: failure.message };
-				if (failure.description) json.description = failure.description;
-				results.push({ json, pairedItem: { item: itemIndex } });
+				results.push(failed(error, itemIndex, current));
 			}
 		}
 		return [results];
 	}
 }
 
-function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeOperationError {
+/** Each part of the answer from one database: two geolocation files cannot both be right. */
+function checkOneOfEachKind(ctx: IExecuteFunctions, itemIndex: number, looked: Looked[], files: PreparedItem['files']): void {
+	const seen = new Map<string, number>();
+	looked.forEach(({ role }, index) => {
+		const before = seen.get(role.key);
+		if (before === undefined) {
+			seen.set(role.key, index);
+			return;
+		}
+		const describe = (at: number) => `${files[at].choice.label} (${nameOf(looked[at].role)})`;
+		throw inputError(
+			ctx,
+			itemIndex,
+			'More Databases (moreDatabases)',
+			`${describe(before)} and ${describe(index)} are both ${role.role ? `${role.role} databases` : `"${role.key}" databases`}; give at most one geolocation, one ASN and one security database`,
+		);
+	});
+}
+
+/** The error of an item as n8n shows it; `database` names which of several databases failed. */
+function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number, database?: string): NodeOperationError {
 	if (error instanceof NodeOperationError) return error;
-	return new NodeOperationError(ctx.getNode(), (error as Error).message ?? String(error), {
+	const message = `${database ? `${database}: ` : ''}${(error as Error).message ?? String(error)}`;
+	if (error instanceof ShapeError) return new NodeOperationError(ctx.getNode(), message, { itemIndex, description: error.description });
+	return new NodeOperationError(ctx.getNode(), message, {
 		itemIndex,
 		description: 'The database file could not be used; nothing was looked up. Give the node the .mmdb or .csv file from the IP Database Download node (Output: Database File).',
 	});

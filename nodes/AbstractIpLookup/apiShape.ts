@@ -11,23 +11,30 @@ import { SECURITY_FLAGS, type DatabaseKind, type StoredRecord } from '../shared/
  * (currency, flag, local time, DST, ...) is not invented.
  */
 export function likeTheApi(kind: DatabaseKind, ipAddress: string, record: StoredRecord): IDataObject {
-	if (kind === 'ip-asn') {
-		return {
-			ip_address: ipAddress,
-			connection: {
-				autonomous_system_number: integerOrText(stripAs(record.asn)),
-				autonomous_system_organization: record.autonomous_system_organization ?? null,
-			},
-		};
-	}
-	if (kind === 'ip-security') {
-		const security: IDataObject = {};
-		for (const flag of SECURITY_FLAGS) security[flag] = isTrue(record[flag]);
-		return { ip_address: ipAddress, security };
-	}
+	if (kind === 'ip-asn') return { ip_address: ipAddress, connection: connectionOf(record) };
+	if (kind === 'ip-security') return { ip_address: ipAddress, security: securityOf(record) };
+	return { ip_address: ipAddress, ...locationOf(record) };
+}
+
+/** `connection` of the API's answer from an ip-asn record. */
+export function connectionOf(record: StoredRecord): IDataObject {
+	return {
+		autonomous_system_number: integerOrText(stripAs(record.asn)),
+		autonomous_system_organization: record.autonomous_system_organization ?? null,
+	};
+}
+
+/** `security` of the API's answer from an ip-security record: the flags it stores are True. */
+export function securityOf(record: StoredRecord): IDataObject {
+	const security: IDataObject = {};
+	for (const flag of SECURITY_FLAGS) security[flag] = isTrue(record[flag]);
+	return security;
+}
+
+/** The location fields of the API's answer (without `ip_address`) from an ip-geolocation record. */
+export function locationOf(record: StoredRecord): IDataObject {
 	const countryCode = record.country_code ?? null;
 	return {
-		ip_address: ipAddress,
 		city: record.city ?? null,
 		city_geoname_id: integerOrText(record.city_geoname_id),
 		region: record.region ?? null,
@@ -46,6 +53,20 @@ export function likeTheApi(kind: DatabaseKind, ipAddress: string, record: Stored
 		timezone: { name: record.timezone_name ?? null },
 	};
 }
+
+/**
+ * The parts of the answer a database that was not given would fill, all null: "unknown", which
+ * the API also answers for a field it has no data for (a false security flag would be a claim).
+ */
+export function unknownLocation(): IDataObject {
+	const location = locationOf({});
+	location.country_is_eu = null;
+	return location;
+}
+
+export const unknownConnection = (): IDataObject => ({ autonomous_system_number: null, autonomous_system_organization: null });
+
+export const unknownSecurity = (): IDataObject => Object.fromEntries(SECURITY_FLAGS.map((flag) => [flag, null]));
 
 /** `True` in any case (the contract writes the literal True). */
 const isTrue = (value: string | undefined) => value !== undefined && value.trim().toLowerCase() === 'true';

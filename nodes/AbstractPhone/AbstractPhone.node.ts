@@ -16,6 +16,7 @@ import {
 	resultFileFieldParameter,
 	startAtRowOption,
 } from '../shared/csv/csvInput';
+import { sendRepeatsOnceOption } from '../shared/options';
 import { runService } from '../shared/engine';
 import { lookupRequest, sendAsOf, sendAsOption } from '../shared/sendAs';
 import type { ServiceDefinition } from '../shared/types';
@@ -105,6 +106,7 @@ export class AbstractPhone implements INodeType {
 					headerRowOption,
 					resultFieldsOption(PHONE_ANSWER_COLUMNS),
 					sendAsOption,
+					sendRepeatsOnceOption,
 					startAtRowOption,
 				],
 			},

@@ -10,7 +10,7 @@ import type {
 import { outputField, outputFieldParameter, safeFileName } from '../shared/binary';
 import { runService } from '../shared/engine';
 import { asBuffer, dimensionsOf, imageItem, imageTypeOf } from '../shared/imageFile';
-import { flag, oneOf, optionalText, wholeAtLeast, wireOptions } from '../shared/options';
+import { flag, oneOf, optionalText, sendRepeatsOnceOption, wholeAtLeast, wireOptions } from '../shared/options';
 import type { WireOption } from '../shared/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/types';
 import { decimalNumber, httpUrl } from '../shared/validate';
@@ -94,7 +94,7 @@ export class AbstractScreenshot implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [
+				options: [sendRepeatsOnceOption, 
 					{
 						displayName: 'Capture Full Page',
 						name: 'captureFullPage',

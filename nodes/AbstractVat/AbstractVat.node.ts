@@ -9,6 +9,7 @@ import type {
 
 import { countryLocatorProperty, searchCountries } from '../shared/countryLocator';
 import { runService } from '../shared/engine';
+import { sendRepeatsOnceOption } from '../shared/options';
 import { invalidInput } from '../shared/errors';
 import { toolDescriptionProperties } from '../shared/toolDescription';
 import type { ServiceDefinition, ServiceRequest } from '../shared/types';
@@ -137,7 +138,7 @@ export class AbstractVat implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				displayOptions: { show: { operation: ['calculate'] } },
-				options: [
+				options: [sendRepeatsOnceOption, 
 					{
 						displayName: 'Is VAT Included',
 						name: 'isVatIncluded',

@@ -1,106 +1,311 @@
-import { createHash } from 'crypto';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
-import type {
-	IAdditionalCredentialOptions,
-	ICredentialDataDecryptedObject,
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestOptions,
-	INodeExecutionData,
-} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { effectiveBaseUrl } from '../../credentials/shared/liveBaseUrls';
-import { apiError, networkError, redact } from './errors';
-import { FanOut, type FanOutUnit } from './fanOut';
-import { concurrencyFor, forEachLimited, pacerFor } from './pacing';
-import type { Pacer } from './pacing';
-import { backoffMs, isRetryableNetworkError, isRetryableStatus, networkCodeOf, RetryBudget, retryAfterMs } from './retry';
-import type {
-	DownloadOptions,
-	DownloadResponse,
-	ServiceClient,
-	ServiceDefinition,
-	ServiceRequest,
-	ServiceResponse,
-} from './types';
-import { hostOf, joinUrl } from './url';
+import { errorItem } from './errorItems';
+import { FanOut, type FanOutUnit, type UnitCollector, type UnitOutcome } from './fanOut';
+import { requestKey } from './requestKey';
+import { NotSentError, RunLedger } from './runLedger';
+import { connect, type Connection } from './serviceClient';
+import type { ServiceDefinition, ServiceRequest } from './types';
 
 /**
  * The one engine every node runs through. n8n's declarative routing sends every item at once and
  * cannot retry one request; these services charge per request and allow one a second on free
  * plans. So: check every item first, then send with pacing, bounded concurrency and per-request
- * retries, and return items paired to their inputs (or paired error items, with Continue On Fail).
+ * retries (serviceClient.ts), once per distinct request, until the plan's credits run out
+ * (runLedger.ts); and return items paired to their inputs, failed ones shaped for the node's
+ * "On Error" setting (errorItems.ts).
+ *
+ * With "Continue" (either output) the node never throws: n8n would then pass the input items
+ * through to the success output, as if they had been answered.
  */
 export async function runService<Prepared>(
 	ctx: IExecuteFunctions,
 	service: ServiceDefinition<Prepared>,
 ): Promise<INodeExecutionData[][]> {
-	const items = ctx.getInputData();
 	const continueOnFail = ctx.continueOnFail();
+	const ledger = new RunLedger(ctx, service.serviceName);
+	const jobs = await prepareJobs(ctx, service, ledger, continueOnFail);
 
-	// Every item is checked before the first request: a bad row must cost no credit. An item may
-	// fan out into many units (a CSV file's rows); each unit is then one request in the queue.
-	const units: Array<Unit<Prepared>> = [];
+	let connection: Connection | Error = new Error('no request to send');
+	if (jobs.some((job) => job.sends)) {
+		try {
+			connection = await connect(ctx, service);
+		} catch (error) {
+			if (!continueOnFail) throw asNodeError(ctx, error, 0);
+			connection = error as Error;
+		}
+	}
+	const tally = { items: 0, rows: 0, notSent: 0 };
+	const failure = await sendAll(ctx, service, jobs, ledger, connection, continueOnFail, tally);
+	if (failure !== undefined) {
+		await Promise.all(jobs.map(async (job) => await job.collector?.abort?.()));
+		throw withCost(failure, tally);
+	}
+
+	const output: INodeExecutionData[] = [];
+	for (const job of jobs) {
+		if (job.collector && !job.broken) {
+			await job.delivered;
+			try {
+				if (!job.broken) {
+					const items = await job.collector.finish(ledger);
+					output.push(...items.map((item) => ({ ...item, pairedItem: { item: job.itemIndex } })));
+					continue;
+				}
+			} catch (error) {
+				job.broken = error as Error;
+			}
+		}
+		// Rows answered before a file broke are kept, followed by the file's error.
+		output.push(...job.produced.flat());
+		if (job.broken) {
+			await job.collector?.abort?.();
+			output.push(errorItem(ctx, asNodeError(ctx, job.broken, job.itemIndex), job.itemIndex));
+		}
+	}
+	addHints(ctx, service, ledger, tally);
+	return [output];
+}
+
+/** One input item's work: its one request, or the units of its file. */
+interface Job<Prepared> {
+	itemIndex: number;
+	/** A file's rows (messages name rows, and error items carry the row beside). */
+	rows: boolean;
+	units: Iterable<FanOutUnit<Prepared>> | AsyncIterable<FanOutUnit<Prepared>>;
+	/** Whether any unit may send a request. */
+	sends: boolean;
+	/** Repeated requests of this item are answered once (the Send Repeated Values Once option). */
+	sendRepeatsOnce: boolean;
+	collector?: UnitCollector;
+	/** Output items by unit, for jobs without a collector. */
+	produced: INodeExecutionData[][];
+	/** Outcomes that arrived before an earlier unit's, waiting for the collector. */
+	waiting: Map<number, UnitOutcome>;
+	nextToDeliver: number;
+	delivered: Promise<void>;
+	/** The file could not be read to the end, or its collector failed: the item fails whole. */
+	broken?: Error;
+}
+
+/** Every item is read and checked before the first request: a bad row must cost no credit. */
+async function prepareJobs<Prepared>(
+	ctx: IExecuteFunctions,
+	service: ServiceDefinition<Prepared>,
+	ledger: RunLedger,
+	continueOnFail: boolean,
+): Promise<Array<Job<Prepared>>> {
+	const jobs: Array<Job<Prepared>> = [];
+	const items = ctx.getInputData();
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		const label = `item ${itemIndex + 1}`;
+		const job: Job<Prepared> = {
+			itemIndex,
+			rows: false,
+			units: [],
+			sends: false,
+			sendRepeatsOnce: ctx.getNodeParameter('options.sendRepeatsOnce', itemIndex, true) !== false,
+			produced: [],
+			waiting: new Map(),
+			nextToDeliver: 0,
+			delivered: Promise.resolve(),
+		};
 		try {
 			const prepared = await service.prepare.call(ctx, itemIndex);
 			if (prepared instanceof FanOut) {
-				for (const unit of (prepared as FanOut<Prepared>).units as Iterable<FanOutUnit<Prepared>>) {
-					if ('failed' in unit && !continueOnFail) throw unit.failed;
-					units.push({ itemIndex, ...unit });
+				const fanOut = prepared as FanOut<Prepared>;
+				Object.assign(job, { rows: true, units: fanOut.units, collector: fanOut.options.collector, sends: true });
+				if (Array.isArray(fanOut.units)) {
+					for (const unit of fanOut.units as Array<FanOutUnit<Prepared>>) {
+						if ('failed' in unit && !continueOnFail) throw unit.failed;
+						if ('prepared' in unit) expectKey(service, ledger, job, unit.prepared);
+					}
+				} else if (fanOut.options.keyCounts && job.sendRepeatsOnce) {
+					for (const [key, count] of fanOut.options.keyCounts) ledger.expect(key, count);
+				} else {
+					ledger.countsUnknown();
 				}
 			} else {
-				units.push({ itemIndex, ok: prepared });
+				Object.assign(job, { units: [{ prepared, label }], sends: true });
+				expectKey(service, ledger, job, prepared as Prepared);
 			}
 		} catch (error) {
 			if (!continueOnFail) throw asNodeError(ctx, error, itemIndex);
-			units.push({ itemIndex, failed: error as Error });
+			Object.assign(job, { rows: false, units: [{ failed: error as Error, label }], sends: false, collector: undefined });
 		}
+		jobs.push(job);
 	}
-	if (!units.some((unit) => 'ok' in unit || 'prepared' in unit)) {
-		return [units.map((unit) => errorItem(unit as FailedUnit, unit.itemIndex))];
-	}
-
-	const connection = await connect(ctx, service);
-	const outputs: INodeExecutionData[][] = [];
-	await forEachLimited(units.length, connection.concurrency, async (unitIndex) => {
-		const unit = units[unitIndex];
-		const { itemIndex } = unit;
-		if ('failed' in unit) {
-			outputs[unitIndex] = [errorItem(unit, itemIndex)];
-			return;
-		}
-		const entry = 'ok' in unit ? unit.ok : unit.prepared;
-		try {
-			const client = connection.clientFor(itemIndex);
-			const produced = service.run
-				? await service.run.call(ctx, itemIndex, entry, client)
-				: recordItems((await client.request(entry as ServiceRequest)).body);
-			outputs[unitIndex] = produced.map((item) => ({
-				...item,
-				json: unit.beside ? { ...item.json, ...unit.beside } : item.json,
-				pairedItem: { item: itemIndex },
-			}));
-		} catch (error) {
-			if (unit.label) (error as Error).message = `${unit.label}: ${(error as Error).message}`;
-			if (!continueOnFail) throw asNodeError(ctx, error, itemIndex);
-			outputs[unitIndex] = [errorItem({ failed: error as Error, beside: unit.beside }, itemIndex)];
-		}
-	});
-	return [outputs.flat()];
+	return jobs;
 }
 
-/** One request's worth of work: an item, or one unit an item fanned out into. */
-type Unit<Prepared> = { itemIndex: number } & (
-	| { ok: Prepared; label?: undefined; beside?: undefined }
-	| FailedUnit
-	| ({ prepared: Prepared } & Omit<FanOutUnit<Prepared>, 'prepared' | 'failed'>)
-);
+function keyOf<Prepared>(service: ServiceDefinition<Prepared>, job: Job<Prepared>, prepared: Prepared): string | undefined {
+	if (!job.sendRepeatsOnce) return undefined;
+	return service.requestKey ? service.requestKey(prepared) : requestKey(prepared);
+}
 
-interface FailedUnit {
-	failed: Error;
-	label?: string;
-	beside?: IDataObject;
+function expectKey<Prepared>(service: ServiceDefinition<Prepared>, ledger: RunLedger, job: Job<Prepared>, prepared: Prepared): void {
+	const key = keyOf(service, job, prepared);
+	if (key !== undefined) ledger.expect(key);
+}
+
+interface Tally {
+	items: number;
+	rows: number;
+	notSent: number;
+}
+
+/**
+ * Sends every unit of every job through one bounded queue, in order. Returns the error that
+ * stops the run (default On Error: the first failure), or undefined when every unit has an
+ * outcome delivered.
+ */
+async function sendAll<Prepared>(
+	ctx: IExecuteFunctions,
+	service: ServiceDefinition<Prepared>,
+	jobs: Array<Job<Prepared>>,
+	ledger: RunLedger,
+	connection: Connection | Error,
+	continueOnFail: boolean,
+	tally: Tally,
+): Promise<Error | undefined> {
+	let failure: Error | undefined;
+	const source = unitsOf(ctx, jobs, continueOnFail);
+	const outcomeOf = async (job: Job<Prepared>, unit: FanOutUnit<Prepared>): Promise<UnitOutcome> => {
+		if ('failed' in unit) return { failed: unit.failed, notSent: false };
+		if (connection instanceof Error) return { failed: connection, notSent: false };
+		if (ledger.stoppedAt !== undefined) return { failed: ledger.notSentError(job.itemIndex, unit.label), notSent: true };
+		const send = async (): Promise<UnitOutcome> => {
+			try {
+				const client = connection.clientFor(job.itemIndex, ledger.gate(job.itemIndex, unit.label));
+				const answered = service.run
+					? await service.run.call(ctx, job.itemIndex, unit.prepared, client)
+					: recordItems((await client.request(unit.prepared as ServiceRequest)).body);
+				return { answered, repeated: false };
+			} catch (error) {
+				return { failed: error as Error, notSent: error instanceof NotSentError };
+			}
+		};
+		const key = keyOf(service, job, unit.prepared);
+		if (key === undefined) return await send();
+		return await ledger.outcomeFor(key, send, () => ledger.notSentError(job.itemIndex, unit.label));
+	};
+
+	const lane = async () => {
+		while (failure === undefined) {
+			let next: IteratorResult<Sendable<Prepared>>;
+			try {
+				next = await source.next();
+			} catch (error) {
+				failure ??= error as Error;
+				return;
+			}
+			if (next.done) return;
+			const { job, unitIndex, unit } = next.value;
+			const outcome = await outcomeOf(job, unit);
+			if ('answered' in outcome) tally[job.rows ? 'rows' : 'items']++;
+			else if (outcome.notSent) tally.notSent++;
+			if ('failed' in outcome && !continueOnFail) {
+				// Thrown once, so the row is named in the error itself (n8n keeps only its own properties).
+				if (failure === undefined && job.rows && !outcome.notSent) outcome.failed.message = `${capitalised(unit.label)}: ${outcome.failed.message}`;
+				failure ??= asNodeError(ctx, outcome.failed, job.itemIndex);
+				return;
+			}
+			await deliver(ctx, job, unitIndex, unit, outcome);
+		}
+	};
+	const concurrency = connection instanceof Error ? 1 : connection.concurrency;
+	await Promise.all(Array.from({ length: concurrency }, lane));
+	return failure;
+}
+
+interface Sendable<Prepared> {
+	job: Job<Prepared>;
+	unitIndex: number;
+	unit: FanOutUnit<Prepared>;
+}
+
+/**
+ * The units of all jobs in order, pulled by the lanes one at a time (a file's units may be read
+ * lazily). A file that cannot be read to its end breaks its item (Continue) or the run.
+ */
+async function* unitsOf<Prepared>(
+	ctx: IExecuteFunctions,
+	jobs: Array<Job<Prepared>>,
+	continueOnFail: boolean,
+): AsyncGenerator<Sendable<Prepared>> {
+	for (const job of jobs) {
+		let unitIndex = 0;
+		try {
+			for await (const unit of job.units) yield { job, unitIndex: unitIndex++, unit };
+		} catch (error) {
+			const broken = asNodeError(ctx, error, job.itemIndex);
+			if (!continueOnFail) throw broken;
+			job.broken = broken;
+		}
+	}
+}
+
+/** A unit's outcome to its job's output: an item per unit, or the collector, in unit order. */
+async function deliver<Prepared>(
+	ctx: IExecuteFunctions,
+	job: Job<Prepared>,
+	unitIndex: number,
+	unit: FanOutUnit<Prepared>,
+	outcome: UnitOutcome,
+): Promise<void> {
+	const { collector } = job;
+	if (!collector) {
+		job.produced[unitIndex] = outputItems(ctx, job, unit, outcome);
+		return;
+	}
+	job.waiting.set(unitIndex, outcome);
+	// One delivery at a time per job, so that the collector sees units in order; the lane waits
+	// for it, so a slow writer slows the queue instead of piling outcomes up.
+	job.delivered = job.delivered.then(async () => {
+		while (!job.broken && job.waiting.has(job.nextToDeliver)) {
+			const next = job.waiting.get(job.nextToDeliver) as UnitOutcome;
+			job.waiting.delete(job.nextToDeliver);
+			try {
+				await collector.add(next, job.nextToDeliver++);
+			} catch (error) {
+				job.broken = error as Error;
+			}
+		}
+	});
+	await job.delivered;
+}
+
+function outputItems<Prepared>(
+	ctx: IExecuteFunctions,
+	job: Job<Prepared>,
+	unit: FanOutUnit<Prepared>,
+	outcome: UnitOutcome,
+): INodeExecutionData[] {
+	const { itemIndex } = job;
+	if ('failed' in outcome) {
+		const error = job.rows && !outcome.notSent ? labelled(outcome.failed, unit.label) : outcome.failed;
+		return [errorItem(ctx, error, itemIndex, unit.beside)];
+	}
+	return outcome.answered.map((item) => ({
+		...item,
+		json: unit.beside ? { ...item.json, ...unit.beside } : item.json,
+		pairedItem: { item: itemIndex },
+	}));
+}
+
+/**
+ * A row's error for its error item, its message prefixed with the row ("CSV row 7: ..."); the
+ * original stays untouched, as a repeated value's rows share it.
+ */
+function labelled(error: Error, label: string): Error {
+	const copy = Object.create(error) as Error;
+	Object.defineProperty(copy, 'message', { value: `${capitalised(label)}: ${error.message}`, enumerable: true, writable: true });
+	return copy;
+}
+
+function capitalised(text: string): string {
+	return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** n8n errors pass as they are; anything else is wrapped so n8n shows it with its item. */
@@ -109,270 +314,47 @@ function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number):
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }
 
+/**
+ * The error that stops a run (default On Error), saying what the run had already been answered,
+ * and charged, for: n8n keeps no output of a node that fails.
+ */
+function withCost(failure: Error, tally: Tally): Error {
+	const answered = [
+		tally.items ? `${tally.items} ${tally.items === 1 ? 'item' : 'items'}` : '',
+		tally.rows ? `${tally.rows} ${tally.rows === 1 ? 'row' : 'rows'}` : '',
+	].filter(Boolean);
+	if (answered.length === 0) return failure;
+	const error = failure as Error & { description?: string | null };
+	const cost = `Discarded: ${answered.join(' and ')} already answered (and charged) in this run, as n8n keeps no output of a node that stops on an error. To keep every answer, set the node's Settings > On Error to "Continue (using error output)": answers then go to the success output and failures, each with its reason, to the error output.`;
+	error.description = error.description ? `${error.description} ${cost}` : cost;
+	return error;
+}
+
+/** What the run saved and where it stopped, above the node's output in the editor. */
+function addHints<Prepared>(ctx: IExecuteFunctions, service: ServiceDefinition<Prepared>, ledger: RunLedger, tally: Tally): void {
+	const answered = tally.items + tally.rows;
+	const noun = tally.rows ? 'rows' : 'items';
+	const hints: Array<{ message: string; type: 'info' | 'warning'; location: 'outputPane' }> = [];
+	if (ledger.requestsSaved > 0) {
+		hints.push({
+			message: `${answered.toLocaleString('en-US')} ${noun} answered with ${(answered - ledger.requestsSaved).toLocaleString('en-US')} requests: repeated values were sent once (turn Send Repeated Values Once off in Options for a fresh answer each)`,
+			type: 'info',
+			location: 'outputPane',
+		});
+	}
+	if (ledger.stoppedAt !== undefined) {
+		hints.push({
+			message: `The plan's API credits for ${service.serviceName} ran out at ${ledger.stoppedAt}: ${tally.notSent.toLocaleString('en-US')} ${noun} after it were not sent and cost nothing`,
+			type: 'warning',
+			location: 'outputPane',
+		});
+	}
+	// n8n 1.x before execution hints has no addExecutionHints.
+	if (hints.length > 0 && typeof ctx.addExecutionHints === 'function') ctx.addExecutionHints(...hints);
+}
+
 /** A JSON answer as items: the record as it came, or one item per element of an array. */
 export function recordItems(body: unknown): INodeExecutionData[] {
 	if (Array.isArray(body)) return body.map((element) => ({ json: element as IDataObject }));
 	return [{ json: (body ?? {}) as IDataObject }];
-}
-
-function errorItem(entry: FailedUnit, itemIndex: number): INodeExecutionData {
-	const { message, description } = entry.failed as Error & { description?: string };
-	const json: IDataObject = { error: message };
-	if (description) json.description = description;
-	return { json: entry.beside ? { ...json, ...entry.beside } : json, pairedItem: { item: itemIndex } };
-}
-
-interface Connection {
-	concurrency: number;
-	clientFor(itemIndex: number): ServiceClient;
-}
-
-/** Reads the credential once per run: its address, its rate, and what must never be shown. */
-async function connect<Prepared>(
-	ctx: IExecuteFunctions,
-	service: ServiceDefinition<Prepared>,
-): Promise<Connection> {
-	const credentials = await ctx.getCredentials(service.credentialType);
-	const baseUrl = checkedBaseUrl(ctx, service.credentialType, credentials);
-	const requestsPerSecond = Math.max(0, Number(credentials.requestsPerSecond ?? 0) || 0);
-	// The key is read here only to keep it out of messages; n8n's credential mechanism sends it.
-	const secrets = [String(credentials.apiKey ?? '')];
-	const keyIdentity = createHash('sha256')
-		.update(`${service.credentialType}\n${baseUrl}\n${secrets[0]}`)
-		.digest('hex');
-	// n8n-core reads and decrypts the credential again on every httpRequestWithAuthentication
-	// unless it is handed the decrypted one: the run's copy is handed over, and n8n still
-	// applies it only through the credential type's `authenticate` (which also refuses any
-	// host but the Base URL's).
-	const reference = ctx.getNode().credentials?.[service.credentialType];
-	const authentication: IAdditionalCredentialOptions = {
-		credentialsDecrypted: {
-			id: reference?.id ?? '',
-			name: reference?.name ?? '',
-			type: service.credentialType,
-			data: credentials,
-		},
-	};
-	const pacer = pacerFor(keyIdentity, requestsPerSecond);
-	const health: RunHealth = { failingSince: undefined };
-	return {
-		concurrency: concurrencyFor(requestsPerSecond),
-		clientFor: (itemIndex) => ({
-			request: async (request) =>
-				await send(ctx, service, { baseUrl, pacer, health, secrets, itemIndex, authentication }, request),
-			download: async (url, options = {}) =>
-				await download(ctx, service, { secrets, itemIndex }, url, options),
-		}),
-	};
-}
-
-/** The credential's Base URL, or its service's live address when it is left empty. */
-function checkedBaseUrl(
-	ctx: IExecuteFunctions,
-	credentialType: string,
-	credentials: ICredentialDataDecryptedObject,
-): string {
-	const baseUrl = effectiveBaseUrl(credentialType, credentials.baseUrl);
-	let protocol = '';
-	try {
-		protocol = new URL(baseUrl).protocol;
-	} catch {
-		protocol = '';
-	}
-	if (protocol !== 'https:' && protocol !== 'http:') {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			'Invalid Base URL in the credential: it must start with https:// (or http:// for a local sandbox)',
-		);
-	}
-	return baseUrl;
-}
-
-/**
- * The first failure (5xx, network) of this run since its last answer that was not one: when
- * the service has failed for the whole retry budget, items stop retrying (retry.ts).
- */
-interface RunHealth {
-	failingSince: number | undefined;
-}
-
-interface SendContext {
-	baseUrl: string;
-	pacer: Pacer;
-	health: RunHealth;
-	secrets: string[];
-	itemIndex: number;
-	authentication: IAdditionalCredentialOptions;
-}
-
-function toHttpOptions(baseUrl: string, request: ServiceRequest): IHttpRequestOptions {
-	const options: IHttpRequestOptions = {
-		method: request.method ?? 'GET',
-		url: joinUrl(baseUrl, request.path),
-		qs: request.qs,
-		headers: {},
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		timeout: request.timeout ?? 30_000,
-	};
-	if (request.json) {
-		options.body = request.json;
-		options.headers = { 'Content-Type': 'application/json' };
-	} else if (request.form) {
-		options.body = new URLSearchParams(request.form);
-	} else if (request.multipart) {
-		options.body = request.multipart;
-	}
-	if (request.response === 'binary') {
-		options.encoding = 'arraybuffer';
-	} else {
-		options.json = true;
-	}
-	if (request.acceptStatus?.some((status) => status >= 300 && status < 400)) {
-		options.disableFollowRedirect = true;
-	}
-	return options;
-}
-
-/**
- * One request, paced and retried within the time budget (retry.ts); returns an accepted
- * answer or throws a redacted n8n error that says what the item went through.
- */
-async function send<Prepared>(
-	ctx: IExecuteFunctions,
-	service: ServiceDefinition<Prepared>,
-	{ baseUrl, pacer, health, secrets, itemIndex, authentication }: SendContext,
-	request: ServiceRequest,
-): Promise<ServiceResponse> {
-	let budget: RetryBudget | undefined;
-	const tries = (retryAfterMs?: number) => ({
-		attempts: budget?.attempts ?? 0,
-		elapsedMs: budget?.elapsedMs() ?? 0,
-		pacedTo: pacer.limit,
-		retryAfterMs,
-	});
-	for (let retry = 0; ; retry++) {
-		const ticket = await pacer.waitTurn();
-		budget ??= new RetryBudget(ticket.departedAt);
-		budget.attempts++;
-		let response: ServiceResponse;
-		try {
-			response = (await ctx.helpers.httpRequestWithAuthentication.call(
-				ctx,
-				service.credentialType,
-				toHttpOptions(baseUrl, request),
-				authentication,
-			)) as ServiceResponse;
-		} catch (error) {
-			pacer.failed(ticket);
-			if (isRetryableNetworkError(error)) {
-				health.failingSince ??= ticket.departedAt;
-				const delay = backoffMs(retry);
-				if (budget.allows(delay, health.failingSince)) {
-					await sleep(delay);
-					continue;
-				}
-			}
-			const code = networkCodeOf(error);
-			if (code) throw networkError(ctx, itemIndex, service.serviceName, hostOf(baseUrl), code, tries());
-			const message = redact((error as Error).message ?? String(error), secrets);
-			throw new NodeOperationError(ctx.getNode(), message, { itemIndex });
-		}
-
-		const { statusCode } = response;
-		const retryAfter = retryAfterMs(response.headers?.['retry-after']);
-		if (statusCode === 429) {
-			// Refused, but answered: the service is up.
-			pacer.refused(ticket, retryAfter);
-			health.failingSince = undefined;
-		} else if (isRetryableStatus(statusCode)) {
-			pacer.failed(ticket);
-			health.failingSince ??= ticket.departedAt;
-		} else {
-			pacer.succeeded(ticket);
-			health.failingSince = undefined;
-		}
-		if ((statusCode >= 200 && statusCode < 300) || request.acceptStatus?.includes(statusCode)) {
-			return response;
-		}
-		let overBudget: number | undefined;
-		if (isRetryableStatus(statusCode)) {
-			// Paced, a 429's wait is the pacer's (it paused, randomised); unpaced, it is ours.
-			const delay = statusCode === 429 && pacer.paced ? 0 : (retryAfter ?? backoffMs(retry));
-			const failingSince = statusCode === 429 ? undefined : health.failingSince;
-			if (budget.allows(Math.max(delay, retryAfter ?? 0), failingSince)) {
-				if (delay > 0) await sleep(delay);
-				continue;
-			}
-			// When it is the service's Retry-After that does not fit, the message says so.
-			if (retryAfter !== undefined && budget.allows(0, failingSince)) overBudget = retryAfter;
-		}
-		throw apiError(ctx, itemIndex, {
-			status: statusCode,
-			body: response.body,
-			serviceName: service.serviceName,
-			tries: tries(overBudget),
-			secrets,
-			statusMessages: service.statusMessages,
-		});
-	}
-}
-
-/**
- * A GET of a link (a processed image, a database archive) with plain `httpRequest`: the key is
- * never attached, whatever the host. A signed link is itself a secret and stays out of messages.
- */
-async function download<Prepared>(
-	ctx: IExecuteFunctions,
-	service: ServiceDefinition<Prepared>,
-	{ secrets, itemIndex }: Pick<SendContext, 'secrets' | 'itemIndex'>,
-	url: string,
-	options: DownloadOptions,
-): Promise<DownloadResponse> {
-	const hidden = options.secret ? [...secrets, url, url.split('?')[1] ?? ''] : secrets;
-	const host = hostOf(url);
-	const budget = new RetryBudget();
-	const tries = () => ({ attempts: budget.attempts, elapsedMs: budget.elapsedMs(), pacedTo: 0 });
-	for (let retry = 0; ; retry++) {
-		budget.attempts++;
-		let response: DownloadResponse;
-		try {
-			response = (await ctx.helpers.httpRequest({
-				method: 'GET',
-				url,
-				encoding: options.as === 'stream' ? 'stream' : 'arraybuffer',
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-				timeout: options.timeout ?? 120_000,
-			})) as DownloadResponse;
-		} catch (error) {
-			const delay = backoffMs(retry);
-			if (isRetryableNetworkError(error) && budget.allows(delay)) {
-				await sleep(delay);
-				continue;
-			}
-			const code = networkCodeOf(error) ?? 'no answer';
-			throw networkError(ctx, itemIndex, `${service.serviceName} download`, host, code, tries());
-		}
-		const { statusCode } = response;
-		if (statusCode >= 200 && statusCode < 300) return response;
-		const stream = response.body as { destroy?: () => void };
-		if (options.as === 'stream' && typeof stream.destroy === 'function') stream.destroy();
-		const delay = retryAfterMs(response.headers?.['retry-after']) ?? backoffMs(retry);
-		if (isRetryableStatus(statusCode) && budget.allows(delay)) {
-			await sleep(delay);
-			continue;
-		}
-		throw apiError(ctx, itemIndex, {
-			status: statusCode,
-			body: options.as === 'stream' ? undefined : response.body,
-			serviceName: `${service.serviceName} download from ${host}`,
-			tries: tries(),
-			secrets: hidden,
-			statusMessages: {
-				403: `The download from ${host} was refused (403): the link has expired or is not valid`,
-				404: `The file is no longer at ${host} (404)`,
-			},
-		});
-	}
 }

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { invalidInput } from './errors';
 import { numberWithin } from './validate';
@@ -65,4 +65,18 @@ export const flag: OptionCheck = (ctx, itemIndex, field, value) => {
 export const optionalText: OptionCheck = (_ctx, _itemIndex, _field, value) => {
 	const text = value === undefined || value === null ? '' : String(value);
 	return text.trim() === '' ? undefined : text;
+};
+
+/**
+ * `sendRepeatsOnce`, in every service node's Options: items (and CSV rows) of one run that would
+ * send the same request send it once and share the answer (engine.ts). Lead lists repeat: the
+ * same company domain for every lead of a company. Off, every item is sent: a fresh answer each.
+ */
+export const sendRepeatsOnceOption: INodeProperties = {
+	displayName: 'Send Repeated Values Once',
+	name: 'sendRepeatsOnce',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether items of one run that would send the same request send it once and each get its answer: a repeated value costs one credit, not one per item. Turn off for a fresh answer per item.',
 };

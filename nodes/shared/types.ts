@@ -64,6 +64,16 @@ export interface ServiceDefinition<Prepared = ServiceRequest> {
 	/** Error wording this service needs beyond the suite's (the database download's 403). */
 	statusMessages?: Partial<Record<number, string>>;
 	/**
+	 * The statuses by which this service says the plan's credits are used up (default 422,
+	 * contract 7.1; the email service may answer 403). The first one stops the run's sending.
+	 */
+	quotaStatuses?: number[];
+	/**
+	 * The identity of a prepared request, for sending repeated values once (requestKey.ts gives
+	 * the default); undefined for a request that must always be sent (one carrying an item's file).
+	 */
+	requestKey?(prepared: Prepared): string | undefined;
+	/**
 	 * Reads and checks item `itemIndex`'s parameters. Throws an input error naming the field; it
 	 * runs for every item before the first request, so a bad row costs no credit. An item that
 	 * stands for many requests (a bulk CSV file) returns a FanOut of them.

@@ -22,11 +22,11 @@ export const VALID_IBANS = [
 export function runIban(
 	sandbox: Sandbox,
 	ibans: string[],
-	options: { credential?: IDataObject; continueOnFail?: boolean } = {},
+	options: { credential?: IDataObject; continueOnFail?: boolean; sendRepeatsOnce?: boolean } = {},
 ) {
 	return runNode({
 		type: 'abstractIban',
-		parameters: { iban: '={{ $json.iban }}' },
+		parameters: { iban: '={{ $json.iban }}', options: { sendRepeatsOnce: options.sendRepeatsOnce ?? true } },
 		credential: sandboxCredential(sandbox, 'iban', options.credential),
 		items: ibans.map((iban) => ({ json: { iban } })),
 		continueOnFail: options.continueOnFail,

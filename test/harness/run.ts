@@ -128,14 +128,19 @@ export interface NodeRun {
 	/** Credential data of the node's one credential type. */
 	credential: { type: string; data: IDataObject };
 	items?: InputItem[];
+	/** Shorthand for `onError: 'continueRegularOutput'`. */
 	continueOnFail?: boolean;
+	/** The node's Settings > On Error: stop (default), continue on the regular output, or on the error output. */
+	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
 	staticData?: IDataObject;
 	/** The node's version; default: the one the editor gives a new node (defaultVersion, else the latest). */
 	typeVersion?: number;
 }
 
 /** Runs one node of the package on the given items: `Items` -> node, through the engine. */
-export async function runNode(spec: NodeRun): Promise<RunResult & { items: INodeExecutionData[] }> {
+export async function runNode(
+	spec: NodeRun,
+): Promise<RunResult & { items: INodeExecutionData[]; errorItems: INodeExecutionData[] }> {
 	const items = spec.items ?? [{ json: {} }];
 	const workflowJson: WorkflowJson = {
 		nodes: [
@@ -148,7 +153,7 @@ export async function runNode(spec: NodeRun): Promise<RunResult & { items: INode
 				position: [200, 0],
 				parameters: spec.parameters as INode['parameters'],
 				credentials: { [spec.credential.type]: { id: 'cred', name: 'Sandbox' } },
-				...(spec.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+				...(spec.onError ? { onError: spec.onError } : spec.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 			},
 		],
 		connections: { Items: { main: [[{ node: 'Node', type: NodeConnectionTypes.Main, index: 0 }]] } },
@@ -158,7 +163,8 @@ export async function runNode(spec: NodeRun): Promise<RunResult & { items: INode
 		credentials: [{ id: 'cred', name: 'Sandbox', type: spec.credential.type, data: spec.credential.data as StoredCredential['data'] }],
 		staticData: spec.staticData,
 	});
-	return { ...result, items: result.output('Node') };
+	// With "Continue (using error output)", n8n gives the node a second output: its failed items.
+	return { ...result, items: result.output('Node'), errorItems: result.output('Node', 1) };
 }
 
 /** The version the editor gives a node of this type when it is added: defaultVersion, else the latest. */

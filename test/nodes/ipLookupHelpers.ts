@@ -11,7 +11,16 @@ import { bitAt, ipBytes, parseCidr } from '../sandbox/ipDatabases/network';
  * Workflows for the IP database lookup node, run through n8n-core: a test-only node that outputs
  * a database file (as a download or a file read would) and one that outputs the items to look up.
  */
-let pendingFile: { bytes: Buffer; fileName: string; mimeType: string; json: IDataObject } | undefined;
+interface PendingFile {
+	bytes: Buffer;
+	fileName: string;
+	mimeType: string;
+	json: IDataObject;
+	/** The binary field it goes into (default data). */
+	binaryPropertyName: string;
+}
+/** The file each database file node outputs, by node name. */
+const pendingFiles = new Map<string, PendingFile>();
 let pendingItems: IDataObject[] = [];
 let filePerItem = false;
 
@@ -29,9 +38,12 @@ class DatabaseFileSource implements INodeType {
 	} as INodeType['description'];
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const pendingFile = pendingFiles.get(this.getNode().name);
 		if (!pendingFile) return [[]];
 		const binary = await this.helpers.prepareBinaryData(pendingFile.bytes, pendingFile.fileName, pendingFile.mimeType);
-		return [[{ json: pendingFile.json, binary: { data: binary }, pairedItem: { item: 0 } }]];
+		// The files of the nodes before it stay on the item, so that the last one carries them all.
+		const before = this.getInputData()[0]?.binary ?? {};
+		return [[{ json: pendingFile.json, binary: { ...before, [pendingFile.binaryPropertyName]: binary }, pairedItem: { item: 0 } }]];
 	}
 }
 
@@ -69,46 +81,73 @@ const node = (name: string, type: string, x: number, parameters: IDataObject = {
 	...extra,
 });
 
+export interface DatabaseFileSpec {
+	bytes: Buffer;
+	fileName?: string;
+	mimeType?: string;
+	json?: IDataObject;
+	binaryPropertyName?: string;
+}
+
+export type OnError = 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
+
 export interface LookupRun {
-	file?: { bytes: Buffer; fileName?: string; mimeType?: string; json?: IDataObject };
+	/** The file of the node "Database File". */
+	file?: DatabaseFileSpec;
+	/** More database file nodes, by name, run after "Database File" in this order. */
+	moreFiles?: Record<string, DatabaseFileSpec>;
 	ips: string[];
+	/** Other JSON of each item to look up (the same for every item). */
+	itemJson?: IDataObject;
 	parameters?: IDataObject;
 	continueOnFail?: boolean;
+	/** n8n's "On Error" setting of the lookup node (continueOnFail: continueRegularOutput). */
+	onError?: OnError;
 	/** Every item carries the file (Database Source: This Item). */
 	filePerItem?: boolean;
 }
 
-/** Trigger -> Database File -> Addresses -> IP Database Lookup (database from the node "Database File"). */
-export async function lookUp(spec: LookupRun): Promise<RunResult & { items: INodeExecutionData[] }> {
-	pendingFile = spec.file && {
-		bytes: spec.file.bytes,
-		fileName: spec.file.fileName ?? 'database',
-		mimeType: spec.file.mimeType ?? 'application/octet-stream',
-		json: spec.file.json ?? {},
-	};
-	pendingItems = spec.ips.map((ip) => ({ ip }));
+/**
+ * Trigger -> Database File (-> more database file nodes) -> Addresses -> IP Database Lookup
+ * (database from the node "Database File" unless the parameters say otherwise).
+ */
+export async function lookUp(spec: LookupRun): Promise<RunResult & { items: INodeExecutionData[]; errors: INodeExecutionData[] }> {
+	pendingFiles.clear();
+	const fileNodes = ['Database File', ...Object.keys(spec.moreFiles ?? {})];
+	const specs: Array<DatabaseFileSpec | undefined> = [spec.file, ...Object.values(spec.moreFiles ?? {})];
+	specs.forEach((file, index) => {
+		if (!file) return;
+		pendingFiles.set(fileNodes[index], {
+			bytes: file.bytes,
+			fileName: file.fileName ?? 'database',
+			mimeType: file.mimeType ?? 'application/octet-stream',
+			json: file.json ?? {},
+			binaryPropertyName: file.binaryPropertyName ?? 'data',
+		});
+	});
+	pendingItems = spec.ips.map((ip) => ({ ...spec.itemJson, ip }));
 	filePerItem = spec.filePerItem ?? false;
+	const onError = spec.onError ?? (spec.continueOnFail ? 'continueRegularOutput' : undefined);
+	const chain = ['Start', ...fileNodes, 'Addresses', 'Lookup'];
 	const workflow: WorkflowJson = {
 		nodes: [
 			node('Start', 'n8n-nodes-base.manualTrigger', 0),
-			node('Database File', 'harness.databaseFile', 200),
-			node('Addresses', 'harness.addresses', 400),
+			...fileNodes.map((name, index) => node(name, 'harness.databaseFile', 200 * (index + 1))),
+			node('Addresses', 'harness.addresses', 200 * (fileNodes.length + 1)),
 			node(
 				'Lookup',
 				`${PACKAGE_NAME}.abstractIpLookup`,
-				600,
+				200 * (fileNodes.length + 2),
 				{ ipAddress: '={{ $json.ip }}', databaseSource: 'fromNode', databaseNode: 'Database File', binaryPropertyName: 'data', outputShape: 'asStored', ...spec.parameters },
-				spec.continueOnFail ? { onError: 'continueRegularOutput' } : {},
+				onError ? { onError } : {},
 			),
 		],
-		connections: {
-			Start: { main: [[{ node: 'Database File', type: NodeConnectionTypes.Main, index: 0 }]] },
-			'Database File': { main: [[{ node: 'Addresses', type: NodeConnectionTypes.Main, index: 0 }]] },
-			Addresses: { main: [[{ node: 'Lookup', type: NodeConnectionTypes.Main, index: 0 }]] },
-		},
+		connections: Object.fromEntries(
+			chain.slice(0, -1).map((name, index) => [name, { main: [[{ node: chain[index + 1], type: NodeConnectionTypes.Main, index: 0 }]] }]),
+		),
 	};
 	const result = await runWorkflow(workflow, { credentials: [] });
-	return { ...result, items: result.output('Lookup') };
+	return { ...result, items: result.output('Lookup'), errors: result.output('Lookup', 1) };
 }
 
 /** The node's parse counter and cache, from the built module n8n loaded (the same instance). */

@@ -1,0 +1,103 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/**
+ * The node's parameters. Several databases come through "More Databases", an optional list
+ * beside the one database version 1 always had, rather than through a version 2 of the node:
+ * a saved workflow holds no value for the new list, so it runs exactly as before, with no
+ * migration and no second set of parameters for the same job; a user who wants the whole answer
+ * adds databases to the node they already have.
+ */
+
+/** n8n rewrites `$('…')` inside an expression when that node is renamed, never a plain name. */
+export const DATABASE_NODE_DEFAULT = "={{ $('IP Database Download').first() }}";
+
+const databaseSource: INodeProperties = {
+	displayName: 'Database Source',
+	name: 'databaseSource',
+	type: 'options',
+	default: 'fromNode',
+	options: [
+		{
+			name: 'From a Node',
+			value: 'fromNode',
+			description: 'The file in the first item of an earlier node, read once for all items',
+		},
+		{ name: 'This Item', value: 'thisItem', description: 'The file in each input item' },
+	],
+	description: 'Where the database file (.mmdb or .csv) comes from',
+};
+
+const databaseNode: INodeProperties = {
+	displayName: 'Database Node',
+	name: 'databaseNode',
+	type: 'string',
+	default: DATABASE_NODE_DEFAULT,
+	required: true,
+	placeholder: "{{ $('IP Database Download').first() }}",
+	description:
+		"The earlier node whose first item holds the database file, as an expression such as {{ $('Read Database File').first() }}, which n8n updates when that node is renamed; a node's plain name is read too",
+	hint: "{{ $('Node name').first() }} with the name of an earlier node of this execution; n8n keeps it when you rename that node",
+	displayOptions: { show: { databaseSource: ['fromNode'] } },
+};
+
+const binaryPropertyName: INodeProperties = {
+	displayName: 'Input Binary Field',
+	name: 'binaryPropertyName',
+	type: 'string',
+	default: 'data',
+	required: true,
+	description: 'The name of the binary field that holds the database file',
+	hint: 'The name of the input binary field holding the .mmdb or .csv file',
+};
+
+export const properties: INodeProperties[] = [
+	{
+		displayName: 'IP Address',
+		name: 'ipAddress',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: '={{ $json.ip }}',
+		description: 'The IPv4 or IPv6 address to look up, usually an expression that reads it from the item',
+		hint: 'An IPv4 or IPv6 address, such as 8.8.8.8 or 2001:4860::8888; anything else is an error before any lookup',
+	},
+	databaseSource,
+	databaseNode,
+	binaryPropertyName,
+	{
+		displayName: 'More Databases',
+		name: 'moreDatabases',
+		type: 'fixedCollection',
+		placeholder: 'Add Database',
+		default: {},
+		typeOptions: { multipleValues: true },
+		description:
+			'Up to two more databases, so that one lookup gives the whole answer: at most one geolocation, one ASN and one security database, MMDB or CSV',
+		options: [
+			{
+				name: 'databases',
+				displayName: 'Database',
+				values: [databaseSource, databaseNode, binaryPropertyName],
+			},
+		],
+	},
+	{
+		displayName: 'Output Shape',
+		name: 'outputShape',
+		type: 'options',
+		default: 'asStored',
+		options: [
+			{
+				name: 'As Stored',
+				value: 'asStored',
+				description: 'The record as the database stores it, plus the matched network; with several, one key per database',
+			},
+			{
+				name: 'Like the IP Geolocation API',
+				value: 'likeTheApi',
+				description: "The live API's fields and types; with several databases, location, connection and security together",
+			},
+		],
+		description: 'How each found record is output; an address the database does not cover gives found: false either way',
+	},
+];

@@ -1,0 +1,126 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import type { RunTally, UnitOutcome } from './fanOut';
+
+/**
+ * What one run of a node has spent and may still spend: the requests it sent, the answers it
+ * shares between units that would send the same request, and whether it still sends at all.
+ *
+ * Credits are money. The first answer that says the plan's credits are used up stops the
+ * sending for the whole run (the node has one credential): requests in flight finish, and every
+ * unit not yet sent fails with a NotSentError that says it cost nothing.
+ */
+export class RunLedger implements RunTally {
+	requestsSent = 0;
+
+	requestsSaved = 0;
+
+	stoppedAt?: string;
+
+	/** A shared answer, and how many more units will ask for it (undefined: not known, kept to the end). */
+	private readonly answers = new Map<string, { outcome: Promise<UnitOutcome>; remaining: number | undefined }>();
+
+	/** How many units of the run send each request, where known before the first request. */
+	private readonly expected = new Map<string, number>();
+
+	private countsComplete = true;
+
+	constructor(
+		private readonly ctx: IExecuteFunctions,
+		private readonly serviceName: string,
+	) {}
+
+	/** Planning: `count` more units of this run send the request `key`. */
+	expect(key: string, count = 1): void {
+		this.expected.set(key, (this.expected.get(key) ?? 0) + count);
+	}
+
+	/** Planning: some units arrive later without counts; their shared answers are kept to the end. */
+	countsUnknown(): void {
+		this.countsComplete = false;
+	}
+
+	/**
+	 * The outcome of a unit that sends `key`: the first asks `send`, every later one shares its
+	 * outcome (copied, so that no two output items share an object) without a request.
+	 */
+	async outcomeFor(key: string, send: () => Promise<UnitOutcome>, notSent: () => Error): Promise<UnitOutcome> {
+		const entry = this.answers.get(key);
+		if (!entry) {
+			const total = this.countsComplete ? this.expected.get(key) : undefined;
+			const outcome = send();
+			if (total === undefined || total > 1) {
+				this.answers.set(key, { outcome, remaining: total === undefined ? undefined : total - 1 });
+			}
+			return await outcome;
+		}
+		if (entry.remaining !== undefined && --entry.remaining <= 0) this.answers.delete(key);
+		const shared = await entry.outcome;
+		if ('answered' in shared) {
+			this.requestsSaved++;
+			return { answered: shared.answered.map(copyItem), repeated: true };
+		}
+		// The same request was refused for a reason of its own (400, 401...): sending it again
+		// would be refused too. A request that was never sent is not sent for this unit either.
+		if (shared.notSent) return { failed: notSent(), notSent: true };
+		this.requestsSaved++;
+		return shared;
+	}
+
+	/** The gate the requests of one unit (named as messages name it: "CSV row 301") pass through. */
+	gate(itemIndex: number, label: string): SendingGate {
+		return {
+			stillSending: () => this.stoppedAt === undefined,
+			checkStillSending: () => {
+				if (this.stoppedAt !== undefined) throw this.notSentError(itemIndex, label);
+			},
+			departing: () => {
+				this.requestsSent++;
+			},
+			planRanOut: () => {
+				this.stoppedAt ??= label;
+			},
+		};
+	}
+
+	/** The error of a unit the run did not send because the plan ran out at `stoppedAt`. */
+	notSentError(itemIndex: number, label: string): NotSentError {
+		const what = capitalised(label);
+		return new NotSentError(
+			this.ctx.getNode(),
+			`${what} was not sent: the plan's API credits for ${this.serviceName} ran out at ${this.stoppedAt ?? 'an earlier request'}`,
+			{
+				itemIndex,
+				description: `${what} was not sent, so it cost nothing. Add credits or upgrade the plan, then run again for what was not sent.`,
+			},
+		);
+	}
+}
+
+/** What a unit's requests ask of the run. */
+export interface SendingGate {
+	stillSending(): boolean;
+	/** Throws the unit's NotSentError once the run has stopped sending. */
+	checkStillSending(): void;
+	/** A request leaves now (a retry counts again). */
+	departing(): void;
+	/** The service said the plan's credits are used up. */
+	planRanOut(): void;
+}
+
+/** A unit the run did not send (the plan ran out first): it cost nothing. */
+export class NotSentError extends NodeOperationError {}
+
+function capitalised(text: string): string {
+	return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** A shared answer's item for another unit: its own JSON, the same binary data (n8n stores it once). */
+function copyItem(item: INodeExecutionData): INodeExecutionData {
+	const copy: INodeExecutionData = { ...item, json: structuredClone(item.json) };
+	if (item.binary) {
+		copy.binary = Object.fromEntries(Object.entries(item.binary).map(([name, data]) => [name, { ...data }]));
+	}
+	return copy;
+}
