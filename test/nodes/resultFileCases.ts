@@ -168,6 +168,22 @@ export function defineResultFileCases(getSandbox: () => Sandbox): void {
 		expect((await resultOf(items[1])).rows.map((row) => row[0])).toEqual(['bob@acme.io', 'cy@acme.io']);
 	});
 
+	it('Continue (using error output): result files on the success output, with failed rows inside; a broken file on the error output', async () => {
+		const sandbox = sandboxOf();
+		const { items, errorItems, error } = await runEmailResult({
+			sandbox,
+			items: [csvItem('name,email\nAnn,ann@acme.io\nNobody,   \n'), csvItem('email\nbob@acme.io\n\ncy@acme.io\n')],
+			onError: 'continueErrorOutput',
+		});
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		expect(items[0].json).toMatchObject({ rows: 2, answered: 1, failed: { invalidValue: 1, serviceError: 0, planRanOut: 0 } });
+		expect(errorItems).toHaveLength(1);
+		expect(errorItems[0].pairedItem).toEqual({ item: 1 });
+		expect(JSON.stringify(errorItems[0].json)).toMatch(/row 3 is empty/);
+		expect(sentValues(sandbox, 'email')).toEqual(['ann@acme.io']);
+	});
+
 	it('cells answered with values of every type: empty for null, JSON for arrays, true/false, numbers as written', () => {
 		expect([null, undefined, 'x', 0.5, 12, true, false, ['a'], { a: 1 }].map(cellOf)).toEqual(['', '', 'x', '0.5', '12', 'true', 'false', '["a"]', '{"a":1}']);
 	});

@@ -219,9 +219,8 @@ export async function csvFanOut<Prepared>(
 	}
 
 	const plan = await checkFile(ctx, itemIndex, meta, lookup, slice);
-	const units = (collector?: ResultFile) => sliceUnits(ctx, meta, lookup, plan, output, collector);
 	if (output === 'rowItems') {
-		return new FanOut(await heldUnits(units()), { keyCounts: plan.keyCounts });
+		return new FanOut(sliceUnits(ctx, meta, lookup, plan, output, undefined), { keyCounts: plan.keyCounts });
 	}
 	const collector = new ResultFile(ctx, {
 		property: resultProperty,
@@ -235,17 +234,7 @@ export async function csvFanOut<Prepared>(
 		lastRow: plan.lastRow,
 		streamSibling: plan.streamSibling,
 	});
-	return new FanOut(units(collector), { collector, keyCounts: plan.keyCounts });
-}
-
-/**
- * Until the engine takes lazily produced units (issue 16's engine), row items are handed to it
- * as a list; 50,000 output items cost n8n far more than their units.
- */
-async function heldUnits<Prepared>(units: AsyncIterable<FanOutUnit<Prepared>>): Promise<Array<FanOutUnit<Prepared>>> {
-	const held: Array<FanOutUnit<Prepared>> = [];
-	for await (const unit of units) held.push(unit);
-	return held;
+	return new FanOut(sliceUnits(ctx, meta, lookup, plan, output, collector), { collector, keyCounts: plan.keyCounts });
 }
 
 /** What the first pass learned: where the value is, how wide and long the file is, the slice's rows. */
