@@ -100,6 +100,11 @@ describe("a slice does not skip the whole file's rules", () => {
 		expect((await refused(leadsCsv(3), { maxRows: 2.5 }))?.message).toMatch(/Invalid At Most Rows \(maxRows\): must be a whole number from 1, got 2.5/);
 	});
 
+	it("an empty start (a done file's nextRow is null) is an error, not the file's first row again", async () => {
+		const error = await refused(leadsCsv(3), { startAtRow: null });
+		expect(error?.message).toMatch(/^Invalid Start at Row \(startAtRow\): is empty: .*nextRow is null when the file is done/);
+	});
+
 	it("but a value outside the slice is not checked: it is not sent in this run", async () => {
 		const { items, error } = await runEmailResult({ sandbox, items: [csvItem('name,email\nAnn,ann@acme.io\nNobody,\n')], options: { maxRows: 1 } });
 		expect(error).toBeUndefined();

@@ -220,7 +220,7 @@ export async function csvFanOut<Prepared>(
 
 	const plan = await checkFile(ctx, itemIndex, meta, lookup, slice);
 	if (output === 'rowItems') {
-		return new FanOut(sliceUnits(ctx, meta, lookup, plan, output, undefined), { keyCounts: plan.keyCounts });
+		return new FanOut(sliceUnits(ctx, meta, lookup, sliceOfPlan(plan), output, undefined), { keyCounts: plan.keyCounts });
 	}
 	const collector = new ResultFile(ctx, {
 		property: resultProperty,
@@ -234,8 +234,15 @@ export async function csvFanOut<Prepared>(
 		lastRow: plan.lastRow,
 		streamSibling: plan.streamSibling,
 	});
-	return new FanOut(sliceUnits(ctx, meta, lookup, plan, output, collector), { collector, keyCounts: plan.keyCounts });
+	return new FanOut(sliceUnits(ctx, meta, lookup, sliceOfPlan(plan), output, collector), { collector, keyCounts: plan.keyCounts });
 }
+
+/** What the second pass needs of the plan: not its key counts (the engine has them), which would live as long as the units. */
+function sliceOfPlan({ header, position, firstRow, lastRow }: FilePlan): SlicePlan {
+	return { header, position, firstRow, lastRow };
+}
+
+type SlicePlan = Pick<FilePlan, 'header' | 'position' | 'firstRow' | 'lastRow'>;
 
 /** What the first pass learned: where the value is, how wide and long the file is, the slice's rows. */
 interface FilePlan {
@@ -295,7 +302,8 @@ async function checkFile<Prepared>(
 		if (row.number < slice.start || sliceRows >= slice.max) return;
 		if (sliceRows++ === 0) firstRow = row.number;
 		lastRow = row.number;
-		const unit = rowUnit(row, position, header, lookup, 'rowItems');
+		// Only the check: no row beside the unit ('resultFile' builds none).
+		const unit = rowUnit(row, position, header, lookup, 'resultFile');
 		if ('failed' in unit) {
 			// Without Continue On Fail the first invalid value stops the run before any request anyway:
 			// say so at once rather than read on (a wrong column would make every row an error).
@@ -340,7 +348,7 @@ async function* sliceUnits<Prepared>(
 	ctx: IExecuteFunctions,
 	meta: IBinaryData,
 	lookup: CsvLookup<Prepared>,
-	plan: FilePlan,
+	plan: SlicePlan,
 	output: CsvOutput,
 	collector: ResultFile | undefined,
 ): AsyncGenerator<FanOutUnit<Prepared>> {
@@ -514,7 +522,16 @@ interface Slice {
 
 function sliceOf(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject): Slice {
 	const whole = (field: string, value: unknown, fallback: number): number => {
-		if (value === undefined || value === null || value === '') return fallback;
+		if (value === undefined) return fallback;
+		// An expression that gave nothing is not "from the start": a scheduled run reading the last
+		// run's nextRow gets null once the file is done, and must not send the whole file again.
+		if ((value === null || value === '') && field === START_FIELD) {
+			throw fileInputError(
+				ctx,
+				itemIndex,
+				invalidInput(ctx, itemIndex, field, "is empty: give a row number (1 for the first). The summary's nextRow is null when the file is done: there is nothing left to send"),
+			);
+		}
 		const number = typeof value === 'number' ? value : Number(String(value).trim());
 		if (!Number.isInteger(number) || number < 1) {
 			throw fileInputError(ctx, itemIndex, invalidInput(ctx, itemIndex, field, `must be a whole number from 1, got ${JSON.stringify(value)}`));
