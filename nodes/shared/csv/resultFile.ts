@@ -55,7 +55,7 @@ interface Failed {
 
 export class ResultFile implements UnitCollector {
 	private readonly stream = new CsvStream();
-	private readonly stored: Promise<IBinaryData>;
+	private stored: Promise<IBinaryData> | undefined;
 	/** Rows yielded as units whose outcomes have not come yet, in order. */
 	private readonly waiting: SliceRow[] = [];
 	private waitingHead = 0;
@@ -67,9 +67,18 @@ export class ResultFile implements UnitCollector {
 	private readonly header: Promise<void>;
 
 	constructor(
-		ctx: IExecuteFunctions,
+		private readonly ctx: IExecuteFunctions,
 		private readonly setup: ResultFileSetup,
 	) {
+		// The header goes first, before any answer; the file is opened only when rows come (a run
+		// that fails before sending leaves nothing open).
+		this.header = this.stream.write(headerCells(setup));
+	}
+
+	/** Hands the file to n8n's binary helpers, which read it as it is written. */
+	private store(): Promise<IBinaryData> {
+		if (this.stored) return this.stored;
+		const { ctx, setup } = this;
 		const source = this.stream.chunks();
 		if (setup.streamSibling) {
 			this.stored = ctx.helpers.prepareBinaryData(readableFrom(setup.streamSibling, source) as unknown as Buffer, setup.fileName, 'text/csv');
@@ -82,7 +91,7 @@ export class ResultFile implements UnitCollector {
 		}
 		// A store that fails stops the writer (its next write throws) instead of leaving it waiting.
 		this.stored.catch((error: Error) => this.stream.consumerFailed(error));
-		this.header = this.stream.write(headerCells(setup));
+		return this.stored;
 	}
 
 	/** The row of the next unit the generator yields. */
@@ -91,6 +100,7 @@ export class ResultFile implements UnitCollector {
 	}
 
 	async add(outcome: UnitOutcome): Promise<void> {
+		void this.store();
 		await this.header;
 		const row = this.waiting[this.waitingHead];
 		if (!row) throw new Error('A result came for a row that was not read');
@@ -119,9 +129,10 @@ export class ResultFile implements UnitCollector {
 	}
 
 	async finish(tally: RunTally): Promise<INodeExecutionData[]> {
+		const stored = this.store();
 		await this.header;
 		await this.stream.end();
-		const binary = await this.stored;
+		const binary = await stored;
 		const { fileRows, lastFileRow, firstRow, lastRow } = this.setup;
 		const nextRow = this.firstUnanswered ?? (lastRow < lastFileRow ? lastRow + 1 : null);
 		const json: IDataObject = {
@@ -140,7 +151,7 @@ export class ResultFile implements UnitCollector {
 
 	async abort(): Promise<void> {
 		this.stream.fail(new Error('The run stopped before the result file was complete'));
-		await this.stored.catch(() => undefined);
+		await this.stored?.catch(() => undefined);
 	}
 
 	private statusOfFailure(row: SliceRow, outcome: { failed: Error; notSent: boolean }): string {
