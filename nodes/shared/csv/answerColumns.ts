@@ -102,26 +102,36 @@ export function cellOf(value: unknown): string {
 	return JSON.stringify(value);
 }
 
+/** The contract's fields as a tree of keys: a leaf is a column (its position, if written), a branch an object. */
+interface FieldNode {
+	/** The field's position among the written columns; undefined for a field left out (or a branch). */
+	position?: number;
+	children?: Map<string, FieldNode>;
+}
+
 /**
  * Flattens answers into fixed columns. `columns` are the ones written (all of the contract's,
  * or the user's pick); `known` are all of the contract's, so that a field left out by the pick
- * is not taken for an unknown one.
+ * is not taken for an unknown one. The fields are walked along a tree of the contract's keys,
+ * so that a known field costs no dotted name (a result file flattens every row's answer).
  */
 export class AnswerFlattener {
-	private readonly index = new Map<string, number>();
-	/** Every dotted prefix of a known column: where the walk goes deeper instead of stopping. */
-	private readonly branches = new Set<string>();
-	private readonly known: Set<string>;
+	private readonly root = new Map<string, FieldNode>();
 
 	constructor(
 		readonly columns: readonly string[],
 		known: readonly string[],
 	) {
-		columns.forEach((column, position) => this.index.set(column, position));
-		this.known = new Set(known);
+		const written = new Map(columns.map((column, position) => [column, position]));
 		for (const column of known) {
+			let level = this.root;
 			const parts = column.split('.');
-			for (let depth = 1; depth < parts.length; depth++) this.branches.add(parts.slice(0, depth).join('.'));
+			parts.forEach((part, depth) => {
+				let node = level.get(part);
+				if (!node) level.set(part, (node = {}));
+				if (depth === parts.length - 1) node.position = written.get(column);
+				else level = node.children ??= new Map();
+			});
 		}
 	}
 
@@ -129,21 +139,24 @@ export class AnswerFlattener {
 	flatten(answer: IDataObject): { cells: string[]; other: string } {
 		const cells = new Array<string>(this.columns.length).fill('');
 		const other: IDataObject = {};
-		const walk = (value: unknown, path: string) => {
-			if (this.known.has(path)) {
-				const position = this.index.get(path);
-				if (position !== undefined) cells[position] = cellOf(value);
-				return;
+		let others = 0;
+		const walk = (object: IDataObject, level: Map<string, FieldNode>, prefix: string) => {
+			for (const key of Object.keys(object)) {
+				const value = object[key];
+				const node = level.get(key);
+				if (node && !node.children) {
+					if (node.position !== undefined) cells[node.position] = cellOf(value);
+				} else if (node?.children && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+					walk(value as IDataObject, node.children, `${prefix}${key}.`);
+				} else if (!node?.children || value !== null) {
+					// Not a field of the contract, or a section that is not an object: kept as it came.
+					// (A section that came as null is no unknown field.)
+					other[`${prefix}${key}`] = value;
+					others++;
+				}
 			}
-			if (this.branches.has(path) && value !== null && typeof value === 'object' && !Array.isArray(value)) {
-				for (const [key, inner] of Object.entries(value)) walk(inner, `${path}.${key}`);
-				return;
-			}
-			// A branch that came as null (a whole section missing) is no unknown field.
-			if (this.branches.has(path) && value === null) return;
-			other[path] = value as IDataObject[string];
 		};
-		for (const [key, value] of Object.entries(answer)) walk(value, key);
-		return { cells, other: Object.keys(other).length > 0 ? JSON.stringify(other) : '' };
+		walk(answer, this.root, '');
+		return { cells, other: others > 0 ? JSON.stringify(other) : '' };
 	}
 }
