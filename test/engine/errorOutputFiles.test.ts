@@ -2,6 +2,7 @@ import { databaseFileOf } from '../sandbox/ipDatabases/archives';
 import { shortenRetryBudget } from '../harness/retryBudget';
 import { lookUp } from '../nodes/ipLookupHelpers';
 import { startSandbox, type Sandbox } from '../sandbox/server';
+import { databaseControls } from '../sandbox/services/database';
 import { carrying, describeCase, keyOfAnotherService, lasting, nodeRun, valueItems, type Case } from './errorOutputMatrix';
 
 /**
@@ -16,6 +17,7 @@ beforeAll(async () => {
 	sandbox = await startSandbox();
 	restoreBudget = shortenRetryBudget(1200);
 });
+beforeEach(() => databaseControls(sandbox).reset());
 afterAll(async () => {
 	restoreBudget();
 	await sandbox.close();
@@ -91,6 +93,15 @@ const CASES: Case[] = [
 		// The download service answers one 403 for an unknown key and a missing entitlement alike.
 		units: [0, 1].map((item) => ({ item, fails: /^The IP database download was refused \(403\)/ })),
 		run: nodeRun({ ...ipDatabase, credential: keyOfAnotherService('vat') }, valueItems('database', ['ip-asn', 'ip-security'])),
+	},
+	{
+		name: 'IP Database Download: the first of three archives arrives broken',
+		path: 'broken or missing database',
+		service: 'api',
+		arrange: (box) => databaseControls(box).failNextDownload('corrupted'),
+		units: [{ item: 0, fails: /is broken: its gzip data is broken/ }, { item: 1 }, { item: 2 }],
+		// One download at a time, so that the broken link is the first item's.
+		run: nodeRun({ ...ipDatabase, credential: oneAtATime }, valueItems('database', ['ip-asn', 'ip-security', 'ip-geolocation'])),
 	},
 	{
 		name: 'IP Database Lookup: an invalid address (the other failures: test/nodes/ipLookupErrors.test.ts)',
