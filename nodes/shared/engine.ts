@@ -192,7 +192,8 @@ async function sendAll<Prepared>(
 	};
 
 	const lane = async () => {
-		while (failure === undefined) {
+		// A stopped execution sends nothing more; n8n discards the node's output.
+		while (failure === undefined && !ledger.cancelled) {
 			let next: IteratorResult<Sendable<Prepared>>;
 			try {
 				next = await source.next();
