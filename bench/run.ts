@@ -1,6 +1,7 @@
 import { existsSync } from 'fs';
 import path from 'path';
 
+import { run as credits } from './credits';
 import { run as email } from './email';
 import { run as faults } from './faults';
 import { run as multiProcess } from './multiProcess';
@@ -13,6 +14,7 @@ import { run as pacing } from './pacing';
  */
 async function main() {
 	await email();
+	await credits();
 	await pacing();
 	await faults();
 	await multiProcess();

@@ -38,6 +38,11 @@ export async function runService<Prepared>(
 	}
 	const tally = { items: 0, rows: 0, notSent: 0 };
 	const failure = await sendAll(ctx, service, jobs, ledger, connection, continueOnFail, tally);
+	// Stopped by the user: n8n keeps nothing of this run, and an error would mark it failed, not stopped.
+	if (ledger.cancelled) {
+		await Promise.all(jobs.map(async (job) => await job.collector?.abort?.()));
+		return [[]];
+	}
 	if (failure !== undefined) {
 		await Promise.all(jobs.map(async (job) => await job.collector?.abort?.()));
 		throw withCost(failure, tally);
@@ -192,7 +197,8 @@ async function sendAll<Prepared>(
 	};
 
 	const lane = async () => {
-		while (failure === undefined) {
+		// A stopped execution sends nothing more; n8n discards the node's output.
+		while (failure === undefined && !ledger.cancelled) {
 			let next: IteratorResult<Sendable<Prepared>>;
 			try {
 				next = await source.next();
