@@ -290,8 +290,9 @@ function outputItems<Prepared>(
 ): INodeExecutionData[] {
 	const { itemIndex } = job;
 	if ('failed' in outcome) {
-		const error = job.rows && !outcome.notSent ? labelled(outcome.failed, unit.label) : outcome.failed;
-		return [errorItem(ctx, error, itemIndex, unit.beside)];
+		// A row's own input error names its row already (the field's label does); a service error does not.
+		const named = !job.rows || outcome.notSent || 'failed' in unit;
+		return [errorItem(ctx, named ? outcome.failed : labelled(outcome.failed, unit.label), itemIndex, unit.beside)];
 	}
 	return outcome.answered.map((item) => ({
 		...item,
