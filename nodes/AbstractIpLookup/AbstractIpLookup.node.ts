@@ -12,6 +12,7 @@ import { parseIpAddress } from '../shared/ipAddress';
 import { likeTheApi } from './apiShape';
 import { databaseOf, type DatabaseFile } from '../shared/ipDatabases/databaseSource';
 import type { IpDatabase } from '../shared/ipDatabases/lookupTypes';
+import { jsonRecord } from '../shared/ipDatabases/storedValues';
 import { missItem } from './misses';
 
 /**
@@ -113,6 +114,11 @@ function prepare(ctx: IExecuteFunctions, itemIndex: number, source: Source, from
 }
 
 function output(database: IpDatabase, item: PreparedItem, shape: Shape): IDataObject {
+	if (database.kind === undefined) {
+		// A file of another schema (GeoLite2, DB-IP ...): its record as stored, whichever the shape.
+		const found = database.lookup(item.address);
+		return found ? { ip_address: item.ipAddress, network: found.network, ...jsonRecord(found.record) } : { ip_address: item.ipAddress, found: false };
+	}
 	const match = database.lookup(item.address);
 	if (!match) return missItem(database.kind, item.ipAddress, shape);
 	if (shape === 'likeTheApi') return likeTheApi(database.kind, item.ipAddress, match.record);

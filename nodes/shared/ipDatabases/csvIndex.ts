@@ -6,7 +6,7 @@ import { ByteKeys } from './byteKeys';
 import { maskedIpv6Halves, plainIpv4Network } from './csvNetwork';
 import { uint32s, uint64s, uint8s, type Growable } from './growable';
 import { sweepV4 } from './sweepV4';
-import { DatabaseFileError, type IpDatabase, type Match } from './lookupTypes';
+import { DatabaseFileError, type ContractDatabase, type Match } from './lookupTypes';
 
 /**
  * A lookup index over a database CSV (contract 2.11), built while the file streams through:
@@ -302,8 +302,13 @@ function flattenV6(startsIn: Growable<BigUint64Array>, prefixesIn: Growable<Uint
 }
 
 /** The built index: lookups by binary search over the disjoint segments. */
-export class CsvIndex implements IpDatabase {
+export class CsvIndex implements ContractDatabase {
 	readonly format = 'csv' as const;
+
+	/** A CSV has no metadata: its type is the kind its header names. */
+	get databaseType(): string {
+		return this.kind;
+	}
 
 	readonly retainedBytes: number;
 

@@ -4,7 +4,8 @@ import type { IpDatabase } from './lookupTypes';
 /**
  * Parsed databases, kept across the items of a run and across runs of this n8n process while
  * the file's content is the same: keyed by the content's SHA-256 (builds are reproducible, 2.11,
- * so the same checksum is the same build). At most two builds per database kind stay (the
+ * so the same checksum is the same build). At most two builds per database kind (for files of
+ * another schema: per metadata database_type) stay (the
  * current one and the one before, for a run that still holds it); the least recently used goes
  * first, so a new build replaces the old one and memory stays bounded whatever the run count.
  */
@@ -16,6 +17,9 @@ const MAX_PENDING = 4;
 interface Entry {
 	database: Promise<IpDatabase>;
 	kind?: DatabaseKind;
+	/** The metadata's database_type: files of another schema are grouped by it, two builds each too. */
+	databaseType?: string;
+	retainedBytes?: number;
 	lastUsed: number;
 }
 
@@ -41,6 +45,8 @@ export async function cachedDatabase(sha256: string, parse: () => Promise<IpData
 	});
 	const database = await entry.database;
 	entry.kind = database.kind;
+	entry.databaseType = database.databaseType;
+	entry.retainedBytes = database.retainedBytes;
 	evict();
 	return database;
 }
@@ -48,7 +54,8 @@ export async function cachedDatabase(sha256: string, parse: () => Promise<IpData
 function evict(): void {
 	const byKind = new Map<string, Array<[string, Entry]>>();
 	for (const pair of entries) {
-		const group = pair[1].kind ?? 'pending';
+		const { kind, databaseType } = pair[1];
+		const group = kind ?? (databaseType === undefined ? 'pending' : `type:${databaseType}`);
 		byKind.set(group, [...(byKind.get(group) ?? []), pair]);
 	}
 	for (const [group, list] of byKind) {
@@ -61,7 +68,14 @@ function evict(): void {
 /** For tests and the bench: how many parses began in this process, and what is cached now. */
 export const cacheStats = () => ({
 	parses,
-	cached: [...entries.entries()].map(([sha256, entry]) => ({ sha256, kind: entry.kind })),
+	cached: [...entries.entries()].map(([sha256, entry]) => ({
+		sha256,
+		kind: entry.kind,
+		databaseType: entry.databaseType,
+		retainedBytes: entry.retainedBytes,
+	})),
+	/** Bytes the parsed databases in the cache keep, together. */
+	retainedBytes: [...entries.values()].reduce((sum, entry) => sum + (entry.retainedBytes ?? 0), 0),
 });
 
 /** For tests: forget every parsed database. */
