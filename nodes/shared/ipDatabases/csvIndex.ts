@@ -5,7 +5,7 @@ import { CSV_COLUMNS, kindOfCsvHeader, recordFromCsv, type DatabaseKind, type St
 import { ByteKeys } from './byteKeys';
 import { maskedIpv6Halves, plainIpv4Network } from './csvNetwork';
 import { uint32s, uint64s, uint8s, type Growable } from './growable';
-import { sweepV4 } from './sweepV4';
+import { sweepV4, V4_HOSTS } from './sweepV4';
 import { DatabaseFileError, type ContractDatabase, type Match } from './lookupTypes';
 
 /**
@@ -45,24 +45,65 @@ export class CsvIndexBuilder {
 
 	rows = 0;
 
-	constructor() {
+	/** Bytes pushed so far, and whether the last of them ended a line (a whole last row). */
+	private bytesIn = 0;
+
+	private endsWithLineEnd = false;
+
+	/** Set while the scanner hands over the rows it held to the end (the last row, if it has no line end). */
+	private ending = false;
+
+	private reserved = false;
+
+	/**
+	 * @param expectedBytes the file's size when known (n8n's binary metadata): after the first
+	 * chunk, the row arrays are reserved for the rows that size holds, so they never double.
+	 */
+	constructor(private readonly expectedBytes?: number) {
 		this.parser = new CsvScanner((record) => this.addRow(record));
 	}
 
 	push(chunk: Uint8Array): void {
+		if (chunk.length === 0) return;
 		try {
 			this.parser.push(chunk);
 		} catch (error) {
 			throw asFileError(error);
 		}
+		this.bytesIn += chunk.length;
+		const last = chunk[chunk.length - 1];
+		this.endsWithLineEnd = last === 0x0a || last === 0x0d;
+		if (!this.reserved && this.rows >= 1000) this.reserve();
+	}
+
+	/** Room for the rows the rest of the file holds, at the rate of the rows so far (2 % spare). */
+	private reserve(): void {
+		this.reserved = true;
+		if (!this.expectedBytes || this.expectedBytes <= this.bytesIn) return;
+		const scale = (this.expectedBytes / this.bytesIn) * 1.02;
+		const v4Rows = this.v4.prefixes.length * scale + 1024;
+		const v6Rows = this.v6.prefixes.length * scale + 1024;
+		this.v4.starts.reserve(v4Rows);
+		this.v4.prefixes.reserve(v4Rows);
+		this.v4.recordIds.reserve(v4Rows);
+		this.v6.starts.reserve(v6Rows * 2);
+		this.v6.prefixes.reserve(v6Rows);
+		this.v6.recordIds.reserve(v6Rows);
+	}
+
+	/** How a message about the last row ends when the file stops without a line end: the download may have been cut. */
+	private cutShort(): string {
+		if (!this.ending || this.endsWithLineEnd) return '';
+		return `. The file ends early: ${this.bytesIn.toLocaleString('en-US')} bytes, its last row without a line end: was the download cut short?`;
 	}
 
 	/** The finished index; an empty or header-only file is an error, not an empty answer. */
 	end(): CsvIndex {
+		this.ending = true;
 		try {
 			this.parser.end();
 		} catch (error) {
-			throw asFileError(error);
+			throw asFileError(error, this.endsWithLineEnd ? undefined : this.bytesIn);
 		}
 		if (this.kind === undefined) throw new DatabaseFileError('The CSV file is empty: it has no header row (contract 2.11: one header row, one row per network)');
 		if (this.rows === 0) throw new DatabaseFileError(`The ${this.kind} CSV has a header but no network rows`);
@@ -83,7 +124,12 @@ export class CsvIndexBuilder {
 		const { bytes, count, starts, ends } = row;
 		if (count === 1 && starts[0] === ends[0]) return; // a blank line (a trailing line end)
 		if (count !== this.columns.length) {
-			throw new DatabaseFileError(`The ${this.kind} CSV's line ${row.line} has ${count} fields, the header has ${this.columns.length}`);
+			if (this.cutShort() !== '' && count < this.columns.length) {
+				throw new DatabaseFileError(
+					`The ${this.kind} CSV file ends early: ${this.bytesIn.toLocaleString('en-US')} bytes, and its last row (line ${row.line.toLocaleString('en-US')}) has ${count} of the header's ${this.columns.length} fields: was the download cut short?`,
+				);
+			}
+			throw new DatabaseFileError(`The ${this.kind} CSV's line ${row.line} has ${count} fields, the header has ${this.columns.length}${this.cutShort()}`);
 		}
 		const plain = plainIpv4Network(bytes, starts[0], ends[0]);
 		if (plain >= 0) {
@@ -96,7 +142,9 @@ export class CsvIndexBuilder {
 		}
 		const text = csvField(row, 0);
 		const network = parseCidr(text);
-		if (!network) throw new DatabaseFileError(`The ${this.kind} CSV's line ${row.line} has "${text.slice(0, 60)}" as its network, which is not a CIDR block`);
+		if (!network) {
+			throw new DatabaseFileError(`The ${this.kind} CSV's line ${row.line} has "${text.slice(0, 60)}" as its network, which is not a CIDR block${this.cutShort()}`);
+		}
 		const recordId = this.recordIdOf(row);
 		const table = network.bytes.length === 4 ? this.v4 : this.v6;
 		if (network.bytes.length === 4) {
@@ -143,8 +191,12 @@ export class CsvIndexBuilder {
 	}
 }
 
-function asFileError(error: unknown): Error {
+/** The scanner's error as a DatabaseFileError; at the end of a file cut without a line end (`cutAt` bytes), one that says so. */
+function asFileError(error: unknown, cutAt?: number): Error {
 	if (error instanceof DatabaseFileError) return error;
+	if (error instanceof CsvError && cutAt !== undefined) {
+		return new DatabaseFileError(`The CSV file ends early: ${cutAt.toLocaleString('en-US')} bytes, inside a quoted field (${error.message}): was the download cut short?`);
+	}
 	if (error instanceof CsvError) return new DatabaseFileError(`The CSV file is not valid RFC 4180 CSV: ${error.message}`);
 	return error as Error;
 }
@@ -188,7 +240,8 @@ const hostMask = (prefix: number, width: 32 | 128) => (width === 128 ? HOST_128 
 interface Segments {
 	/** IPv4: one uint32 per segment; IPv6: high and low 64-bit halves per segment. */
 	starts: Uint32Array | BigUint64Array;
-	ends: Uint32Array | BigUint64Array;
+	/** Absent when each segment is its row's whole network (IPv4 rows in order, none nested): its end follows from the prefix. */
+	ends?: Uint32Array | BigUint64Array;
 	prefixes: Uint8Array;
 	recordIds: Uint32Array;
 	count: number;
@@ -252,6 +305,8 @@ function flattenV4(startsIn: Growable<Uint32Array>, prefixesIn: Growable<Uint8Ar
 	const starts = startsIn.trimmed();
 	const prefixes = prefixesIn.trimmed();
 	const recordIds = recordIdsIn.trimmed();
+	// Rows in order and none inside another (a geolocation CSV): the rows are the segments, kept as they are.
+	if (sortedAndDisjoint(starts, prefixes)) return { starts, prefixes, recordIds, count: prefixes.length };
 	const out = { starts: uint32s(), ends: uint32s(), prefixes: uint8s(), recordIds: uint32s() };
 	sweepV4(starts, prefixes, (from, to, row) => {
 			out.starts.push(from);
@@ -266,6 +321,14 @@ function flattenV4(startsIn: Growable<Uint32Array>, prefixesIn: Growable<Uint8Ar
 		recordIds: out.recordIds.trimmed(),
 		count: out.prefixes.length,
 	};
+}
+
+/** Whether each row starts after the one before it ends: then no sweep is needed. */
+function sortedAndDisjoint(starts: Uint32Array, prefixes: Uint8Array): boolean {
+	for (let row = 1; row < prefixes.length; row++) {
+		if (starts[row] <= starts[row - 1] + V4_HOSTS[prefixes[row - 1]]) return false;
+	}
+	return true;
 }
 
 function flattenV6(startsIn: Growable<BigUint64Array>, prefixesIn: Growable<Uint8Array>, recordIdsIn: Growable<Uint32Array>): Segments {
@@ -319,14 +382,18 @@ export class CsvIndex implements ContractDatabase {
 		private readonly v6: Segments,
 		readonly rows: number,
 	) {
-		const arrays = [v4, v6].flatMap((segments) => [segments.starts, segments.ends, segments.prefixes, segments.recordIds]);
+		const arrays = this.arrays();
 		this.retainedBytes = arrays.reduce((sum, array) => sum + array.byteLength, 0) + estimateRecordBytes(records);
 	}
 
 	/** Bytes the per-row typed arrays keep (records not counted), per row of the file. */
 	get indexBytesPerRow(): number {
-		const arrays = [this.v4, this.v6].flatMap((segments) => [segments.starts, segments.ends, segments.prefixes, segments.recordIds]);
+		const arrays = this.arrays();
 		return arrays.reduce((sum, array) => sum + array.byteLength, 0) / this.rows;
+	}
+
+	private arrays(): Array<{ byteLength: number }> {
+		return [this.v4, this.v6].flatMap((segments) => [segments.starts, segments.ends ?? new Uint8Array(0), segments.prefixes, segments.recordIds]);
 	}
 
 	get recordCount(): number {
@@ -349,7 +416,7 @@ export class CsvIndex implements ContractDatabase {
 
 	private lookupV4(bytes: Uint8Array): { record: StoredRecord; start: Uint8Array; prefix: number } | undefined {
 		const value = v4Number(bytes);
-		const { starts, ends, prefixes, recordIds, count } = this.v4 as Segments & { starts: Uint32Array; ends: Uint32Array };
+		const { starts, ends, prefixes, recordIds, count } = this.v4 as Segments & { starts: Uint32Array; ends?: Uint32Array };
 		let low = 0;
 		let high = count - 1;
 		let found = -1;
@@ -360,8 +427,10 @@ export class CsvIndex implements ContractDatabase {
 				low = middle + 1;
 			} else high = middle - 1;
 		}
-		if (found < 0 || ends[found] < value) return undefined;
-		const prefix = widestBlock(BigInt(value), BigInt(starts[found]), BigInt(ends[found]), prefixes[found], 32);
+		if (found < 0) return undefined;
+		const end = ends ? ends[found] : starts[found] + V4_HOSTS[prefixes[found]];
+		if (end < value) return undefined;
+		const prefix = ends ? widestBlock(BigInt(value), BigInt(starts[found]), BigInt(end), prefixes[found], 32) : prefixes[found];
 		const start = (prefix === 0 ? 0 : (value & (0xffffffff << (32 - prefix))) >>> 0);
 		return { record: this.records[recordIds[found]], start: bytesOf(BigInt(start), 4), prefix };
 	}
@@ -383,7 +452,7 @@ export class CsvIndex implements ContractDatabase {
 			} else high = middle - 1;
 		}
 		if (found < 0) return undefined;
-		const end = (ends[found * 2] << 64n) | ends[found * 2 + 1];
+		const end = (ends![found * 2] << 64n) | ends![found * 2 + 1];
 		if (end < value) return undefined;
 		const start = (starts[found * 2] << 64n) | starts[found * 2 + 1];
 		const prefix = widestBlock(value, start, end, prefixes[found], 128);

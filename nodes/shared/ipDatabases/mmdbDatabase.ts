@@ -26,7 +26,12 @@ export function hasMmdbMarker(file: Uint8Array): boolean {
  * form: nothing is decoded until a lookup asks for its record.
  */
 export function openMmdbDatabase(file: Uint8Array): IpDatabase {
-	const reader = attempt(() => new MmdbReader(file), 'The MMDB file cannot be read');
+	const reader = attempt(() => new MmdbReader(file), 'The MMDB file cannot be read', (message) =>
+		// The metadata is the file's last part: a value that runs past it is a file cut inside it.
+		/(runs|starts) past the end of the metadata/.test(message)
+			? `The MMDB file ends early: ${file.length.toLocaleString('en-US')} bytes, inside its metadata (${message}): was the download cut short?`
+			: undefined,
+	);
 	const databaseType = String(reader.metadata.database_type);
 	const kind = kindOfDatabaseType(databaseType);
 	const common = { databaseType, format: 'mmdb' as const, retainedBytes: file.byteLength };
@@ -51,8 +56,11 @@ export function openMmdbDatabase(file: Uint8Array): IpDatabase {
 	};
 }
 
-/** The reader's result, or its error as a DatabaseFileError that says what the node was doing. */
-function attempt<T>(work: () => T, what: string): T {
+/**
+ * The reader's result, or its error as a DatabaseFileError that says what the node was doing
+ * (`explain` may give a message of its own for an error it recognises).
+ */
+function attempt<T>(work: () => T, what: string, explain?: (message: string) => string | undefined): T {
 	let failure: Error | undefined;
 	let result: T | undefined;
 	try {
@@ -60,7 +68,10 @@ function attempt<T>(work: () => T, what: string): T {
 	} catch (error) {
 		failure = error as Error;
 	}
-	if (failure) throw new DatabaseFileError(`${what}: ${failure instanceof MmdbError ? failure.message : String(failure.message ?? failure)}`);
+	if (failure) {
+		const message = failure instanceof MmdbError ? failure.message : String(failure.message ?? failure);
+		throw new DatabaseFileError(explain?.(message) ?? `${what}: ${message}`);
+	}
 	return result as T;
 }
 
