@@ -401,15 +401,15 @@ export class CsvIndex implements ContractDatabase {
 	}
 
 	lookup(address: Uint8Array): Match | undefined {
-		// IPv4 sits at ::/96 in an MMDB tree, so an MMDB answers ::a.b.c.d with a.b.c.d's record.
-		if (address.length === 16 && address.subarray(0, 12).every((byte) => byte === 0)) {
-			const match = this.lookupV4(address.subarray(12));
-			if (!match) return undefined;
-			return { record: match.record, network: formatNetwork(widen(match.start), match.prefix + 96) };
-		}
 		if (address.length === 4) {
 			const match = this.lookupV4(address);
 			return match && { record: match.record, network: formatNetwork(match.start, match.prefix) };
+		}
+		// IPv6 forms of an IPv4 address answer as the MMDB of the same build does: see ipv4Within.
+		const at = ipv4Within(address);
+		if (at >= 0) {
+			const match = this.lookupV4(address.subarray(at, at + 4));
+			return match && { record: match.record, network: formatNetwork(address, at * 8 + match.prefix) };
 		}
 		return this.lookupV6(address);
 	}
@@ -481,10 +481,21 @@ function bytesOf(value: bigint, length: number): Uint8Array {
 	return bytes;
 }
 
-function widen(v4: Uint8Array): Uint8Array {
-	const bytes = new Uint8Array(16);
-	bytes.set(v4, 12);
-	return bytes;
+/**
+ * Where an IPv6 address holds an IPv4 one that the MMDB of the same build answers it by, or -1.
+ * An MMDB tree keeps IPv4 at ::/96 and, as MaxMind's writers do, points ::ffff:0:0/96
+ * (IPv4-mapped), 2002::/16 (6to4) and 2001::/32 (Teredo) at that IPv4 tree: its walk goes on
+ * with the 32 bits after the alias's prefix (for Teredo the server's address, bits 32-63), and
+ * it reports the IPv6 network, the alias's prefix plus the IPv4 one (2002:808:800::/40 for
+ * 8.8.8.0/24). What the CSV lists inside those ranges the MMDB never reaches, so neither does this.
+ */
+function ipv4Within(address: Uint8Array): number {
+	if (address[0] === 0x20 && address[1] === 0x02) return 2;
+	if (address[0] === 0x20 && address[1] === 0x01 && address[2] === 0 && address[3] === 0) return 4;
+	for (let index = 0; index < 10; index++) if (address[index] !== 0) return -1;
+	if (address[10] === 0 && address[11] === 0) return 12;
+	if (address[10] === 0xff && address[11] === 0xff) return 12;
+	return -1;
 }
 
 /** A rough size of the record table: UTF-16 strings plus object overhead, for the cache's bound. */
