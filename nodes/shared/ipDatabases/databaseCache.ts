@@ -20,6 +20,8 @@ interface Entry {
 	/** The metadata's database_type: files of another schema are grouped by it, two builds each too. */
 	databaseType?: string;
 	retainedBytes?: number;
+	/** The file's size in bytes, when known: a file of a size no entry has cannot be cached (see parseUnlessCached). */
+	fileBytes?: number;
 	lastUsed: number;
 }
 
@@ -31,14 +33,14 @@ let parses = 0;
  * The database of this content: the cached one, or `parse()`'s, started once even when several
  * items or runs ask at the same time. A failed parse is not kept (the next run tries again).
  */
-export async function cachedDatabase(sha256: string, parse: () => Promise<IpDatabase>): Promise<IpDatabase> {
+export async function cachedDatabase(sha256: string, parse: () => Promise<IpDatabase>, fileBytes?: number): Promise<IpDatabase> {
 	const known = entries.get(sha256);
 	if (known) {
 		known.lastUsed = ++clock;
 		return await known.database;
 	}
 	parses++;
-	const entry: Entry = { database: parse(), lastUsed: ++clock };
+	const entry: Entry = { database: parse(), lastUsed: ++clock, fileBytes };
 	entries.set(sha256, entry);
 	entry.database.catch(() => {
 		if (entries.get(sha256) === entry) entries.delete(sha256);
@@ -47,6 +49,54 @@ export async function cachedDatabase(sha256: string, parse: () => Promise<IpData
 	entry.kind = database.kind;
 	entry.databaseType = database.databaseType;
 	entry.retainedBytes = database.retainedBytes;
+	evict();
+	return database;
+}
+
+/** Parses of files whose SHA-256 is computed while they are parsed, by the file's size. */
+const unhashed = new Map<number, Promise<unknown>>();
+
+/**
+ * A file of `fileBytes` bytes whose SHA-256 is not given. When no cached database (parsed or being
+ * parsed) has that size, its content cannot be in the cache: `parseHashing` reads the file once,
+ * hashing it while it parses (n8n streams it once, not twice), and its database is cached under
+ * that hash. Otherwise (the second run on a file, most often) `undefined`: the caller hashes the
+ * file first and asks `cachedDatabase`, which finds the parse or starts one. Two runs on the same
+ * new file at once: the second waits for the first's parse, then finds it by its hash.
+ */
+export async function parseUnlessCached(
+	fileBytes: number,
+	parseHashing: () => Promise<{ database: IpDatabase; sha256: string }>,
+): Promise<IpDatabase | undefined> {
+	const running = unhashed.get(fileBytes);
+	if (running) {
+		await running.catch(() => undefined);
+		return undefined;
+	}
+	for (const entry of entries.values()) if (entry.fileBytes === fileBytes) return undefined;
+	parses++;
+	const parsing = parseHashing();
+	unhashed.set(fileBytes, parsing);
+	let parsed: { database: IpDatabase; sha256: string };
+	try {
+		parsed = await parsing;
+	} finally {
+		unhashed.delete(fileBytes);
+	}
+	const { database, sha256 } = parsed;
+	const known = entries.get(sha256);
+	if (known) {
+		known.lastUsed = ++clock;
+		return await known.database;
+	}
+	entries.set(sha256, {
+		database: Promise.resolve(database),
+		kind: database.kind,
+		databaseType: database.databaseType,
+		retainedBytes: database.retainedBytes,
+		fileBytes,
+		lastUsed: ++clock,
+	});
 	evict();
 	return database;
 }
@@ -73,6 +123,7 @@ export const cacheStats = () => ({
 		kind: entry.kind,
 		databaseType: entry.databaseType,
 		retainedBytes: entry.retainedBytes,
+		fileBytes: entry.fileBytes,
 	})),
 	/** Bytes the parsed databases in the cache keep, together. */
 	retainedBytes: [...entries.values()].reduce((sum, entry) => sum + (entry.retainedBytes ?? 0), 0),

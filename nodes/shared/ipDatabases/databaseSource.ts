@@ -2,7 +2,7 @@ import { createHash } from 'crypto';
 import { BINARY_ENCODING } from 'n8n-workflow';
 import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { cachedDatabase } from './databaseCache';
+import { cachedDatabase, parseUnlessCached } from './databaseCache';
 import { CsvIndexBuilder } from './csvIndex';
 import { hasMmdbMarker, openMmdbDatabase } from './mmdbDatabase';
 import { DatabaseFileError, type IpDatabase } from './lookupTypes';
@@ -57,21 +57,40 @@ async function sizeOf(ctx: IExecuteFunctions, id: string, binary: IBinaryData): 
  * The content's SHA-256: the one the download node put beside the file (its JSON names the
  * same file), or one computed while the bytes stream through.
  */
-async function sha256Of(file: DatabaseFile, chunks: Chunks): Promise<string> {
+function givenSha256(file: DatabaseFile): string | undefined {
 	const given = file.json?.sha256;
 	if (typeof given === 'string' && /^[0-9a-f]{64}$/i.test(given) && file.json?.fileName === file.binary.fileName) {
 		return given.toLowerCase();
 	}
+	return undefined;
+}
+
+async function sha256Of(chunks: Chunks): Promise<string> {
 	const hash = createHash('sha256');
 	for await (const chunk of chunks()) hash.update(chunk);
 	return hash.digest('hex');
 }
 
-/** The parsed database of a file, from the cache when its content was parsed before. */
+/**
+ * The parsed database of a file, from the cache when its content was parsed before. A file whose
+ * hash is not given and whose size no cached database has is read once, hashed while it is
+ * parsed (see parseUnlessCached); any other is hashed first, and parsed only if that is new.
+ */
 export async function databaseOf(ctx: IExecuteFunctions, file: DatabaseFile): Promise<IpDatabase> {
 	const chunks = chunksOf(ctx, file.binary);
-	const sha256 = await sha256Of(file, chunks);
-	return await cachedDatabase(sha256, async () => await parseDatabase(chunks, await chunks.size?.()));
+	const size = await chunks.size?.();
+	const given = givenSha256(file);
+	if (given) return await cachedDatabase(given, async () => await parseDatabase(chunks, size), size);
+	if (size !== undefined) {
+		const parsed = await parseUnlessCached(size, async () => {
+			const hash = createHash('sha256');
+			const database = await parseDatabase(chunks, size, (chunk) => hash.update(chunk));
+			return { database, sha256: hash.digest('hex') };
+		});
+		if (parsed) return parsed;
+	}
+	const sha256 = await sha256Of(chunks);
+	return await cachedDatabase(sha256, async () => await parseDatabase(chunks, size), size);
 }
 
 /** A CSV starts with its header, `network` first (after an optional byte-order mark or quote). */
@@ -119,10 +138,10 @@ class FileBytes {
 
 /**
  * Format from content: the CSV header at the start, or the MMDB metadata marker at the end.
- * `size`, when known, is the file's byte count: the MMDB is read into one buffer of that size,
+ * `observe` sees every chunk (the caller hashes them). `size`, when known, is the file's byte count: the MMDB is read into one buffer of that size,
  * and the CSV index reserves its arrays for the rows it holds.
  */
-export async function parseDatabase(chunks: Chunks, size?: number): Promise<IpDatabase> {
+export async function parseDatabase(chunks: Chunks, size?: number, observe?: (chunk: Uint8Array) => void): Promise<IpDatabase> {
 	let csv: CsvIndexBuilder | undefined;
 	let file: FileBytes | undefined;
 	// The first bytes decide (at least HEAD of them, unless the file is shorter): held until then.
@@ -137,6 +156,7 @@ export async function parseDatabase(chunks: Chunks, size?: number): Promise<IpDa
 	};
 	for await (const chunk of chunks()) {
 		if (chunk.length === 0) continue;
+		observe?.(chunk);
 		if (head !== undefined) {
 			head.push(chunk);
 			headLength += chunk.length;
