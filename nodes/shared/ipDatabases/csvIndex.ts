@@ -331,10 +331,22 @@ function sortedAndDisjoint(starts: Uint32Array, prefixes: Uint8Array): boolean {
 	return true;
 }
 
+/** sortedAndDisjoint for IPv6 rows (as 64-bit halves): each row starts after the one before it ends. */
+function sortedAndDisjointV6(halves: BigUint64Array, prefixes: Uint8Array): boolean {
+	let end = -1n;
+	for (let row = 0; row < prefixes.length; row++) {
+		const start = (halves[row * 2] << 64n) | halves[row * 2 + 1];
+		if (start <= end) return false;
+		end = start | hostMask(prefixes[row], 128);
+	}
+	return true;
+}
+
 function flattenV6(startsIn: Growable<BigUint64Array>, prefixesIn: Growable<Uint8Array>, recordIdsIn: Growable<Uint32Array>): Segments {
 	const halves = startsIn.trimmed();
 	const prefixes = prefixesIn.trimmed();
 	const recordIds = recordIdsIn.trimmed();
+	if (sortedAndDisjointV6(halves, prefixes)) return { starts: halves, prefixes, recordIds, count: prefixes.length };
 	const starts = Array.from({ length: prefixes.length }, (_, row) => (halves[row * 2] << 64n) | halves[row * 2 + 1]);
 	const out = { starts: uint64s(), ends: uint64s(), prefixes: uint8s(), recordIds: uint32s() };
 	sweep<bigint>(
@@ -439,7 +451,7 @@ export class CsvIndex implements ContractDatabase {
 		const value = v6BigInt(bytes);
 		const high64 = value >> 64n;
 		const low64 = value & ALL_64;
-		const { starts, ends, prefixes, recordIds, count } = this.v6 as Segments & { starts: BigUint64Array; ends: BigUint64Array };
+		const { starts, ends, prefixes, recordIds, count } = this.v6 as Segments & { starts: BigUint64Array; ends?: BigUint64Array };
 		const atOrBefore = (index: number) => starts[index * 2] < high64 || (starts[index * 2] === high64 && starts[index * 2 + 1] <= low64);
 		let low = 0;
 		let high = count - 1;
@@ -452,10 +464,10 @@ export class CsvIndex implements ContractDatabase {
 			} else high = middle - 1;
 		}
 		if (found < 0) return undefined;
-		const end = (ends![found * 2] << 64n) | ends![found * 2 + 1];
-		if (end < value) return undefined;
 		const start = (starts[found * 2] << 64n) | starts[found * 2 + 1];
-		const prefix = widestBlock(value, start, end, prefixes[found], 128);
+		const end = ends ? (ends[found * 2] << 64n) | ends[found * 2 + 1] : start | hostMask(prefixes[found], 128);
+		if (end < value) return undefined;
+		const prefix = ends ? widestBlock(value, start, end, prefixes[found], 128) : prefixes[found];
 		const blockStart = value & (ALL_128 ^ hostMask(prefix, 128));
 		return { record: this.records[recordIds[found]], network: formatNetwork(bytesOf(blockStart, 16), prefix) };
 	}

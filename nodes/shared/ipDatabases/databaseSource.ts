@@ -19,10 +19,14 @@ export interface DatabaseFile {
 	json?: IDataObject;
 }
 
-const CHUNK = 1024 * 1024;
+const CHUNK = 64 * 1024;
 
-/** The file's bytes, streamed; `size` is the file's byte count when n8n knows it (undefined if not). */
-type Chunks = (() => AsyncIterable<Uint8Array>) & { size?: () => Promise<number | undefined> };
+/**
+ * The file's bytes, streamed; `size` is the file's byte count when n8n knows it (undefined if
+ * not); `whole` the file as one Buffer read by n8n's store (filesystem mode: one read into a
+ * buffer of the file's size, no chunks to collect as garbage), for a file that is read whole.
+ */
+type Chunks = (() => AsyncIterable<Uint8Array>) & { size?: () => Promise<number | undefined>; whole?: () => Promise<Uint8Array> };
 
 function chunksOf(ctx: IExecuteFunctions, binary: IBinaryData): Chunks {
 	if (binary.id) {
@@ -32,6 +36,8 @@ function chunksOf(ctx: IExecuteFunctions, binary: IBinaryData): Chunks {
 			for await (const chunk of stream as AsyncIterable<Uint8Array>) yield chunk;
 		};
 		chunks.size = async () => await sizeOf(ctx, id, binary);
+		// n8n-core takes the binary data object itself here (any item's, not only the input's).
+		chunks.whole = async () => await ctx.helpers.getBinaryDataBuffer(0, binary);
 		return chunks;
 	}
 	const bytes = Buffer.from(binary.data ?? '', BINARY_ENCODING);
@@ -147,27 +153,36 @@ export async function parseDatabase(chunks: Chunks, size?: number, observe?: (ch
 	// The first bytes decide (at least HEAD of them, unless the file is shorter): held until then.
 	let head: Uint8Array[] | undefined = [];
 	let headLength = 0;
+	/** Whether the rest is read whole (an MMDB, or anything not a CSV, from n8n's store). */
+	let readWhole = false;
 	const decide = () => {
 		const start = head!.length === 1 ? head![0] : Buffer.concat(head!, headLength);
 		if (looksLikeCsv(start)) csv = new CsvIndexBuilder(size);
+		else if (chunks.whole) readWhole = true;
 		else file = new FileBytes(size);
-		for (const chunk of head!) (csv ?? file!).push(chunk);
+		if (!readWhole) {
+			for (const chunk of head!) {
+				observe?.(chunk);
+				(csv ?? file!).push(chunk);
+			}
+		}
 		head = undefined;
 	};
 	for await (const chunk of chunks()) {
 		if (chunk.length === 0) continue;
-		observe?.(chunk);
 		if (head !== undefined) {
 			head.push(chunk);
 			headLength += chunk.length;
 			if (headLength >= HEAD) decide();
+			if (readWhole) break; // ends the stream: n8n reads the file whole below
 			continue;
 		}
+		observe?.(chunk);
 		(csv ?? file!).push(chunk);
 	}
 	if (head !== undefined && headLength > 0) decide();
 	if (csv) return (csv as CsvIndexBuilder).end();
-	const bytes = file?.bytes() ?? new Uint8Array(0);
+	const bytes = readWhole ? await wholeFile(chunks, size, observe) : (file?.bytes() ?? new Uint8Array(0));
 	if (bytes.length === 0) throw new DatabaseFileError('The database file is empty (0 bytes): it is neither an MMDB nor a CSV database, was the download or the file read cut short?');
 	if (size !== undefined && bytes.length < size) {
 		throw new DatabaseFileError(
@@ -177,4 +192,24 @@ export async function parseDatabase(chunks: Chunks, size?: number, observe?: (ch
 	// A tar holds the MMDB unaltered, marker and all: its header is the tell (see fileKinds.ts).
 	if (isTar(bytes) || !hasMmdbMarker(bytes)) throw new DatabaseFileError(notADatabase(bytes));
 	return openMmdbDatabase(bytes);
+}
+
+/** The file read whole by n8n's store; where that store cannot, streamed into one buffer of its size. */
+async function wholeFile(chunks: Chunks, size: number | undefined, observe?: (chunk: Uint8Array) => void): Promise<Uint8Array> {
+	let bytes: Uint8Array | undefined;
+	try {
+		bytes = await chunks.whole!();
+	} catch {
+		// An n8n whose getBinaryDataBuffer takes only a property name: the stream below.
+	}
+	if (bytes === undefined) {
+		const file = new FileBytes(size);
+		for await (const chunk of chunks()) {
+			observe?.(chunk);
+			file.push(chunk);
+		}
+		return file.bytes();
+	}
+	observe?.(bytes);
+	return bytes;
 }
