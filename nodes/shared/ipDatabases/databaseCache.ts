@@ -28,6 +28,8 @@ interface Entry {
 const entries = new Map<string, Entry>();
 let clock = 0;
 let parses = 0;
+/** Of those, the parses that hashed the file while parsing it (one read of the file, not two). */
+let hashedWhileParsed = 0;
 
 /**
  * The database of this content: the cached one, or `parse()`'s, started once even when several
@@ -75,6 +77,7 @@ export async function parseUnlessCached(
 	}
 	for (const entry of entries.values()) if (entry.fileBytes === fileBytes) return undefined;
 	parses++;
+	hashedWhileParsed++;
 	const parsing = parseHashing();
 	unhashed.set(fileBytes, parsing);
 	let parsed: { database: IpDatabase; sha256: string };
@@ -118,6 +121,7 @@ function evict(): void {
 /** For tests and the bench: how many parses began in this process, and what is cached now. */
 export const cacheStats = () => ({
 	parses,
+	hashedWhileParsed,
 	cached: [...entries.entries()].map(([sha256, entry]) => ({
 		sha256,
 		kind: entry.kind,
