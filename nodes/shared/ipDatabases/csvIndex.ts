@@ -1,10 +1,10 @@
 import { formatNetwork, parseIpAddress } from '../ipAddress';
-import { CsvError, CsvScanner, csvField, csvFields, type CsvRecord } from '../csv/csv';
+import { CsvError, CsvScanner, csvField, csvFields, parseCsv, type CsvRecord } from '../csv/csv';
 
 import { CSV_COLUMNS, kindOfCsvHeader, recordFromCsv, type DatabaseKind, type StoredRecord } from './databaseKinds';
 import { ByteKeys } from './byteKeys';
 import { maskedIpv6Halves, plainIpv4Network } from './csvNetwork';
-import { uint32s, uint64s, uint8s, type Growable } from './growable';
+import { int32s, uint32s, uint64s, uint8s, type Growable } from './growable';
 import { sweepV4, V4_HOSTS } from './sweepV4';
 import { DatabaseFileError, type ContractDatabase, type Match } from './lookupTypes';
 
@@ -37,7 +37,16 @@ export class CsvIndexBuilder {
 	/** record ids by the row's values as JSON (rows that needed unescaping or spanned chunks) */
 	private readonly valueIds = new Map<string, number>();
 
-	private readonly records: StoredRecord[] = [];
+	/**
+	 * Per record id: the ByteKeys entry whose bytes (the row after its network, as written) are
+	 * the record, decoded again when a lookup finds it; or -1 for a record kept as an object
+	 * (`materialized`: rows that needed unescaping across chunks, or a quoted network).
+	 */
+	private readonly rawEntries = int32s();
+
+	private readonly materialized = new Map<number, StoredRecord>();
+
+	private recordCount = 0;
 
 	private readonly v4 = { starts: uint32s(), prefixes: uint8s(), recordIds: uint32s() };
 
@@ -109,7 +118,8 @@ export class CsvIndexBuilder {
 		if (this.rows === 0) throw new DatabaseFileError(`The ${this.kind} CSV has a header but no network rows`);
 		const v4 = flattenV4(this.v4.starts, this.v4.prefixes, this.v4.recordIds);
 		const v6 = flattenV6(this.v6.starts, this.v6.prefixes, this.v6.recordIds);
-		return new CsvIndex(this.kind, this.records, v4, v6, this.rows);
+		const records = new RecordTable(this.kind, this.columns, this.rawEntries.trimmed(), this.writtenIds.keys(), this.materialized);
+		return new CsvIndex(this.kind, records, v4, v6, this.rows);
 	}
 
 	private addRow(row: CsvRecord): void {
@@ -171,27 +181,77 @@ export class CsvIndexBuilder {
 			const from = row.ends[0];
 			let id = this.writtenIds.get(row.bytes, from, row.rawEnd);
 			if (id < 0) {
-				id = this.newRecord(row);
-				this.writtenIds.set(row.bytes, from, row.rawEnd, id);
+				// Decoded once here all the same: a row that is not UTF-8 is an error now, not at a lookup.
+				const record = recordFromCsv(this.kind!, this.columns, csvFields(row));
+				id = this.recordCount++;
+				const entry = this.writtenIds.set(row.bytes, from, row.rawEnd, id);
+				// An unquoted network ends at the comma: the bytes from it read back as the same fields.
+				if (row.bytes[from] === COMMA) this.rawEntries.push(entry);
+				else {
+					this.rawEntries.push(-1);
+					this.materialized.set(id, record);
+				}
 			}
 			return id;
 		}
 		const key = JSON.stringify(csvFields(row).slice(1));
 		let id = this.valueIds.get(key);
 		if (id === undefined) {
-			id = this.newRecord(row);
+			id = this.recordCount++;
+			this.rawEntries.push(-1);
+			this.materialized.set(id, recordFromCsv(this.kind!, this.columns, csvFields(row)));
 			this.valueIds.set(key, id);
 		}
 		return id;
 	}
-
-	private newRecord(row: CsvRecord): number {
-		this.records.push(recordFromCsv(this.kind!, this.columns, csvFields(row)));
-		return this.records.length - 1;
-	}
 }
 
 /** The scanner's error as a DatabaseFileError; at the end of a file cut without a line end (`cutAt` bytes), one that says so. */
+const COMMA = 0x2c;
+const ZERO = 0x30;
+
+/**
+ * The distinct records of a CSV, kept as the bytes the file wrote them in (a row's text after its
+ * network) and decoded when a lookup finds one: a record costs its ~100 bytes of text, not the
+ * ~600 of an object of 16 strings (a geolocation CSV of real data has a distinct record for
+ * nearly every row, its coordinates and postal code). Rows that needed more than their bytes
+ * (unescaping across chunks, a quoted network) are kept as objects.
+ */
+class RecordTable {
+	constructor(
+		private readonly kind: DatabaseKind,
+		private readonly columns: readonly string[],
+		private readonly rawEntries: Int32Array,
+		private readonly keys: { pool: Uint8Array; starts: Int32Array; lengths: Int32Array },
+		private readonly materialized: Map<number, StoredRecord>,
+	) {}
+
+	get count(): number {
+		return this.rawEntries.length;
+	}
+
+	get(id: number): StoredRecord {
+		const entry = this.rawEntries[id];
+		if (entry < 0) return this.materialized.get(id)!;
+		const { pool, starts, lengths } = this.keys;
+		// "0" for the network, then the row's own bytes from the comma after it: one CSV record.
+		const line = Buffer.allocUnsafe(lengths[entry] + 1);
+		line[0] = ZERO;
+		line.set(pool.subarray(starts[entry], starts[entry] + lengths[entry]), 1);
+		return recordFromCsv(this.kind, this.columns, parseCsv(line)[0].fields);
+	}
+
+	/** The bytes kept: the rows' text and the arrays, and a rough size of the objects (UTF-16 strings and their maps). */
+	get retainedBytes(): number {
+		let bytes = this.keys.pool.byteLength + this.keys.starts.byteLength + this.keys.lengths.byteLength + this.rawEntries.byteLength;
+		for (const record of this.materialized.values()) {
+			bytes += 64;
+			for (const key in record) bytes += 16 + record[key].length * 2;
+		}
+		return bytes;
+	}
+}
+
 function asFileError(error: unknown, cutAt?: number): Error {
 	if (error instanceof DatabaseFileError) return error;
 	if (error instanceof CsvError && cutAt !== undefined) {
@@ -389,13 +449,13 @@ export class CsvIndex implements ContractDatabase {
 
 	constructor(
 		readonly kind: DatabaseKind,
-		private readonly records: StoredRecord[],
+		private readonly records: RecordTable,
 		private readonly v4: Segments,
 		private readonly v6: Segments,
 		readonly rows: number,
 	) {
 		const arrays = this.arrays();
-		this.retainedBytes = arrays.reduce((sum, array) => sum + array.byteLength, 0) + estimateRecordBytes(records);
+		this.retainedBytes = arrays.reduce((sum, array) => sum + array.byteLength, 0) + records.retainedBytes;
 	}
 
 	/** Bytes the per-row typed arrays keep (records not counted), per row of the file. */
@@ -409,7 +469,7 @@ export class CsvIndex implements ContractDatabase {
 	}
 
 	get recordCount(): number {
-		return this.records.length;
+		return this.records.count;
 	}
 
 	lookup(address: Uint8Array): Match | undefined {
@@ -444,7 +504,7 @@ export class CsvIndex implements ContractDatabase {
 		if (end < value) return undefined;
 		const prefix = ends ? widestBlock(BigInt(value), BigInt(starts[found]), BigInt(end), prefixes[found], 32) : prefixes[found];
 		const start = (prefix === 0 ? 0 : (value & (0xffffffff << (32 - prefix))) >>> 0);
-		return { record: this.records[recordIds[found]], start: bytesOf(BigInt(start), 4), prefix };
+		return { record: this.records.get(recordIds[found]), start: bytesOf(BigInt(start), 4), prefix };
 	}
 
 	private lookupV6(bytes: Uint8Array): Match | undefined {
@@ -469,7 +529,7 @@ export class CsvIndex implements ContractDatabase {
 		if (end < value) return undefined;
 		const prefix = ends ? widestBlock(value, start, end, prefixes[found], 128) : prefixes[found];
 		const blockStart = value & (ALL_128 ^ hostMask(prefix, 128));
-		return { record: this.records[recordIds[found]], network: formatNetwork(bytesOf(blockStart, 16), prefix) };
+		return { record: this.records.get(recordIds[found]), network: formatNetwork(bytesOf(blockStart, 16), prefix) };
 	}
 }
 
@@ -510,15 +570,6 @@ function ipv4Within(address: Uint8Array): number {
 	return -1;
 }
 
-/** A rough size of the record table: UTF-16 strings plus object overhead, for the cache's bound. */
-function estimateRecordBytes(records: StoredRecord[]): number {
-	let bytes = 0;
-	for (const record of records) {
-		bytes += 64;
-		for (const key in record) bytes += 16 + record[key].length * 2;
-	}
-	return bytes;
-}
 
 /** The columns of a kind, for messages and tests. */
 export const columnsOf = (kind: DatabaseKind) => CSV_COLUMNS[kind];

@@ -4,7 +4,7 @@
  * (from the file's size) reserves it once instead, so no doubling leaves half an array unused
  * and no copy doubles the peak. `trimmed()` copies only when much of the capacity is unused.
  */
-type TypedArray = Uint8Array | Uint32Array | BigUint64Array;
+type TypedArray = Uint8Array | Uint32Array | Int32Array | BigUint64Array;
 
 /** Unused capacity `trimmed()` keeps rather than copy the array (a copy briefly holds both). */
 const KEEP_SLACK = 1 / 16;
@@ -48,3 +48,4 @@ export class Growable<T extends TypedArray> {
 export const uint8s = () => new Growable((size) => new Uint8Array(size));
 export const uint32s = () => new Growable((size) => new Uint32Array(size));
 export const uint64s = () => new Growable((size) => new BigUint64Array(size));
+export const int32s = () => new Growable((size) => new Int32Array(size));
