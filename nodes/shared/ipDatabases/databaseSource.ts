@@ -10,8 +10,8 @@ import { isTar, notADatabase } from './fileKinds';
 
 /**
  * A database file given as n8n binary data, to its parsed form. In filesystem (and S3,
- * database) binary mode the bytes are streamed from n8n's store, never read whole unless the
- * format needs it (an MMDB is searched in place; a CSV is indexed while it streams).
+ * database) binary mode the bytes come from n8n's store: a CSV is indexed while it streams and
+ * never held; an MMDB is searched in place, so it is held once, whole, in one buffer of its size.
  */
 export interface DatabaseFile {
 	binary: IBinaryData;
@@ -36,10 +36,22 @@ type Chunks = (() => AsyncIterable<Uint8Array>) & { size?: () => Promise<number 
 function chunksOf(ctx: IExecuteFunctions, binary: IBinaryData): Chunks {
 	if (binary.id) {
 		const id = binary.id;
-		const chunks: Chunks = async function* () {
-			const stream = await ctx.helpers.getBinaryStream(id, CHUNK);
-			for await (const chunk of stream as AsyncIterable<Uint8Array>) yield chunk;
-		};
+		// The stream's own iterator, not a generator around it: one promise per chunk, not three.
+		const chunks: Chunks = () => ({
+			[Symbol.asyncIterator]() {
+				let inner: AsyncIterator<Uint8Array> | undefined;
+				return {
+					async next() {
+						inner ??= ((await ctx.helpers.getBinaryStream(id, CHUNK)) as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+						return await inner.next();
+					},
+					async return() {
+						await inner?.return?.();
+						return { done: true, value: undefined };
+					},
+				};
+			},
+		});
 		chunks.size = async () => await sizeOf(ctx, id, binary);
 		// n8n-core takes the binary data object itself here (any item's, not only the input's).
 		chunks.whole = async () => await ctx.helpers.getBinaryDataBuffer(0, binary);
