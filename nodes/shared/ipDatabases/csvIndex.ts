@@ -12,7 +12,9 @@ import { DatabaseFileError, type ContractDatabase, type Match } from './lookupTy
  * A lookup index over a database CSV (contract 2.11), built while the file streams through:
  * the file's text is never held (the geolocation CSV is ~850 MB, more than a V8 string can
  * hold). Each row leaves a few bytes in typed arrays (its range and a record id); records are
- * kept once each, deduplicated, in the MMDB's form (see databaseKinds.ts).
+ * kept once each, deduplicated, as the bytes the file wrote them in, and given in the MMDB's form
+ * when a lookup finds one (RecordTable; databaseKinds.ts). Rows in order and none nested (a
+ * geolocation CSV) are their own segments: nothing is flattened or copied.
  *
  * Overlaps (2.11): asn keeps the longest prefix, security the most specific row, geolocation is
  * disjoint. All three are "the most specific network that covers the address", so the index
@@ -21,8 +23,11 @@ import { DatabaseFileError, type ContractDatabase, type Match } from './lookupTy
  * that its record answers for: what an MMDB search tree of the same build reports.
  *
  * Speed: rows are read as byte ranges (CsvScanner), not strings. The network is parsed from its
- * bytes; a row's values become strings only the first time they are seen, when its record is
- * made; the dedup key is the row's bytes after the network, as written, looked up as bytes.
+ * bytes; a row's values become strings only the first time they are seen (checked as UTF-8, then
+ * let go); the dedup key is the row's bytes after the network, as written, looked up as bytes.
+ *
+ * IPv6 forms of IPv4 addresses (::ffff:0:0/96, ::/96, 6to4, Teredo) answer from the IPv4 rows,
+ * with the IPv6 network around the address, as the MMDB of the same build does (ipv4Within).
  */
 export class CsvIndexBuilder {
 	private readonly parser: CsvScanner;
