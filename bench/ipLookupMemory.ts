@@ -278,7 +278,6 @@ export async function run(): Promise<void> {
 		await writeLargeCsv(csvPath);
 		const csvRuns = medianChild(['csv', tinyCsv(dir), csvPath]);
 		printMemory(`CSV, ${CSV_ROWS.toLocaleString('en-US')}-row geolocation CSV`, csvRuns, 0.25);
-		const csv = csvRuns.figures;
 		const speed = child(['speed', csvPath]).speed!;
 		const rate = (ms: number) => speed.bytes / MB / (ms / 1000);
 		console.log(
