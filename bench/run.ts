@@ -1,6 +1,7 @@
 import { existsSync } from 'fs';
 import path from 'path';
 
+import { run as credits } from './credits';
 import { run as email } from './email';
 import { run as faults } from './faults';
 import { run as multiProcess } from './multiProcess';
@@ -13,11 +14,12 @@ import { run as pacing } from './pacing';
  */
 async function main() {
 	await email();
+	await credits();
 	await pacing();
 	await faults();
 	await multiProcess();
 	console.log('\n(Throughput against n8n\'s HTTP Request node needs the n8n that `npm run test:e2e` caches: node .out/bench/httpRequest.js)');
-	for (const name of ['media', 'database', 'csv', 'csvResultFile', 'mmdbReader', 'ipLookup']) {
+	for (const name of ['media', 'database', 'csv', 'csvResultFile', 'mmdbReader', 'ipLookup', 'ipLookupMemory']) {
 		const file = path.join(__dirname, `${name}.js`);
 		if (!existsSync(file)) continue;
 		// eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -55,8 +55,11 @@ async function main() {
 			continue;
 		}
 		for (const node of lastNodesThatRan(workflow, result.run.data.resultData.runData)) {
-			console.log(`\n${node}:`);
-			console.log(formatTable(result.output(node).map(describeItem)));
+			// A branch fed by a node's error output ("Continue (using error output)") says so, and
+			// shows its reasons wider: they are what the run has to tell about those items.
+			const errorSource = errorOutputFeeding(workflow, node);
+			console.log(`\n${node}${errorSource ? ` (the error output of ${errorSource})` : ''}:`);
+			console.log(formatTable(result.output(node).map(describeItem), errorSource ? 90 : undefined));
 			for (const table of await csvTables(result.output(node))) console.log(`\n${table}`);
 		}
 	}
@@ -84,6 +87,15 @@ function lastNodesThatRan(workflow: WorkflowJson, runData: Record<string, unknow
 			const targets = (workflow.connections[name]?.main ?? []).flat().map((connection) => connection?.node);
 			return !targets.some((target) => target && ran.has(target));
 		});
+}
+
+/** The node whose error output (its last, with On Error "Continue (using error output)") feeds `name`, if one does. */
+function errorOutputFeeding(workflow: WorkflowJson, name: string): string | undefined {
+	return workflow.nodes.find(
+		(node) =>
+			node.onError === 'continueErrorOutput' &&
+			(workflow.connections[node.name]?.main ?? []).slice(1).some((targets) => (targets ?? []).some((target) => target.node === name)),
+	)?.name;
 }
 
 /** One table row per item: its scalar fields, and its files by name, type and size. */

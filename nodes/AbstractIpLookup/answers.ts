@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { jsonRecord } from '../shared/ipDatabases/storedValues';
 import type { DatabaseKind, StoredRecord } from '../shared/ipDatabases/databaseKinds';
-import type { Match } from '../shared/ipDatabases/lookupTypes';
+import type { ForeignMatch, Match } from '../shared/ipDatabases/lookupTypes';
 import { connectionOf, likeTheApi, locationOf, securityOf, unknownConnection, unknownLocation, unknownSecurity } from './apiShape';
 import { KIND_OF_ROLE, nameOf, type DatabaseRole } from './databaseRoles';
 import { geoip2Connection, geoip2Location, hasGeoip2Location } from './geoip2Shape';
@@ -21,7 +22,7 @@ export type Shape = 'asStored' | 'likeTheApi';
 
 export interface Looked {
 	role: DatabaseRole;
-	match?: Match;
+	match?: Match | ForeignMatch;
 }
 
 /** A database's failure to answer in the chosen shape: an error for the item, never an empty answer. */
@@ -36,7 +37,8 @@ export class ShapeError extends Error {
 }
 
 /** Records of foreign files are nested maps, of the contract's files flat strings: one view of both. */
-const recordOf = (match: Match) => match.record as unknown as Record<string, unknown>;
+/** The record as JSON: a foreign file's 64/128-bit integers and bytes have no JSON form of their own (storedValues.ts). */
+const recordOf = (match: Match | ForeignMatch) => jsonRecord(match.record) as Record<string, unknown>;
 
 /** Like the API needs a layout the node can map; a file of unknown layout says so, before any lookup. */
 export function checkShape(role: DatabaseRole, shape: Shape): void {
@@ -60,7 +62,7 @@ function singleAnswer({ role, match }: Looked, ipAddress: string, shape: Shape):
 }
 
 /** The part of the API's answer one found record gives: location fields, `{ connection }` or `{ security }`. */
-function apiPart(role: DatabaseRole, match: Match): IDataObject {
+function apiPart(role: DatabaseRole, match: Match | ForeignMatch): IDataObject {
 	const record = recordOf(match);
 	if (role.layout === 'geoip2-location') {
 		if (!hasGeoip2Location(record)) {

@@ -38,6 +38,11 @@ export async function runService<Prepared>(
 	}
 	const tally = { items: 0, rows: 0, notSent: 0 };
 	const failure = await sendAll(ctx, service, jobs, ledger, connection, continueOnFail, tally);
+	// Stopped by the user: n8n keeps nothing of this run, and an error would mark it failed, not stopped.
+	if (ledger.cancelled) {
+		await Promise.all(jobs.map(async (job) => await job.collector?.abort?.()));
+		return [[]];
+	}
 	if (failure !== undefined) {
 		await Promise.all(jobs.map(async (job) => await job.collector?.abort?.()));
 		throw withCost(failure, tally);
@@ -192,7 +197,8 @@ async function sendAll<Prepared>(
 	};
 
 	const lane = async () => {
-		while (failure === undefined) {
+		// A stopped execution sends nothing more; n8n discards the node's output.
+		while (failure === undefined && !ledger.cancelled) {
 			let next: IteratorResult<Sendable<Prepared>>;
 			try {
 				next = await source.next();
@@ -284,8 +290,9 @@ function outputItems<Prepared>(
 ): INodeExecutionData[] {
 	const { itemIndex } = job;
 	if ('failed' in outcome) {
-		const error = job.rows && !outcome.notSent ? labelled(outcome.failed, unit.label) : outcome.failed;
-		return [errorItem(ctx, error, itemIndex, unit.beside)];
+		// A row's own input error names its row already (the field's label does); a service error does not.
+		const named = !job.rows || outcome.notSent || 'failed' in unit;
+		return [errorItem(ctx, named ? outcome.failed : labelled(outcome.failed, unit.label), itemIndex, unit.beside)];
 	}
 	return outcome.answered.map((item) => ({
 		...item,

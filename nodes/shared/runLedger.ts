@@ -68,11 +68,19 @@ export class RunLedger implements RunTally {
 		return shared;
 	}
 
+	/** Whether the user stopped the execution (n8n also aborts the requests in flight). */
+	get cancelled(): boolean {
+		return this.ctx.getExecutionCancelSignal?.()?.aborted === true;
+	}
+
 	/** The gate the requests of one unit (named as messages name it: "CSV row 301") pass through. */
 	gate(itemIndex: number, label: string): SendingGate {
 		return {
-			stillSending: () => this.stoppedAt === undefined,
+			stillSending: () => this.stoppedAt === undefined && !this.cancelled,
 			checkStillSending: () => {
+				if (this.cancelled) {
+					throw new NodeOperationError(this.ctx.getNode(), 'The execution was stopped', { itemIndex });
+				}
 				if (this.stoppedAt !== undefined) throw this.notSentError(itemIndex, label);
 			},
 			departing: () => {

@@ -36,6 +36,37 @@ export interface Example {
 	workflow: Workflow;
 }
 
+/**
+ * What a run of an example must show beyond the checks every example gets (runChecks.ts): the
+ * items that must reach given nodes, in order (each a subset of their JSON), and the items of a
+ * node of the package that fail before they are sent (so cost no request). The lead check whose
+ * failures go to the error output is proved by its branches: the answered leads on one, the
+ * failed ones, with their reason, on the other.
+ */
+export interface ExampleExpectation {
+	branches?: Record<string, Array<Record<string, string | RegExp>>>;
+	failedBeforeSending?: Record<string, number>;
+}
+
+const NO_ADDRESS = /^Invalid Email \(email\): is required/;
+
+export const EXAMPLE_EXPECTATIONS: Record<string, ExampleExpectation> = {
+	'lead-check-failed-leads-branch.json': {
+		branches: {
+			'Checked leads': [
+				{ name: 'Ada Lovelace', email_status: 'deliverable' },
+				{ name: 'Alan Turing', email_status: 'deliverable' },
+				{ name: 'Edsger Dijkstra', email_status: 'undeliverable', status_detail: 'invalid_format' },
+			],
+			'Failed leads': [
+				{ name: 'Grace Hopper', failed_because: NO_ADDRESS, what_to_do: /cost no credit/ },
+				{ name: 'Katherine Johnson', failed_because: NO_ADDRESS, what_to_do: /cost no credit/ },
+			],
+		},
+		failedBeforeSending: { 'Email Reputation': 2 },
+	},
+};
+
 /** The ids of the sandbox credentials, one per service, as the examples reference them. */
 export const exampleCredentialIds = () => Object.values(CREDENTIAL_TYPES).map(exampleCredentialId);
 

@@ -3,7 +3,7 @@ import path from 'path';
 
 import { CREDENTIAL_TYPES } from '../../test/harness/sandboxCredentials';
 import type { LoggedRequest } from '../../test/sandbox/types';
-import type { Example, Workflow } from './examples';
+import { EXAMPLE_EXPECTATIONS, type Example, type Workflow } from './examples';
 import { signatureProblem } from './fileSignatures';
 
 /** The parts of `n8n execute --rawOutput`'s JSON (an IRun) these checks read. */
@@ -61,12 +61,15 @@ export interface RunCheck {
 
 /**
  * What a run of an example must show: it succeeded; every node of the package ran, produced
- * items and no error items; the sandbox got exactly one request per input item of each such node
- * (per row of its file, for a node whose input is a CSV file)
- * (nothing else is sent, nothing repeated) and answered each without error; no API key
- * appears in the run data or reaches the storage host; every binary the nodes produced is
- * stored by n8n with bytes of its MIME type; and every file the workflow wrote exists, was
- * written by this run, and holds what its name says.
+ * items and no error items (a node set to "Continue (using error output)": none on its success
+ * output, and each item of its error output with `error.message` and `error.description`); the
+ * branches the example's expectation names (examples.ts) hold the items it lists; the sandbox
+ * got exactly one request per input item of each such node (per row of its file, for a node
+ * whose input is a CSV file), less the items the expectation says fail before sending (nothing
+ * else is sent, nothing repeated), and answered each without error; no API key appears in the
+ * run data or reaches the storage host; every binary the nodes produced is stored by n8n with
+ * bytes of its MIME type; and every file the workflow wrote exists, was written by this run,
+ * and holds what its name says.
  */
 export async function checkRun(
 	example: Example,
@@ -76,6 +79,7 @@ export async function checkRun(
 	const { execution } = context;
 	const runData = execution.data.resultData.runData;
 	const problems: string[] = [];
+	const expectation = EXAMPLE_EXPECTATIONS[example.file];
 	// n8n 1.85 and older print the run as their list of active executions holds it, still
 	// 'running'; their CLI exits non-zero on a failed run, which the caller checks first.
 	const finished = execution.status === 'success' || execution.status === 'running';
@@ -97,8 +101,13 @@ export async function checkRun(
 		}
 		const items = outputItems(tasks);
 		if (items.length === 0) problems.push(`node "${node.name}" output no items`);
-		const errorItems = items.filter((item) => item.json.error !== undefined);
-		if (errorItems.length > 0) problems.push(`node "${node.name}" output ${errorItems.length} error item(s): ${JSON.stringify(errorItems[0].json.error)}`);
+		// With "Continue (using error output)" the node's last output holds its failures, each with
+		// a message and a description; every other output holds answers only.
+		const toErrorOutput = node.onError === 'continueErrorOutput';
+		const answers = toErrorOutput ? outputItems(tasks, 'success') : items;
+		const errorItems = answers.filter((item) => item.json.error !== undefined);
+		if (errorItems.length > 0) problems.push(`node "${node.name}" output ${errorItems.length} error item(s)${toErrorOutput ? ' on its success output' : ''}: ${JSON.stringify(errorItems[0].json.error)}`);
+		if (toErrorOutput) problems.push(...errorOutputProblems(node.name, outputItems(tasks, 'error')));
 		// A node without a credential (the IP database lookup) sends nothing: a request of its
 		// own would show below as one too many, or as a request to a service no node uses. It
 		// must have found something in the database, not only misses.
@@ -115,12 +124,14 @@ export async function checkRun(
 		}
 		// A node reading a CSV file sends one request per row, and outputs one item per row, or
 		// (Output: Result File) one item per file whose summary counts the file's rows.
+		// Items that fail before sending (an example's expected failures) cost no request.
+		const unsent = expectation?.failedBeforeSending?.[node.name] ?? 0;
 		const sent =
-			node.parameters.input !== 'csvFile'
+			(node.parameters.input !== 'csvFile'
 				? inputItemCount(runData, tasks)
 				: node.parameters.output === 'resultFile'
 					? items.reduce((total, item) => total + Number(item.json.rows ?? 0), 0)
-					: items.length;
+					: items.length) - unsent;
 		expectedRequests.set(service, (expectedRequests.get(service) ?? 0) + sent);
 	}
 
@@ -142,6 +153,10 @@ export async function checkRun(
 	if (unexpected.length > 0) problems.push(`requests to services no node of the workflow uses: ${[...new Set(unexpected.map((entry) => entry.service))].join(', ')}`);
 	if (context.keys.some((key) => context.stdout.includes(key))) problems.push('an API key appears in the run data');
 
+	for (const [nodeName, expected] of Object.entries(expectation?.branches ?? {})) {
+		problems.push(...branchProblems(nodeName, outputItems(runData[nodeName] ?? []), expected));
+	}
+
 	const binaries = await checkBinaries(runData, context.userFolder, problems);
 	const files = await checkWrittenFiles(workflow, runData, context.startedAt, context.userFolder, problems);
 
@@ -152,9 +167,39 @@ export async function checkRun(
 	return { summary, problems };
 }
 
-/** Items of all outputs of all runs of a node. */
-function outputItems(tasks: TaskData[]): Item[] {
-	return tasks.flatMap((task) => (task.data?.main ?? []).flatMap((items) => items ?? []));
+/**
+ * Items of all runs of a node: of all its outputs, or of its success outputs, or of its error
+ * output (the last, for a node set to "Continue (using error output)").
+ */
+function outputItems(tasks: TaskData[], which: 'all' | 'success' | 'error' = 'all'): Item[] {
+	return tasks.flatMap((task) => {
+		const outputs = task.data?.main ?? [];
+		const chosen = which === 'all' ? outputs : which === 'success' ? outputs.slice(0, -1) : outputs.slice(-1);
+		return chosen.flatMap((items) => items ?? []);
+	});
+}
+
+/** Each item of an error output carries `error.message` and `error.description` (n8n merged it over its input). */
+function errorOutputProblems(nodeName: string, items: Item[]): string[] {
+	const bare = items.filter((item) => {
+		const error = item.json.error as { message?: unknown; description?: unknown } | undefined;
+		return typeof error?.message !== 'string' || typeof error.description !== 'string';
+	});
+	return bare.length === 0 ? [] : [`node "${nodeName}": ${bare.length} item(s) of its error output without error.message and error.description: ${JSON.stringify(bare[0].json)}`];
+}
+
+/** The items of a node (a branch of the example) against what the example expects there, in order. */
+function branchProblems(nodeName: string, items: Item[], expected: Array<Record<string, string | RegExp>>): string[] {
+	const matches = (item: Item | undefined, fields: Record<string, string | RegExp>) =>
+		item !== undefined &&
+		Object.entries(fields).every(([field, value]) => (value instanceof RegExp ? value.test(String(item.json[field] ?? '')) : item.json[field] === value));
+	const wrong = expected.findIndex((fields, index) => !matches(items[index], fields));
+	if (items.length === expected.length && wrong < 0) return [];
+	const shown = (fields: Record<string, string | RegExp>) => JSON.stringify(fields, (_key, value: unknown) => (value instanceof RegExp ? String(value) : value));
+	return [
+		`node "${nodeName}" output ${items.length} item(s), expected ${expected.length}` +
+			(wrong >= 0 ? `; item ${wrong + 1} is ${JSON.stringify(items[wrong]?.json ?? null)}, expected ${shown(expected[wrong])}` : ''),
+	];
 }
 
 /** Items a node received: the output of the node (and run, and output) each of its runs came from. */

@@ -35,6 +35,8 @@ export interface RunOptions {
 	credentials: StoredCredential[];
 	/** Static data of the workflow, kept between runs (the database node's skipIfUnchanged). */
 	staticData?: IDataObject;
+	/** Called once the execution has started, with what the editor's Stop button does. */
+	onStarted?: (stop: () => void) => void;
 }
 
 export interface RunResult {
@@ -104,7 +106,9 @@ export async function runWorkflow(workflowJson: WorkflowJson, options: RunOption
 	const startNode =
 		workflowJson.nodes.find((node) => TRIGGER_TYPES.has(node.type) || node.type === ITEMS_TYPE) ??
 		workflow.getStartNode();
-	const run = await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode });
+	const execution = new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode });
+	options.onStarted?.(() => execution.cancel());
+	const run = await execution;
 	const runData = run.data.resultData.runData;
 	const failedNode = Object.values(runData).flat().find((task) => task.error);
 	return {
@@ -135,6 +139,7 @@ export interface NodeRun {
 	staticData?: IDataObject;
 	/** The node's version; default: the one the editor gives a new node (defaultVersion, else the latest). */
 	typeVersion?: number;
+	onStarted?: RunOptions['onStarted'];
 }
 
 /** Runs one node of the package on the given items: `Items` -> node, through the engine. */
@@ -162,6 +167,7 @@ export async function runNode(
 	const result = await runWorkflow(workflowJson, {
 		credentials: [{ id: 'cred', name: 'Sandbox', type: spec.credential.type, data: spec.credential.data as StoredCredential['data'] }],
 		staticData: spec.staticData,
+		onStarted: spec.onStarted,
 	});
 	// With "Continue (using error output)", n8n gives the node a second output: its failed items.
 	return { ...result, items: result.output('Node'), errorItems: result.output('Node', 1) };

@@ -129,6 +129,29 @@ describe('CSV index records (deduplicated by the text as written)', () => {
 		expect(index.rows).toBe(5000);
 		expect(index.recordCount).toBe(21);
 	});
+
+	test('records are kept as the bytes the file wrote them in: 20,000 distinct records cost about their text, and read back whole', () => {
+		const header = 'network,country,country_code,country_geoname_id,country_is_eu,continent,continent_code,continent_geoname_id,region,region_iso_code,region_geoname_id,city,city_geoname_id,postal_code,latitude,longitude,timezone_name';
+		const lines = [header];
+		let recordText = 0;
+		for (let row = 0; row < 20_000; row++) {
+			const fields = [`Country ${row % 90}`, 'AB', '100', 'False', 'Europe', 'EU', '6255148', `Region ${row % 500}`, 'AB-R', '200', `Town ${row}, Upper`, String(300000 + row), String(10000 + row), (row / 1000).toFixed(4), (-row / 2000).toFixed(4), 'Europe/Paris'];
+			const written = fields.map((value) => (/[,"]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value)).join(',');
+			recordText += written.length + 1;
+			lines.push(`${row >> 8 === 0 ? 1 : 1 + (row >> 16)}.${(row >> 8) & 255}.${row & 255}.0/24,${written}`);
+		}
+		const builder = new CsvIndexBuilder();
+		builder.push(utf8(lines.join('\r\n') + '\r\n'));
+		const index = builder.end();
+		expect(index.recordCount).toBe(20_000);
+		const arrays = index.indexBytesPerRow * index.rows;
+		// The text once, its offsets and lengths, and a record id per record: no object per record
+		// (a quoted field is read from its bytes too; one with a doubled quote is kept as an object).
+		expect(index.retainedBytes - arrays).toBeLessThan(recordText + 20_000 * 16);
+		const match = index.lookup(parseCidr('1.78.31.7/32')!.bytes)!;
+		expect(match.network).toBe('1.78.31.0/24');
+		expect(match.record).toMatchObject({ city: 'Town 19999, Upper', postal_code: '29999', latitude: '19.9990', longitude: '-9.9995', timezone_name: 'Europe/Paris' });
+	});
 });
 
 describe('CSV index sweep over IPv4 (sweepV4.ts)', () => {

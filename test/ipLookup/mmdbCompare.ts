@@ -40,7 +40,20 @@ export interface Comparison {
 	mismatches: string[];
 }
 
-export function compareReaders(ours: MmdbReader, theirs: Reader<Response>, addresses: Iterable<string>): Comparison {
+/** What the comparison asks of the package's side: the MMDB reader, or a database of the reader layer (see `asReader`). */
+export type ComparedReader = Pick<MmdbReader, 'lookupText'>;
+
+/** A database of the reader layer (openMmdbDatabase: foreign files, records as stored) as a reader to compare. */
+export function asReader(database: { lookup(address: Uint8Array): { network: string; record: unknown } | undefined }): ComparedReader {
+	return {
+		lookupText(ip: string) {
+			const found = database.lookup(parseIpAddress(ip)!);
+			return found && { network: found.network, record: found.record, prefixLength: Number(found.network.split('/')[1]) };
+		},
+	};
+}
+
+export function compareReaders(ours: ComparedReader, theirs: Reader<Response>, addresses: Iterable<string>): Comparison {
 	const result: Comparison = { compared: 0, hits: 0, misses: 0, mismatches: [] };
 	const fail = (ip: string, why: string) => {
 		if (result.mismatches.length < 20) result.mismatches.push(`${ip}: ${why}`);

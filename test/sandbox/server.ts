@@ -43,6 +43,11 @@ export interface Sandbox {
 	 * the random choice repeatable.
 	 */
 	faultPattern(service: string, pattern: FaultPattern): void;
+	/**
+	 * A lasting fault for the requests of a service that `when` picks (by the value they carry, say),
+	 * every time they come: one item of a run fails after its retries, the others are answered.
+	 */
+	faultWhen(service: string, when: (request: SandboxRequest) => boolean, fault: Fault): void;
 	/** Credits left for a service; at zero it answers `status` (422, or 403 as email may). */
 	setQuota(service: string, credits: number, status?: 422 | 403): void;
 	/** Another key a service accepts, with whatever the module makes of it (database entitlements). */
@@ -86,6 +91,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const patterns = new Map<string, ActivePattern>();
 	const rateLimits = new Map<string, number>();
 	const quotas = new Map<string, { credits: number; status: 422 | 403 }>();
+	const picked = new Map<string, Array<{ when: (request: SandboxRequest) => boolean; fault: Fault }>>();
 
 	const storage = await createStorageHost(host, log);
 	let apiBase = '';
@@ -123,7 +129,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			return send(res, errorResponse(404, `No service under /${service}`, 'not_found'));
 		}
 
-		const fault = faults.get(service)?.shift() ?? patternFault(service);
+		const fault = faults.get(service)?.shift() ?? patternFault(service) ?? picked.get(service)?.find(({ when }) => when(request))?.fault;
 		if (fault?.kind === 'drop') {
 			entry.fault = 'drop';
 			req.socket.destroy();
@@ -213,6 +219,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		},
 		faultPattern: (service, pattern) =>
 			patterns.set(service, { ...pattern, seen: 0, used: 0, random: randomFraction(pattern.seed ?? 1) }),
+		faultWhen: (service, when, fault) => picked.set(service, [...(picked.get(service) ?? []), { when, fault }]),
 		setQuota: (service, credits, status = 422) => quotas.set(service, { credits, status }),
 		addKey: (service, key) => validKeys.get(service)?.add(key),
 		reset: () => {
@@ -222,6 +229,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			patterns.clear();
 			rateLimits.clear();
 			quotas.clear();
+			picked.clear();
 		},
 		close: async () => {
 			server.closeAllConnections();

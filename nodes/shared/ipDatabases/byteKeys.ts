@@ -52,8 +52,8 @@ export class ByteKeys {
 		}
 	}
 
-	/** Stores `value` for bytes[from, to), which `get` has just not found. */
-	set(bytes: Uint8Array, from: number, to: number, value: number): void {
+	/** Stores `value` for bytes[from, to), which `get` has just not found; returns the key's entry number (0, 1, ...). */
+	set(bytes: Uint8Array, from: number, to: number, value: number): number {
 		const length = to - from;
 		if (this.count === this.hashes.length) this.growEntries();
 		if ((this.count + 1) * 2 > this.slots.length) this.growSlots();
@@ -71,6 +71,15 @@ export class ByteKeys {
 		this.values[index] = value;
 		this.hashes[index] = hashOf(this.viewOf(bytes), bytes, from, to);
 		this.place(index);
+		return index;
+	}
+
+	/**
+	 * The distinct keys' bytes (entry k is pool[starts[k], starts[k] + lengths[k])), as arrays of
+	 * their size, for a caller that keeps the keys after the table is let go.
+	 */
+	keys(): { pool: Uint8Array; starts: Int32Array; lengths: Int32Array } {
+		return { pool: this.pool.slice(0, this.poolLength), starts: this.starts.slice(0, this.count), lengths: this.lengths.slice(0, this.count) };
 	}
 
 	private viewOf(bytes: Uint8Array): DataView {

@@ -1,18 +1,20 @@
 import { formatNetwork, parseIpAddress } from '../ipAddress';
-import { CsvError, CsvScanner, csvField, csvFields, type CsvRecord } from '../csv/csv';
+import { CsvError, CsvScanner, csvField, csvFields, parseCsv, type CsvRecord } from '../csv/csv';
 
 import { CSV_COLUMNS, kindOfCsvHeader, recordFromCsv, type DatabaseKind, type StoredRecord } from './databaseKinds';
 import { ByteKeys } from './byteKeys';
 import { maskedIpv6Halves, plainIpv4Network } from './csvNetwork';
-import { uint32s, uint64s, uint8s, type Growable } from './growable';
-import { sweepV4 } from './sweepV4';
-import { DatabaseFileError, type IpDatabase, type Match } from './lookupTypes';
+import { int32s, uint32s, uint64s, uint8s, type Growable } from './growable';
+import { sweepV4, V4_HOSTS } from './sweepV4';
+import { DatabaseFileError, type ContractDatabase, type Match } from './lookupTypes';
 
 /**
  * A lookup index over a database CSV (contract 2.11), built while the file streams through:
  * the file's text is never held (the geolocation CSV is ~850 MB, more than a V8 string can
  * hold). Each row leaves a few bytes in typed arrays (its range and a record id); records are
- * kept once each, deduplicated, in the MMDB's form (see databaseKinds.ts).
+ * kept once each, deduplicated, as the bytes the file wrote them in, and given in the MMDB's form
+ * when a lookup finds one (RecordTable; databaseKinds.ts). Rows in order and none nested (a
+ * geolocation CSV) are their own segments: nothing is flattened or copied.
  *
  * Overlaps (2.11): asn keeps the longest prefix, security the most specific row, geolocation is
  * disjoint. All three are "the most specific network that covers the address", so the index
@@ -21,8 +23,11 @@ import { DatabaseFileError, type IpDatabase, type Match } from './lookupTypes';
  * that its record answers for: what an MMDB search tree of the same build reports.
  *
  * Speed: rows are read as byte ranges (CsvScanner), not strings. The network is parsed from its
- * bytes; a row's values become strings only the first time they are seen, when its record is
- * made; the dedup key is the row's bytes after the network, as written, looked up as bytes.
+ * bytes; a row's values become strings only the first time they are seen (checked as UTF-8, then
+ * let go); the dedup key is the row's bytes after the network, as written, looked up as bytes.
+ *
+ * IPv6 forms of IPv4 addresses (::ffff:0:0/96, ::/96, 6to4, Teredo) answer from the IPv4 rows,
+ * with the IPv6 network around the address, as the MMDB of the same build does (ipv4Within).
  */
 export class CsvIndexBuilder {
 	private readonly parser: CsvScanner;
@@ -37,7 +42,16 @@ export class CsvIndexBuilder {
 	/** record ids by the row's values as JSON (rows that needed unescaping or spanned chunks) */
 	private readonly valueIds = new Map<string, number>();
 
-	private readonly records: StoredRecord[] = [];
+	/**
+	 * Per record id: the ByteKeys entry whose bytes (the row after its network, as written) are
+	 * the record, decoded again when a lookup finds it; or -1 for a record kept as an object
+	 * (`materialized`: rows that needed unescaping across chunks, or a quoted network).
+	 */
+	private readonly rawEntries = int32s();
+
+	private readonly materialized = new Map<number, StoredRecord>();
+
+	private recordCount = 0;
 
 	private readonly v4 = { starts: uint32s(), prefixes: uint8s(), recordIds: uint32s() };
 
@@ -45,30 +59,72 @@ export class CsvIndexBuilder {
 
 	rows = 0;
 
-	constructor() {
+	/** Bytes pushed so far, and whether the last of them ended a line (a whole last row). */
+	private bytesIn = 0;
+
+	private endsWithLineEnd = false;
+
+	/** Set while the scanner hands over the rows it held to the end (the last row, if it has no line end). */
+	private ending = false;
+
+	private reserved = false;
+
+	/**
+	 * @param expectedBytes the file's size when known (n8n's binary metadata): after the first
+	 * chunk, the row arrays are reserved for the rows that size holds, so they never double.
+	 */
+	constructor(private readonly expectedBytes?: number) {
 		this.parser = new CsvScanner((record) => this.addRow(record));
 	}
 
 	push(chunk: Uint8Array): void {
+		if (chunk.length === 0) return;
 		try {
 			this.parser.push(chunk);
 		} catch (error) {
 			throw asFileError(error);
 		}
+		this.bytesIn += chunk.length;
+		const last = chunk[chunk.length - 1];
+		this.endsWithLineEnd = last === 0x0a || last === 0x0d;
+		if (!this.reserved && this.rows >= 1000) this.reserve();
+	}
+
+	/** Room for the rows the rest of the file holds, at the rate of the rows so far (2 % spare). */
+	private reserve(): void {
+		this.reserved = true;
+		if (!this.expectedBytes || this.expectedBytes <= this.bytesIn) return;
+		const scale = (this.expectedBytes / this.bytesIn) * 1.02;
+		const v4Rows = this.v4.prefixes.length * scale + 1024;
+		const v6Rows = this.v6.prefixes.length * scale + 1024;
+		this.v4.starts.reserve(v4Rows);
+		this.v4.prefixes.reserve(v4Rows);
+		this.v4.recordIds.reserve(v4Rows);
+		this.v6.starts.reserve(v6Rows * 2);
+		this.v6.prefixes.reserve(v6Rows);
+		this.v6.recordIds.reserve(v6Rows);
+	}
+
+	/** How a message about the last row ends when the file stops without a line end: the download may have been cut. */
+	private cutShort(): string {
+		if (!this.ending || this.endsWithLineEnd) return '';
+		return `. The file ends early: ${this.bytesIn.toLocaleString('en-US')} bytes, its last row without a line end: was the download cut short?`;
 	}
 
 	/** The finished index; an empty or header-only file is an error, not an empty answer. */
 	end(): CsvIndex {
+		this.ending = true;
 		try {
 			this.parser.end();
 		} catch (error) {
-			throw asFileError(error);
+			throw asFileError(error, this.endsWithLineEnd ? undefined : this.bytesIn);
 		}
 		if (this.kind === undefined) throw new DatabaseFileError('The CSV file is empty: it has no header row (contract 2.11: one header row, one row per network)');
 		if (this.rows === 0) throw new DatabaseFileError(`The ${this.kind} CSV has a header but no network rows`);
 		const v4 = flattenV4(this.v4.starts, this.v4.prefixes, this.v4.recordIds);
 		const v6 = flattenV6(this.v6.starts, this.v6.prefixes, this.v6.recordIds);
-		return new CsvIndex(this.kind, this.records, v4, v6, this.rows);
+		const records = new RecordTable(this.kind, this.columns, this.rawEntries.trimmed(), this.writtenIds.keys(), this.materialized);
+		return new CsvIndex(this.kind, records, v4, v6, this.rows);
 	}
 
 	private addRow(row: CsvRecord): void {
@@ -83,7 +139,12 @@ export class CsvIndexBuilder {
 		const { bytes, count, starts, ends } = row;
 		if (count === 1 && starts[0] === ends[0]) return; // a blank line (a trailing line end)
 		if (count !== this.columns.length) {
-			throw new DatabaseFileError(`The ${this.kind} CSV's line ${row.line} has ${count} fields, the header has ${this.columns.length}`);
+			if (this.cutShort() !== '' && count < this.columns.length) {
+				throw new DatabaseFileError(
+					`The ${this.kind} CSV file ends early: ${this.bytesIn.toLocaleString('en-US')} bytes, and its last row (line ${row.line.toLocaleString('en-US')}) has ${count} of the header's ${this.columns.length} fields: was the download cut short?`,
+				);
+			}
+			throw new DatabaseFileError(`The ${this.kind} CSV's line ${row.line} has ${count} fields, the header has ${this.columns.length}${this.cutShort()}`);
 		}
 		const plain = plainIpv4Network(bytes, starts[0], ends[0]);
 		if (plain >= 0) {
@@ -96,7 +157,9 @@ export class CsvIndexBuilder {
 		}
 		const text = csvField(row, 0);
 		const network = parseCidr(text);
-		if (!network) throw new DatabaseFileError(`The ${this.kind} CSV's line ${row.line} has "${text.slice(0, 60)}" as its network, which is not a CIDR block`);
+		if (!network) {
+			throw new DatabaseFileError(`The ${this.kind} CSV's line ${row.line} has "${text.slice(0, 60)}" as its network, which is not a CIDR block${this.cutShort()}`);
+		}
 		const recordId = this.recordIdOf(row);
 		const table = network.bytes.length === 4 ? this.v4 : this.v6;
 		if (network.bytes.length === 4) {
@@ -123,28 +186,82 @@ export class CsvIndexBuilder {
 			const from = row.ends[0];
 			let id = this.writtenIds.get(row.bytes, from, row.rawEnd);
 			if (id < 0) {
-				id = this.newRecord(row);
-				this.writtenIds.set(row.bytes, from, row.rawEnd, id);
+				// Decoded once here all the same: a row that is not UTF-8 is an error now, not at a lookup.
+				const record = recordFromCsv(this.kind!, this.columns, csvFields(row));
+				id = this.recordCount++;
+				const entry = this.writtenIds.set(row.bytes, from, row.rawEnd, id);
+				// An unquoted network ends at the comma: the bytes from it read back as the same fields.
+				if (row.bytes[from] === COMMA) this.rawEntries.push(entry);
+				else {
+					this.rawEntries.push(-1);
+					this.materialized.set(id, record);
+				}
 			}
 			return id;
 		}
 		const key = JSON.stringify(csvFields(row).slice(1));
 		let id = this.valueIds.get(key);
 		if (id === undefined) {
-			id = this.newRecord(row);
+			id = this.recordCount++;
+			this.rawEntries.push(-1);
+			this.materialized.set(id, recordFromCsv(this.kind!, this.columns, csvFields(row)));
 			this.valueIds.set(key, id);
 		}
 		return id;
 	}
+}
 
-	private newRecord(row: CsvRecord): number {
-		this.records.push(recordFromCsv(this.kind!, this.columns, csvFields(row)));
-		return this.records.length - 1;
+/** The scanner's error as a DatabaseFileError; at the end of a file cut without a line end (`cutAt` bytes), one that says so. */
+const COMMA = 0x2c;
+const ZERO = 0x30;
+
+/**
+ * The distinct records of a CSV, kept as the bytes the file wrote them in (a row's text after its
+ * network) and decoded when a lookup finds one: a record costs its ~100 bytes of text, not the
+ * ~600 of an object of 16 strings (a geolocation CSV of real data has a distinct record for
+ * nearly every row, its coordinates and postal code). Rows that needed more than their bytes
+ * (unescaping across chunks, a quoted network) are kept as objects.
+ */
+class RecordTable {
+	constructor(
+		private readonly kind: DatabaseKind,
+		private readonly columns: readonly string[],
+		private readonly rawEntries: Int32Array,
+		private readonly keys: { pool: Uint8Array; starts: Int32Array; lengths: Int32Array },
+		private readonly materialized: Map<number, StoredRecord>,
+	) {}
+
+	get count(): number {
+		return this.rawEntries.length;
+	}
+
+	get(id: number): StoredRecord {
+		const entry = this.rawEntries[id];
+		if (entry < 0) return this.materialized.get(id)!;
+		const { pool, starts, lengths } = this.keys;
+		// "0" for the network, then the row's own bytes from the comma after it: one CSV record.
+		const line = Buffer.allocUnsafe(lengths[entry] + 1);
+		line[0] = ZERO;
+		line.set(pool.subarray(starts[entry], starts[entry] + lengths[entry]), 1);
+		return recordFromCsv(this.kind, this.columns, parseCsv(line)[0].fields);
+	}
+
+	/** The bytes kept: the rows' text and the arrays, and a rough size of the objects (UTF-16 strings and their maps). */
+	get retainedBytes(): number {
+		let bytes = this.keys.pool.byteLength + this.keys.starts.byteLength + this.keys.lengths.byteLength + this.rawEntries.byteLength;
+		for (const record of this.materialized.values()) {
+			bytes += 64;
+			for (const key in record) bytes += 16 + record[key].length * 2;
+		}
+		return bytes;
 	}
 }
 
-function asFileError(error: unknown): Error {
+function asFileError(error: unknown, cutAt?: number): Error {
 	if (error instanceof DatabaseFileError) return error;
+	if (error instanceof CsvError && cutAt !== undefined) {
+		return new DatabaseFileError(`The CSV file ends early: ${cutAt.toLocaleString('en-US')} bytes, inside a quoted field (${error.message}): was the download cut short?`);
+	}
 	if (error instanceof CsvError) return new DatabaseFileError(`The CSV file is not valid RFC 4180 CSV: ${error.message}`);
 	return error as Error;
 }
@@ -188,7 +305,8 @@ const hostMask = (prefix: number, width: 32 | 128) => (width === 128 ? HOST_128 
 interface Segments {
 	/** IPv4: one uint32 per segment; IPv6: high and low 64-bit halves per segment. */
 	starts: Uint32Array | BigUint64Array;
-	ends: Uint32Array | BigUint64Array;
+	/** Absent when each segment is its row's whole network (IPv4 rows in order, none nested): its end follows from the prefix. */
+	ends?: Uint32Array | BigUint64Array;
 	prefixes: Uint8Array;
 	recordIds: Uint32Array;
 	count: number;
@@ -252,6 +370,8 @@ function flattenV4(startsIn: Growable<Uint32Array>, prefixesIn: Growable<Uint8Ar
 	const starts = startsIn.trimmed();
 	const prefixes = prefixesIn.trimmed();
 	const recordIds = recordIdsIn.trimmed();
+	// Rows in order and none inside another (a geolocation CSV): the rows are the segments, kept as they are.
+	if (sortedAndDisjoint(starts, prefixes)) return { starts, prefixes, recordIds, count: prefixes.length };
 	const out = { starts: uint32s(), ends: uint32s(), prefixes: uint8s(), recordIds: uint32s() };
 	sweepV4(starts, prefixes, (from, to, row) => {
 			out.starts.push(from);
@@ -268,10 +388,30 @@ function flattenV4(startsIn: Growable<Uint32Array>, prefixesIn: Growable<Uint8Ar
 	};
 }
 
+/** Whether each row starts after the one before it ends: then no sweep is needed. */
+function sortedAndDisjoint(starts: Uint32Array, prefixes: Uint8Array): boolean {
+	for (let row = 1; row < prefixes.length; row++) {
+		if (starts[row] <= starts[row - 1] + V4_HOSTS[prefixes[row - 1]]) return false;
+	}
+	return true;
+}
+
+/** sortedAndDisjoint for IPv6 rows (as 64-bit halves): each row starts after the one before it ends. */
+function sortedAndDisjointV6(halves: BigUint64Array, prefixes: Uint8Array): boolean {
+	let end = -1n;
+	for (let row = 0; row < prefixes.length; row++) {
+		const start = (halves[row * 2] << 64n) | halves[row * 2 + 1];
+		if (start <= end) return false;
+		end = start | hostMask(prefixes[row], 128);
+	}
+	return true;
+}
+
 function flattenV6(startsIn: Growable<BigUint64Array>, prefixesIn: Growable<Uint8Array>, recordIdsIn: Growable<Uint32Array>): Segments {
 	const halves = startsIn.trimmed();
 	const prefixes = prefixesIn.trimmed();
 	const recordIds = recordIdsIn.trimmed();
+	if (sortedAndDisjointV6(halves, prefixes)) return { starts: halves, prefixes, recordIds, count: prefixes.length };
 	const starts = Array.from({ length: prefixes.length }, (_, row) => (halves[row * 2] << 64n) | halves[row * 2 + 1]);
 	const out = { starts: uint64s(), ends: uint64s(), prefixes: uint8s(), recordIds: uint32s() };
 	sweep<bigint>(
@@ -302,49 +442,58 @@ function flattenV6(startsIn: Growable<BigUint64Array>, prefixesIn: Growable<Uint
 }
 
 /** The built index: lookups by binary search over the disjoint segments. */
-export class CsvIndex implements IpDatabase {
+export class CsvIndex implements ContractDatabase {
 	readonly format = 'csv' as const;
+
+	/** A CSV has no metadata: its type is the kind its header names. */
+	get databaseType(): string {
+		return this.kind;
+	}
 
 	readonly retainedBytes: number;
 
 	constructor(
 		readonly kind: DatabaseKind,
-		private readonly records: StoredRecord[],
+		private readonly records: RecordTable,
 		private readonly v4: Segments,
 		private readonly v6: Segments,
 		readonly rows: number,
 	) {
-		const arrays = [v4, v6].flatMap((segments) => [segments.starts, segments.ends, segments.prefixes, segments.recordIds]);
-		this.retainedBytes = arrays.reduce((sum, array) => sum + array.byteLength, 0) + estimateRecordBytes(records);
+		const arrays = this.arrays();
+		this.retainedBytes = arrays.reduce((sum, array) => sum + array.byteLength, 0) + records.retainedBytes;
 	}
 
 	/** Bytes the per-row typed arrays keep (records not counted), per row of the file. */
 	get indexBytesPerRow(): number {
-		const arrays = [this.v4, this.v6].flatMap((segments) => [segments.starts, segments.ends, segments.prefixes, segments.recordIds]);
+		const arrays = this.arrays();
 		return arrays.reduce((sum, array) => sum + array.byteLength, 0) / this.rows;
 	}
 
+	private arrays(): Array<{ byteLength: number }> {
+		return [this.v4, this.v6].flatMap((segments) => [segments.starts, segments.ends ?? new Uint8Array(0), segments.prefixes, segments.recordIds]);
+	}
+
 	get recordCount(): number {
-		return this.records.length;
+		return this.records.count;
 	}
 
 	lookup(address: Uint8Array): Match | undefined {
-		// IPv4 sits at ::/96 in an MMDB tree, so an MMDB answers ::a.b.c.d with a.b.c.d's record.
-		if (address.length === 16 && address.subarray(0, 12).every((byte) => byte === 0)) {
-			const match = this.lookupV4(address.subarray(12));
-			if (!match) return undefined;
-			return { record: match.record, network: formatNetwork(widen(match.start), match.prefix + 96) };
-		}
 		if (address.length === 4) {
 			const match = this.lookupV4(address);
 			return match && { record: match.record, network: formatNetwork(match.start, match.prefix) };
+		}
+		// IPv6 forms of an IPv4 address answer as the MMDB of the same build does: see ipv4Within.
+		const at = ipv4Within(address);
+		if (at >= 0) {
+			const match = this.lookupV4(address.subarray(at, at + 4));
+			return match && { record: match.record, network: formatNetwork(address, at * 8 + match.prefix) };
 		}
 		return this.lookupV6(address);
 	}
 
 	private lookupV4(bytes: Uint8Array): { record: StoredRecord; start: Uint8Array; prefix: number } | undefined {
 		const value = v4Number(bytes);
-		const { starts, ends, prefixes, recordIds, count } = this.v4 as Segments & { starts: Uint32Array; ends: Uint32Array };
+		const { starts, ends, prefixes, recordIds, count } = this.v4 as Segments & { starts: Uint32Array; ends?: Uint32Array };
 		let low = 0;
 		let high = count - 1;
 		let found = -1;
@@ -355,17 +504,19 @@ export class CsvIndex implements IpDatabase {
 				low = middle + 1;
 			} else high = middle - 1;
 		}
-		if (found < 0 || ends[found] < value) return undefined;
-		const prefix = widestBlock(BigInt(value), BigInt(starts[found]), BigInt(ends[found]), prefixes[found], 32);
+		if (found < 0) return undefined;
+		const end = ends ? ends[found] : starts[found] + V4_HOSTS[prefixes[found]];
+		if (end < value) return undefined;
+		const prefix = ends ? widestBlock(BigInt(value), BigInt(starts[found]), BigInt(end), prefixes[found], 32) : prefixes[found];
 		const start = (prefix === 0 ? 0 : (value & (0xffffffff << (32 - prefix))) >>> 0);
-		return { record: this.records[recordIds[found]], start: bytesOf(BigInt(start), 4), prefix };
+		return { record: this.records.get(recordIds[found]), start: bytesOf(BigInt(start), 4), prefix };
 	}
 
 	private lookupV6(bytes: Uint8Array): Match | undefined {
 		const value = v6BigInt(bytes);
 		const high64 = value >> 64n;
 		const low64 = value & ALL_64;
-		const { starts, ends, prefixes, recordIds, count } = this.v6 as Segments & { starts: BigUint64Array; ends: BigUint64Array };
+		const { starts, ends, prefixes, recordIds, count } = this.v6 as Segments & { starts: BigUint64Array; ends?: BigUint64Array };
 		const atOrBefore = (index: number) => starts[index * 2] < high64 || (starts[index * 2] === high64 && starts[index * 2 + 1] <= low64);
 		let low = 0;
 		let high = count - 1;
@@ -378,12 +529,12 @@ export class CsvIndex implements IpDatabase {
 			} else high = middle - 1;
 		}
 		if (found < 0) return undefined;
-		const end = (ends[found * 2] << 64n) | ends[found * 2 + 1];
-		if (end < value) return undefined;
 		const start = (starts[found * 2] << 64n) | starts[found * 2 + 1];
-		const prefix = widestBlock(value, start, end, prefixes[found], 128);
+		const end = ends ? (ends[found * 2] << 64n) | ends[found * 2 + 1] : start | hostMask(prefixes[found], 128);
+		if (end < value) return undefined;
+		const prefix = ends ? widestBlock(value, start, end, prefixes[found], 128) : prefixes[found];
 		const blockStart = value & (ALL_128 ^ hostMask(prefix, 128));
-		return { record: this.records[recordIds[found]], network: formatNetwork(bytesOf(blockStart, 16), prefix) };
+		return { record: this.records.get(recordIds[found]), network: formatNetwork(bytesOf(blockStart, 16), prefix) };
 	}
 }
 
@@ -407,21 +558,23 @@ function bytesOf(value: bigint, length: number): Uint8Array {
 	return bytes;
 }
 
-function widen(v4: Uint8Array): Uint8Array {
-	const bytes = new Uint8Array(16);
-	bytes.set(v4, 12);
-	return bytes;
+/**
+ * Where an IPv6 address holds an IPv4 one that the MMDB of the same build answers it by, or -1.
+ * An MMDB tree keeps IPv4 at ::/96 and, as MaxMind's writers do, points ::ffff:0:0/96
+ * (IPv4-mapped), 2002::/16 (6to4) and 2001::/32 (Teredo) at that IPv4 tree: its walk goes on
+ * with the 32 bits after the alias's prefix (for Teredo the server's address, bits 32-63), and
+ * it reports the IPv6 network, the alias's prefix plus the IPv4 one (2002:808:800::/40 for
+ * 8.8.8.0/24). What the CSV lists inside those ranges the MMDB never reaches, so neither does this.
+ */
+function ipv4Within(address: Uint8Array): number {
+	if (address[0] === 0x20 && address[1] === 0x02) return 2;
+	if (address[0] === 0x20 && address[1] === 0x01 && address[2] === 0 && address[3] === 0) return 4;
+	for (let index = 0; index < 10; index++) if (address[index] !== 0) return -1;
+	if (address[10] === 0 && address[11] === 0) return 12;
+	if (address[10] === 0xff && address[11] === 0xff) return 12;
+	return -1;
 }
 
-/** A rough size of the record table: UTF-16 strings plus object overhead, for the cache's bound. */
-function estimateRecordBytes(records: StoredRecord[]): number {
-	let bytes = 0;
-	for (const record of records) {
-		bytes += 64;
-		for (const key in record) bytes += 16 + record[key].length * 2;
-	}
-	return bytes;
-}
 
 /** The columns of a kind, for messages and tests. */
 export const columnsOf = (kind: DatabaseKind) => CSV_COLUMNS[kind];

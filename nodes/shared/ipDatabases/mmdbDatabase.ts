@@ -1,5 +1,5 @@
 import { kindOfDatabaseType, type StoredRecord } from './databaseKinds';
-import { DatabaseFileError, type IpDatabase, type Match } from './lookupTypes';
+import { DatabaseFileError, type ForeignMatch, type IpDatabase, type Match } from './lookupTypes';
 import { MmdbError, MmdbReader } from './mmdbReader';
 
 /** The MaxMind DB metadata marker, `\xAB\xCD\xEFMaxMind.com`, that every MMDB file ends with. */
@@ -19,20 +19,35 @@ export function hasMmdbMarker(file: Uint8Array): boolean {
 	return false;
 }
 
-/** An MMDB file opened for lookups; its kind from the metadata's `database_type`. */
+/**
+ * An MMDB file opened for lookups. A file whose metadata's `database_type` names one of the
+ * contract's kinds gives that kind's flat string records; any other MaxMind DB file (GeoLite2,
+ * DB-IP, IPinfo ...) is read too, its records exactly as stored. The file's bytes are the parsed
+ * form: nothing is decoded until a lookup asks for its record.
+ */
 export function openMmdbDatabase(file: Uint8Array): IpDatabase {
-	const reader = attempt(() => new MmdbReader(file), 'The MMDB file cannot be read');
-	const databaseType = (reader.metadata as { database_type?: unknown }).database_type;
+	const reader = attempt(() => new MmdbReader(file), 'The MMDB file cannot be read', (message) =>
+		// The metadata is the file's last part: a value that runs past it is a file cut inside it.
+		/(runs|starts) past the end of the metadata/.test(message)
+			? `The MMDB file ends early: ${file.length.toLocaleString('en-US')} bytes, inside its metadata (${message}): was the download cut short?`
+			: undefined,
+	);
+	const databaseType = String(reader.metadata.database_type);
 	const kind = kindOfDatabaseType(databaseType);
+	const common = { databaseType, format: 'mmdb' as const, retainedBytes: file.byteLength };
 	if (!kind) {
-		throw new DatabaseFileError(
-			`The MMDB file's database_type is "${String(databaseType)}", which is none of ip-geolocation, ip-asn, ip-security`,
-		);
+		return {
+			...common,
+			kind: undefined,
+			lookup(address: Uint8Array): ForeignMatch | undefined {
+				const found = attempt(() => reader.lookup(address), 'The MMDB file is damaged');
+				return found && { network: found.network, record: found.record };
+			},
+		};
 	}
 	return {
+		...common,
 		kind,
-		format: 'mmdb',
-		retainedBytes: file.byteLength,
 		lookup(address: Uint8Array): Match | undefined {
 			const found = attempt(() => reader.lookup(address), 'The MMDB file is damaged');
 			if (!found) return undefined;
@@ -41,8 +56,11 @@ export function openMmdbDatabase(file: Uint8Array): IpDatabase {
 	};
 }
 
-/** The reader's result, or its error as a DatabaseFileError that says what the node was doing. */
-function attempt<T>(work: () => T, what: string): T {
+/**
+ * The reader's result, or its error as a DatabaseFileError that says what the node was doing
+ * (`explain` may give a message of its own for an error it recognises).
+ */
+function attempt<T>(work: () => T, what: string, explain?: (message: string) => string | undefined): T {
 	let failure: Error | undefined;
 	let result: T | undefined;
 	try {
@@ -50,7 +68,10 @@ function attempt<T>(work: () => T, what: string): T {
 	} catch (error) {
 		failure = error as Error;
 	}
-	if (failure) throw new DatabaseFileError(`${what}: ${failure instanceof MmdbError ? failure.message : String(failure.message ?? failure)}`);
+	if (failure) {
+		const message = failure instanceof MmdbError ? failure.message : String(failure.message ?? failure);
+		throw new DatabaseFileError(explain?.(message) ?? `${what}: ${message}`);
+	}
 	return result as T;
 }
 

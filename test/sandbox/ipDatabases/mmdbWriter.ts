@@ -31,7 +31,8 @@ export function writeMmdb(networks: MmdbNetwork[], metadata: MmdbMetadata): Buff
 	const blocks = networks
 		.map(({ network, record }) => ({ block: parseCidr(network), offset: data.add(record) }))
 		.sort((a, b) => a.block.bits - b.block.bits);
-	for (const { block, offset } of blocks) insert(root, block.bytes, block.bits, offset);
+	for (const { block, offset } of blocks) insert(root, block.bytes, block.bits, { data: offset });
+	aliasIpv4(root);
 
 	const nodes = numberNodes(root);
 	const nodeCount = nodes.length;
@@ -70,7 +71,7 @@ export function writeMmdb(networks: MmdbNetwork[], metadata: MmdbMetadata): Buff
 	return Buffer.concat([tree, Buffer.alloc(16), dataBytes, METADATA_MARKER, meta]);
 }
 
-function insert(root: TreeNode, bytes: Uint8Array, bits: number, offset: number) {
+function insert(root: TreeNode, bytes: Uint8Array, bits: number, leaf: Child) {
 	let node = root;
 	for (let depth = 0; depth < bits - 1; depth++) {
 		const bit = bitAt(bytes, depth);
@@ -84,14 +85,40 @@ function insert(root: TreeNode, bytes: Uint8Array, bits: number, offset: number)
 		node.children[bit] = { node: next };
 		node = next;
 	}
-	node.children[bitAt(bytes, bits - 1)] = { data: offset };
+	node.children[bitAt(bytes, bits - 1)] = leaf;
+}
+
+/**
+ * The IPv6 ranges that embed an IPv4 address, pointed at the IPv4 tree (::/96), as MaxMind's
+ * writers do (MaxMind::DB::Writer's alias_ipv6_to_ipv4, mmdbwriter's IPv4 aliases):
+ * ::ffff:0:0/96 (IPv4-mapped: the address's last 32 bits are walked), 2002::/16 (6to4: bits
+ * 16-47) and 2001::/32 (Teredo: bits 32-63, the Teredo server's address). A reader then reports
+ * the IPv6 network, e.g. 2002:808:800::/40 for 8.8.8.0/24. The alias replaces whatever the build
+ * has in those ranges.
+ */
+export const IPV4_ALIASES = ['::ffff:0:0/96', '2002::/16', '2001::/32'];
+
+function aliasIpv4(root: TreeNode) {
+	let ipv4: Child = { node: root };
+	for (let depth = 0; depth < 96 && ipv4 !== null && 'node' in ipv4; depth++) ipv4 = ipv4.node.children[0];
+	if (ipv4 === null) return;
+	for (const alias of IPV4_ALIASES) {
+		const block = parseCidr(alias);
+		insert(root, block.bytes, block.bits, ipv4);
+	}
 }
 
 /** Nodes in breadth-first order: the root is node 0. */
 function numberNodes(root: TreeNode): TreeNode[] {
 	const order: TreeNode[] = [root];
+	// The IPv4 tree is reached from ::/96 and from the aliases: numbered once.
+	const seen = new Set<TreeNode>(order);
 	for (let position = 0; position < order.length; position++) {
-		for (const child of order[position].children) if (child !== null && 'node' in child) order.push(child.node);
+		for (const child of order[position].children) {
+			if (child === null || !('node' in child) || seen.has(child.node)) continue;
+			seen.add(child.node);
+			order.push(child.node);
+		}
 	}
 	return order;
 }

@@ -1,0 +1,95 @@
+import { csvItem } from '../nodes/csvHelpers';
+import { shortenRetryBudget } from '../harness/retryBudget';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import { carrying, describeCase, lasting, nodeRun, type Case } from './errorOutputMatrix';
+
+/**
+ * The error-output matrix for the CSV input of Phone and Email (errorOutputMatrix.ts): a file that
+ * cannot be read fails whole, as its one item; a row fails alone, paired to its file's item and
+ * carrying its row (`csvRow`: number and columns) inside `error` on the error output.
+ */
+let sandbox: Sandbox;
+let restoreBudget: () => void;
+beforeAll(async () => {
+	sandbox = await startSandbox();
+	restoreBudget = shortenRetryBudget(1200);
+});
+afterAll(async () => {
+	restoreBudget();
+	await sandbox.close();
+});
+
+const phoneCsv = { type: 'abstractPhone', service: 'phone', parameters: { input: 'csvFile', binaryPropertyName: 'data', options: {} } };
+const emailCsv = { type: 'abstractEmail', service: 'email', parameters: { input: 'csvFile', binaryPropertyName: 'data', emailColumn: 'email', options: {} } };
+/** Paced to one request a second, so one request is in flight at a time and the quota's order is fixed. */
+const oneAtATime = () => ({ requestsPerSecond: 1 });
+
+const CASES: Case[] = [
+	{
+		name: 'Phone (CSV file): a file with an empty row between two good files',
+		path: 'invalid CSV file',
+		service: 'phone',
+		foundInInput: true,
+		units: [{ item: 0, row: 2 }, { item: 1, fails: /^Invalid CSV file .*row 3 is empty/ }, { item: 2, row: 2 }],
+		run: nodeRun(phoneCsv, [csvItem('phone\n+14152007986\n'), csvItem('phone\n+33142685300\n\n+442079460018\n'), csvItem('phone\n+442079460018\n')]),
+	},
+	{
+		name: 'Phone (CSV file): a row without a number',
+		path: 'invalid CSV row value',
+		service: 'phone',
+		foundInInput: true,
+		units: [{ item: 0, row: 2 }, { item: 0, row: 3, fails: /Invalid Phone \(row 3, column 1\): is required/ }, { item: 0, row: 4 }],
+		run: nodeRun(phoneCsv, [csvItem('phone,name\n+14152007986,Ann\n,Nobody\n+442079460018,Bob\n')]),
+	},
+	{
+		name: 'Email (CSV file): text after a closing quote, between two good files',
+		path: 'invalid CSV file',
+		service: 'email',
+		foundInInput: true,
+		units: [{ item: 0, row: 2 }, { item: 1, fails: /not valid CSV: Line 2 has text after the closing quote/ }, { item: 2, row: 2 }],
+		run: nodeRun(emailCsv, [csvItem('email\nann@acme.io\n'), csvItem('email\n"bob@acme.io"x\n'), csvItem('email\ncy@acme.io\n')]),
+	},
+	{
+		name: 'Email (CSV file): a row without an address',
+		path: 'invalid CSV row value',
+		service: 'email',
+		foundInInput: true,
+		units: [{ item: 0, row: 2 }, { item: 0, row: 3, fails: /Invalid Email \(row 3, column 2\): is required/ }, { item: 0, row: 4 }],
+		run: nodeRun(emailCsv, [csvItem('name,email\nAnn,ann@acme.io\nNobody,\nBob,bob@acme.io\n')]),
+	},
+	{
+		name: 'Email (CSV file): the service fails on one row for as long as it is retried (503)',
+		path: 'service error after retries',
+		service: 'email',
+		units: [{ item: 0, row: 2 }, { item: 0, row: 3, fails: /^CSV row 3: .*\(503\)/ }, { item: 0, row: 4 }],
+		arrange: (box) => box.faultWhen('email', carrying('bob@acme.io'), lasting(503)),
+		stopsWith: /^CSV row 3: .*\(503\)/,
+		run: nodeRun(emailCsv, [csvItem('email\nann@acme.io\nbob@acme.io\ncy@acme.io\n')]),
+	},
+	{
+		name: 'Phone (CSV file): one credit left for three rows',
+		path: 'plan exhausted',
+		service: 'phone',
+		arrange: (box) => box.setQuota('phone', 1),
+		stopDescribes: /Discarded: 1 row already answered \(and charged\)/,
+		units: [{ item: 0, row: 2 }, { item: 0, row: 3, fails: /^CSV row 3: .*used up \(422\)/ }, { item: 0, row: 4, fails: /^CSV row 4 was not sent: the plan's API credits/ }],
+		run: nodeRun({ ...phoneCsv, credential: oneAtATime }, [csvItem('phone\n+14152007986\n+442079460018\n+33142685300\n')]),
+	},
+];
+
+for (const testCase of CASES) describeCase(() => sandbox, testCase);
+
+describe('what a failed CSV row says', () => {
+	// BUG (engine, reported to the lead): a row that fails its input check says in its description
+	// "Item 1 was not sent, so it cost no credit. Fix Email (row 3, column 2) and run again.": the
+	// file's item, not the row (issue 16, part 3: "row 67 was not sent", not "Item 1 was not sent");
+	// and its message names the row twice ("CSV row 3: Invalid Email (row 3, column 2): ...").
+	it.skip('names the row, not the file item, in the description of its error', async () => {
+		sandbox.reset();
+		const run = nodeRun(emailCsv, [csvItem('name,email\nAnn,ann@acme.io\nNobody,\nBob,bob@acme.io\n')]);
+		const { errorItems } = await run(sandbox, 'continueErrorOutput');
+		const error = errorItems[0].json.error as { message: string; description: string };
+		expect(error.description).toMatch(/^(CSV )?[Rr]ow 3 was not sent/);
+		expect(error.message).not.toMatch(/row 3.*row 3/);
+	});
+});

@@ -1,0 +1,150 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { runNode, type InputItem, type NodeRun } from '../harness/run';
+import { sandboxCredential } from '../harness/sandboxCredentials';
+import type { Sandbox } from '../sandbox/server';
+import type { Fault, SandboxRequest } from '../sandbox/types';
+
+/**
+ * The error-output matrix (issue 16, part 1): one case is a run of items (or CSV rows) of which
+ * some fail, run under each of n8n's three "On Error" settings through n8n-core's WorkflowExecute,
+ * and checked the same way for every node:
+ * - Stop Workflow: the run stops with the first failure's error (naming the field and the rule),
+ *   and for a failure found in the input, before any request is sent;
+ * - Continue (using regular output): one output, each failure an item in line, paired to its
+ *   input, shaped `{ error: <string>, description, csvRow? }` as the package always gave;
+ * - Continue (using error output): the success output holds only answers, in order; the error
+ *   output exactly the failures, paired to their input, with `error.message`,
+ *   `error.description` (and `error.csvRow` for a row), merged by n8n over the input item's JSON.
+ */
+export type OnError = 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
+
+export const SETTINGS: OnError[] = ['stopWorkflow', 'continueRegularOutput', 'continueErrorOutput'];
+
+export interface RunOutcome {
+	items: INodeExecutionData[];
+	/** The node's error output (output 1); empty unless "Continue (using error output)". */
+	errorItems: INodeExecutionData[];
+	error?: Error & { description?: string | null };
+}
+
+/** What one input item (or one CSV row of it) comes to: answered, or failed with a message. */
+export interface Unit {
+	item: number;
+	/** The CSV row number (as `csvRow.number` gives it) when the unit is a row of a file. */
+	row?: number;
+	fails?: RegExp;
+}
+
+export interface Case {
+	name: string;
+	/** The failure path the case covers, for the matrix's summary. */
+	path: 'invalid input' | 'service error after retries' | 'refused key' | 'plan exhausted' | 'invalid CSV file' | 'invalid CSV row value' | 'broken or missing database' | 'lookup error';
+	/** The sandbox service whose request log the case reads. */
+	service: string;
+	units: Unit[];
+	/** Whether the failure is found before anything is sent (Stop Workflow then sends nothing). */
+	foundInInput?: boolean;
+	/** The error that stops the run, when it is not the first failing unit's. */
+	stopsWith?: RegExp;
+	/** What the stopping error's description must say (what was answered, and charged, in vain). */
+	stopDescribes?: RegExp;
+	/** Faults, quotas and the like, set before each run. */
+	arrange?: (sandbox: Sandbox) => void;
+	run: (sandbox: Sandbox, onError: OnError) => Promise<RunOutcome>;
+	/** JSON of input item `item` that n8n must have merged into its error item (default: its mark). */
+	inputJson?: (item: number) => IDataObject;
+}
+
+/** Each input item carries its own mark, so that a failed item's merge with its input shows. */
+export const mark = (item: number) => `input ${item + 1}`;
+
+/** One of the package's nodes on items built from `values`, with its credential on the sandbox. */
+export function nodeRun(
+	spec: Omit<NodeRun, 'credential' | 'items' | 'onError'> & { service: string; credential?: (sandbox: Sandbox) => IDataObject },
+	items: InputItem[],
+): Case['run'] {
+	const { service, credential, ...rest } = spec;
+	return async (sandbox, onError) =>
+		await runNode({
+			...rest,
+			credential: sandboxCredential(sandbox, service, credential?.(sandbox)),
+			items: items.map((item, index) => ({ ...item, json: { ...item.json, mark: mark(index) } })),
+			onError,
+		});
+}
+
+/** A key of another service: the sandbox, as the live suite, answers 401. */
+export const keyOfAnotherService = (service: string) => (sandbox: Sandbox) => ({ apiKey: sandbox.keys[service] });
+
+/** The requests that carry `value` in their query or fields. */
+export const carrying = (value: string) => (request: SandboxRequest) => JSON.stringify([request.query, request.fields]).includes(JSON.stringify(value));
+
+/** A fault that lasts: every retry of the picked request fails the same. */
+export const lasting = (status: number): Fault => ({ kind: 'status', status, retryAfter: 0 });
+
+/** Items each carrying one field, `{ [field]: value }`. */
+export const valueItems = (field: string, values: unknown[]): InputItem[] => values.map((value) => ({ json: { [field]: value } as IDataObject }));
+
+const keyOf = (json: IDataObject, pairedItem: unknown) => {
+	const row = (json.csvRow as IDataObject | undefined)?.number;
+	return `${(pairedItem as { item: number }).item}${row === undefined ? '' : `/${row}`}`;
+};
+const unitKey = (unit: Unit) => `${unit.item}${unit.row === undefined ? '' : `/${unit.row}`}`;
+
+/** Consecutive equal entries once (a Holidays or VAT answer is several items of one input). */
+const collapse = (keys: string[]) => keys.filter((key, index) => key !== keys[index - 1]);
+
+export function describeCase(getSandbox: () => Sandbox, testCase: Case): void {
+	const failures = testCase.units.filter((unit) => unit.fails);
+	const successes = testCase.units.filter((unit) => !unit.fails);
+	const run = async (onError: OnError) => {
+		getSandbox().reset();
+		testCase.arrange?.(getSandbox());
+		return await testCase.run(getSandbox(), onError);
+	};
+
+	describe(`${testCase.name} [${testCase.path}]`, () => {
+		it('Stop Workflow (default): the run stops with the failure, naming it', async () => {
+			const { error, items } = await run('stopWorkflow');
+			expect(error?.message).toMatch(testCase.stopsWith ?? failures[0].fails!);
+			expect(items).toEqual([]);
+			if (testCase.stopDescribes) expect(error?.description).toMatch(testCase.stopDescribes);
+			if (testCase.foundInInput) expect(getSandbox().requests(testCase.service)).toEqual([]);
+		});
+
+		it('Continue (using regular output): each failure a paired { error, description } item in line', async () => {
+			const { error, items, errorItems } = await run('continueRegularOutput');
+			expect(error).toBeUndefined();
+			expect(errorItems).toEqual([]);
+			const outcome = (item: INodeExecutionData) => `${keyOf(item.json, item.pairedItem)}${item.json.error === undefined ? '' : ' failed'}`;
+			expect(collapse(items.map(outcome))).toEqual(testCase.units.map((unit) => `${unitKey(unit)}${unit.fails ? ' failed' : ''}`));
+			const failed = items.filter((item) => item.json.error !== undefined);
+			failed.forEach((item, index) => {
+				const unit = failures[index];
+				expect(item.json.error).toEqual(expect.stringMatching(unit.fails!));
+				expect(item.json.description).toEqual(expect.any(String));
+				// The package's error item, not the input item n8n passes on when a node throws.
+				expect(Object.keys(item.json).sort()).toEqual(unit.row === undefined ? ['description', 'error'] : ['csvRow', 'description', 'error']);
+				if (unit.row !== undefined) expect(item.json.csvRow).toEqual({ number: unit.row, columns: expect.any(Object) });
+			});
+		});
+
+		it('Continue (using error output): answers in order on output 0, exactly the failures on output 1', async () => {
+			const { error, items, errorItems } = await run('continueErrorOutput');
+			expect(error).toBeUndefined();
+			expect(items.filter((item) => item.json.error !== undefined)).toEqual([]);
+			expect(collapse(items.map((item) => keyOf(item.json, item.pairedItem)))).toEqual(successes.map(unitKey));
+			expect(errorItems.map((item) => item.pairedItem)).toEqual(failures.map((unit) => ({ item: unit.item })));
+			errorItems.forEach((item, index) => {
+				const unit = failures[index];
+				const details = item.json.error as IDataObject;
+				expect(details.message).toEqual(expect.stringMatching(unit.fails!));
+				expect(details.description).toEqual(expect.any(String));
+				if (unit.row !== undefined) expect(details.csvRow).toEqual({ number: unit.row, columns: expect.any(Object) });
+				// n8n merged the failure over its input item: what a "mark as failed" branch reads.
+				expect(item.json).toMatchObject(testCase.inputJson?.(unit.item) ?? { mark: mark(unit.item) });
+			});
+		});
+	});
+}
