@@ -54,7 +54,7 @@ export async function runService<Prepared>(
 			await job.delivered;
 			try {
 				if (!job.broken) {
-					const items = await job.collector.finish(ledger);
+					const items = await job.collector.finish(ledger.tallyOf(job.itemIndex));
 					output.push(...items.map((item) => ({ ...item, pairedItem: { item: job.itemIndex } })));
 					continue;
 				}
@@ -193,7 +193,7 @@ async function sendAll<Prepared>(
 		};
 		const key = keyOf(service, job, unit.prepared);
 		if (key === undefined) return await send();
-		return await ledger.outcomeFor(key, send, () => ledger.notSentError(job.itemIndex, unit.label));
+		return await ledger.outcomeFor(key, job.itemIndex, send, () => ledger.notSentError(job.itemIndex, unit.label));
 	};
 
 	const lane = async () => {
@@ -211,7 +211,9 @@ async function sendAll<Prepared>(
 			const outcome = await outcomeOf(job, unit);
 			if ('answered' in outcome) tally[job.rows ? 'rows' : 'items']++;
 			else if (outcome.notSent) tally.notSent++;
-			if ('failed' in outcome && !continueOnFail) {
+			// A result file keeps every row's outcome in its status column, whatever On Error says:
+			// the file (and its next row to start from) is what the run is for.
+			if ('failed' in outcome && !continueOnFail && !job.collector) {
 				// Thrown once, so the row is named in the error itself (n8n keeps only its own properties).
 				if (failure === undefined && job.rows && !outcome.notSent) outcome.failed.message = `${capitalised(unit.label)}: ${outcome.failed.message}`;
 				failure ??= asNodeError(ctx, outcome.failed, job.itemIndex);
@@ -351,7 +353,7 @@ function addHints<Prepared>(ctx: IExecuteFunctions, service: ServiceDefinition<P
 	}
 	if (ledger.stoppedAt !== undefined) {
 		hints.push({
-			message: `The plan's API credits for ${service.serviceName} ran out at ${ledger.stoppedAt}: ${tally.notSent.toLocaleString('en-US')} ${noun} after it were not sent and cost nothing`,
+			message: `${ledger.stopReason === 'keyRejected' ? `The ${service.serviceName} key was rejected (401)` : `The plan's API credits for ${service.serviceName} ran out`} at ${ledger.stoppedAt}: ${tally.notSent.toLocaleString('en-US')} ${noun} after it were not sent and cost nothing`,
 			type: 'warning',
 			location: 'outputPane',
 		});

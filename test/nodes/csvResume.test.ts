@@ -66,3 +66,38 @@ describe('rows that repeat a value', () => {
 		expect(sentValues(sandbox, 'email').sort()).toEqual(['ann@acme.io', 'bob@acme.io']);
 	});
 });
+
+describe('a result file under the default On Error setting', () => {
+	it('still comes out when the plan runs out: the rows not sent say so, and the summary gives the row to start from', async () => {
+		sandbox.setQuota('email', 300);
+		const run = await runEmailResult({ sandbox, items: [csvItem(headerless(1000))], parameters, options });
+		expect(run.error).toBeUndefined();
+		expect(run.items[0].json).toMatchObject({ rows: 1000, answered: 300, nextRow: 301 });
+		const { rows } = await resultOf(run.items[0]);
+		expect(rows.slice(300).every((row) => /plan's credits ran out/.test(row[row.length - 1]))).toBe(true);
+	});
+
+	it('a rejected key stops the sending after one request: every other row is not sent, and costs nothing', async () => {
+		const run = await runEmailResult({ sandbox, items: [csvItem(headerless(50))], parameters, options, credential: { apiKey: sandbox.keys.phone, requestsPerSecond: 1 } });
+		expect(run.error).toBeUndefined();
+		expect(sandbox.requests('email')).toHaveLength(1);
+		expect(run.items[0].json).toMatchObject({ rows: 50, answered: 0, failed: { serviceError: 0, keyRejected: 50 }, requestsSent: 1, nextRow: 1 });
+		expect((await resultOf(run.items[0])).rows[0].at(-1)).toMatch(/^not answered: the API key was rejected \(The API key was rejected \(401\)/);
+		const { rows } = await resultOf(run.items[0]);
+		expect(rows[1][rows[1].length - 1]).toBe('not sent: the API key was rejected (no credit used)');
+	});
+});
+
+describe('two files in one run', () => {
+	it('each summary counts its own file\'s requests and the requests its repeats saved', async () => {
+		const run = await runEmailResult({
+			sandbox,
+			items: [csvItem('email\nann@acme.io\nann@acme.io\nbob@acme.io\n'), csvItem('email\ncy@acme.io\n')],
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.items.map((item) => [item.json.requestsSent, item.json.requestsSaved])).toEqual([
+			[2, 1],
+			[1, 0],
+		]);
+	});
+});

@@ -72,7 +72,7 @@ export function defineResultFileCases(getSandbox: () => Sandbox): void {
 			firstRow: 2,
 			lastRow: 6,
 			answered: 5,
-			failed: { invalidValue: 0, serviceError: 0, planRanOut: 0 },
+			failed: { invalidValue: 0, serviceError: 0, planRanOut: 0, keyRejected: 0 },
 			requestsSent: 5,
 			requestsSaved: 0,
 			nextRow: null,
@@ -106,7 +106,7 @@ export function defineResultFileCases(getSandbox: () => Sandbox): void {
 		const { rows } = await resultOf(items[0]);
 		expect(rows.map((row) => row[row.length - 1])).toEqual(['ok', expect.stringMatching(/^invalid value: Invalid Email \(row 3, column 2\)/), 'ok']);
 		expect(rows[1].slice(0, 2)).toEqual(['Nobody', '   ']);
-		expect(items[0].json).toMatchObject({ rows: 3, answered: 2, failed: { invalidValue: 1, serviceError: 0, planRanOut: 0 }, requestsSent: 2 });
+		expect(items[0].json).toMatchObject({ rows: 3, answered: 2, failed: { invalidValue: 1, serviceError: 0, planRanOut: 0, keyRejected: 0 }, requestsSent: 2 });
 		expect(sentValues(sandbox, 'email').sort()).toEqual(['ann@acme.io', 'bob@acme.io']);
 	});
 
@@ -118,7 +118,7 @@ export function defineResultFileCases(getSandbox: () => Sandbox): void {
 		expect(error).toBeUndefined();
 		const { rows } = await resultOf(items[0]);
 		expect(rows[0][rows[0].length - 1]).toMatch(/^service error: .*400/);
-		expect(items[0].json).toMatchObject({ rows: 1, answered: 0, failed: { invalidValue: 0, serviceError: 1, planRanOut: 0 } });
+		expect(items[0].json).toMatchObject({ rows: 1, answered: 0, failed: { invalidValue: 0, serviceError: 1, planRanOut: 0, keyRejected: 0 } });
 	});
 
 	it('a file that breaks a rule is an error of its item, with no request and no file', async () => {
@@ -177,7 +177,7 @@ export function defineResultFileCases(getSandbox: () => Sandbox): void {
 		});
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
-		expect(items[0].json).toMatchObject({ rows: 2, answered: 1, failed: { invalidValue: 1, serviceError: 0, planRanOut: 0 } });
+		expect(items[0].json).toMatchObject({ rows: 2, answered: 1, failed: { invalidValue: 1, serviceError: 0, planRanOut: 0, keyRejected: 0 } });
 		expect(errorItems).toHaveLength(1);
 		expect(errorItems[0].pairedItem).toEqual({ item: 1 });
 		expect(JSON.stringify(errorItems[0].json)).toMatch(/row 3 is empty/);

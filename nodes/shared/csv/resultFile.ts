@@ -1,6 +1,7 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { RunTally, UnitCollector, UnitOutcome } from '../fanOut';
+import { NotSentError } from '../runLedger';
 import { readableFrom } from '../streams';
 import { AnswerFlattener, OTHER_FIELDS_COLUMN } from './answerColumns';
 import { CsvStream } from './csvWriter';
@@ -51,6 +52,7 @@ interface Failed {
 	invalidValue: number;
 	serviceError: number;
 	planRanOut: number;
+	keyRejected: number;
 }
 
 export class ResultFile implements UnitCollector {
@@ -61,7 +63,7 @@ export class ResultFile implements UnitCollector {
 	private waitingHead = 0;
 	private rows = 0;
 	private answered = 0;
-	private readonly failed: Failed = { invalidValue: 0, serviceError: 0, planRanOut: 0 };
+	private readonly failed: Failed = { invalidValue: 0, serviceError: 0, planRanOut: 0, keyRejected: 0 };
 	/** The first row that the plan's end kept from an answer: where the next run starts. */
 	private firstUnanswered: number | undefined;
 	private readonly header: Promise<void>;
@@ -157,13 +159,23 @@ export class ResultFile implements UnitCollector {
 	private statusOfFailure(row: SliceRow, outcome: { failed: Error; notSent: boolean }): string {
 		const message = withoutRowLabel(outcome.failed.message);
 		if (outcome.notSent) {
-			this.failed.planRanOut++;
 			this.firstUnanswered ??= row.number;
+			if (outcome.failed instanceof NotSentError && outcome.failed.reason === 'keyRejected') {
+				this.failed.keyRejected++;
+				return 'not sent: the API key was rejected (no credit used)';
+			}
+			this.failed.planRanOut++;
 			return 'not sent: the plan\'s credits ran out (no credit used)';
 		}
 		if (row.invalid) {
 			this.failed.invalidValue++;
 			return `invalid value: ${message}`;
+		}
+		if ((outcome.failed as { httpCode?: string | null }).httpCode === '401') {
+			// The key was rejected: nothing of this file can be answered until it is fixed.
+			this.failed.keyRejected++;
+			this.firstUnanswered ??= row.number;
+			return `not answered: the API key was rejected (${message})`;
 		}
 		if (isPlanRanOut(outcome.failed)) {
 			this.failed.planRanOut++;
