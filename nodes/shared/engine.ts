@@ -49,28 +49,36 @@ export async function runService<Prepared>(
 	}
 
 	const output: INodeExecutionData[] = [];
-	for (const job of jobs) {
-		if (job.collector && !job.broken) {
-			await job.delivered;
-			try {
-				if (!job.broken) {
-					const items = await job.collector.finish(ledger.tallyOf(job.itemIndex));
-					output.push(...items.map((item) => ({ ...item, pairedItem: { item: job.itemIndex } })));
-					continue;
-				}
-			} catch (error) {
-				job.broken = error as Error;
-			}
-		}
-		// Rows answered before a file broke are kept, followed by the file's error.
-		output.push(...job.produced.flat());
-		if (job.broken) {
-			await job.collector?.abort?.();
-			output.push(errorItem(ctx, asNodeError(ctx, job.broken, job.itemIndex), job.itemIndex));
-		}
-	}
+	for (const job of jobs) output.push(...(await outputOf(ctx, job, ledger, continueOnFail)));
 	addHints(ctx, service, ledger, tally);
 	return [output];
+}
+
+/** One job's output items: its units' items, or its collector's (a result file), paired to its item. */
+async function outputOf<Prepared>(
+	ctx: IExecuteFunctions,
+	job: Job<Prepared>,
+	ledger: RunLedger,
+	continueOnFail: boolean,
+): Promise<INodeExecutionData[]> {
+	if (job.collector && !job.broken) {
+		await job.delivered;
+		try {
+			if (!job.broken) {
+				const items = await job.collector.finish(ledger.tallyOf(job.itemIndex));
+				return items.map((item) => ({ ...item, pairedItem: { item: job.itemIndex } }));
+			}
+		} catch (error) {
+			job.broken = error as Error;
+		}
+	}
+	if (!job.broken) return job.produced.flat();
+	// The file could not be read to its end, or its result file could not be written.
+	await job.collector?.abort?.();
+	const broken = asNodeError(ctx, job.broken, job.itemIndex);
+	if (!continueOnFail) throw broken;
+	// Rows answered before the file broke are kept, followed by the file's error.
+	return [...job.produced.flat(), errorItem(ctx, broken, job.itemIndex)];
 }
 
 /** One input item's work: its one request, or the units of its file. */
