@@ -16,7 +16,8 @@ import { exampleCredentialId, exampleCredentialName } from '../test/harness/sand
  * docs/screenshots/*.png (light mode): the node panel searched for "Abstract", the Image
  * Processing and IP Database Download panels, and a credential dialog. Before them it checks, in
  * the editor, Image Processing's two versions: a new node is version 2 and shows Put Output File
- * in Field only with Download Result on; a saved version 1 workflow still runs and downloads.
+ * in Field only with Download Result on; a saved version 1 workflow still runs and downloads. And
+ * that IP Database Lookup's Database Node follows the download node renamed on the canvas.
  * `-- --measure` prints, instead, how long an option description may be before the editor's
  * dropdown cuts it (the limit test/editor/descriptionRules.ts holds).
  */
@@ -139,6 +140,7 @@ async function captureAll(url: string) {
 			{ id: 'database', name: 'IP Database Download', type: 'n8n-nodes-abstractapi.abstractIpDatabase', parameters: {} },
 		]);
 		await checkImageVersions(editor);
+		await checkDatabaseRename(editor);
 		log('Capturing ...');
 
 		// The node panel, searched as a user looks for the package.
@@ -197,18 +199,7 @@ async function checkImageVersions(editor: Editor) {
 
 	// A new node, as a user adds it: the node panel, searched, Enter.
 	await page.goto(`${url}/workflow/new`, { waitUntil: 'networkidle2' });
-	await page.click('[data-test-id="node-creator-plus-button"]');
-	const search = await page.waitForSelector('[data-test-id="node-creator"] input', { visible: true });
-	await search!.type('Abstract Image Processing');
-	await pause(1000);
-	// A community node opens its details first; its "Add to workflow" button adds it.
-	await page.click('[data-test-id="node-creator-item-name"]');
-	await pause(1500);
-	await page.evaluate(() =>
-		[...document.querySelectorAll<HTMLElement>('[data-test-id="node-creator"] button')].find((button) => /Add to workflow/.test(button.textContent ?? ''))?.click(),
-	);
-	await page.waitForSelector('[data-test-id="ndv"]', { visible: true });
-	await pause(1500);
+	await addFromNodePanel(page, 'Abstract Image Processing');
 	const off = await panelLabels(page);
 	check('a new node shows Download Result, not Put Output File in Field', off.includes('downloadResult') && !off.includes('binaryPropertyName'), off);
 	await page.click('[data-test-id="parameter-input-downloadResult"] .el-switch');
@@ -222,15 +213,7 @@ async function checkImageVersions(editor: Editor) {
 	// Saved as the editor saves it (Ctrl+S), then read back: the version n8n stored for the new node.
 	await page.click('[data-test-id="ndv-close-button"]');
 	await pause(800);
-	await page.keyboard.down('Control');
-	await page.keyboard.press('s');
-	await page.keyboard.up('Control');
-	await page.waitForFunction(() => /\/workflow\/[^/]+$/.test(location.pathname) && !location.pathname.endsWith('/new'), { timeout: 15000 });
-	const newId = page.url().split('/').pop()!.split('?')[0];
-	const stored = await editor.api<{ nodes: Array<{ type: string; typeVersion: number; parameters: Record<string, unknown> }> }>(
-		'GET',
-		`/rest/workflows/${newId}`,
-	);
+	const stored = await saveInEditor(editor);
 	const added = stored.nodes.find((node) => node.type === IMAGES);
 	const version = added?.typeVersion;
 	check('the saved new node keeps Put Output File in Field', added?.parameters.binaryPropertyName === 'small' && added?.parameters.downloadResult === true, added?.parameters);
@@ -277,6 +260,73 @@ async function checkImageVersions(editor: Editor) {
 		mimeType: small?.mimeType,
 		fileSize: small?.fileSize,
 	});
+}
+
+/** Adds a node as a user does: the node panel (after the selected node, if any), searched, its "Add to workflow". */
+async function addFromNodePanel(page: Page, search: string) {
+	await page.click('[data-test-id="node-creator-plus-button"]');
+	const input = await page.waitForSelector('[data-test-id="node-creator"] input', { visible: true });
+	await input!.type(search);
+	await pause(1000);
+	// A community node opens its details first; its "Add to workflow" button adds it.
+	await page.click('[data-test-id="node-creator-item-name"]');
+	await pause(1500);
+	await page.evaluate(() =>
+		[...document.querySelectorAll<HTMLElement>('[data-test-id="node-creator"] button')].find((button) => /Add to workflow/.test(button.textContent ?? ''))?.click(),
+	);
+	await page.waitForSelector('[data-test-id="ndv"]', { visible: true });
+	await pause(1500);
+}
+
+interface StoredWorkflow {
+	nodes: Array<{ name: string; type: string; typeVersion: number; parameters: Record<string, unknown> }>;
+}
+
+/** Saves the open workflow as the editor does (Ctrl+S) and reads back what n8n stored. */
+async function saveInEditor(editor: Editor): Promise<StoredWorkflow> {
+	const { page } = editor;
+	await page.keyboard.down('Control');
+	await page.keyboard.press('s');
+	await page.keyboard.up('Control');
+	await page.waitForFunction(() => /\/workflow\/[^/]+$/.test(location.pathname) && !location.pathname.endsWith('/new'), { timeout: 15000 });
+	await pause(800);
+	const id = page.url().split('/').pop()!.split('?')[0];
+	return await editor.api<StoredWorkflow>('GET', `/rest/workflows/${id}`);
+}
+
+/**
+ * Issue 18 in the editor: IP Database Lookup's Database Node (its default, and in a More
+ * Databases entry) follows the download node when the user renames it on the canvas (F2).
+ */
+async function checkDatabaseRename(editor: Editor) {
+	const { page, url } = editor;
+	const check = (what: string, ok: boolean, detail: unknown) => {
+		log(`  ${ok ? 'ok  ' : 'FAIL'} ${what}: ${JSON.stringify(detail)}`);
+		if (!ok) throw new Error(`IP Database Lookup rename: ${what}`);
+	};
+	log('Checking that IP Database Lookup follows a renamed download node ...');
+	await page.goto(`${url}/workflow/new`, { waitUntil: 'networkidle2' });
+	await addFromNodePanel(page, 'Abstract IP Database Download');
+	await page.click('[data-test-id="ndv-close-button"]');
+	await pause(800);
+	await addFromNodePanel(page, 'Abstract IP Database Lookup');
+	await page.evaluate(() =>
+		[...document.querySelectorAll<HTMLElement>('[data-test-id="ndv"] button')].find((button) => button.textContent?.trim() === 'Add Database')?.click(),
+	);
+	await pause(800);
+	await page.click('[data-test-id="ndv-close-button"]');
+	await pause(800);
+	await page.click('[data-test-id="canvas-node"][data-node-name="IP Database Download"]');
+	await page.keyboard.press('F2');
+	await pause(800);
+	await page.keyboard.type('GeoLite Weekly');
+	await page.keyboard.press('Enter');
+	await pause(1200);
+	const lookup = (await saveInEditor(editor)).nodes.find((node) => node.type === 'n8n-nodes-abstractapi.abstractIpLookup');
+	const renamed = "={{ $('GeoLite Weekly').first() }}";
+	const more = (lookup?.parameters.moreDatabases as { databases?: Array<{ databaseNode?: string }> } | undefined)?.databases ?? [];
+	check('Database Node names the renamed node', lookup?.parameters.databaseNode === renamed, lookup?.parameters.databaseNode);
+	check('so does the More Databases entry', more.length === 1 && more[0].databaseNode === renamed, more);
 }
 
 /**

@@ -105,7 +105,7 @@ export class AbstractAvatars implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [sendRepeatsOnceOption, 
+				options: [
 					{
 						displayName: 'Background Color',
 						name: 'backgroundColor',
@@ -175,6 +175,7 @@ export class AbstractAvatars implements INodeType {
 						default: false,
 						description: 'Whether the avatar is round instead of square',
 					},
+					sendRepeatsOnceOption,
 					{
 						displayName: 'Uppercase',
 						name: 'isUppercase',

@@ -89,7 +89,7 @@ export class AbstractCompany implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [sendRepeatsOnceOption, fieldsOption('company record', RECORD_KEYS)],
+				options: [fieldsOption('company record', RECORD_KEYS), sendRepeatsOnceOption],
 			},
 		],
 	};

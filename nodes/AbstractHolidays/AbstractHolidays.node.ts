@@ -73,7 +73,7 @@ export class AbstractHolidays implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [sendRepeatsOnceOption, 
+				options: [
 					{
 						displayName: 'Day',
 						name: 'day',
@@ -103,6 +103,7 @@ export class AbstractHolidays implements INodeType {
 						default: 1,
 						description: 'Only the holidays of this month (an expression may give 1-12). Needs Year.',
 					},
+					sendRepeatsOnceOption,
 					{
 						displayName: 'Split Into Items',
 						name: 'splitIntoItems',

@@ -112,7 +112,7 @@ export class AbstractIpGeolocation implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [sendRepeatsOnceOption, fieldsOption('geolocation record', RECORD_KEYS)],
+				options: [fieldsOption('geolocation record', RECORD_KEYS), sendRepeatsOnceOption],
 			},
 		],
 	};

@@ -57,7 +57,8 @@ export const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: '={{ $json.ip }}',
+		// No leading "=": the editor shows a placeholder as it is, and a user copying it would get the "=" in the address.
+		placeholder: '{{ $json.ip }}',
 		description: 'The IPv4 or IPv6 address to look up, usually an expression that reads it from the item',
 		hint: 'An IPv4 or IPv6 address, such as 8.8.8.8 or 2001:4860::8888; anything else is an error before any lookup',
 	},

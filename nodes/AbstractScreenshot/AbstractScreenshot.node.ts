@@ -94,7 +94,7 @@ export class AbstractScreenshot implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [sendRepeatsOnceOption, 
+				options: [
 					{
 						displayName: 'Capture Full Page',
 						name: 'captureFullPage',
@@ -129,6 +129,7 @@ export class AbstractScreenshot implements INodeType {
 							{ name: 'PNG', value: 'png' },
 						],
 					},
+					sendRepeatsOnceOption,
 					{
 						displayName: 'Timeout',
 						name: 'timeout',

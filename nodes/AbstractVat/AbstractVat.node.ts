@@ -137,20 +137,23 @@ export class AbstractVat implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				displayOptions: { show: { operation: ['calculate'] } },
-				options: [sendRepeatsOnceOption, 
+				// Every operation has Send Repeated Values Once; the others belong to Calculate.
+				options: [
 					{
 						displayName: 'Is VAT Included',
 						name: 'isVatIncluded',
 						type: 'boolean',
 						default: false,
+						displayOptions: { show: { '/operation': ['calculate'] } },
 						description: 'Whether the amount already includes VAT (then the service splits it into net amount and VAT)',
 					},
+					sendRepeatsOnceOption,
 					{
 						displayName: 'VAT Category',
 						name: 'vatCategory',
 						type: 'string',
 						default: '',
+						displayOptions: { show: { '/operation': ['calculate'] } },
 						placeholder: 'e.g. books',
 						description: 'A category name as Get Categories lists it, for a reduced rate. Empty: the standard rate.',
 					},

@@ -182,6 +182,23 @@ describe('what the editor shows: names and texts', () => {
 		},
 	);
 
+	// n8n's lint rule (node-param-collection-type-unsorted-items) reads only options written out in
+	// the collection, not shared ones like Send Repeated Values Once; the Add Option list shows them
+	// in this order, so every collection is held to it, short ones too.
+	it.each(nodes.map((description) => [description.displayName, description] as const))(
+		'%s: every collection lists its options alphabetically, as the Add Option list shows them',
+		(_name, description) => {
+			const unsorted: string[] = [];
+			for (const property of allProperties(description.properties)) {
+				if (property.type !== 'collection') continue;
+				const names = (property.options as INodeProperties[]).map((option) => option.displayName);
+				const sorted = [...names].sort((a, b) => a.localeCompare(b));
+				if (names.join('|') !== sorted.join('|')) unsorted.push(`${property.displayName}: ${names.join(', ')}`);
+			}
+			expect(unsorted).toEqual([]);
+		},
+	);
+
 	it.each(credentials.map((type) => [type.displayName, type] as const))('%s: labelled fields with hints, optional Base URL, whole-number rate', (_name, type) => {
 		for (const property of type.properties) {
 			expect(property.displayName).toBe(CREDENTIAL_LABELS[property.name]);

@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { AbstractVat } from '../../dist/nodes/AbstractVat/AbstractVat.node';
 import { searchCountries } from '../../dist/nodes/shared/countryLocator';
@@ -53,6 +53,19 @@ describe('VAT: Get Categories (the default operation)', () => {
 });
 
 describe('VAT: Validate', () => {
+	it('sends a repeated number once, or every time with Send Repeated Values Once off (Options shows it for Validate too)', async () => {
+		const numbers = [{ number: 'SE556656688001' }, { number: 'SE556656688001' }];
+		const once = await vat({ operation: 'validate', vatNumber: '={{ $json.number }}' }, numbers);
+		expect(once.error).toBeUndefined();
+		expect(once.items).toHaveLength(2);
+		expect(sandbox.requests('vat')).toHaveLength(1);
+		sandbox.reset();
+		const each = await vat({ operation: 'validate', vatNumber: '={{ $json.number }}', options: { sendRepeatsOnce: false } }, numbers);
+		expect(each.error).toBeUndefined();
+		expect(each.items).toHaveLength(2);
+		expect(sandbox.requests('vat')).toHaveLength(2);
+	});
+
 	it('sends the trimmed number, inner spaces kept, to GET /v1/validate and passes the answer through', async () => {
 		const { items, error } = await vat({ operation: 'validate', vatNumber: '={{ $json.number }}' }, [
 			{ number: '  SE 5566 5668 8001 ' },
@@ -160,7 +173,14 @@ describe('VAT: node description', () => {
 		expect(shownFor('countryCode')).toEqual(['getCategories', 'calculate']);
 		expect(shownFor('vatNumber')).toEqual(['validate']);
 		expect(shownFor('amount')).toEqual(['calculate']);
-		expect(shownFor('options')).toEqual(['calculate']);
+		// Options for every operation (Send Repeated Values Once); Calculate's own options only there.
+		const options = node.description.properties.find((property) => property.name === 'options')!;
+		expect(options.displayOptions).toBeUndefined();
+		const optionShownFor = (name: string) =>
+			(options.options as INodeProperties[]).find((option) => option.name === name)?.displayOptions?.show?.['/operation'];
+		expect(optionShownFor('isVatIncluded')).toEqual(['calculate']);
+		expect(optionShownFor('vatCategory')).toEqual(['calculate']);
+		expect(optionShownFor('sendRepeatsOnce')).toBeUndefined();
 		const operation = node.description.properties.find((property) => property.name === 'operation');
 		expect(operation?.default).toBe('getCategories');
 		expect(operation?.noDataExpression).toBe(true);

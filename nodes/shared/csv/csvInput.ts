@@ -141,6 +141,8 @@ export function resultFieldsOption(columns: readonly string[]): INodeProperties 
 		displayOptions: { show: { '/input': ['csvFile'], '/output': ['resultFile'] } },
 		options: answerColumnOptions(columns),
 		default: [],
+		// The editor shows an empty list as "Select" (a multiOptions placeholder is not shown): say it means all.
+		hint: 'None chosen: every field',
 		description: "The service's fields to put in the result file, as columns named with dots. None chosen: all of them.",
 	};
 }
