@@ -62,7 +62,7 @@ export class PeakSampler {
 }
 
 export const MIB = 1024 * 1024;
-export const mib = (bytes: number) => `${(bytes / MIB).toFixed(1)} MiB`;
+export const mib = (bytes: number) => (Math.abs(bytes) < MIB / 10 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / MIB).toFixed(1)} MiB`);
 
 export function median(values: number[]): number {
 	const sorted = [...values].sort((a, b) => a - b);
