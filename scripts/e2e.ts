@@ -1,6 +1,7 @@
 import { promises as fs } from 'fs';
 
 import { placeStoredDatabases } from '../test/sandbox/ipDatabases/storedFiles';
+import { placeStoredLeads } from '../test/sandbox/storedLeads';
 import { startSandbox, type Sandbox } from '../test/sandbox/server';
 import { breakInstalledFiles } from './n8n/communityPackage';
 import { cliRunnable, exampleCredentialIds, importIntoN8n, readExamples, type Example, type Workflow } from './n8n/examples';
@@ -160,9 +161,11 @@ async function filesFolderSelfTest(
 	env: NodeJS.ProcessEnv,
 	runs: Array<{ example: Example; runnable: ReturnType<typeof cliRunnable> }>,
 ): Promise<string[]> {
-	const writer = runs.find(({ runnable }) =>
-		runnable?.workflow.nodes.some((node) => node.type === 'n8n-nodes-base.readWriteFile' && node.parameters?.operation === 'write'),
-	);
+	// One that reads nothing from the folder: without it, a read finds no file and n8n runs the
+	// rest on no items, successfully, so the write is never tried.
+	const files = (operation: string) => (node: { type: string; parameters?: { operation?: unknown } }) =>
+		node.type === 'n8n-nodes-base.readWriteFile' && node.parameters?.operation === operation;
+	const writer = runs.find(({ runnable }) => runnable?.workflow.nodes.some(files('write')) && !runnable.workflow.nodes.some(files('read')));
 	if (!writer?.runnable) return [];
 	log(`\nSelf-test of the file location: ${writer.example.file} run without ~/.n8n-files ...`);
 	await fs.rm(prepared.filesFolder, { recursive: true, force: true });
@@ -200,6 +203,8 @@ async function runExample(
 	sandbox.reset();
 	// A workflow that reads a stored database file finds the sandbox's build where it looks.
 	await placeStoredDatabases(example.workflow, prepared.userFolder);
+	// And one that reads a stored lead list finds the sample list.
+	await placeStoredLeads(example.workflow, prepared.userFolder);
 	const startedAt = Date.now();
 	const result = await n8nCommand(prepared.runtime, env, ['execute', `--id=${runnable.workflow.id}`, '--rawOutput']);
 	if (result.code !== 0) {

@@ -1,7 +1,20 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { csvBinaryParameter, csvFanOut, headerRowOf, headerRowOption, inputKindOf, inputParameter } from '../shared/csv/csvInput';
+import { EMAIL_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
+import {
+	csvBinaryParameter,
+	csvFanOut,
+	csvOutputParameter,
+	headerRowOf,
+	headerRowOption,
+	inputKindOf,
+	inputParameter,
+	maxRowsOption,
+	resultFieldsOption,
+	resultFileFieldParameter,
+	startAtRowOption,
+} from '../shared/csv/csvInput';
 import type { ColumnChoice } from '../shared/csv/csvInput';
 import { runService } from '../shared/engine';
 import { sendRepeatsOnceOption } from '../shared/options';
@@ -32,6 +45,7 @@ const emailReputation: ServiceDefinition = {
 				headerRow: headerRowOf(this, itemIndex, options.headerRow),
 				looksLikeValue: (cell) => cell.includes('@'),
 				valueLabel: 'Email',
+				answerColumns: EMAIL_ANSWER_COLUMNS,
 				prepare: (value, field) => lookupRequest('/v1/', { email: requiredText(this, itemIndex, field, value) }, sendAs),
 			});
 		}
@@ -92,13 +106,22 @@ export class AbstractEmail implements INodeType {
 				hint: 'A column name from the header row, or a position: 1 for the first column',
 				description: 'The CSV column holding the email addresses',
 			},
+			csvOutputParameter,
+			resultFileFieldParameter,
 			{
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [headerRowOption, sendAsOption, sendRepeatsOnceOption],
+				options: [
+					maxRowsOption,
+					headerRowOption,
+					resultFieldsOption(EMAIL_ANSWER_COLUMNS),
+					sendAsOption,
+					sendRepeatsOnceOption,
+					startAtRowOption,
+				],
 			},
 		],
 	};

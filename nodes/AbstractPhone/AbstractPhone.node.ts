@@ -2,7 +2,20 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { COUNTRY_OPTIONS } from '../shared/countries';
-import { csvBinaryParameter, csvFanOut, headerRowOf, headerRowOption, inputKindOf, inputParameter } from '../shared/csv/csvInput';
+import { PHONE_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
+import {
+	csvBinaryParameter,
+	csvFanOut,
+	csvOutputParameter,
+	headerRowOf,
+	headerRowOption,
+	inputKindOf,
+	inputParameter,
+	maxRowsOption,
+	resultFieldsOption,
+	resultFileFieldParameter,
+	startAtRowOption,
+} from '../shared/csv/csvInput';
 import { sendRepeatsOnceOption } from '../shared/options';
 import { runService } from '../shared/engine';
 import { lookupRequest, sendAsOf, sendAsOption } from '../shared/sendAs';
@@ -28,6 +41,7 @@ const phoneIntelligence: ServiceDefinition = {
 				headerRow: headerRowOf(this, itemIndex, options.headerRow),
 				looksLikeValue: looksLikePhoneNumber,
 				valueLabel: 'Phone',
+				answerColumns: PHONE_ANSWER_COLUMNS,
 				prepare: (value, field) => request(requiredText(this, itemIndex, field, value)),
 			});
 		}
@@ -70,13 +84,16 @@ export class AbstractPhone implements INodeType {
 					'The phone number to analyze, best in international form with + and country code. Spaces, dashes and brackets are fine. A number without a country code needs the Country option.',
 			},
 			{ ...csvBinaryParameter, hint: 'The name of the input binary field holding the CSV file (numbers in the first column, at most 50,000 rows)' },
+			csvOutputParameter,
+			resultFileFieldParameter,
 			{
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [sendRepeatsOnceOption, 
+				options: [
+					maxRowsOption,
 					{
 						displayName: 'Country',
 						name: 'country',
@@ -87,7 +104,10 @@ export class AbstractPhone implements INodeType {
 							'Country of a number written without its country code; the service adds the country code to its analysis. An expression may give a two-letter code such as US or DE.',
 					},
 					headerRowOption,
+					resultFieldsOption(PHONE_ANSWER_COLUMNS),
 					sendAsOption,
+					sendRepeatsOnceOption,
+					startAtRowOption,
 				],
 			},
 		],

@@ -49,28 +49,36 @@ export async function runService<Prepared>(
 	}
 
 	const output: INodeExecutionData[] = [];
-	for (const job of jobs) {
-		if (job.collector && !job.broken) {
-			await job.delivered;
-			try {
-				if (!job.broken) {
-					const items = await job.collector.finish(ledger);
-					output.push(...items.map((item) => ({ ...item, pairedItem: { item: job.itemIndex } })));
-					continue;
-				}
-			} catch (error) {
-				job.broken = error as Error;
-			}
-		}
-		// Rows answered before a file broke are kept, followed by the file's error.
-		output.push(...job.produced.flat());
-		if (job.broken) {
-			await job.collector?.abort?.();
-			output.push(errorItem(ctx, asNodeError(ctx, job.broken, job.itemIndex), job.itemIndex));
-		}
-	}
+	for (const job of jobs) output.push(...(await outputOf(ctx, job, ledger, continueOnFail)));
 	addHints(ctx, service, ledger, tally);
 	return [output];
+}
+
+/** One job's output items: its units' items, or its collector's (a result file), paired to its item. */
+async function outputOf<Prepared>(
+	ctx: IExecuteFunctions,
+	job: Job<Prepared>,
+	ledger: RunLedger,
+	continueOnFail: boolean,
+): Promise<INodeExecutionData[]> {
+	if (job.collector && !job.broken) {
+		await job.delivered;
+		try {
+			if (!job.broken) {
+				const items = await job.collector.finish(ledger.tallyOf(job.itemIndex));
+				return items.map((item) => ({ ...item, pairedItem: { item: job.itemIndex } }));
+			}
+		} catch (error) {
+			job.broken = error as Error;
+		}
+	}
+	if (!job.broken) return job.produced.flat();
+	// The file could not be read to its end, or its result file could not be written.
+	await job.collector?.abort?.();
+	const broken = asNodeError(ctx, job.broken, job.itemIndex);
+	if (!continueOnFail) throw broken;
+	// Rows answered before the file broke are kept, followed by the file's error.
+	return [...job.produced.flat(), errorItem(ctx, broken, job.itemIndex)];
 }
 
 /** One input item's work: its one request, or the units of its file. */
@@ -193,7 +201,7 @@ async function sendAll<Prepared>(
 		};
 		const key = keyOf(service, job, unit.prepared);
 		if (key === undefined) return await send();
-		return await ledger.outcomeFor(key, send, () => ledger.notSentError(job.itemIndex, unit.label));
+		return await ledger.outcomeFor(key, job.itemIndex, send, () => ledger.notSentError(job.itemIndex, unit.label));
 	};
 
 	const lane = async () => {
@@ -211,7 +219,9 @@ async function sendAll<Prepared>(
 			const outcome = await outcomeOf(job, unit);
 			if ('answered' in outcome) tally[job.rows ? 'rows' : 'items']++;
 			else if (outcome.notSent) tally.notSent++;
-			if ('failed' in outcome && !continueOnFail) {
+			// A result file keeps every row's outcome in its status column, whatever On Error says:
+			// the file (and its next row to start from) is what the run is for.
+			if ('failed' in outcome && !continueOnFail && !job.collector) {
 				// Thrown once, so the row is named in the error itself (n8n keeps only its own properties).
 				if (failure === undefined && job.rows && !outcome.notSent) outcome.failed.message = `${capitalised(unit.label)}: ${outcome.failed.message}`;
 				failure ??= asNodeError(ctx, outcome.failed, job.itemIndex);
@@ -351,7 +361,7 @@ function addHints<Prepared>(ctx: IExecuteFunctions, service: ServiceDefinition<P
 	}
 	if (ledger.stoppedAt !== undefined) {
 		hints.push({
-			message: `The plan's API credits for ${service.serviceName} ran out at ${ledger.stoppedAt}: ${tally.notSent.toLocaleString('en-US')} ${noun} after it were not sent and cost nothing`,
+			message: `${ledger.stopReason === 'keyRejected' ? `The ${service.serviceName} key was rejected (401)` : `The plan's API credits for ${service.serviceName} ran out`} at ${ledger.stoppedAt}: ${tally.notSent.toLocaleString('en-US')} ${noun} after it were not sent and cost nothing`,
 			type: 'warning',
 			location: 'outputPane',
 		});

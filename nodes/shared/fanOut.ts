@@ -32,11 +32,11 @@ export type UnitOutcome =
 
 /** What the run did, for a collector's summary. */
 export interface RunTally {
-	/** Requests this run sent to the service (retries included). */
+	/** Requests sent to the service (retries included): the run's, or for a file's collector its own rows'. */
 	requestsSent: number;
 	/** Units answered from an earlier unit's identical request, without a request of their own. */
 	requestsSaved: number;
-	/** Set when the run stopped sending: the label of the unit whose answer said the plan ran out. */
+	/** Set when the run stopped sending: the label of the unit whose answer said the plan ran out or the key was rejected. */
 	stoppedAt?: string;
 }
 

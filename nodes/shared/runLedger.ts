@@ -7,9 +7,10 @@ import type { RunTally, UnitOutcome } from './fanOut';
  * What one run of a node has spent and may still spend: the requests it sent, the answers it
  * shares between units that would send the same request, and whether it still sends at all.
  *
- * Credits are money. The first answer that says the plan's credits are used up stops the
- * sending for the whole run (the node has one credential): requests in flight finish, and every
- * unit not yet sent fails with a NotSentError that says it cost nothing.
+ * Credits are money. The first answer that says the plan's credits are used up, or that the key
+ * is rejected (401: every later request would be refused too), stops the sending for the whole
+ * run (the node has one credential): requests in flight finish, and every unit not yet sent
+ * fails with a NotSentError that says it cost nothing.
  */
 export class RunLedger implements RunTally {
 	requestsSent = 0;
@@ -17,6 +18,12 @@ export class RunLedger implements RunTally {
 	requestsSaved = 0;
 
 	stoppedAt?: string;
+
+	/** Why the run stopped sending. */
+	stopReason?: StopReason;
+
+	/** Requests sent and saved for each input item (a file's summary counts its own). */
+	private readonly byItem = new Map<number, { sent: number; saved: number }>();
 
 	/** A shared answer, and how many more units will ask for it (undefined: not known, kept to the end). */
 	private readonly answers = new Map<string, { outcome: Promise<UnitOutcome>; remaining: number | undefined }>();
@@ -45,7 +52,12 @@ export class RunLedger implements RunTally {
 	 * The outcome of a unit that sends `key`: the first asks `send`, every later one shares its
 	 * outcome (copied, so that no two output items share an object) without a request.
 	 */
-	async outcomeFor(key: string, send: () => Promise<UnitOutcome>, notSent: () => Error): Promise<UnitOutcome> {
+	async outcomeFor(
+		key: string,
+		itemIndex: number,
+		send: () => Promise<UnitOutcome>,
+		notSent: () => Error,
+	): Promise<UnitOutcome> {
 		const entry = this.answers.get(key);
 		if (!entry) {
 			const total = this.countsComplete ? this.expected.get(key) : undefined;
@@ -58,13 +70,13 @@ export class RunLedger implements RunTally {
 		if (entry.remaining !== undefined && --entry.remaining <= 0) this.answers.delete(key);
 		const shared = await entry.outcome;
 		if ('answered' in shared) {
-			this.requestsSaved++;
+			this.saved(itemIndex);
 			return { answered: shared.answered.map(copyItem), repeated: true };
 		}
 		// The same request was refused for a reason of its own (400, 401...): sending it again
 		// would be refused too. A request that was never sent is not sent for this unit either.
 		if (shared.notSent) return { failed: notSent(), notSent: true };
-		this.requestsSaved++;
+		this.saved(itemIndex);
 		return shared;
 	}
 
@@ -85,24 +97,50 @@ export class RunLedger implements RunTally {
 			},
 			departing: () => {
 				this.requestsSent++;
+				this.countsOf(itemIndex).sent++;
 			},
-			planRanOut: () => {
-				this.stoppedAt ??= label;
+			stopSending: (reason) => {
+				if (this.stoppedAt !== undefined) return;
+				this.stoppedAt = label;
+				this.stopReason = reason;
 			},
 		};
 	}
 
-	/** The error of a unit the run did not send because the plan ran out at `stoppedAt`. */
+	/** The error of a unit the run did not send because it stopped sending at `stoppedAt`. */
 	notSentError(itemIndex: number, label: string): NotSentError {
 		const what = capitalised(label);
-		return new NotSentError(
-			this.ctx.getNode(),
-			`${what} was not sent: the plan's API credits for ${this.serviceName} ran out at ${this.stoppedAt ?? 'an earlier request'}`,
-			{
-				itemIndex,
-				description: `${what} was not sent, so it cost nothing. Add credits or upgrade the plan, then run again for what was not sent.`,
-			},
-		);
+		const at = this.stoppedAt ?? 'an earlier request';
+		const [why, fix] =
+			this.stopReason === 'keyRejected'
+				? [`the ${this.serviceName} key was rejected (401) at ${at}`, 'Check the credential: keys are per service']
+				: [`the plan's API credits for ${this.serviceName} ran out at ${at}`, 'Add credits or upgrade the plan'];
+		const error = new NotSentError(this.ctx.getNode(), `${what} was not sent: ${why}`, {
+			itemIndex,
+			description: `${what} was not sent, so it cost nothing. ${fix}, then run again for what was not sent.`,
+		});
+		error.reason = this.stopReason ?? 'planRanOut';
+		return error;
+	}
+
+	/** What the run did for one input item (a file's rows), for a result file's summary. */
+	tallyOf(itemIndex: number): RunTally {
+		const { sent, saved } = this.countsOf(itemIndex);
+		return { requestsSent: sent, requestsSaved: saved, stoppedAt: this.stoppedAt };
+	}
+
+	private saved(itemIndex: number): void {
+		this.requestsSaved++;
+		this.countsOf(itemIndex).saved++;
+	}
+
+	private countsOf(itemIndex: number): { sent: number; saved: number } {
+		let counts = this.byItem.get(itemIndex);
+		if (!counts) {
+			counts = { sent: 0, saved: 0 };
+			this.byItem.set(itemIndex, counts);
+		}
+		return counts;
 	}
 }
 
@@ -113,12 +151,16 @@ export interface SendingGate {
 	checkStillSending(): void;
 	/** A request leaves now (a retry counts again). */
 	departing(): void;
-	/** The service said the plan's credits are used up. */
-	planRanOut(): void;
+	/** The service said the plan's credits are used up, or rejected the key: send nothing more. */
+	stopSending(reason: StopReason): void;
 }
 
-/** A unit the run did not send (the plan ran out first): it cost nothing. */
-export class NotSentError extends NodeOperationError {}
+export type StopReason = 'planRanOut' | 'keyRejected';
+
+/** A unit the run did not send (the plan ran out, or the key was rejected, first): it cost nothing. */
+export class NotSentError extends NodeOperationError {
+	reason: StopReason = 'planRanOut';
+}
 
 function capitalised(text: string): string {
 	return text.charAt(0).toUpperCase() + text.slice(1);

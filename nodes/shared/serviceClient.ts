@@ -200,7 +200,9 @@ async function send<Prepared>(
 		}
 
 		const { statusCode } = response;
-		if ((service.quotaStatuses ?? QUOTA_STATUSES).includes(statusCode)) gate.planRanOut();
+		if ((service.quotaStatuses ?? QUOTA_STATUSES).includes(statusCode)) gate.stopSending('planRanOut');
+		// A rejected key is rejected for every item: the rest of the run would only collect 401s.
+		else if (statusCode === 401) gate.stopSending('keyRejected');
 		const retryAfter = retryAfterMs(response.headers?.['retry-after']);
 		if (statusCode === 429) {
 			// Refused, but answered: the service is up.

@@ -122,10 +122,16 @@ export async function checkRun(
 			problems.push(`node "${node.name}" has no credential of the package`);
 			continue;
 		}
-		// A node reading a CSV file sends one request per row, and outputs one item per row.
+		// A node reading a CSV file sends one request per row, and outputs one item per row, or
+		// (Output: Result File) one item per file whose summary counts the file's rows.
 		// Items that fail before sending (an example's expected failures) cost no request.
 		const unsent = expectation?.failedBeforeSending?.[node.name] ?? 0;
-		const sent = (node.parameters.input === 'csvFile' ? items.length : inputItemCount(runData, tasks)) - unsent;
+		const sent =
+			(node.parameters.input !== 'csvFile'
+				? inputItemCount(runData, tasks)
+				: node.parameters.output === 'resultFile'
+					? items.reduce((total, item) => total + Number(item.json.rows ?? 0), 0)
+					: items.length) - unsent;
 		expectedRequests.set(service, (expectedRequests.get(service) ?? 0) + sent);
 	}
 

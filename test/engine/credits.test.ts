@@ -116,3 +116,21 @@ describe('the plan runs out at row 300 of a 1,000-row file, 32 requests in fligh
 		expect(run.error?.description).toMatch(/Discarded: 300 rows already answered \(and charged\) in this run/);
 	});
 });
+
+describe('a rejected key (401) stops the sending too: every later request would be refused', () => {
+	it('10 items with a key of another service: 1 request; the other 9 say they were not sent and why', async () => {
+		const run = await runNode({
+			type: 'abstractEmail',
+			parameters: { email: '={{ $json.email }}', options: {} },
+			credential: sandboxCredential(sandbox, 'email', { requestsPerSecond: 1, apiKey: sandbox.keys.phone }),
+			items: emails(10),
+			onError: 'continueErrorOutput',
+		});
+		expect(sandbox.requests('email')).toHaveLength(1);
+		expect(run.items).toEqual([]);
+		expect(errorOf(run.errorItems[0]).message).toMatch(/The API key was rejected \(401\)/);
+		expect(errorOf(run.errorItems[9]).message).toBe('Item 10 was not sent: the Email Reputation key was rejected (401) at item 1');
+		expect(errorOf(run.errorItems[9]).description).toMatch(/cost nothing\. Check the credential: keys are per service/);
+		expect(hintsOf(run)).toContainEqual(expect.stringMatching(/key was rejected \(401\) at item 1: 9 items after it were not sent/));
+	});
+});

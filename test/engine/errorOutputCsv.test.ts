@@ -80,11 +80,9 @@ const CASES: Case[] = [
 for (const testCase of CASES) describeCase(() => sandbox, testCase);
 
 describe('what a failed CSV row says', () => {
-	// BUG (engine, reported to the lead): a row that fails its input check says in its description
-	// "Item 1 was not sent, so it cost no credit. Fix Email (row 3, column 2) and run again.": the
-	// file's item, not the row (issue 16, part 3: "row 67 was not sent", not "Item 1 was not sent");
-	// and its message names the row twice ("CSV row 3: Invalid Email (row 3, column 2): ...").
-	it.skip('names the row, not the file item, in the description of its error', async () => {
+	// Issue 16, part 3: "row 67 was not sent", not "Item 1 was not sent" (the file's item); and the
+	// row is named once, not "CSV row 3: Invalid Email (row 3, column 2): ...".
+	it('names the row, not the file item, in the description of its error', async () => {
 		sandbox.reset();
 		const run = nodeRun(emailCsv, [csvItem('name,email\nAnn,ann@acme.io\nNobody,\nBob,bob@acme.io\n')]);
 		const { errorItems } = await run(sandbox, 'continueErrorOutput');

@@ -50,3 +50,28 @@ export function compareGeoLite2(fileName: string, seed: number): GeoLite2Run {
 	const aliased = compareReaders(ours, theirs, [...repeat(3000, () => randomIpv4(next))].flatMap(aliasedForms));
 	return { databaseType: database.databaseType, kind: database.kind, ipv4, ipv6, aliased };
 }
+
+/**
+ * The comparison as tests, for one file. Each GeoLite2 file has a test file of its own that calls
+ * this, so that jest runs the three (6-18 s each) in parallel.
+ */
+export function describeGeoLite2(databaseType: string, seed: number): void {
+	describe(`${databaseType}.mmdb through the reader layer, against mmdb-lib`, () => {
+		const run = compareGeoLite2(`${databaseType}.mmdb`, seed);
+
+		test('read, not refused: its database_type, and no contract kind', () => {
+			expect(run.databaseType).toBe(databaseType);
+			expect(run.kind).toBeUndefined();
+		});
+
+		test.each(['ipv4', 'ipv6', 'aliased'] as const)('%s addresses: the same records, misses, prefixes and networks', (family) => {
+			const result = run[family];
+			expect(result.mismatches).toEqual([]);
+			expect(result.compared).toBe(result.hits + result.misses);
+			if (family !== 'aliased') expect(result.compared).toBe(COUNT);
+			// Both paths exercised: covered public addresses, and reserved or unallocated ones.
+			expect(result.hits).toBeGreaterThan(result.compared / 10);
+			expect(result.misses).toBeGreaterThan(family === 'aliased' ? 100 : 1000);
+		});
+	});
+}

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { runNode, type InputItem } from '../harness/run';
+import { runNode, type InputItem, type NodeRun } from '../harness/run';
 import { sandboxCredential } from '../harness/sandboxCredentials';
 import type { Sandbox } from '../sandbox/server';
 
@@ -19,25 +19,28 @@ export interface CsvRun {
 	parameters?: IDataObject;
 	options?: IDataObject;
 	continueOnFail?: boolean;
+	onError?: NodeRun['onError'];
 	credential?: IDataObject;
 }
 
-export const runEmailCsv = ({ sandbox, items, parameters = {}, options = {}, continueOnFail, credential }: CsvRun) =>
+export const runEmailCsv = ({ sandbox, items, parameters = {}, options = {}, continueOnFail, onError, credential }: CsvRun) =>
 	runNode({
 		type: 'abstractEmail',
 		parameters: { input: 'csvFile', binaryPropertyName: 'data', emailColumn: 'email', ...parameters, options },
 		credential: sandboxCredential(sandbox, 'email', credential),
 		items,
 		continueOnFail,
+		onError,
 	});
 
-export const runPhoneCsv = ({ sandbox, items, parameters = {}, options = {}, continueOnFail, credential }: CsvRun) =>
+export const runPhoneCsv = ({ sandbox, items, parameters = {}, options = {}, continueOnFail, onError, credential }: CsvRun) =>
 	runNode({
 		type: 'abstractPhone',
 		parameters: { input: 'csvFile', binaryPropertyName: 'data', ...parameters, options },
 		credential: sandboxCredential(sandbox, 'phone', credential),
 		items,
 		continueOnFail,
+		onError,
 	});
 
 /** A CSV of `count` data rows under a header `name,email`. */

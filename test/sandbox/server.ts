@@ -160,12 +160,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		if (!takeToken(module.name, request.key, arrivedAt)) {
 			return errorResponse(429, 'Too many requests: the plan allows fewer requests per second.', 'too_many_requests');
 		}
-		const quota = quotas.get(module.name);
-		if (quota && module.charges !== false && quota.credits <= 0) {
+		const quota = module.charges === false ? undefined : quotas.get(module.name);
+		if (quota && quota.credits <= 0) {
 			return errorResponse(quota.status, 'Insufficient API credits for this request.', 'quota_reached');
 		}
+		// The credit is taken at arrival and given back if the answer is an error: requests answered
+		// at the same time cannot both spend the last credit, so a quota of N answers exactly N.
+		if (quota) quota.credits--;
 		const response = await module.handle(request, context);
-		if (quota && module.charges !== false && response.status < 400) quota.credits--;
+		if (quota && response.status >= 400) quota.credits++;
 		return response;
 	}
 

@@ -2,9 +2,12 @@ import { BINARY_ENCODING, NodeOperationError } from 'n8n-workflow';
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { inputFileMeta, binaryPropertyName } from '../binary';
-import { CsvError, CsvParser, type CsvRow } from './csv';
 import { invalidInput } from '../errors';
 import { FanOut, type FanOutUnit } from '../fanOut';
+import { requestKey } from '../requestKey';
+import { AnswerFlattener, answerColumnOptions } from './answerColumns';
+import { CsvError, CsvParser, type CsvRow } from './csv';
+import { ResultFile } from './resultFile';
 
 /**
  * The bulk CSV input of the phone and email nodes (contract, Limits: at most 50,000 rows, the
@@ -21,6 +24,11 @@ export const CSV_ROW_KEY = 'csvRow';
 const INPUT_FIELD = 'Input (input)';
 const BINARY_FIELD = 'Input Binary Field (binaryPropertyName)';
 const HEADER_FIELD = 'Header Row (headerRow)';
+const OUTPUT_FIELD = 'Output (output)';
+const RESULT_FIELD = 'Put Result File in Field (resultBinaryPropertyName)';
+const START_FIELD = 'Start at Row (startAtRow)';
+const MAX_ROWS_FIELD = 'At Most Rows (maxRows)';
+const RESULT_FIELDS_FIELD = 'Result Fields (resultFields)';
 
 export type InputKind = 'value' | 'csvFile';
 export type HeaderRow = 'auto' | 'yes' | 'no';
@@ -67,6 +75,76 @@ export const headerRowOption: INodeProperties = {
 	description: 'Whether the CSV file\'s first row holds column names',
 };
 
+/** What a CSV file gives: one item per row (the default, as saved workflows expect), or one result file. */
+export const csvOutputParameter: INodeProperties = {
+	displayName: 'Output',
+	name: 'output',
+	type: 'options',
+	noDataExpression: true,
+	displayOptions: { show: { input: ['csvFile'] } },
+	options: [
+		{
+			name: 'One Item per Row',
+			value: 'rowItems',
+			description: "Each row's answer as an item, the row's columns beside it in csvRow",
+		},
+		{
+			name: 'Result File',
+			value: 'resultFile',
+			description:
+				"One CSV file: each row's columns, its answer and a status, and a summary item. Uses little memory: for large files.",
+		},
+	],
+	default: 'rowItems',
+	description: "Whether the rows' answers come out as items or as one CSV file",
+};
+
+/** The output binary field of the result file. */
+export const resultFileFieldParameter: INodeProperties = {
+	displayName: 'Put Result File in Field',
+	name: 'resultBinaryPropertyName',
+	type: 'string',
+	default: 'data',
+	required: true,
+	displayOptions: { show: { input: ['csvFile'], output: ['resultFile'] } },
+	hint: 'The name of the output binary field to put the result CSV file in',
+};
+
+/** Options of the `options` collection for CSV files: the slice of rows to send. */
+export const startAtRowOption: INodeProperties = {
+	displayName: 'Start at Row',
+	name: 'startAtRow',
+	type: 'number',
+	typeOptions: { minValue: 1, numberPrecision: 0 },
+	displayOptions: { show: { '/input': ['csvFile'] } },
+	default: 1,
+	description:
+		"The file's row to start from, numbered as a spreadsheet shows it (with a header row, the first data row is row 2). To continue a file, use the last run's nextRow.",
+};
+
+export const maxRowsOption: INodeProperties = {
+	displayName: 'At Most Rows',
+	name: 'maxRows',
+	type: 'number',
+	typeOptions: { minValue: 1, numberPrecision: 0 },
+	displayOptions: { show: { '/input': ['csvFile'] } },
+	default: MAX_CSV_ROWS,
+	description: 'How many rows to send in this run, from Start at Row: a slice of a large file per execution',
+};
+
+/** The `resultFields` option: which of the service's fields the result file holds (none picked: all). */
+export function resultFieldsOption(columns: readonly string[]): INodeProperties {
+	return {
+		displayName: 'Result Fields',
+		name: 'resultFields',
+		type: 'multiOptions',
+		displayOptions: { show: { '/input': ['csvFile'], '/output': ['resultFile'] } },
+		options: answerColumnOptions(columns),
+		default: [],
+		description: "The service's fields to put in the result file, as columns named with dots. None chosen: all of them.",
+	};
+}
+
 export function inputKindOf(ctx: IExecuteFunctions, itemIndex: number): InputKind {
 	const value = ctx.getNodeParameter('input', itemIndex, 'value') as string;
 	if (value !== 'value' && value !== 'csvFile') {
@@ -91,16 +169,26 @@ export interface CsvLookup<Prepared> {
 	headerRow: HeaderRow;
 	/** Whether a first-row cell looks like a value rather than a column name (for Auto). */
 	looksLikeValue(cell: string): boolean;
+	/** The columns of the service's answer in a result file (answerColumns.ts). */
+	answerColumns: readonly string[];
 	/** How a row's value is named in its errors: "Phone (row 7, column 1)". */
 	valueLabel: string;
 	/** The unit for one row's value; throws an input error (via `field`) for a value the node refuses. */
 	prepare(value: string, field: string): Prepared;
 }
 
+/** The parameters that decide a CSV file's output: rows as items, or one result file. */
+export type CsvOutput = 'rowItems' | 'resultFile';
+
 /**
- * Reads an item's CSV file, applies the file's rules to all of it, and returns one unit per
- * data row. A file rule broken (too many rows, an empty row, a missing column, not CSV) is an
- * input error of the whole item, so nothing of the file is sent.
+ * Reads an item's CSV file twice. The first pass applies the file's rules to all of it (at most
+ * 50,000 rows, no empty row, valid CSV, the column in every row) and checks the values of the
+ * rows to send (the slice that Start at Row and At Most Rows choose), counting how many rows
+ * send each request; a rule broken is an input error of the whole item, so nothing of the file
+ * is sent. The second pass, as the engine asks for units, yields one unit per row of the slice,
+ * reading no further than its last row: the file is never held as rows or units.
+ *
+ * Output "Result File" adds a collector that writes each row's outcome into one CSV file.
  */
 export async function csvFanOut<Prepared>(
 	ctx: IExecuteFunctions,
@@ -109,29 +197,96 @@ export async function csvFanOut<Prepared>(
 ): Promise<FanOut<Prepared>> {
 	const property = binaryPropertyName(ctx, itemIndex, BINARY_FIELD, ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
 	const meta = inputFileMeta(ctx, itemIndex, BINARY_FIELD, property);
-	const fail = (rule: string) =>
-		new NodeOperationError(ctx.getNode(), `Invalid CSV file in ${BINARY_FIELD}: ${rule}`, {
-			itemIndex,
-			description: `No row of item ${itemIndex + 1}'s file was sent, so it cost no credit. Fix the file and run again.`,
-		});
+	const output = outputOf(ctx, itemIndex);
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const slice = sliceOf(ctx, itemIndex, options);
+	const resultColumns = output === 'resultFile' ? resultFieldsOf(ctx, itemIndex, options.resultFields, lookup.answerColumns) : [];
+	const resultProperty =
+		output === 'resultFile'
+			? binaryPropertyName(ctx, itemIndex, RESULT_FIELD, ctx.getNodeParameter('resultBinaryPropertyName', itemIndex, 'data'))
+			: '';
 	if ('name' in lookup.column && lookup.headerRow === 'no') {
-		throw invalidInput(
+		throw fileInputError(
 			ctx,
 			itemIndex,
-			lookup.column.field,
-			`"${lookup.column.name}" is a column name, but Header Row is No: give the column's position (1 for the first) or set Header Row to Yes or Auto`,
+			invalidInput(
+				ctx,
+				itemIndex,
+				lookup.column.field,
+				`"${lookup.column.name}" is a column name, but Header Row is No: give the column's position (1 for the first) or set Header Row to Yes or Auto`,
+			),
 		);
 	}
 
+	const plan = await checkFile(ctx, itemIndex, meta, lookup, slice);
+	if (output === 'rowItems') {
+		return new FanOut(sliceUnits(ctx, meta, lookup, sliceOfPlan(plan), output, undefined), { keyCounts: plan.keyCounts });
+	}
+	const collector = new ResultFile(ctx, {
+		property: resultProperty,
+		fileName: resultFileName(meta.fileName),
+		header: plan.header,
+		width: plan.width,
+		flattener: new AnswerFlattener(resultColumns, lookup.answerColumns),
+		fileRows: plan.dataRows,
+		lastFileRow: plan.lastFileRow,
+		firstRow: plan.firstRow,
+		lastRow: plan.lastRow,
+		streamSibling: plan.streamSibling,
+	});
+	return new FanOut(sliceUnits(ctx, meta, lookup, sliceOfPlan(plan), output, collector), { collector, keyCounts: plan.keyCounts });
+}
+
+/** What the second pass needs of the plan: not its key counts (the engine has them), which would live as long as the units. */
+function sliceOfPlan({ header, position, firstRow, lastRow }: FilePlan): SlicePlan {
+	return { header, position, firstRow, lastRow };
+}
+
+type SlicePlan = Pick<FilePlan, 'header' | 'position' | 'firstRow' | 'lastRow'>;
+
+/** What the first pass learned: where the value is, how wide and long the file is, the slice's rows. */
+interface FilePlan {
+	header: string[] | undefined;
+	/** 1-based position of the value's column. */
+	position: number;
+	dataRows: number;
+	/** The number of the file's last row (a header row is row 1). */
+	lastFileRow: number;
+	/** Cells of the widest row, header included. */
+	width: number;
+	/** The slice's first and last row numbers. */
+	firstRow: number;
+	lastRow: number;
+	/** How many rows of the slice send each request (requestKey). */
+	keyCounts: Map<string, number>;
+	/** The stream the file was read from (filesystem mode): its class makes the result file's stream. */
+	streamSibling?: NodeJS.ReadableStream;
+}
+
+async function checkFile<Prepared>(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	meta: IBinaryData,
+	lookup: CsvLookup<Prepared>,
+	slice: Slice,
+): Promise<FilePlan> {
+	const fail = fileRuleError(ctx, itemIndex);
 	const continueOnFail = ctx.continueOnFail();
-	const units: Array<FanOutUnit<Prepared>> = [];
 	let header: string[] | undefined;
 	let position = 0;
 	let dataRows = 0;
+	let lastFileRow = 0;
+	let width = 0;
+	let firstRow = 0;
+	let lastRow = 0;
+	let sliceRows = 0;
+	const keyCounts = new Map<string, number>();
 	const parser = new CsvParser((row) => {
 		if (row.fields.every((field) => field.trim() === '')) {
 			throw fail(`${rowName(row)} is empty: a bulk CSV file has no empty rows; remove it and run again`);
 		}
+		lastFileRow = row.number;
+		if (row.fields.length > width) width = row.fields.length;
 		if (row.number === 1) {
 			header = firstRowHeader(ctx, itemIndex, row, lookup);
 			position = header ? headerPosition(header, lookup.column) : (lookup.column as { position: number }).position;
@@ -144,24 +299,82 @@ export async function csvFanOut<Prepared>(
 			const named = header ? ` ("${header[position - 1]}")` : '';
 			throw fail(`${rowName(row)} has no column ${position}${named}: it has ${row.fields.length} column${row.fields.length === 1 ? '' : 's'}`);
 		}
-		const unit = rowUnit(row, position, header, lookup);
-		// Without Continue On Fail the first invalid value stops the run before any request anyway:
-		// say so at once rather than read on (a wrong column would make every row an error).
-		if ('failed' in unit && !continueOnFail) throw unit.failed;
-		units.push(unit);
+		if (row.number < slice.start || sliceRows >= slice.max) return;
+		if (sliceRows++ === 0) firstRow = row.number;
+		lastRow = row.number;
+		// Only the check: no row beside the unit ('resultFile' builds none).
+		const unit = rowUnit(row, position, header, lookup, 'resultFile');
+		if ('failed' in unit) {
+			// Without Continue On Fail the first invalid value stops the run before any request anyway:
+			// say so at once rather than read on (a wrong column would make every row an error).
+			if (!continueOnFail) throw unit.failed;
+			return;
+		}
+		const key = requestKey(unit.prepared);
+		if (key !== undefined) keyCounts.set(key, (keyCounts.get(key) ?? 0) + 1);
 	});
+	let streamSibling: NodeJS.ReadableStream | undefined;
 	try {
-		await readInChunks(ctx, meta, (chunk) => parser.push(chunk));
+		streamSibling = await readInChunks(ctx, meta, (chunk) => parser.push(chunk));
 		parser.end();
 	} catch (error) {
 		if (error instanceof CsvError) throw fail(`the file is not valid CSV: ${error.message}`);
 		// A rule broken (already a NodeOperationError, passed through as it is) or a failed read.
 		throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 	}
-	if (units.length === 0) {
+	if (dataRows === 0) {
 		throw fail(header ? 'the file has a header row but no rows of data' : 'the file is empty: it has no rows');
 	}
-	return new FanOut(units);
+	if (sliceRows === 0) {
+		throw fileInputError(
+			ctx,
+			itemIndex,
+			invalidInput(
+				ctx,
+				itemIndex,
+				START_FIELD,
+				`row ${slice.start} is past the file's last row (row ${lastFileRow}): there is nothing left to send in this file`,
+			),
+		);
+	}
+	return { header, position, dataRows, lastFileRow, width, firstRow, lastRow, keyCounts, streamSibling };
+}
+
+/**
+ * The units of the slice's rows, read from the file a second time as the engine asks for them.
+ * With a result file, each row is handed to it before its unit is yielded.
+ */
+async function* sliceUnits<Prepared>(
+	ctx: IExecuteFunctions,
+	meta: IBinaryData,
+	lookup: CsvLookup<Prepared>,
+	plan: SlicePlan,
+	output: CsvOutput,
+	collector: ResultFile | undefined,
+): AsyncGenerator<FanOutUnit<Prepared>> {
+	const rows: CsvRow[] = [];
+	const parser = new CsvParser((row) => {
+		if (row.number >= plan.firstRow && row.number <= plan.lastRow) rows.push(row);
+	});
+	const handOut = function* (): Generator<FanOutUnit<Prepared>> {
+		for (const row of rows) {
+			const unit = rowUnit(row, plan.position, plan.header, lookup, output);
+			collector?.expect({ number: row.number, fields: row.fields, invalid: 'failed' in unit });
+			yield unit;
+		}
+		rows.length = 0;
+	};
+	let last = 0;
+	const track = (row: CsvRow) => (last = row.number);
+	for await (const chunk of chunksOf(ctx, meta)) {
+		parser.push(chunk);
+		if (rows.length > 0) track(rows[rows.length - 1]);
+		yield* handOut();
+		// Past the slice: the rest of the file is not read (leaving the loop closes the stream).
+		if (last >= plan.lastRow) return;
+	}
+	parser.end();
+	yield* handOut();
 }
 
 function rowName(row: CsvRow): string {
@@ -179,11 +392,15 @@ function firstRowHeader<Prepared>(
 	if (headerRow === 'no') return undefined;
 	if ('name' in column) {
 		if (headerPosition(row.fields, column) === 0) {
-			throw invalidInput(
+			throw fileInputError(
 				ctx,
 				itemIndex,
-				column.field,
-				`the file's first row has no column named "${column.name}" (it has: ${row.fields.map((name) => `"${name}"`).join(', ')})`,
+				invalidInput(
+					ctx,
+					itemIndex,
+					column.field,
+					`the file's first row has no column named "${column.name}" (it has: ${row.fields.map((name) => `"${name}"`).join(', ')})`,
+				),
 			);
 		}
 		return row.fields;
@@ -208,14 +425,19 @@ function rowUnit<Prepared>(
 	position: number,
 	header: string[] | undefined,
 	lookup: CsvLookup<Prepared>,
+	output: CsvOutput,
 ): FanOutUnit<Prepared> {
 	const label = `CSV ${rowName(row)}`;
-	const beside = { [CSV_ROW_KEY]: { number: row.number, columns: columnsOf(row.fields, header) } };
+	// A result file writes the row itself; row items carry it beside the record.
+	const beside = output === 'rowItems' ? { [CSV_ROW_KEY]: { number: row.number, columns: columnsOf(row.fields, header) } } : undefined;
 	try {
 		const field = `${lookup.valueLabel} (${rowName(row)}, column ${position})`;
-		return { prepared: lookup.prepare(row.fields[position - 1], field), label, beside };
+		return { prepared: lookup.prepare(row.fields[position - 1], field), label, ...(beside ? { beside } : {}) };
 	} catch (error) {
-		return { failed: error as Error, label, beside };
+		// The error names the row as the person sees it in the file, not the file's item.
+		(error as Error & { description?: string }).description =
+			`Row ${row.number} was not sent, so it cost no credit. Fix its ${lookup.valueLabel.toLowerCase()} (column ${position}) in the file and run again.`;
+		return { failed: error as Error, label, ...(beside ? { beside } : {}) };
 	}
 }
 
@@ -242,20 +464,100 @@ function columnsOf(fields: string[], header: string[] | undefined): IDataObject 
  * in filesystem mode a stream from n8n's binary store; in memory mode the base64 text in the
  * item, decoded a piece at a time rather than into one second copy.
  */
-async function readInChunks(
-	ctx: IExecuteFunctions,
-	meta: IBinaryData,
-	onChunk: (chunk: Uint8Array) => void,
-): Promise<void> {
+async function* chunksOf(ctx: IExecuteFunctions, meta: IBinaryData, opened?: (stream: NodeJS.ReadableStream) => void): AsyncGenerator<Uint8Array> {
 	if (meta.id) {
 		const stream = await ctx.helpers.getBinaryStream(meta.id, 64 * 1024);
-		for await (const chunk of stream as AsyncIterable<Uint8Array>) onChunk(chunk);
+		opened?.(stream);
+		yield* stream as AsyncIterable<Uint8Array>;
 		return;
 	}
 	const base64 = meta.data ?? '';
 	// A multiple of 4 base64 characters decodes to whole bytes on its own.
 	const piece = 4 * 16 * 1024;
-	for (let at = 0; at < base64.length; at += piece) {
-		onChunk(Buffer.from(base64.slice(at, at + piece), BINARY_ENCODING));
+	for (let at = 0; at < base64.length; at += piece) yield Buffer.from(base64.slice(at, at + piece), BINARY_ENCODING);
+}
+
+/** Reads the whole file chunk by chunk; returns the Node stream it came from, if it came from one. */
+async function readInChunks(
+	ctx: IExecuteFunctions,
+	meta: IBinaryData,
+	onChunk: (chunk: Uint8Array) => void,
+): Promise<NodeJS.ReadableStream | undefined> {
+	let source: NodeJS.ReadableStream | undefined;
+	for await (const chunk of chunksOf(ctx, meta, (stream) => (source = stream))) onChunk(chunk);
+	return source;
+}
+
+/** A broken file rule: an error of the file's item, which says that no row was sent. */
+function fileRuleError(ctx: IExecuteFunctions, itemIndex: number): (rule: string) => NodeOperationError {
+	return (rule) =>
+		new NodeOperationError(ctx.getNode(), `Invalid CSV file in ${BINARY_FIELD}: ${rule}`, {
+			itemIndex,
+			description: fileNotSent(itemIndex),
+		});
+}
+
+const fileNotSent = (itemIndex: number) =>
+	`No row of item ${itemIndex + 1}'s file was sent, so it cost no credit. Fix the file or the parameter and run again.`;
+
+/** A parameter error that stops the whole file: it says that no row of the file was sent. */
+function fileInputError(_ctx: IExecuteFunctions, itemIndex: number, error: NodeOperationError): NodeOperationError {
+	error.description = fileNotSent(itemIndex);
+	return error;
+}
+
+export function outputOf(ctx: IExecuteFunctions, itemIndex: number): CsvOutput {
+	const value = ctx.getNodeParameter('output', itemIndex, 'rowItems') as string;
+	if (value !== 'rowItems' && value !== 'resultFile') {
+		throw invalidInput(ctx, itemIndex, OUTPUT_FIELD, `must be rowItems or resultFile, got ${JSON.stringify(value)}`);
 	}
+	return value;
+}
+
+/** The rows to send: from row `start` (a header row is row 1), at most `max` of them. */
+interface Slice {
+	start: number;
+	max: number;
+}
+
+function sliceOf(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject): Slice {
+	const whole = (field: string, value: unknown, fallback: number): number => {
+		if (value === undefined) return fallback;
+		// An expression that gave nothing is not "from the start": a scheduled run reading the last
+		// run's nextRow gets null once the file is done, and must not send the whole file again.
+		if ((value === null || value === '') && field === START_FIELD) {
+			throw fileInputError(
+				ctx,
+				itemIndex,
+				invalidInput(ctx, itemIndex, field, "is empty: give a row number (1 for the first). The summary's nextRow is null when the file is done: there is nothing left to send"),
+			);
+		}
+		const number = typeof value === 'number' ? value : Number(String(value).trim());
+		if (!Number.isInteger(number) || number < 1) {
+			throw fileInputError(ctx, itemIndex, invalidInput(ctx, itemIndex, field, `must be a whole number from 1, got ${JSON.stringify(value)}`));
+		}
+		return number;
+	};
+	return { start: whole(START_FIELD, options.startAtRow, 1), max: whole(MAX_ROWS_FIELD, options.maxRows, MAX_CSV_ROWS) };
+}
+
+/** The answer columns a result file holds: the user's pick (in the contract's order), or all. */
+function resultFieldsOf(ctx: IExecuteFunctions, itemIndex: number, value: unknown, columns: readonly string[]): readonly string[] {
+	const picked = Array.isArray(value) ? value.map(String) : value === undefined || value === '' ? [] : String(value).split(',').map((name) => name.trim());
+	if (picked.length === 0) return columns;
+	const unknown = picked.filter((name) => !columns.includes(name));
+	if (unknown.length > 0) {
+		throw fileInputError(
+			ctx,
+			itemIndex,
+			invalidInput(ctx, itemIndex, RESULT_FIELDS_FIELD, `${unknown.map((name) => `"${name}"`).join(', ')} ${unknown.length === 1 ? 'is not a field' : 'are not fields'} of the service's record (it has: ${columns.join(', ')})`),
+		);
+	}
+	return columns.filter((column) => picked.includes(column));
+}
+
+/** leads.csv gives leads-results.csv. */
+function resultFileName(input: string | undefined): string {
+	const base = (input ?? 'rows.csv').replace(/\.csv$/i, '') || 'rows';
+	return `${base}-results.csv`;
 }

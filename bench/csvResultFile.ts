@@ -1,0 +1,210 @@
+import { spawn } from 'child_process';
+
+import { runNode, useBinaryMode } from '../test/harness/run';
+import { CREDENTIAL_TYPES } from '../test/harness/sandboxCredentials';
+import { startSandbox } from '../test/sandbox/server';
+
+/**
+ * Output "Result File" against one item per row, for a 50,000-row email file, pacing off,
+ * against the sandbox (in this process), n8n in filesystem binary mode:
+ * - memory: each output mode runs in a child process of its own (so neither inherits the other's
+ *   heap), which first runs the same workflow on a 10-row file, then samples its heap and RSS
+ *   every 10 ms while the node works through the 50,000 rows; growth is the peak over the level
+ *   after the 10-row run (the issue's measure: peak RSS growth over the same workflow on a tiny
+ *   input). The node's output is held until the run ends, as n8n holds it.
+ *   Peak figures include garbage not yet collected (V8 collects when it must), so the heap the
+ *   output still holds after a forced collection is printed too.
+ * - under a heap limit: each mode once more with V8's old space limited (BENCH_CSV_HEAP_MIB,
+ *   default 128 MiB), which makes V8 collect as it would in a small container: whether the run
+ *   completes, and its peak RSS growth then.
+ * - speed: rows per second of each mode in the same children, and their ratio.
+ * Two rounds, the order of the modes alternating. Goals (issue 17): Result File's growth far
+ * below the 320 MiB of n8n Cloud's smallest plan, and its rows/s at least one item per row's.
+ */
+// BENCH_CSV_ROWS: a smaller file for a quick look (the figures are for 50,000).
+const ROWS = Number(process.env.BENCH_CSV_ROWS ?? 50_000);
+type Mode = 'rowItems' | 'resultFile';
+
+interface ChildFigures {
+	mode: Mode;
+	rows: number;
+	seconds: number;
+	heapGrowthMiB: number;
+	rssGrowthMiB: number;
+	baselineRssMiB: number;
+	/** Heap still used after the run, garbage collected, its output still referenced. */
+	heldMiB: number;
+	/** This process's CPU time per row (the sandbox runs in the parent): what a shared machine disturbs least. */
+	cpuMicrosPerRow: number;
+	outputItems: number;
+	requests?: number;
+}
+
+function leadsFile(count: number): Buffer {
+	let text = 'name,email,company,note\n';
+	for (let index = 0; index < count; index++) text += `"Lead ${index}",lead${index}@example.com,"Acme, Inc.","met at the ""expo"", ${index % 7} times"\n`;
+	return Buffer.from(text);
+}
+
+const MiB = 1024 * 1024;
+/** The old-space limit of the constrained runs (n8n Cloud's smallest instance has 320 MiB for everything). */
+const HEAP_LIMIT_MIB = Number(process.env.BENCH_CSV_HEAP_MIB ?? 128);
+/** BENCH_CSV_ROUNDS=0: only the runs under the heap limit. */
+const ROUNDS = Number(process.env.BENCH_CSV_ROUNDS ?? 2);
+
+/** The child: one mode, a 10-row warm-up, then 50,000 rows while its memory is sampled. */
+async function child(mode: Mode, baseUrl: string, apiKey: string): Promise<void> {
+	await useBinaryMode('filesystem');
+	const gc = (globalThis as { gc?: () => void }).gc;
+	const run = async (file: Buffer) =>
+		await runNode({
+			type: 'abstractEmail',
+			parameters: {
+				input: 'csvFile',
+				binaryPropertyName: 'data',
+				emailColumn: 'email',
+				output: mode,
+				resultBinaryPropertyName: 'data',
+				options: {},
+			},
+			credential: {
+				type: CREDENTIAL_TYPES.email,
+				data: { apiKey, baseUrl, requestsPerSecond: 0 },
+			},
+			items: [
+				{
+					json: {},
+					binary: {
+						data: { bytes: file, mimeType: 'text/csv', fileName: 'leads.csv' },
+					},
+				},
+			],
+		});
+	const warm = await run(leadsFile(10));
+	if (warm.error) throw warm.error;
+	const file = leadsFile(ROWS);
+	gc?.();
+	const baseline = process.memoryUsage();
+	let peakHeap = baseline.heapUsed;
+	let peakRss = baseline.rss;
+	const sample = () => {
+		const now = process.memoryUsage();
+		peakHeap = Math.max(peakHeap, now.heapUsed);
+		peakRss = Math.max(peakRss, now.rss);
+	};
+	const sampler = setInterval(sample, 10);
+	const started = performance.now();
+	const cpu = process.cpuUsage();
+	const result = await run(file);
+	const seconds = (performance.now() - started) / 1000;
+	const cpuUsed = process.cpuUsage(cpu);
+	sample();
+	clearInterval(sampler);
+	if (result.error) throw result.error;
+	// What the run still holds once its garbage is collected: its output, as n8n would keep it.
+	gc?.();
+	const held = process.memoryUsage().heapUsed - baseline.heapUsed;
+	const expected = mode === 'rowItems' ? ROWS : 1;
+	if (result.items.length !== expected) throw new Error(`${mode}: expected ${expected} items, got ${result.items.length}`);
+	if (mode === 'resultFile' && result.items[0].json.answered !== ROWS) throw new Error(`resultFile: ${JSON.stringify(result.items[0].json)}`);
+	const figures: ChildFigures = {
+		mode,
+		rows: ROWS,
+		seconds,
+		heapGrowthMiB: (peakHeap - baseline.heapUsed) / MiB,
+		rssGrowthMiB: (peakRss - baseline.rss) / MiB,
+		baselineRssMiB: baseline.rss / MiB,
+		heldMiB: held / MiB,
+		cpuMicrosPerRow: (cpuUsed.user + cpuUsed.system) / ROWS,
+		outputItems: result.items.length,
+	};
+	process.stdout.write(`FIGURES ${JSON.stringify(figures)}\n`);
+}
+
+async function inChild(mode: Mode, baseUrl: string, apiKey: string, heapLimitMiB?: number): Promise<ChildFigures> {
+	const limit = heapLimitMiB ? [`--max-old-space-size=${heapLimitMiB}`] : [];
+	return await new Promise((resolve, reject) => {
+		const processChild = spawn(process.execPath, ['--expose-gc', ...limit, __filename, 'child', mode, baseUrl, apiKey], { stdio: ['ignore', 'pipe', 'pipe'] });
+		let output = '';
+		processChild.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+		processChild.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+		processChild.on('error', reject);
+		processChild.on('exit', (code) => {
+			const line = output.split('\n').find((text) => text.startsWith('FIGURES '));
+			if (code !== 0 || !line) {
+				const outOfMemory = /heap out of memory|Allocation failed/i.test(output);
+				return reject(Object.assign(new Error(outOfMemory ? 'ran out of heap' : `the ${mode} child exited with ${code}:\n${output.slice(-2000)}`), { outOfMemory }));
+			}
+			resolve(JSON.parse(line.slice('FIGURES '.length)) as ChildFigures);
+		});
+	});
+}
+
+export async function run(): Promise<void> {
+	console.log(
+		`\n## Bulk CSV: Output "Result File" against one item per row (${ROWS.toLocaleString('en-US')} email rows, pacing off, filesystem binary mode, each run in a child process of its own)`,
+	);
+	const sandbox = await startSandbox();
+	try {
+		const figures: Record<Mode, ChildFigures[]> = {
+			rowItems: [],
+			resultFile: [],
+		};
+		for (let round = 1; round <= ROUNDS; round++) {
+			for (const mode of (round % 2 === 1 ? ['rowItems', 'resultFile'] : ['resultFile', 'rowItems']) as Mode[]) {
+				sandbox.reset();
+				const measured = {
+					...(await inChild(mode, sandbox.baseUrls.email, sandbox.keys.email)),
+					requests: sandbox.requests('email').length,
+				};
+				figures[mode].push(measured);
+				console.log(
+					`    round ${round}, ${mode === 'rowItems' ? 'one item per row' : 'result file     '}: peak heap growth ${measured.heapGrowthMiB.toFixed(0)} MiB, peak RSS growth ${measured.rssGrowthMiB.toFixed(0)} MiB (over ${measured.baselineRssMiB.toFixed(0)} MiB after the 10-row run), held after the run ${measured.heldMiB.toFixed(1)} MiB, ${(ROWS / measured.seconds).toFixed(0)} rows/s (CPU ${measured.cpuMicrosPerRow.toFixed(0)} µs/row), ${measured.requests} requests, ${measured.outputItems} output item(s)`,
+				);
+			}
+		}
+		if (ROUNDS > 0) report(figures);
+		// Peaks include garbage V8 had no reason to collect yet: under a heap limit it must, and
+		// then only what the run really holds counts.
+		for (const mode of ['resultFile', 'rowItems'] as Mode[]) {
+			sandbox.reset();
+			const outcome = await inChild(mode, sandbox.baseUrls.email, sandbox.keys.email, HEAP_LIMIT_MIB).then(
+				(measured) => `completes (${(ROWS / measured.seconds).toFixed(0)} rows/s, peak RSS growth ${measured.rssGrowthMiB.toFixed(0)} MiB)`,
+				(error: Error & { outOfMemory?: boolean }) => (error.outOfMemory ? 'runs out of heap' : `fails: ${error.message.split('\n')[0]}`),
+			);
+			console.log(`    with V8's old space limited to ${HEAP_LIMIT_MIB} MiB, ${mode === 'rowItems' ? 'one item per row' : 'result file'} ${outcome}`);
+		}
+	} finally {
+		await sandbox.close();
+	}
+}
+
+/** The rounds' ratios: memory (worst round of each) and speed (best round of each). */
+function report(figures: Record<Mode, ChildFigures[]>): void {
+	const worst = (mode: Mode, key: 'heapGrowthMiB' | 'rssGrowthMiB') => Math.max(...figures[mode].map((entry) => entry[key]));
+	const speed = (mode: Mode) => {
+		const all = figures[mode].map((entry) => ROWS / entry.seconds).sort((a, b) => a - b);
+		return all[all.length - 1];
+	};
+	console.log(
+		`    result file over one item per row (worst of the rounds): peak heap growth ${worst('resultFile', 'heapGrowthMiB').toFixed(0)} / ${worst('rowItems', 'heapGrowthMiB').toFixed(0)} MiB = ${(worst('resultFile', 'heapGrowthMiB') / worst('rowItems', 'heapGrowthMiB')).toFixed(3)}, peak RSS growth ${worst('resultFile', 'rssGrowthMiB').toFixed(0)} / ${worst('rowItems', 'rssGrowthMiB').toFixed(0)} MiB = ${(worst('resultFile', 'rssGrowthMiB') / worst('rowItems', 'rssGrowthMiB')).toFixed(3)}`,
+	);
+	const cpu = (mode: Mode) => Math.min(...figures[mode].map((entry) => entry.cpuMicrosPerRow));
+	console.log(
+		`    rows per second (best of the rounds): result file ${speed('resultFile').toFixed(0)}, one item per row ${speed('rowItems').toFixed(0)}, ratio ${(speed('resultFile') / speed('rowItems')).toFixed(2)} (goal >= 1); the node process's CPU time per row (best): result file ${cpu('resultFile').toFixed(0)} µs, one item per row ${cpu('rowItems').toFixed(0)} µs, rows per CPU second ratio ${(cpu('rowItems') / cpu('resultFile')).toFixed(2)}`,
+	);
+}
+
+if (require.main === module) {
+	if (process.argv[2] === 'child') {
+		void child(process.argv[3] as Mode, process.argv[4], process.argv[5]).then(
+			() => process.exit(0),
+			(error: Error) => {
+				console.error(error);
+				process.exit(1);
+			},
+		);
+	} else {
+		void run().then(() => process.exit(0));
+	}
+}

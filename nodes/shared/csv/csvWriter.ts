@@ -1,0 +1,122 @@
+/**
+ * The package's CSV writer (RFC 4180, the reader's rules in reverse): cells separated by `,`,
+ * records ended by CRLF, a cell quoted when it holds a comma, a quote, CR or LF (its quotes
+ * doubled), or starts or ends with a space (which some readers trim). Text is UTF-8, no BOM
+ * (the package's reader, n8n's Extract From File and spreadsheets' import all take UTF-8).
+ *
+ * `CsvStream` turns written records into chunks of bytes that a consumer pulls (n8n's binary
+ * helpers, which in filesystem mode write them to disk as they come): a writer awaits `write`
+ * while a full chunk waits for its consumer, so a file of any size is held one chunk at a time.
+ */
+
+const NEEDS_QUOTES = /[",\r\n]|^ | $/;
+
+/** One cell as CSV text. */
+export function csvCell(value: string): string {
+	return NEEDS_QUOTES.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** One record as CSV text, line end included. */
+export function csvLine(cells: readonly string[]): string {
+	let line = '';
+	for (let index = 0; index < cells.length; index++) line += (index === 0 ? '' : ',') + csvCell(cells[index]);
+	return line + '\r\n';
+}
+
+/** A chunk is handed over once it holds this many characters (about as many bytes). */
+const CHUNK_CHARS = 64 * 1024;
+
+/**
+ * Records in, chunks of bytes out, through `chunks()` (one consumer). `write` resolves at once
+ * while the chunk fills, and waits for the consumer when a full chunk is still unread. After
+ * `end`, the consumer gets the rest and its iteration ends; after `fail`, it gets the error.
+ */
+export class CsvStream {
+	private pending: string[] = [];
+	private pendingChars = 0;
+	/** A full chunk the consumer has not taken yet. */
+	private ready: Buffer | undefined;
+	private ended = false;
+	private failure: Error | undefined;
+	/** The consumer waiting for a chunk, and the writer waiting for room. */
+	private wakeConsumer: (() => void) | undefined;
+	private wakeWriter: (() => void) | undefined;
+	/** Why the consumer stopped early (it failed or went away): writes then throw it. */
+	private consumerGone: Error | undefined;
+	bytesWritten = 0;
+
+	/** Appends one record; resolves when there is room for the next. */
+	async write(cells: readonly string[]): Promise<void> {
+		if (this.consumerGone) throw this.consumerGone;
+		if (this.ended || this.failure) throw new Error('The CSV file is already closed');
+		const line = csvLine(cells);
+		this.pending.push(line);
+		this.pendingChars += line.length;
+		if (this.pendingChars >= CHUNK_CHARS) await this.handOver();
+	}
+
+	/** No more records: the consumer gets what is left, then its iteration ends. */
+	async end(): Promise<void> {
+		if (this.consumerGone) throw this.consumerGone;
+		if (this.pendingChars > 0) await this.handOver();
+		this.ended = true;
+		this.wake();
+	}
+
+	/** Stops the file: the consumer's iteration throws `error`; a waiting writer is released. */
+	fail(error: Error): void {
+		this.failure ??= error;
+		this.wake();
+	}
+
+	/** The consumer went away (its store failed): writers stop waiting and throw `error`. */
+	consumerFailed(error: Error): void {
+		this.consumerGone ??= error;
+		this.wake();
+	}
+
+	/** The bytes of the file, chunk by chunk, as the writer produces them. */
+	async *chunks(): AsyncGenerator<Buffer> {
+		try {
+			for (;;) {
+				if (this.failure) throw this.failure;
+				if (this.ready) {
+					const chunk = this.ready;
+					this.ready = undefined;
+					this.wake();
+					yield chunk;
+					continue;
+				}
+				if (this.ended) return;
+				await new Promise<void>((resolve) => (this.wakeConsumer = resolve));
+			}
+		} finally {
+			// Iteration ended early (the store stopped reading): writers must not wait for it.
+			if (!this.ended && !this.failure) this.consumerFailed(new Error('The result file stopped being written'));
+		}
+	}
+
+	/** Makes the pending records the ready chunk, waiting while the previous one is unread. */
+	private async handOver(): Promise<void> {
+		while (this.ready && !this.consumerGone && !this.failure) {
+			await new Promise<void>((resolve) => (this.wakeWriter = resolve));
+		}
+		if (this.consumerGone) throw this.consumerGone;
+		if (this.failure) throw this.failure;
+		const chunk = Buffer.from(this.pending.join(''), 'utf8');
+		this.pending = [];
+		this.pendingChars = 0;
+		this.bytesWritten += chunk.length;
+		this.ready = chunk;
+		this.wake();
+	}
+
+	private wake(): void {
+		const consumer = this.wakeConsumer;
+		const writer = this.wakeWriter;
+		this.wakeConsumer = undefined;
+		this.wakeWriter = undefined;
+		consumer?.();
+		writer?.();
+	}
+}

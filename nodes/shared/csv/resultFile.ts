@@ -1,0 +1,215 @@
+import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import type { RunTally, UnitCollector, UnitOutcome } from '../fanOut';
+import { NotSentError } from '../runLedger';
+import { readableFrom } from '../streams';
+import { AnswerFlattener, OTHER_FIELDS_COLUMN } from './answerColumns';
+import { CsvStream } from './csvWriter';
+
+/**
+ * Output "Result File": a CSV file's rows and their answers as one CSV file, written while the
+ * answers arrive (the engine hands each row's outcome over in file order), so that the rows are
+ * never held as items or as one string. Each row of the result is the input row's cells exactly
+ * as read (padded to the widest row of the file, so every row has every column), then the
+ * answer's columns (answerColumns.ts), then `status`.
+ *
+ * The file goes to n8n's binary helpers as a Node stream when n8n keeps binary data in a store
+ * (filesystem mode: it is written to disk chunk by chunk); in n8n's default memory mode, where
+ * n8n holds every file in the item anyway, its chunks are joined once at the end.
+ */
+
+export const STATUS_COLUMN = 'status';
+
+/** One data row of the slice, as the unit generator hands it over before yielding its unit. */
+export interface SliceRow {
+	/** The row's number in the file, as errors name it (a header row is row 1). */
+	number: number;
+	fields: string[];
+	/** The row's value was refused before sending (its unit is a failure of its own). */
+	invalid: boolean;
+}
+
+export interface ResultFileSetup {
+	/** The output binary field. */
+	property: string;
+	fileName: string;
+	/** The input file's header row, or undefined when it has none. */
+	header: string[] | undefined;
+	/** Cells of the widest row of the file (header included). */
+	width: number;
+	flattener: AnswerFlattener;
+	/** Data rows of the whole file, its last row's number, and the slice's first and last row numbers. */
+	fileRows: number;
+	lastFileRow: number;
+	firstRow: number;
+	lastRow: number;
+	/** A Node stream n8n gave the node (the input file's), whose Readable class makes the output stream; undefined in memory mode. */
+	streamSibling?: NodeJS.ReadableStream;
+}
+
+/** The summary counts of failed rows, by reason. */
+interface Failed {
+	invalidValue: number;
+	serviceError: number;
+	planRanOut: number;
+	keyRejected: number;
+}
+
+export class ResultFile implements UnitCollector {
+	private readonly stream = new CsvStream();
+	private stored: Promise<IBinaryData> | undefined;
+	/** Rows yielded as units whose outcomes have not come yet, in order. */
+	private readonly waiting: SliceRow[] = [];
+	private waitingHead = 0;
+	private rows = 0;
+	private answered = 0;
+	private readonly failed: Failed = { invalidValue: 0, serviceError: 0, planRanOut: 0, keyRejected: 0 };
+	/** The first row that the plan's end kept from an answer: where the next run starts. */
+	private firstUnanswered: number | undefined;
+	private readonly header: Promise<void>;
+
+	constructor(
+		private readonly ctx: IExecuteFunctions,
+		private readonly setup: ResultFileSetup,
+	) {
+		// The header goes first, before any answer; the file is opened only when rows come (a run
+		// that fails before sending leaves nothing open).
+		this.header = this.stream.write(headerCells(setup));
+	}
+
+	/** Hands the file to n8n's binary helpers, which read it as it is written. */
+	private store(): Promise<IBinaryData> {
+		if (this.stored) return this.stored;
+		const { ctx, setup } = this;
+		const source = this.stream.chunks();
+		if (setup.streamSibling) {
+			this.stored = ctx.helpers.prepareBinaryData(readableFrom(setup.streamSibling, source) as unknown as Buffer, setup.fileName, 'text/csv');
+		} else {
+			this.stored = (async () => {
+				const parts: Buffer[] = [];
+				for await (const chunk of source) parts.push(chunk);
+				return await ctx.helpers.prepareBinaryData(Buffer.concat(parts), setup.fileName, 'text/csv');
+			})();
+		}
+		// A store that fails stops the writer (its next write throws) instead of leaving it waiting.
+		this.stored.catch((error: Error) => this.stream.consumerFailed(error));
+		return this.stored;
+	}
+
+	/** The row of the next unit the generator yields. */
+	expect(row: SliceRow): void {
+		this.waiting.push(row);
+	}
+
+	async add(outcome: UnitOutcome): Promise<void> {
+		void this.store();
+		await this.header;
+		const row = this.waiting[this.waitingHead];
+		if (!row) throw new Error('A result came for a row that was not read');
+		this.waiting[this.waitingHead++] = undefined as unknown as SliceRow;
+		// Let go of the handled part of the queue now and then, not on every row.
+		if (this.waitingHead >= 1024) {
+			this.waiting.splice(0, this.waitingHead);
+			this.waitingHead = 0;
+		}
+		const { flattener, width } = this.setup;
+		let answer: { cells: string[]; other: string } = { cells: new Array<string>(flattener.columns.length).fill(''), other: '' };
+		let status: string;
+		if ('answered' in outcome) {
+			this.answered++;
+			const [first, ...more] = outcome.answered;
+			answer = flattener.flatten(first?.json ?? {});
+			// One record per lookup is what the contract gives; should more come, none is dropped.
+			if (more.length > 0) answer.other = JSON.stringify({ ...(answer.other ? (JSON.parse(answer.other) as IDataObject) : {}), moreRecords: more.map((item) => item.json) });
+			status = 'ok';
+		} else {
+			status = this.statusOfFailure(row, outcome);
+		}
+		const cells = row.fields.length < width ? [...row.fields, ...new Array<string>(width - row.fields.length).fill('')] : row.fields;
+		this.rows++;
+		await this.stream.write([...cells, ...answer.cells, answer.other, status]);
+	}
+
+	async finish(tally: RunTally): Promise<INodeExecutionData[]> {
+		const stored = this.store();
+		await this.header;
+		await this.stream.end();
+		const binary = await stored;
+		const { fileRows, lastFileRow, firstRow, lastRow } = this.setup;
+		const nextRow = this.firstUnanswered ?? (lastRow < lastFileRow ? lastRow + 1 : null);
+		const json: IDataObject = {
+			rows: this.rows,
+			firstRow,
+			lastRow,
+			answered: this.answered,
+			failed: { ...this.failed },
+			requestsSent: tally.requestsSent,
+			requestsSaved: tally.requestsSaved,
+			nextRow,
+			fileRows,
+		};
+		return [{ json, binary: { [this.setup.property]: binary } }];
+	}
+
+	async abort(): Promise<void> {
+		this.stream.fail(new Error('The run stopped before the result file was complete'));
+		await this.stored?.catch(() => undefined);
+	}
+
+	private statusOfFailure(row: SliceRow, outcome: { failed: Error; notSent: boolean }): string {
+		const message = withoutRowLabel(outcome.failed.message);
+		if (outcome.notSent) {
+			this.firstUnanswered ??= row.number;
+			if (outcome.failed instanceof NotSentError && outcome.failed.reason === 'keyRejected') {
+				this.failed.keyRejected++;
+				return 'not sent: the API key was rejected (no credit used)';
+			}
+			this.failed.planRanOut++;
+			return 'not sent: the plan\'s credits ran out (no credit used)';
+		}
+		if (row.invalid) {
+			this.failed.invalidValue++;
+			return `invalid value: ${message}`;
+		}
+		if ((outcome.failed as { httpCode?: string | null }).httpCode === '401') {
+			// The key was rejected: nothing of this file can be answered until it is fixed.
+			this.failed.keyRejected++;
+			this.firstUnanswered ??= row.number;
+			return `not answered: the API key was rejected (${message})`;
+		}
+		if (isPlanRanOut(outcome.failed)) {
+			this.failed.planRanOut++;
+			this.firstUnanswered ??= row.number;
+			return `not answered: the plan's credits ran out (${message})`;
+		}
+		this.failed.serviceError++;
+		return `service error: ${message}`;
+	}
+}
+
+/** The result file's header: the input's column names (or column1...), the answer's, other_fields, status. */
+export function headerCells(setup: Pick<ResultFileSetup, 'header' | 'width' | 'flattener'>): string[] {
+	const input: string[] = [];
+	for (let index = 0; index < setup.width; index++) input.push(setup.header?.[index] ?? `column${index + 1}`);
+	// An added column never repeats an input column's name (a lead list may well have a "status"):
+	// it gets _2 (or _3...) instead, so every column of the result can be told apart.
+	const taken = new Set(input.map((name) => name.trim()));
+	const added = [...setup.flattener.columns, OTHER_FIELDS_COLUMN, STATUS_COLUMN].map((name) => {
+		let unique = name;
+		for (let suffix = 2; taken.has(unique); suffix++) unique = `${name}_${suffix}`;
+		taken.add(unique);
+		return unique;
+	});
+	return [...input, ...added];
+}
+
+/** A row's error without the "CSV row 7: " the engine puts before it (the row is the file's line). */
+function withoutRowLabel(message: string): string {
+	return message.replace(/^CSV row \d+( \(line \d+\))?: /, '');
+}
+
+/** The service said the plan's credits are used up: 422, or the email service's 403 (contract 7.1). */
+export function isPlanRanOut(error: Error): boolean {
+	const { httpCode } = error as Error & { httpCode?: string | null };
+	return httpCode === '422' || (httpCode === '403' && /credits/i.test(error.message));
+}
