@@ -38,7 +38,8 @@ import { bulkEmailWorkflow, EMAIL_NODE, LOOKUP_NODE, lookupWorkflow, type Output
  *     has it, Result File (written back to ~/.n8n-files); `n8n execute`'s peak RSS on 50,000 rows
  *     less on a 10-row file, and rows per second of the node's own executionTime.
  *
- * Env: BENCH_N8N_RUNS (default 3), BENCH_N8N_PARTS (default "lookup,cache,bulk").
+ * Env: BENCH_N8N_RUNS (default 3), BENCH_N8N_PARTS (default "lookup,cache,bulk"), BENCH_N8N_MODES
+ * (default "items,resultFile"), BENCH_N8N_NODE_OPTIONS (NODE_OPTIONS for n8n, e.g. --max-old-space-size=256).
  */
 const RUNS = Number(process.env.BENCH_N8N_RUNS ?? 3);
 const PARTS = new Set((process.env.BENCH_N8N_PARTS ?? 'lookup,cache,bulk').split(','));
@@ -323,7 +324,12 @@ async function main(): Promise<void> {
 	const prepared = await prepare('bench-n8n', log);
 	const sandbox = await startSandbox({});
 	try {
-		const env = { ...(await environmentFor(prepared)), N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' };
+		const env = {
+			...(await environmentFor(prepared)),
+			N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem',
+			// For instance --max-old-space-size=256, as a container with little memory runs n8n.
+			...(process.env.BENCH_N8N_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_N8N_NODE_OPTIONS } : {}),
+		};
 		const files = prepared.filesFolder;
 
 		// The databases and lead files, in ~/.n8n-files where n8n 2.x's file nodes may read.
@@ -349,7 +355,9 @@ async function main(): Promise<void> {
 		log(`Files in ~/.n8n-files: ${cases.map((lookup) => `${lookup.real} ${mib(lookup.realBytes)}, ${lookup.tiny} ${(size(lookup.tiny) / 1024).toFixed(1)} KiB, ${lookup.alike} ${(size(lookup.alike) / 1024).toFixed(1)} KiB`).join('; ')}; leads-${LEAD_ROWS}.csv ${mib(size(`leads-${LEAD_ROWS}.csv`))}`);
 
 		const resultFile = resultFileParameters();
-		const modes: OutputMode[] = resultFile ? ['items', 'resultFile'] : ['items'];
+		const modes: OutputMode[] = (resultFile ? (['items', 'resultFile'] as OutputMode[]) : (['items'] as OutputMode[])).filter(
+			(mode) => !process.env.BENCH_N8N_MODES || process.env.BENCH_N8N_MODES.split(',').includes(mode),
+		);
 		const workflows: Workflow[] = [];
 		for (const lookup of cases) {
 			workflows.push(lookupWorkflow(`benchLookupReal${lookup.format}`, lookup.real, lookup.addresses));
