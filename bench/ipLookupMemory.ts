@@ -161,7 +161,7 @@ async function memoryCase(tiny: string, real: string): Promise<MemoryFigures> {
 /* ---------- the databases ---------- */
 
 /** mmdb-lib's decoded value as the test writer's value: integers as uint32 (or uint16), others as double. */
-function asWritten(value: unknown): MmdbValue {
+export function asWritten(value: unknown): MmdbValue {
 	if (typeof value === 'number') return Number.isInteger(value) && value >= 0 ? (value < 65536 ? uint16(value) : uint32(value)) : value;
 	if (Array.isArray(value)) return value.map(asWritten);
 	if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, asWritten(entry)]));
