@@ -5,6 +5,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeTy
 
 import { CsvParser, CsvScanner } from '../nodes/shared/csv/csv';
 import { CsvIndexBuilder } from '../nodes/shared/ipDatabases/csvIndex';
+import { describeNodeType } from '../test/harness/baseNodes';
 import { NodeTypes, PACKAGE_NAME, ROOT } from '../test/harness/nodeTypes';
 import { runWorkflow, type WorkflowJson } from '../test/harness/run';
 import { addresses, csvChunks, csvFile, mmdbFile } from './ipLookupData';
@@ -158,17 +159,7 @@ let benchFile: Buffer = Buffer.alloc(0);
 let benchIps: string[] = [];
 
 class BenchSource implements INodeType {
-	description = {
-		displayName: 'Bench Source',
-		name: 'benchSource',
-		group: ['input'],
-		version: 1,
-		description: 'The database file and the addresses',
-		defaults: { name: 'Bench Source' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [],
-	} as INodeType['description'];
+	description = describeNodeType('benchSource', 'Bench Source', { group: ['input'], version: 1, description: 'The database file and the addresses' });
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const binary = await this.helpers.prepareBinaryData(benchFile, 'database', 'application/octet-stream');

@@ -11,6 +11,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeTy
 import { CsvScanner } from '../nodes/shared/csv/csv';
 import { CsvIndexBuilder } from '../nodes/shared/ipDatabases/csvIndex';
 import { parseDatabase } from '../nodes/shared/ipDatabases/databaseSource';
+import { describeNodeType } from '../test/harness/baseNodes';
 import { NodeTypes, PACKAGE_NAME, ROOT } from '../test/harness/nodeTypes';
 import { runWorkflow, useBinaryMode, type WorkflowJson } from '../test/harness/run';
 import { randomIpv4 } from '../test/sandbox/ipDatabases/addresses';
@@ -72,17 +73,7 @@ const stored = async (ctx: IExecuteFunctions, file: string) =>
 	await ctx.helpers.prepareBinaryData(createReadStream(file, { highWaterMark: 1024 * 1024 }), path.basename(file), 'application/octet-stream');
 
 class StreamedFile implements INodeType {
-	description = {
-		displayName: 'Streamed File',
-		name: 'streamedFile',
-		group: ['input'],
-		version: 1,
-		description: 'The database file, streamed from disk into n8n\'s binary store',
-		defaults: { name: 'Streamed File' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [],
-	} as INodeType['description'];
+	description = describeNodeType('streamedFile', 'Streamed File', { group: ['input'], version: 1, description: 'The database file, streamed from disk into n8n\'s binary store' });
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return [[{ json: {}, binary: { data: await stored(this, filePath) } }]];

@@ -22,7 +22,8 @@ import { resolveFromWorkingDirectory } from './n8nFiles';
  * n8n with the real nodes.
  */
 
-function describe(name: string, displayName: string, extra: Partial<INodeTypeDescription> = {}): INodeTypeDescription {
+/** A node type's description as the harness's own node types have it: one main input and output, no parameters unless given. */
+export function describeNodeType(name: string, displayName: string, extra: Partial<INodeTypeDescription> = {}): INodeTypeDescription {
 	return {
 		displayName,
 		name,
@@ -45,7 +46,7 @@ const paired = (json: IDataObject, item: number, binary?: INodeExecutionData['bi
 
 /** Manual Trigger: one empty item. */
 class ManualTrigger implements INodeType {
-	description = describe('manualTrigger', 'Manual Trigger', { group: ['trigger'], inputs: [] });
+	description = describeNodeType('manualTrigger', 'Manual Trigger', { group: ['trigger'], inputs: [] });
 
 	async execute(): Promise<INodeExecutionData[][]> {
 		return [[{ json: {} }]];
@@ -57,7 +58,7 @@ class ManualTrigger implements INodeType {
  * the harness's time zone).
  */
 class ScheduleTrigger implements INodeType {
-	description = describe('scheduleTrigger', 'Schedule Trigger', {
+	description = describeNodeType('scheduleTrigger', 'Schedule Trigger', {
 		group: ['trigger'],
 		inputs: [],
 		version: [1, 1.1, 1.2],
@@ -96,7 +97,7 @@ function firedAt(now: Date): IDataObject {
 
 /** Edit Fields (Set): `raw` mode (JSON output) and `manual` mode (assignments). */
 class EditFields implements INodeType {
-	description = describe('set', 'Edit Fields', {
+	description = describeNodeType('set', 'Edit Fields', {
 		properties: [
 			{ displayName: 'Mode', name: 'mode', type: 'string', default: 'manual' },
 			{ displayName: 'JSON', name: 'jsonOutput', type: 'string', default: '{}', displayOptions: { show: { mode: ['raw'] } } },
@@ -161,7 +162,7 @@ function jsonObject(raw: string | IDataObject, itemIndex: number): IDataObject {
  * item lacks gives no items and no error.
  */
 class SplitOut implements INodeType {
-	description = describe('splitOut', 'Split Out', {
+	description = describeNodeType('splitOut', 'Split Out', {
 		version: 1,
 		properties: [
 			{ displayName: 'Fields To Split Out', name: 'fieldToSplitOut', type: 'string', default: '' },
@@ -191,7 +192,7 @@ class SplitOut implements INodeType {
 
 /** If: the real node's `conditions` filter, evaluated by n8n-core, routing to true or false. */
 class If implements INodeType {
-	description = describe('if', 'If', {
+	description = describeNodeType('if', 'If', {
 		outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
 		properties: [
 			{ displayName: 'Conditions', name: 'conditions', type: 'filter', default: {} },
@@ -221,7 +222,7 @@ class If implements INodeType {
  * `{ error }`, paired.
  */
 class ReadWriteFile implements INodeType {
-	description = describe('readWriteFile', 'Read/Write Files from Disk', {
+	description = describeNodeType('readWriteFile', 'Read/Write Files from Disk', {
 		group: ['input'],
 		version: [1, 1.1],
 		properties: [

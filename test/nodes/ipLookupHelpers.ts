@@ -4,6 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeType } from 'n8n-workflow';
 
 import { NodeTypes, PACKAGE_NAME, ROOT } from '../harness/nodeTypes';
+import { describeNodeType } from '../harness/baseNodes';
 import { runWorkflow, type RunResult, type WorkflowJson } from '../harness/run';
 import { bitAt, ipBytes, parseCidr } from '../sandbox/ipDatabases/network';
 
@@ -25,17 +26,7 @@ let pendingItems: IDataObject[] = [];
 let filePerItem = false;
 
 class DatabaseFileSource implements INodeType {
-	description = {
-		displayName: 'Database File',
-		name: 'databaseFile',
-		group: ['input'],
-		version: 1,
-		description: 'Outputs the database file a test gives',
-		defaults: { name: 'Database File' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [],
-	} as INodeType['description'];
+	description = describeNodeType('databaseFile', 'Database File', { group: ['input'], version: 1, description: 'Outputs the database file a test gives' });
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const pendingFile = pendingFiles.get(this.getNode().name);
