@@ -2,6 +2,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { errorItem } from './errorItems';
+import { capitalised } from './errors';
 import { FanOut, type FanOutUnit, type UnitCollector, type UnitOutcome } from './fanOut';
 import { requestKey } from './requestKey';
 import { NotSentError, RunLedger } from './runLedger';
@@ -321,9 +322,6 @@ function labelled(error: Error, label: string): Error {
 	return copy;
 }
 
-function capitalised(text: string): string {
-	return text.charAt(0).toUpperCase() + text.slice(1);
-}
 
 /** n8n errors pass as they are; anything else is wrapped so n8n shows it with its item. */
 function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {

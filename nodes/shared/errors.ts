@@ -19,6 +19,11 @@ export function invalidInput(
 	});
 }
 
+/** "item 3" at the start of a sentence: "Item 3". */
+export function capitalised(text: string): string {
+	return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** Replaces every secret (API key, signed link and its query) that occurs in a text. */
 export function redact(text: string, secrets: readonly string[]): string {
 	let clean = text;

@@ -1,6 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { capitalised } from './errors';
 import type { RunTally, UnitOutcome } from './fanOut';
 
 /**
@@ -119,8 +120,7 @@ export class RunLedger implements RunTally {
 			itemIndex,
 			description: `${what} was not sent, so it cost nothing. ${fix}, then run again for what was not sent.`,
 		});
-		error.reason = this.stopReason ?? 'planRanOut';
-		return error;
+		return withStopReason(error, this.stopReason ?? 'planRanOut');
 	}
 
 	/** What the run did for one input item (a file's rows), for a result file's summary. */
@@ -158,13 +158,22 @@ export interface SendingGate {
 export type StopReason = 'planRanOut' | 'keyRejected';
 
 /** A unit the run did not send (the plan ran out, or the key was rejected, first): it cost nothing. */
-export class NotSentError extends NodeOperationError {
-	reason: StopReason = 'planRanOut';
+export class NotSentError extends NodeOperationError {}
+
+/**
+ * Why a unit's failure is the run's stop: the answer that stopped the sending (and any other
+ * such answer in flight), or a unit not sent after it. Set where the statuses are classified
+ * (serviceClient.ts, with the service's own quota statuses), read by whoever reports the unit.
+ */
+export function withStopReason<E extends Error>(error: E, reason: StopReason): E {
+	(error as E & { stopReason?: StopReason }).stopReason = reason;
+	return error;
 }
 
-function capitalised(text: string): string {
-	return text.charAt(0).toUpperCase() + text.slice(1);
+export function stopReasonOf(error: Error): StopReason | undefined {
+	return (error as Error & { stopReason?: StopReason }).stopReason;
 }
+
 
 /** A shared answer's item for another unit: its own JSON, the same binary data (n8n stores it once). */
 function copyItem(item: INodeExecutionData): INodeExecutionData {

@@ -12,7 +12,7 @@ import { apiError, networkError, redact } from './errors';
 import { concurrencyFor, pacerFor } from './pacing';
 import type { Pacer } from './pacing';
 import { backoffMs, isRetryableNetworkError, isRetryableStatus, networkCodeOf, RetryBudget, retryAfterMs } from './retry';
-import type { SendingGate } from './runLedger';
+import { withStopReason, type SendingGate, type StopReason } from './runLedger';
 import type {
 	DownloadOptions,
 	DownloadResponse,
@@ -200,9 +200,13 @@ async function send<Prepared>(
 		}
 
 		const { statusCode } = response;
-		if ((service.quotaStatuses ?? QUOTA_STATUSES).includes(statusCode)) gate.stopSending('planRanOut');
-		// A rejected key is rejected for every item: the rest of the run would only collect 401s.
-		else if (statusCode === 401) gate.stopSending('keyRejected');
+		// A spent plan, or a rejected key (every later request would collect a 401 too), stops the run.
+		const stopReason: StopReason | undefined = (service.quotaStatuses ?? QUOTA_STATUSES).includes(statusCode)
+			? 'planRanOut'
+			: statusCode === 401
+				? 'keyRejected'
+				: undefined;
+		if (stopReason) gate.stopSending(stopReason);
 		const retryAfter = retryAfterMs(response.headers?.['retry-after']);
 		if (statusCode === 429) {
 			// Refused, but answered: the service is up.
@@ -230,7 +234,7 @@ async function send<Prepared>(
 			// When it is the service's Retry-After that does not fit, the message says so.
 			if (retryAfter !== undefined && budget.allows(0, failingSince)) overBudget = retryAfter;
 		}
-		throw apiError(ctx, itemIndex, {
+		const refused = apiError(ctx, itemIndex, {
 			status: statusCode,
 			body: response.body,
 			serviceName: service.serviceName,
@@ -238,6 +242,7 @@ async function send<Prepared>(
 			secrets,
 			statusMessages: service.statusMessages,
 		});
+		throw stopReason ? withStopReason(refused, stopReason) : refused;
 	}
 }
 

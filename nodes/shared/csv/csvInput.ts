@@ -209,7 +209,6 @@ export async function csvFanOut<Prepared>(
 			: '';
 	if ('name' in lookup.column && lookup.headerRow === 'no') {
 		throw fileInputError(
-			ctx,
 			itemIndex,
 			invalidInput(
 				ctx,
@@ -329,7 +328,6 @@ async function checkFile<Prepared>(
 	}
 	if (sliceRows === 0) {
 		throw fileInputError(
-			ctx,
 			itemIndex,
 			invalidInput(
 				ctx,
@@ -395,7 +393,6 @@ function firstRowHeader<Prepared>(
 	if ('name' in column) {
 		if (headerPosition(row.fields, column) === 0) {
 			throw fileInputError(
-				ctx,
 				itemIndex,
 				invalidInput(
 					ctx,
@@ -503,7 +500,7 @@ const fileNotSent = (itemIndex: number) =>
 	`No row of item ${itemIndex + 1}'s file was sent, so it cost no credit. Fix the file or the parameter and run again.`;
 
 /** A parameter error that stops the whole file: it says that no row of the file was sent. */
-function fileInputError(_ctx: IExecuteFunctions, itemIndex: number, error: NodeOperationError): NodeOperationError {
+function fileInputError(itemIndex: number, error: NodeOperationError): NodeOperationError {
 	error.description = fileNotSent(itemIndex);
 	return error;
 }
@@ -529,14 +526,13 @@ function sliceOf(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject
 		// run's nextRow gets null once the file is done, and must not send the whole file again.
 		if ((value === null || value === '') && field === START_FIELD) {
 			throw fileInputError(
-				ctx,
 				itemIndex,
 				invalidInput(ctx, itemIndex, field, "is empty: give a row number (1 for the first). The summary's nextRow is null when the file is done: there is nothing left to send"),
 			);
 		}
 		const number = typeof value === 'number' ? value : Number(String(value).trim());
 		if (!Number.isInteger(number) || number < 1) {
-			throw fileInputError(ctx, itemIndex, invalidInput(ctx, itemIndex, field, `must be a whole number from 1, got ${JSON.stringify(value)}`));
+			throw fileInputError(itemIndex, invalidInput(ctx, itemIndex, field, `must be a whole number from 1, got ${JSON.stringify(value)}`));
 		}
 		return number;
 	};
@@ -550,7 +546,6 @@ function resultFieldsOf(ctx: IExecuteFunctions, itemIndex: number, value: unknow
 	const unknown = picked.filter((name) => !columns.includes(name));
 	if (unknown.length > 0) {
 		throw fileInputError(
-			ctx,
 			itemIndex,
 			invalidInput(ctx, itemIndex, RESULT_FIELDS_FIELD, `${unknown.map((name) => `"${name}"`).join(', ')} ${unknown.length === 1 ? 'is not a field' : 'are not fields'} of the service's record (it has: ${columns.join(', ')})`),
 		);

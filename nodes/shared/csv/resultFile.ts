@@ -1,7 +1,7 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { RunTally, UnitCollector, UnitOutcome } from '../fanOut';
-import { NotSentError } from '../runLedger';
+import { stopReasonOf } from '../runLedger';
 import { readableFrom } from '../streams';
 import { AnswerFlattener, OTHER_FIELDS_COLUMN } from './answerColumns';
 import { CsvStream } from './csvWriter';
@@ -157,33 +157,21 @@ export class ResultFile implements UnitCollector {
 	}
 
 	private statusOfFailure(row: SliceRow, outcome: { failed: Error; notSent: boolean }): string {
-		const message = withoutRowLabel(outcome.failed.message);
-		if (outcome.notSent) {
-			this.firstUnanswered ??= row.number;
-			if (outcome.failed instanceof NotSentError && outcome.failed.reason === 'keyRejected') {
-				this.failed.keyRejected++;
-				return 'not sent: the API key was rejected (no credit used)';
-			}
-			this.failed.planRanOut++;
-			return 'not sent: the plan\'s credits ran out (no credit used)';
-		}
+		const { message } = outcome.failed;
 		if (row.invalid) {
 			this.failed.invalidValue++;
 			return `invalid value: ${message}`;
 		}
-		if ((outcome.failed as { httpCode?: string | null }).httpCode === '401') {
-			// The key was rejected: nothing of this file can be answered until it is fixed.
-			this.failed.keyRejected++;
-			this.firstUnanswered ??= row.number;
-			return `not answered: the API key was rejected (${message})`;
+		const stopped = stopReasonOf(outcome.failed);
+		if (!stopped) {
+			this.failed.serviceError++;
+			return `service error: ${message}`;
 		}
-		if (isPlanRanOut(outcome.failed)) {
-			this.failed.planRanOut++;
-			this.firstUnanswered ??= row.number;
-			return `not answered: the plan's credits ran out (${message})`;
-		}
-		this.failed.serviceError++;
-		return `service error: ${message}`;
+		// The run stopped sending here (or before): nothing of the file from this row on is answered.
+		this.firstUnanswered ??= row.number;
+		this.failed[stopped]++;
+		const why = stopped === 'keyRejected' ? 'the API key was rejected' : "the plan's credits ran out";
+		return outcome.notSent ? `not sent: ${why} (no credit used)` : `not answered: ${why} (${message})`;
 	}
 }
 
@@ -203,13 +191,3 @@ export function headerCells(setup: Pick<ResultFileSetup, 'header' | 'width' | 'f
 	return [...input, ...added];
 }
 
-/** A row's error without the "CSV row 7: " the engine puts before it (the row is the file's line). */
-function withoutRowLabel(message: string): string {
-	return message.replace(/^CSV row \d+( \(line \d+\))?: /, '');
-}
-
-/** The service said the plan's credits are used up: 422, or the email service's 403 (contract 7.1). */
-export function isPlanRanOut(error: Error): boolean {
-	const { httpCode } = error as Error & { httpCode?: string | null };
-	return httpCode === '422' || (httpCode === '403' && /credits/i.test(error.message));
-}
