@@ -374,11 +374,21 @@ function flattenV4(startsIn: Growable<Uint32Array>, prefixesIn: Growable<Uint8Ar
 	if (sortedAndDisjoint(starts, prefixes)) return { starts, prefixes, recordIds, count: prefixes.length };
 	const out = { starts: uint32s(), ends: uint32s(), prefixes: uint8s(), recordIds: uint32s() };
 	sweepV4(starts, prefixes, (from, to, row) => {
-			out.starts.push(from);
-			out.ends.push(to);
-			out.prefixes.push(prefixes[row]);
-			out.recordIds.push(recordIds[row]);
+		out.starts.push(from);
+		out.ends.push(to);
+		out.prefixes.push(prefixes[row]);
+		out.recordIds.push(recordIds[row]);
 	});
+	return trimmedSegments(out);
+}
+
+/** The swept segments as the index keeps them: each array at its length. */
+function trimmedSegments<Start extends Uint32Array | BigUint64Array>(out: {
+	starts: Growable<Start>;
+	ends: Growable<Start>;
+	prefixes: Growable<Uint8Array>;
+	recordIds: Growable<Uint32Array>;
+}): Segments {
 	return {
 		starts: out.starts.trimmed(),
 		ends: out.ends.trimmed(),
@@ -432,13 +442,7 @@ function flattenV6(startsIn: Growable<BigUint64Array>, prefixesIn: Growable<Uint
 			out.recordIds.push(recordIds[row]);
 		},
 	);
-	return {
-		starts: out.starts.trimmed(),
-		ends: out.ends.trimmed(),
-		prefixes: out.prefixes.trimmed(),
-		recordIds: out.recordIds.trimmed(),
-		count: out.prefixes.length,
-	};
+	return trimmedSegments(out);
 }
 
 /** The built index: lookups by binary search over the disjoint segments. */
