@@ -215,25 +215,3 @@ export function concurrencyFor(requestsPerSecond: number): number {
 	if (requestsPerSecond <= 0) return 32;
 	return Math.min(8, Math.max(1, Math.floor(requestsPerSecond)));
 }
-
-/** Runs `work` for each index with at most `limit` in flight; stops taking new work after a failure. */
-export async function forEachLimited(
-	count: number,
-	limit: number,
-	work: (index: number) => Promise<void>,
-): Promise<void> {
-	let next = 0;
-	let failure: { error: unknown } | undefined;
-	const lane = async () => {
-		while (failure === undefined && next < count) {
-			const index = next++;
-			try {
-				await work(index);
-			} catch (error) {
-				failure ??= { error };
-			}
-		}
-	};
-	await Promise.all(Array.from({ length: Math.min(limit, count) }, lane));
-	if (failure) throw failure.error;
-}
