@@ -15,7 +15,7 @@ import { addresses as csvAddresses, csvChunks } from './ipLookupData';
 import { tinyCsv } from './ipLookupMemory';
 import { mmdbTwin } from './realN8nTwins';
 import { median, mib, MIB, PeakSampler, readMemory, resetPeak } from './processMemory';
-import { bulkEmailWorkflow, EMAIL_NODE, LOOKUP_NODE, lookupWorkflow, type OutputMode } from './realN8nWorkflows';
+import { bulkEmailWorkflow, EMAIL_NODE, FLOOR_NODE, floorWorkflow, LOOKUP_NODE, lookupWorkflow, type OutputMode } from './realN8nWorkflows';
 
 /**
  * `npm run bench:n8n`: memory and time of the package in a real n8n 2.41.1 (the e2e's runtime,
@@ -43,10 +43,12 @@ import { bulkEmailWorkflow, EMAIL_NODE, LOOKUP_NODE, lookupWorkflow, type Output
  *  3. Bulk CSV (issue 17): a 50,000-row lead CSV (name,email; distinct emails) through the Email
  *     node (Input: CSV File) against an unpaced credential, one item per row and, where the node
  *     has it, Result File (written back to ~/.n8n-files); `n8n execute`'s peak RSS on 50,000 rows
- *     less on a 10-row file, and rows per second of the node's own executionTime.
+ *     less on a 10-row file, and rows per second of the node's own executionTime. First its floor:
+ *     50,000 requests (less 10) through n8n's own request helper by a node that does nothing else
+ *     (bench/n8nFloor, loaded from N8N_CUSTOM_EXTENSIONS), what any node pays for the requests.
  *
  * Env: BENCH_N8N_RUNS (default 3), BENCH_N8N_PARTS (default "lookup,cache,bulk"), BENCH_N8N_MODES
- * (default "items,resultFile"), BENCH_N8N_NODE_OPTIONS (NODE_OPTIONS for n8n, e.g. --max-old-space-size=256).
+ * (default "floor,items,resultFile"), BENCH_N8N_NODE_OPTIONS (NODE_OPTIONS for n8n, e.g. --max-old-space-size=256).
  */
 const RUNS = Number(process.env.BENCH_N8N_RUNS ?? 3);
 const PARTS = new Set((process.env.BENCH_N8N_PARTS ?? 'lookup,cache,bulk').split(','));
@@ -309,9 +311,14 @@ async function cacheAcrossExecutions(
 const hookId = (file: 'Real' | 'Alike', format: string, count: number) => `benchHook${file}${format}${count}`;
 const hookPath = (file: 'real' | 'alike', format: string, count: number) => `bench-${file}-${format}-${count}`;
 
-async function bulkCsv(prepared: Prepared, env: NodeJS.ProcessEnv, sandbox: Sandbox, modes: OutputMode[]): Promise<void> {
+/** The bulk part's runs: n8n's helper alone (the floor), then the Email node's outputs. */
+type BulkMode = 'floor' | OutputMode;
+
+async function bulkCsv(prepared: Prepared, env: NodeJS.ProcessEnv, sandbox: Sandbox, modes: BulkMode[]): Promise<void> {
 	log(`\n== Bulk CSV: ${LEAD_ROWS} rows vs ${SMALL_LEAD_ROWS} rows through the Email node, unpaced; n8n execute's peak RSS ==`);
+	const floorGrowths: number[] = [];
 	for (const mode of modes) {
+		const nodeName = mode === 'floor' ? FLOOR_NODE : EMAIL_NODE;
 		const growths: number[] = [];
 		const rates: number[] = [];
 		for (let run = 1; run <= RUNS; run++) {
@@ -321,13 +328,13 @@ async function bulkCsv(prepared: Prepared, env: NodeJS.ProcessEnv, sandbox: Sand
 			sandbox.reset();
 			const large = await executeMeasured(prepared, env, `benchBulkLarge${mode}`, `bulk-${mode}-large-${run}`);
 			const requests = sandbox.requests('email').length;
-			const nodeMs = nodeTimeInOutput(large.stdoutFile, EMAIL_NODE) ?? NaN;
+			const nodeMs = nodeTimeInOutput(large.stdoutFile, nodeName) ?? NaN;
 			const growth = large.peak - small.peak;
 			growths.push(growth);
 			rates.push(LEAD_ROWS / (nodeMs / 1000));
 			log(
 				`  ${mode} run ${run}: peak ${mib(large.peak)} on ${LEAD_ROWS} rows vs ${mib(small.peak)} on ${SMALL_LEAD_ROWS} -> growth ${mib(growth)}; ` +
-					`Email node ${nodeMs} ms = ${(LEAD_ROWS / (nodeMs / 1000)).toFixed(0)} rows/s; requests ${requests} (small: ${smallRequests}); execute ${large.seconds.toFixed(1)} s; printed ${mib(large.stdoutBytes)} vs ${mib(small.stdoutBytes)}`,
+					`${nodeName} node ${nodeMs} ms = ${(LEAD_ROWS / (nodeMs / 1000)).toFixed(0)} rows/s; requests ${requests} (small: ${smallRequests}); execute ${large.seconds.toFixed(1)} s; printed ${mib(large.stdoutBytes)} vs ${mib(small.stdoutBytes)}`,
 			);
 			if (mode === 'resultFile') {
 				const written = path.join(prepared.filesFolder, `result-leads-${LEAD_ROWS}.csv`);
@@ -337,9 +344,12 @@ async function bulkCsv(prepared: Prepared, env: NodeJS.ProcessEnv, sandbox: Sand
 			await fs.rm(large.stdoutFile);
 			await fs.rm(small.stdoutFile);
 		}
+		if (mode === 'floor') floorGrowths.push(...growths);
+		const label = { floor: "n8n's request helper alone (HTTP Floor: no CSV, no items, no file)", items: 'one item per row', resultFile: 'Result File' }[mode];
+		const overFloor = mode !== 'floor' && floorGrowths.length > 0 ? `; ${mib(median(growths) - median(floorGrowths))} over the floor` : '';
 		result(
-			`Bulk CSV, ${mode === 'items' ? 'one item per row' : 'Result File'}: peak RSS growth ${LEAD_ROWS} rows over ${SMALL_LEAD_ROWS} rows ${range(growths, mib)}` +
-				`${mode === 'resultFile' ? `; goal <= 150 MiB: ${median(growths) <= 150 * MIB ? 'met' : 'NOT met'}` : ''}; rows/s (Email node's executionTime) ${range(rates, (value) => value.toFixed(0))}`,
+			`Bulk CSV, ${label}: peak RSS growth ${LEAD_ROWS} ${mode === 'floor' ? 'requests' : 'rows'} over ${SMALL_LEAD_ROWS} ${range(growths, mib)}${overFloor}` +
+				`${mode === 'resultFile' ? `; goal <= 150 MiB: ${median(growths) <= 150 * MIB ? 'met' : 'NOT met'}` : ''}; ${mode === 'floor' ? 'requests' : 'rows'}/s (${nodeName} node's executionTime) ${range(rates, (value) => value.toFixed(0))}`,
 		);
 	}
 }
@@ -365,8 +375,13 @@ async function main(): Promise<void> {
 	const prepared = await prepare('bench-n8n', log);
 	const sandbox = await startSandbox({});
 	try {
+		// The floor node (bench/n8nFloor), loaded by n8n from a custom extensions folder.
+		const custom = path.join(prepared.workFolder, 'custom');
+		await fs.mkdir(custom, { recursive: true });
+		await fs.copyFile(path.join(__dirname, 'n8nFloor', 'HttpFloor.node.js'), path.join(custom, 'HttpFloor.node.js'));
 		const env = {
 			...(await environmentFor(prepared)),
+			N8N_CUSTOM_EXTENSIONS: custom,
 			N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem',
 			// For instance --max-old-space-size=256, as a container with little memory runs n8n.
 			...(process.env.BENCH_N8N_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_N8N_NODE_OPTIONS } : {}),
@@ -396,7 +411,7 @@ async function main(): Promise<void> {
 		log(`Files in ~/.n8n-files: ${cases.map((lookup) => `${lookup.real} ${mib(lookup.realBytes)}, ${lookup.tiny} ${(size(lookup.tiny) / 1024).toFixed(1)} KiB, ${lookup.alike} ${(size(lookup.alike) / 1024).toFixed(1)} KiB`).join('; ')}; leads-${LEAD_ROWS}.csv ${mib(size(`leads-${LEAD_ROWS}.csv`))}`);
 
 		const resultFile = resultFileParameters();
-		const modes: OutputMode[] = (resultFile ? (['items', 'resultFile'] as OutputMode[]) : (['items'] as OutputMode[])).filter(
+		const modes: BulkMode[] = (resultFile ? (['floor', 'items', 'resultFile'] as BulkMode[]) : (['floor', 'items'] as BulkMode[])).filter(
 			(mode) => !process.env.BENCH_N8N_MODES || process.env.BENCH_N8N_MODES.split(',').includes(mode),
 		);
 		const workflows: Workflow[] = [];
@@ -411,6 +426,10 @@ async function main(): Promise<void> {
 			}
 		}
 		for (const mode of modes) {
+			if (mode === 'floor') {
+				workflows.push(floorWorkflow(`benchBulkLarge${mode}`, LEAD_ROWS), floorWorkflow(`benchBulkSmall${mode}`, SMALL_LEAD_ROWS));
+				continue;
+			}
 			workflows.push(bulkEmailWorkflow(`benchBulkLarge${mode}`, `leads-${LEAD_ROWS}.csv`, mode, resultFile ?? {}));
 			workflows.push(bulkEmailWorkflow(`benchBulkSmall${mode}`, `leads-${SMALL_LEAD_ROWS}.csv`, mode, resultFile ?? {}));
 		}

@@ -105,3 +105,23 @@ export function bulkEmailWorkflow(id: string, leadsFile: string, mode: OutputMod
 	}
 	return chain({ id, name: `Bench: ${leadsFile} as ${mode}`, nodes });
 }
+
+export const FLOOR_NODE = 'HTTP Floor';
+
+/**
+ * Run -> HTTP Floor (bench/n8nFloor): `requests` Email Reputation requests through n8n's helper
+ * and nothing else, the bulk figures' floor.
+ */
+export function floorWorkflow(id: string, requests: number): Workflow {
+	const credentialType = 'abstractEmailApi';
+	return chain({
+		id,
+		name: `Bench: ${requests} requests through n8n's helper only`,
+		nodes: [
+			startNode({ kind: 'manual' }),
+			node(FLOOR_NODE, 'CUSTOM.httpFloor', 1, 200, { requests }, {
+				credentials: { [credentialType]: { id: exampleCredentialId(credentialType), name: exampleCredentialName(credentialType) } },
+			}),
+		],
+	});
+}
