@@ -136,7 +136,7 @@ async function prepareJobs<Prepared>(
 						if ('prepared' in unit) expectKey(service, ledger, job, unit.prepared);
 					}
 				} else if (fanOut.options.keyCounts && job.sendRepeatsOnce) {
-					for (const [key, count] of fanOut.options.keyCounts) ledger.expect(key, count);
+					ledger.expectCounts(fanOut.options.keyCounts);
 				} else {
 					ledger.countsUnknown();
 				}
@@ -150,6 +150,7 @@ async function prepareJobs<Prepared>(
 		}
 		jobs.push(job);
 	}
+	ledger.planned();
 	return jobs;
 }
 

@@ -29,8 +29,11 @@ export class RunLedger implements RunTally {
 	/** A shared answer, and how many more units will ask for it (undefined: not known, kept to the end). */
 	private readonly answers = new Map<string, { outcome: Promise<UnitOutcome>; remaining: number | undefined }>();
 
-	/** How many units of the run send each request, where known before the first request. */
-	private readonly expected = new Map<string, number>();
+	/**
+	 * How many units of the run send each request, where known before the first request; once
+	 * planning is over, only requests that more than one unit sends (a missing one counts 1).
+	 */
+	private expected = new Map<string, number>();
 
 	private countsComplete = true;
 
@@ -42,6 +45,26 @@ export class RunLedger implements RunTally {
 	/** Planning: `count` more units of this run send the request `key`. */
 	expect(key: string, count = 1): void {
 		this.expected.set(key, (this.expected.get(key) ?? 0) + count);
+	}
+
+	/**
+	 * Planning: the counts of a file's units, taken while the file was checked. The first file's
+	 * map is taken over rather than copied: it may hold 50,000 requests.
+	 */
+	expectCounts(counts: Map<string, number>): void {
+		if (this.expected.size === 0) {
+			this.expected = counts;
+			return;
+		}
+		for (const [key, count] of counts) this.expect(key, count);
+	}
+
+	/**
+	 * Planning is over: the count of a request only one unit sends is let go (a list of distinct
+	 * values would otherwise hold every value's count for the whole run).
+	 */
+	planned(): void {
+		for (const [key, count] of this.expected) if (count < 2) this.expected.delete(key);
 	}
 
 	/** Planning: some units arrive later without counts; their shared answers are kept to the end. */
@@ -61,7 +84,7 @@ export class RunLedger implements RunTally {
 	): Promise<UnitOutcome> {
 		const entry = this.answers.get(key);
 		if (!entry) {
-			const total = this.countsComplete ? this.expected.get(key) : undefined;
+			const total = this.countsComplete ? (this.expected.get(key) ?? 1) : undefined;
 			const outcome = send();
 			if (total === undefined || total > 1) {
 				this.answers.set(key, { outcome, remaining: total === undefined ? undefined : total - 1 });

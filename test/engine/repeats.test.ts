@@ -106,6 +106,24 @@ describe('repeated values in a CSV file', () => {
 		expect(run.items[1500].json).toMatchObject({ email_address: 'lead500@example.com', csvRow: { columns: { name: 'Lead 1501' } } });
 		expect(hintsOf(run)).toContainEqual(expect.stringMatching(/^2,000 rows answered with 1,000 requests: repeated values were sent once/));
 	});
+
+	it('two files of one run: a value once in each is sent once, a value only in one file once, and every row is answered', async () => {
+		// File 1: a, b, c, a. File 2: c, d, b. Distinct: a, b, c, d. Counts of the files are
+		// merged before the first request, so c and b (once in a file, twice in the run) are shared.
+		const file = (emails: string[]) => csvItem(`name,email\n${emails.map((email, index) => `Lead ${index + 1},${email}@example.com`).join('\n')}\n`);
+		const run = await runNode({
+			type: 'abstractEmail',
+			parameters: { input: 'csvFile', binaryPropertyName: 'data', emailColumn: 'email', options: {} },
+			credential: sandboxCredential(sandbox, 'email', { requestsPerSecond: 0 }),
+			items: [file(['a', 'b', 'c', 'a']), file(['c', 'd', 'b'])],
+		});
+		expect(run.error).toBeUndefined();
+		expect(sandbox.requests('email').map((request) => String(request.fields.email ?? request.query.email)).sort()).toEqual(
+			['a', 'b', 'c', 'd'].map((name) => `${name}@example.com`),
+		);
+		expect(run.items.map((item) => item.json.email_address)).toEqual(['a', 'b', 'c', 'a', 'c', 'd', 'b'].map((name) => `${name}@example.com`));
+		expect(run.items.map((item) => item.pairedItem)).toEqual([0, 0, 0, 0, 1, 1, 1].map((item) => ({ item })));
+	});
 });
 
 describe('repeated values with a file answer', () => {
