@@ -7,7 +7,7 @@ import { parse as oracleParse } from 'csv-parse/sync';
 
 import { AnswerFlattener, EMAIL_ANSWER_COLUMNS, PHONE_ANSWER_COLUMNS } from '../../nodes/shared/csv/answerColumns';
 import { parseCsv } from '../../nodes/shared/csv/csv';
-import { csvLine, CsvStream } from '../../nodes/shared/csv/csvWriter';
+import { csvLine, CsvStream, READY_CHUNKS } from '../../nodes/shared/csv/csvWriter';
 import { headerCells } from '../../nodes/shared/csv/resultFile';
 import { randomFraction } from '../sandbox/random';
 
@@ -71,10 +71,11 @@ describe('CsvStream', () => {
 		expect(oracleParse(bytes.toString('utf8'))).toEqual(records);
 	});
 
-	it('makes a writer wait while a full chunk is unread', async () => {
+	it('makes a writer wait while READY_CHUNKS full chunks are unread', async () => {
 		const stream = new CsvStream();
 		const big = ['x'.repeat(70 * 1024)];
-		await stream.write(big); // the first chunk is ready, nobody has read it
+		// Each record fills a chunk of its own; nobody reads them.
+		for (let chunk = 0; chunk < READY_CHUNKS; chunk++) await stream.write(big);
 		let second = false;
 		const writing = stream.write(big).then(() => (second = true));
 		await new Promise((resolve) => setImmediate(resolve));
@@ -92,7 +93,7 @@ describe('CsvStream', () => {
 		await expect(consumer).rejects.toThrow('stopped');
 
 		const orphan = new CsvStream();
-		await orphan.write(['x'.repeat(70 * 1024)]);
+		for (let chunk = 0; chunk < READY_CHUNKS; chunk++) await orphan.write(['x'.repeat(70 * 1024)]);
 		const waiting = orphan.write(['x'.repeat(70 * 1024)]);
 		orphan.consumerFailed(new Error('disk full'));
 		await expect(waiting).rejects.toThrow('disk full');

@@ -6,7 +6,8 @@
  *
  * `CsvStream` turns written records into chunks of bytes that a consumer pulls (n8n's binary
  * helpers, which in filesystem mode write them to disk as they come): a writer awaits `write`
- * while a full chunk waits for its consumer, so a file of any size is held one chunk at a time.
+ * while a few full chunks wait for their consumer, so a file of any size is held a few chunks at
+ * a time, and the rows' requests do not wait for each write to reach the disk.
  */
 
 const NEEDS_QUOTES = /[",\r\n]|^ | $/;
@@ -27,15 +28,22 @@ export function csvLine(cells: readonly string[]): string {
 const CHUNK_CHARS = 64 * 1024;
 
 /**
+ * Full chunks that may wait for the consumer before a writer waits. One would make every row's
+ * request wait (the engine's lanes wait for the writer) whenever the disk has not yet taken the
+ * last chunk; a few cover a write's latency at 256 KB at most.
+ */
+export const READY_CHUNKS = 4;
+
+/**
  * Records in, chunks of bytes out, through `chunks()` (one consumer). `write` resolves at once
- * while the chunk fills, and waits for the consumer when a full chunk is still unread. After
+ * while the chunk fills, and waits for the consumer when READY_CHUNKS full chunks are unread. After
  * `end`, the consumer gets the rest and its iteration ends; after `fail`, it gets the error.
  */
 export class CsvStream {
 	private pending: string[] = [];
 	private pendingChars = 0;
-	/** A full chunk the consumer has not taken yet. */
-	private ready: Buffer | undefined;
+	/** Full chunks the consumer has not taken yet, oldest first. */
+	private readonly ready: Buffer[] = [];
 	private ended = false;
 	private failure: Error | undefined;
 	/** The consumer waiting for a chunk, and the writer waiting for room. */
@@ -80,9 +88,8 @@ export class CsvStream {
 		try {
 			for (;;) {
 				if (this.failure) throw this.failure;
-				if (this.ready) {
-					const chunk = this.ready;
-					this.ready = undefined;
+				const chunk = this.ready.shift();
+				if (chunk) {
 					this.wake();
 					yield chunk;
 					continue;
@@ -96,9 +103,9 @@ export class CsvStream {
 		}
 	}
 
-	/** Makes the pending records the ready chunk, waiting while the previous one is unread. */
+	/** Makes the pending records a ready chunk, waiting while READY_CHUNKS are unread. */
 	private async handOver(): Promise<void> {
-		while (this.ready && !this.consumerGone && !this.failure) {
+		while (this.ready.length >= READY_CHUNKS && !this.consumerGone && !this.failure) {
 			await new Promise<void>((resolve) => (this.wakeWriter = resolve));
 		}
 		if (this.consumerGone) throw this.consumerGone;
@@ -107,7 +114,7 @@ export class CsvStream {
 		this.pending = [];
 		this.pendingChars = 0;
 		this.bytesWritten += chunk.length;
-		this.ready = chunk;
+		this.ready.push(chunk);
 		this.wake();
 	}
 
