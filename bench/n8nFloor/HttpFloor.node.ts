@@ -40,13 +40,25 @@ export class HttpFloor implements INodeType {
 				const response = (await this.helpers.httpRequestWithAuthentication.call(
 					this,
 					'abstractEmailApi',
-					{ method: 'GET', url, qs: { email: `lead${index}@example.com` }, headers: {}, returnFullResponse: true, ignoreHttpStatusErrors: true, timeout: 30_000, json: true },
+					// The Email node's default form (Send As: Bearer Header and JSON Body), as its engine sends it.
+					{
+						method: 'POST',
+						url,
+						body: { email: `lead${index}@example.com` },
+						headers: { 'Content-Type': 'application/json' },
+						returnFullResponse: true,
+						ignoreHttpStatusErrors: true,
+						timeout: 30_000,
+						json: true,
+					},
 					authentication,
 				)) as { statusCode: number };
 				if (response.statusCode === 200) answered++;
 			}
 		};
 		await Promise.all(Array.from({ length: 32 }, lane));
+		// A floor of refused requests would measure something else: the run fails instead.
+		if (answered !== requests) throw new Error(`HTTP Floor: ${requests - answered} of ${requests} requests were not answered with 200`);
 		return [[{ json: { requests, answered } }]];
 	}
 }
