@@ -67,6 +67,8 @@ export class ResultFile implements UnitCollector {
 	/** The first row that the plan's end kept from an answer: where the next run starts. */
 	private firstUnanswered: number | undefined;
 	private readonly header: Promise<void>;
+	/** The answer columns of a row without an answer (made once: most rows have one). */
+	private readonly noAnswer: { cells: string[]; other: string };
 
 	constructor(
 		private readonly ctx: IExecuteFunctions,
@@ -75,6 +77,7 @@ export class ResultFile implements UnitCollector {
 		// The header goes first, before any answer; the file is opened only when rows come (a run
 		// that fails before sending leaves nothing open).
 		this.header = this.stream.write(headerCells(setup));
+		this.noAnswer = { cells: new Array<string>(setup.flattener.columns.length).fill(''), other: '' };
 	}
 
 	/** Hands the file to n8n's binary helpers, which read it as it is written. */
@@ -113,7 +116,7 @@ export class ResultFile implements UnitCollector {
 			this.waitingHead = 0;
 		}
 		const { flattener, width } = this.setup;
-		let answer: { cells: string[]; other: string } = { cells: new Array<string>(flattener.columns.length).fill(''), other: '' };
+		let answer = this.noAnswer;
 		let status: string;
 		if ('answered' in outcome) {
 			this.answered++;
