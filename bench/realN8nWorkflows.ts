@@ -43,6 +43,11 @@ function chain(workflow: { id: string; name: string; nodes: WorkflowNode[] }): W
 }
 
 export const LOOKUP_NODE = 'IP Database Lookup';
+
+/** The Email Reputation credential the bench imports (at the sandbox), as a node references it. */
+const EMAIL_CREDENTIAL: Partial<WorkflowNode> = {
+	credentials: { abstractEmailApi: { id: exampleCredentialId('abstractEmailApi'), name: exampleCredentialName('abstractEmailApi') } },
+};
 export const EMAIL_NODE = 'Email Reputation';
 
 /**
@@ -80,7 +85,6 @@ export type OutputMode = 'items' | 'resultFile';
  * `resultFileParameters` are the Email node's parameters that select Result File mode.
  */
 export function bulkEmailWorkflow(id: string, leadsFile: string, mode: OutputMode, resultFileParameters: Record<string, unknown>): Workflow {
-	const credentialType = 'abstractEmailApi';
 	const nodes: WorkflowNode[] = [
 		startNode({ kind: 'manual' }),
 		readFile('Read Leads', leadsFile, 200),
@@ -90,7 +94,7 @@ export function bulkEmailWorkflow(id: string, leadsFile: string, mode: OutputMod
 			1,
 			400,
 			{ input: 'csvFile', binaryPropertyName: 'data', emailColumn: 'email', ...(mode === 'resultFile' ? resultFileParameters : {}), options: {} },
-			{ credentials: { [credentialType]: { id: exampleCredentialId(credentialType), name: exampleCredentialName(credentialType) } } },
+			EMAIL_CREDENTIAL,
 		),
 	];
 	if (mode === 'resultFile') {
@@ -113,15 +117,12 @@ export const FLOOR_NODE = 'HTTP Floor';
  * and nothing else, the bulk figures' floor.
  */
 export function floorWorkflow(id: string, requests: number): Workflow {
-	const credentialType = 'abstractEmailApi';
 	return chain({
 		id,
 		name: `Bench: ${requests} requests through n8n's helper only`,
 		nodes: [
 			startNode({ kind: 'manual' }),
-			node(FLOOR_NODE, 'CUSTOM.httpFloor', 1, 200, { requests }, {
-				credentials: { [credentialType]: { id: exampleCredentialId(credentialType), name: exampleCredentialName(credentialType) } },
-			}),
+			node(FLOOR_NODE, 'CUSTOM.httpFloor', 1, 200, { requests }, EMAIL_CREDENTIAL),
 		],
 	});
 }
