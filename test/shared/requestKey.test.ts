@@ -107,4 +107,3 @@ function reordered(value: unknown): unknown {
 	for (const name of Object.keys(value).reverse()) copy[name] = reordered((value as Record<string, unknown>)[name]);
 	return copy;
 }
-});
