@@ -1,13 +1,13 @@
 import path from 'path';
 
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeType } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 
 import { CsvParser, CsvScanner } from '../nodes/shared/csv/csv';
 import { CsvIndexBuilder } from '../nodes/shared/ipDatabases/csvIndex';
 import { describeNodeType } from '../test/harness/baseNodes';
 import { NodeTypes, PACKAGE_NAME, ROOT } from '../test/harness/nodeTypes';
-import { runWorkflow, type WorkflowJson } from '../test/harness/run';
+import { chainConnections, runWorkflow, workflowNode as node, type WorkflowJson } from '../test/harness/run';
 import { addresses, csvChunks, csvFile, mmdbFile } from './ipLookupData';
 
 /**
@@ -179,14 +179,6 @@ NodeTypes.register('bench.passThrough', new PassThrough());
 NodeTypes.register('bench.source', new BenchSource());
 NodeTypes.register('bench.items', new BenchItems());
 
-const node = (name: string, type: string, x: number, parameters: IDataObject = {}): INode => ({
-	id: name,
-	name,
-	type,
-	typeVersion: 1,
-	position: [x, 0],
-	parameters: parameters as INode['parameters'],
-});
 
 async function timeNode(type: 'lookup' | 'passThrough'): Promise<number> {
 	const last =
@@ -195,11 +187,7 @@ async function timeNode(type: 'lookup' | 'passThrough'): Promise<number> {
 			: node('Last', 'bench.passThrough', 600, { ipAddress: '={{ $json.ip }}' });
 	const workflow: WorkflowJson = {
 		nodes: [node('Start', 'n8n-nodes-base.manualTrigger', 0), node('Source', 'bench.source', 200), node('Items', 'bench.items', 400), last],
-		connections: {
-			Start: { main: [[{ node: 'Source', type: NodeConnectionTypes.Main, index: 0 }]] },
-			Source: { main: [[{ node: 'Items', type: NodeConnectionTypes.Main, index: 0 }]] },
-			Items: { main: [[{ node: 'Last', type: NodeConnectionTypes.Main, index: 0 }]] },
-		},
+		connections: chainConnections(['Start', 'Source', 'Items', 'Last']),
 	};
 	const run = await runWorkflow(workflow, { credentials: [] });
 	if (run.error) throw run.error;

@@ -6,14 +6,14 @@ import path from 'path';
 
 import { Reader, type Response } from 'mmdb-lib';
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeType } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 
 import { CsvScanner } from '../nodes/shared/csv/csv';
 import { CsvIndexBuilder } from '../nodes/shared/ipDatabases/csvIndex';
 import { parseDatabase } from '../nodes/shared/ipDatabases/databaseSource';
 import { describeNodeType } from '../test/harness/baseNodes';
 import { NodeTypes, PACKAGE_NAME, ROOT } from '../test/harness/nodeTypes';
-import { runWorkflow, useBinaryMode, type WorkflowJson } from '../test/harness/run';
+import { chainConnections, runWorkflow, useBinaryMode, workflowNode as node, type WorkflowJson } from '../test/harness/run';
 import { randomIpv4 } from '../test/sandbox/ipDatabases/addresses';
 import { random32 } from '../test/sandbox/random';
 import { float, uint16, uint32, writeTestMmdb, type MmdbValue } from '../test/ipLookup/mmdbTestWriter';
@@ -90,14 +90,6 @@ class Items implements INodeType {
 	}
 }
 
-const node = (name: string, type: string, x: number, parameters: IDataObject = {}): INode => ({
-	id: name,
-	name,
-	type,
-	typeVersion: 1,
-	position: [x, 0],
-	parameters: parameters as INode['parameters'],
-});
 
 /** One run of the workflow on the file at `file`: the node's own time (n8n's executionTime) and the peak RSS growth from the lookup's start. */
 async function lookUp(file: string): Promise<{ ms: number; growth: number; peak: number; start: number }> {
@@ -109,11 +101,7 @@ async function lookUp(file: string): Promise<{ ms: number; growth: number; peak:
 			node('Items', 'bench.memoryItems', 400),
 			node('Lookup', `${PACKAGE_NAME}.abstractIpLookup`, 600, { ipAddress: '={{ $json.ip }}', databaseSource: 'fromNode', databaseNode: 'File', binaryPropertyName: 'data', outputShape: 'asStored' }),
 		],
-		connections: {
-			Start: { main: [[{ node: 'File', type: NodeConnectionTypes.Main, index: 0 }]] },
-			File: { main: [[{ node: 'Items', type: NodeConnectionTypes.Main, index: 0 }]] },
-			Items: { main: [[{ node: 'Lookup', type: NodeConnectionTypes.Main, index: 0 }]] },
-		},
+		connections: chainConnections(['Start', 'File', 'Items', 'Lookup']),
 	};
 	const run = await runWorkflow(workflow, { credentials: [] });
 	if (run.error) throw run.error;

@@ -31,6 +31,16 @@ export interface WorkflowJson {
 	staticData?: IDataObject;
 }
 
+/** A node of a test or bench workflow, version 1 unless `extra` says otherwise, laid out left to right at `x`. */
+export function workflowNode(name: string, type: string, x: number, parameters: IDataObject = {}, extra: Partial<INode> = {}): INode {
+	return { id: name, name, type, typeVersion: 1, position: [x, 0], parameters: parameters as INode['parameters'], ...extra };
+}
+
+/** Connections that chain the named nodes in order, each into the next one's main input. */
+export function chainConnections(names: readonly string[]): IConnections {
+	return Object.fromEntries(names.slice(0, -1).map((name, index) => [name, { main: [[{ node: names[index + 1], type: NodeConnectionTypes.Main, index: 0 }]] }]));
+}
+
 export interface RunOptions {
 	credentials: StoredCredential[];
 	/** Static data of the workflow, kept between runs (the database node's skipIfUnchanged). */

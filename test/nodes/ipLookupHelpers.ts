@@ -1,11 +1,11 @@
 import path from 'path';
 
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeType } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 
 import { NodeTypes, PACKAGE_NAME, ROOT } from '../harness/nodeTypes';
 import { describeNodeType } from '../harness/baseNodes';
-import { runWorkflow, type RunResult, type WorkflowJson } from '../harness/run';
+import { chainConnections, runWorkflow, workflowNode as node, type RunResult, type WorkflowJson } from '../harness/run';
 import { bitAt, ipBytes, parseCidr } from '../sandbox/ipDatabases/network';
 
 /**
@@ -62,15 +62,6 @@ class AddressSource implements INodeType {
 NodeTypes.register('harness.databaseFile', new DatabaseFileSource());
 NodeTypes.register('harness.addresses', new AddressSource());
 
-const node = (name: string, type: string, x: number, parameters: IDataObject = {}, extra: Partial<INode> = {}): INode => ({
-	id: name,
-	name,
-	type,
-	typeVersion: 1,
-	position: [x, 0],
-	parameters: parameters as INode['parameters'],
-	...extra,
-});
 
 export interface DatabaseFileSpec {
 	bytes: Buffer;
@@ -133,9 +124,7 @@ export async function lookUp(spec: LookupRun): Promise<RunResult & { items: INod
 				onError ? { onError } : {},
 			),
 		],
-		connections: Object.fromEntries(
-			chain.slice(0, -1).map((name, index) => [name, { main: [[{ node: chain[index + 1], type: NodeConnectionTypes.Main, index: 0 }]] }]),
-		),
+		connections: chainConnections(chain),
 	};
 	const result = await runWorkflow(workflow, { credentials: [] });
 	return { ...result, items: result.output('Lookup'), errors: result.output('Lookup', 1) };
