@@ -10,7 +10,7 @@ import { startSandbox, type Sandbox } from '../test/sandbox/server';
  * second over a plain undici loop sending the same requests at the same concurrency. Figures
  * are ratios against a baseline measured in the same process: these machines are noisy.
  */
-const CONCURRENCY = 32; // the engine's bound when pacing is off (nodes/shared/pacing.ts)
+const CONCURRENCY = 32; // the engine's bound when pacing is off (nodes/shared/engine/pacing.ts)
 
 const emails = (count: number) => Array.from({ length: count }, (_, index) => ({ json: { email: `lead${index}@example.com` } }));
 

@@ -118,7 +118,7 @@ export async function run(): Promise<void> {
 		MmdbReader: new (file: Uint8Array) => PackageReader;
 	};
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { parseIpAddress } = require(path.join(root, 'dist/nodes/shared/ipAddress.js')) as {
+	const { parseIpAddress } = require(path.join(root, 'dist/nodes/shared/values/ipAddress.js')) as {
 		parseIpAddress: (text: string) => Uint8Array;
 	};
 	// eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -7,13 +7,13 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { outputField, outputFieldParameter, safeFileName } from '../shared/binary';
-import { runService } from '../shared/engine';
-import { asBuffer, imageItem, imageTypeOf } from '../shared/imageFile';
-import { flag, oneOf, sendRepeatsOnceOption, wholeAtLeast, wireOptions } from '../shared/options';
-import type { WireOption } from '../shared/options';
-import type { ServiceDefinition, ServiceRequest } from '../shared/types';
-import { decimalNumber, hexColor, requiredText, wholeNumber } from '../shared/validate';
+import { outputField, outputFieldParameter, safeFileName } from '../shared/binary/files';
+import { runService } from '../shared/engine/engine';
+import { asBuffer, imageItem, imageTypeOf } from '../shared/binary/imageFile';
+import { flag, oneOf, sendRepeatsOnceOption, wholeAtLeast, wireOptions } from '../shared/parameters/options';
+import type { WireOption } from '../shared/parameters/options';
+import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
+import { decimalNumber, hexColor, requiredText, wholeNumber } from '../shared/values/validate';
 
 /** The ten options of contract 4.9 under the names of public facts, with their ranges. */
 const OPTIONS: Record<string, WireOption> = {

@@ -1,11 +1,11 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { bareDomain } from '../shared/domain';
-import { sendRepeatsOnceOption } from '../shared/options';
-import { runService } from '../shared/engine';
-import { fieldsOption, fieldsParameter } from '../shared/fields';
-import type { ServiceDefinition } from '../shared/types';
+import { bareDomain } from '../shared/values/domain';
+import { sendRepeatsOnceOption } from '../shared/parameters/options';
+import { runService } from '../shared/engine/engine';
+import { fieldsOption, fieldsParameter } from '../shared/parameters/fields';
+import type { ServiceDefinition } from '../shared/engine/types';
 
 /** The top-level keys of the company record (contract 2.4), for `fields`. */
 const RECORD_KEYS = [

@@ -16,12 +16,12 @@ import {
 	startAtRowOption,
 } from '../shared/csv/csvInput';
 import type { ColumnChoice } from '../shared/csv/csvInput';
-import { runService } from '../shared/engine';
-import { sendRepeatsOnceOption } from '../shared/options';
-import { invalidInput } from '../shared/errors';
-import { lookupRequest, sendAsOf, sendAsOption } from '../shared/sendAs';
-import type { ServiceDefinition } from '../shared/types';
-import { requiredText } from '../shared/validate';
+import { runService } from '../shared/engine/engine';
+import { sendRepeatsOnceOption } from '../shared/parameters/options';
+import { invalidInput } from '../shared/engine/errors';
+import { lookupRequest, sendAsOf, sendAsOption } from '../shared/parameters/sendAs';
+import type { ServiceDefinition } from '../shared/engine/types';
+import { requiredText } from '../shared/values/validate';
 
 /**
  * Email reputation (contract 4.2): one address per item, answered with the record of 2.2. A

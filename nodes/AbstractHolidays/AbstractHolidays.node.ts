@@ -7,11 +7,11 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { countryLocatorProperty, searchCountries } from '../shared/countryLocator';
-import { runService } from '../shared/engine';
-import { sendRepeatsOnceOption } from '../shared/options';
-import type { ServiceDefinition, ServiceRequest } from '../shared/types';
-import { countryCode } from '../shared/validate';
+import { countryLocatorProperty, searchCountries } from '../shared/values/countryLocator';
+import { runService } from '../shared/engine/engine';
+import { sendRepeatsOnceOption } from '../shared/parameters/options';
+import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
+import { countryCode } from '../shared/values/validate';
 import { holidayPeriod } from './holidayPeriod';
 
 interface HolidaysQuery {

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { invalidInput } from '../shared/errors';
+import { invalidInput } from '../shared/engine/errors';
 
 /**
  * The period of a holidays query (contract 4.5), checked before any request: a day needs a month

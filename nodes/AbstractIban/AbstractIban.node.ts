@@ -1,10 +1,10 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { runService } from '../shared/engine';
-import { sendRepeatsOnceOption } from '../shared/options';
-import type { ServiceDefinition } from '../shared/types';
-import { requiredText } from '../shared/validate';
+import { runService } from '../shared/engine/engine';
+import { sendRepeatsOnceOption } from '../shared/parameters/options';
+import type { ServiceDefinition } from '../shared/engine/types';
+import { requiredText } from '../shared/values/validate';
 
 /** IBAN validation (contract 4.7): one IBAN per item, spaced or compact, answered with 2.7. */
 const ibanValidation: ServiceDefinition = {

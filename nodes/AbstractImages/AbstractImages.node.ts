@@ -8,14 +8,14 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { binaryPropertyName, fileItem, inputFile, inputFileMeta, safeFileName } from '../shared/binary';
-import { runService } from '../shared/engine';
-import { requestKey } from '../shared/requestKey';
-import { asBuffer, imageTypeOf } from '../shared/imageFile';
-import { flag, sendRepeatsOnceOption, wireOptions } from '../shared/options';
-import type { WireOption } from '../shared/options';
-import type { ServiceClient, ServiceDefinition, ServiceRequest } from '../shared/types';
-import { httpUrl, wholeNumber } from '../shared/validate';
+import { binaryPropertyName, fileItem, inputFile, inputFileMeta, safeFileName } from '../shared/binary/files';
+import { runService } from '../shared/engine/engine';
+import { requestKey } from '../shared/engine/requestKey';
+import { asBuffer, imageTypeOf } from '../shared/binary/imageFile';
+import { flag, sendRepeatsOnceOption, wireOptions } from '../shared/parameters/options';
+import type { WireOption } from '../shared/parameters/options';
+import type { ServiceClient, ServiceDefinition, ServiceRequest } from '../shared/engine/types';
+import { httpUrl, wholeNumber } from '../shared/values/validate';
 import { resizeInstructions, resizeProperties } from './resize';
 
 /** Processing can take a while for a large source (up to 32 MB). */

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { invalidInput } from '../shared/errors';
-import { asNumber } from '../shared/validate';
+import { invalidInput } from '../shared/engine/errors';
+import { asNumber } from '../shared/values/validate';
 
 /**
  * The `resize` object of contract 4.8, from one table: which keys each strategy uses. The editor

@@ -7,12 +7,12 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { outputField, outputFieldParameter } from '../shared/binary';
-import { runService } from '../shared/engine';
-import { sendRepeatsOnceOption } from '../shared/options';
-import { invalidInput, redact } from '../shared/errors';
-import { toolDescriptionProperties } from '../shared/toolDescription';
-import type { ServiceDefinition } from '../shared/types';
+import { outputField, outputFieldParameter } from '../shared/binary/files';
+import { runService } from '../shared/engine/engine';
+import { sendRepeatsOnceOption } from '../shared/parameters/options';
+import { invalidInput, redact } from '../shared/engine/errors';
+import { toolDescriptionProperties } from '../shared/parameters/toolDescription';
+import type { ServiceDefinition } from '../shared/engine/types';
 import { ArchiveError, requestLink, storeArchive, storeDatabaseFile, type StoredFile } from './download';
 
 /**

@@ -1,8 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { readableFrom } from '../shared/streams';
-import type { DownloadResponse, ServiceClient } from '../shared/types';
+import { readableFrom } from '../shared/binary/streams';
+import type { DownloadResponse, ServiceClient } from '../shared/engine/types';
 import { ArchiveError, countedTransfer, databaseFileOf, gunzip, readAhead, type ArchiveFacts } from './archiveCheck';
 
 /**

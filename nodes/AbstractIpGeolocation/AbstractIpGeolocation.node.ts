@@ -1,12 +1,12 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { recordItems, runService } from '../shared/engine';
-import { sendRepeatsOnceOption } from '../shared/options';
-import { invalidInput } from '../shared/errors';
-import { fieldsOption, fieldsParameter } from '../shared/fields';
-import type { ServiceDefinition, ServiceRequest } from '../shared/types';
-import { isIpv4, isIpv6 } from '../shared/validate';
+import { recordItems, runService } from '../shared/engine/engine';
+import { sendRepeatsOnceOption } from '../shared/parameters/options';
+import { invalidInput } from '../shared/engine/errors';
+import { fieldsOption, fieldsParameter } from '../shared/parameters/fields';
+import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
+import { isIpv4, isIpv6 } from '../shared/values/validate';
 
 /** The top-level keys of the geolocation record (contract 2.3), for `fields`. */
 const RECORD_KEYS = [

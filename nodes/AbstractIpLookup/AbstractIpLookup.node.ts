@@ -1,8 +1,8 @@
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { errorItem } from '../shared/errorItems';
-import { parseIpAddress } from '../shared/ipAddress';
+import { errorItem } from '../shared/engine/errorItems';
+import { parseIpAddress } from '../shared/values/ipAddress';
 import { databaseOf } from '../shared/ipDatabases/databaseSource';
 import type { DatabaseFile } from '../shared/ipDatabases/databaseSource';
 import type { IpDatabase } from '../shared/ipDatabases/lookupTypes';

@@ -1,7 +1,7 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { COUNTRY_OPTIONS } from '../shared/countries';
+import { COUNTRY_OPTIONS } from '../shared/values/countries';
 import { PHONE_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
 import {
 	csvBinaryParameter,
@@ -16,11 +16,11 @@ import {
 	resultFileFieldParameter,
 	startAtRowOption,
 } from '../shared/csv/csvInput';
-import { sendRepeatsOnceOption } from '../shared/options';
-import { runService } from '../shared/engine';
-import { lookupRequest, sendAsOf, sendAsOption } from '../shared/sendAs';
-import type { ServiceDefinition } from '../shared/types';
-import { countryCode, requiredText } from '../shared/validate';
+import { sendRepeatsOnceOption } from '../shared/parameters/options';
+import { runService } from '../shared/engine/engine';
+import { lookupRequest, sendAsOf, sendAsOption } from '../shared/parameters/sendAs';
+import type { ServiceDefinition } from '../shared/engine/types';
+import { countryCode, requiredText } from '../shared/values/validate';
 
 /** Phone intelligence (contract 4.1): one number per item, answered with the record of 2.1. */
 const phoneIntelligence: ServiceDefinition = {

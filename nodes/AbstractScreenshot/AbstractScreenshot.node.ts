@@ -7,13 +7,13 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { outputField, outputFieldParameter, safeFileName } from '../shared/binary';
-import { runService } from '../shared/engine';
-import { asBuffer, dimensionsOf, imageItem, imageTypeOf } from '../shared/imageFile';
-import { flag, oneOf, optionalText, sendRepeatsOnceOption, wholeAtLeast, wireOptions } from '../shared/options';
-import type { WireOption } from '../shared/options';
-import type { ServiceDefinition, ServiceRequest } from '../shared/types';
-import { decimalNumber, httpUrl } from '../shared/validate';
+import { outputField, outputFieldParameter, safeFileName } from '../shared/binary/files';
+import { runService } from '../shared/engine/engine';
+import { asBuffer, dimensionsOf, imageItem, imageTypeOf } from '../shared/binary/imageFile';
+import { flag, oneOf, optionalText, sendRepeatsOnceOption, wholeAtLeast, wireOptions } from '../shared/parameters/options';
+import type { WireOption } from '../shared/parameters/options';
+import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
+import { decimalNumber, httpUrl } from '../shared/values/validate';
 
 /** The seven options of contract 4.10 under the names of public facts. */
 const OPTIONS: Record<string, WireOption> = {

@@ -7,13 +7,13 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { countryLocatorProperty, searchCountries } from '../shared/countryLocator';
-import { runService } from '../shared/engine';
-import { sendRepeatsOnceOption } from '../shared/options';
-import { invalidInput } from '../shared/errors';
-import { toolDescriptionProperties } from '../shared/toolDescription';
-import type { ServiceDefinition, ServiceRequest } from '../shared/types';
-import { countryCode, requiredText } from '../shared/validate';
+import { countryLocatorProperty, searchCountries } from '../shared/values/countryLocator';
+import { runService } from '../shared/engine/engine';
+import { sendRepeatsOnceOption } from '../shared/parameters/options';
+import { invalidInput } from '../shared/engine/errors';
+import { toolDescriptionProperties } from '../shared/parameters/toolDescription';
+import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
+import { countryCode, requiredText } from '../shared/values/validate';
 
 const COUNTRY = 'Country (countryCode)';
 

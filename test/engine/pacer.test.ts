@@ -1,12 +1,12 @@
 /**
- * The pacer's arithmetic (nodes/shared/pacing.ts, as built into dist/), with the moments given
+ * The pacer's arithmetic (nodes/shared/engine/pacing.ts, as built into dist/), with the moments given
  * on the tickets: a 429 lowers the share by whole requests per window, once per round; the
  * rate comes back one request per window 8 s after the cut; it never falls below its floor.
  * The timing itself is proven through n8n-core against the sandbox (pacing and
  * multi-process tests).
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { Pacer } = require('../../dist/nodes/shared/pacing.js') as typeof import('../../nodes/shared/pacing');
+const { Pacer } = require('../../dist/nodes/shared/engine/pacing.js') as typeof import('../../nodes/shared/engine/pacing');
 
 const ticket = (departedAt: number, epoch: number, settledAt: number) => ({ departedAt, epoch, settledAt });
 const noJitter = () => 0;

@@ -2,7 +2,7 @@ import { retryPolicy } from '../harness/retryBudget';
 
 /** The retry policy's pure parts, as built into dist/: timeouts, Retry-After, backoff, budget. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const retry = require('../../dist/nodes/shared/retry.js') as typeof import('../../nodes/shared/retry');
+const retry = require('../../dist/nodes/shared/engine/retry.js') as typeof import('../../nodes/shared/engine/retry');
 
 describe('retry policy', () => {
 	it('a timeout (ECONNABORTED) is never retried: the service may have charged; a reset is', () => {

@@ -3,7 +3,7 @@ import path from 'path';
 import { ROOT } from './nodeTypes';
 
 /**
- * The retry time budget of the built package (dist/nodes/shared/retry.js, the module the nodes
+ * The retry time budget of the built package (dist/nodes/shared/engine/retry.js, the module the nodes
  * run with in this process). Tests shorten it to see an item give up within seconds; the
  * product's own budget is two minutes.
  */
@@ -15,7 +15,7 @@ interface RetryPolicy {
 
 export function retryPolicy(): RetryPolicy {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	return (require(path.join(ROOT, 'dist/nodes/shared/retry.js')) as { RETRY_POLICY: RetryPolicy }).RETRY_POLICY;
+	return (require(path.join(ROOT, 'dist/nodes/shared/engine/retry.js')) as { RETRY_POLICY: RetryPolicy }).RETRY_POLICY;
 }
 
 /** Sets the budget for the tests of one file and returns the product's value to restore. */

@@ -1,6 +1,6 @@
 import { isIP } from 'net';
 
-import { formatNetwork, isIpv4, isIpv6, parseIpAddress } from '../../dist/nodes/shared/ipAddress';
+import { formatNetwork, isIpv4, isIpv6, parseIpAddress } from '../../dist/nodes/shared/values/ipAddress';
 import { random32 } from './mmdbCompare';
 
 /** The address parser the lookups use (and the IP checks of validate.ts), against Node's own. */

@@ -1,7 +1,7 @@
 import { Reader, type Response } from 'mmdb-lib';
 
 import { MmdbReader } from '../../dist/nodes/shared/ipDatabases/mmdbReader';
-import { parseIpAddress } from '../../dist/nodes/shared/ipAddress';
+import { parseIpAddress } from '../../dist/nodes/shared/values/ipAddress';
 import { addressText, aroundHits as aroundHitsOf } from '../sandbox/ipDatabases/addresses';
 
 /**

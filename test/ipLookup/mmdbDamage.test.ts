@@ -1,5 +1,5 @@
 import { MmdbError, MmdbReader } from '../../dist/nodes/shared/ipDatabases/mmdbReader';
-import { parseIpAddress } from '../../dist/nodes/shared/ipAddress';
+import { parseIpAddress } from '../../dist/nodes/shared/values/ipAddress';
 import { databaseFileOf } from '../sandbox/ipDatabases/archives';
 import { edgesOf, random32 } from './mmdbCompare';
 import { bytes, float, int32, uint128, uint16, uint32, uint64, METADATA_MARKER, writeTestMmdb, type MmdbValue, type TestWriterOptions } from './mmdbTestWriter';

@@ -5,7 +5,7 @@ import { runInNewContext } from 'vm';
 import { Reader, type Response } from 'mmdb-lib';
 
 import { MmdbError, MmdbReader } from '../../dist/nodes/shared/ipDatabases/mmdbReader';
-import { parseIpAddress } from '../../dist/nodes/shared/ipAddress';
+import { parseIpAddress } from '../../dist/nodes/shared/values/ipAddress';
 import { databaseFileOf } from '../sandbox/ipDatabases/archives';
 import { DATABASES, mmdbRecord, rowsOf } from '../sandbox/ipDatabases/records';
 import { addressText, aroundHits, compareReaders, edgesOf, random32, randomIpv4, randomIpv6, type Comparison } from './mmdbCompare';

@@ -1,6 +1,6 @@
 import { jsonRecord } from '../../dist/nodes/shared/ipDatabases/storedValues';
 import { openMmdbDatabase } from '../../dist/nodes/shared/ipDatabases/mmdbDatabase';
-import { parseIpAddress } from '../../dist/nodes/shared/ipAddress';
+import { parseIpAddress } from '../../dist/nodes/shared/values/ipAddress';
 import { bytes, uint128, uint32, uint64, writeTestMmdb } from './mmdbTestWriter';
 
 /**

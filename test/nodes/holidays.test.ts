@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { AbstractHolidays } from '../../dist/nodes/AbstractHolidays/AbstractHolidays.node';
-import { COUNTRY_CODES } from '../../dist/nodes/shared/countries';
-import { countriesMatching, searchCountries } from '../../dist/nodes/shared/countryLocator';
+import { COUNTRY_CODES } from '../../dist/nodes/shared/values/countries';
+import { countriesMatching, searchCountries } from '../../dist/nodes/shared/values/countryLocator';
 import { runNode } from '../harness/run';
 import { sandboxCredential } from '../harness/sandboxCredentials';
 import { startSandbox, type Sandbox } from '../sandbox/server';

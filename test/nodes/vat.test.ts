@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { AbstractVat } from '../../dist/nodes/AbstractVat/AbstractVat.node';
-import { searchCountries } from '../../dist/nodes/shared/countryLocator';
+import { searchCountries } from '../../dist/nodes/shared/values/countryLocator';
 import { runNode } from '../harness/run';
 import { sandboxCredential } from '../harness/sandboxCredentials';
 import { startSandbox, type Sandbox } from '../sandbox/server';

@@ -3,7 +3,7 @@
  * that sorts every plain object's keys and marks anything else. Same requests must give the same
  * key and different requests different keys, exactly as JSON tells them apart.
  */
-import { requestKey } from '../../nodes/shared/requestKey';
+import { requestKey } from '../../nodes/shared/engine/requestKey';
 import { randomFraction } from '../sandbox/random';
 
 function oracleKey(prepared: unknown): string | undefined {

@@ -1,10 +1,10 @@
 import { BINARY_ENCODING, NodeOperationError } from 'n8n-workflow';
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { inputFileMeta, binaryPropertyName } from '../binary';
-import { invalidInput } from '../errors';
-import { FanOut, type FanOutUnit } from '../fanOut';
-import { requestKey } from '../requestKey';
+import { inputFileMeta, binaryPropertyName } from '../binary/files';
+import { invalidInput } from '../engine/errors';
+import { FanOut, type FanOutUnit } from '../engine/fanOut';
+import { requestKey } from '../engine/requestKey';
 import { AnswerFlattener, answerColumnOptions } from './answerColumns';
 import { CsvError, CsvParser, type CsvRow } from './csv';
 import { ResultFile } from './resultFile';

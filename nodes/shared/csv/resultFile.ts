@@ -1,8 +1,8 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { RunTally, UnitCollector, UnitOutcome } from '../fanOut';
-import { stopReasonOf } from '../runLedger';
-import { readableFrom } from '../streams';
+import type { RunTally, UnitCollector, UnitOutcome } from '../engine/fanOut';
+import { stopReasonOf } from '../engine/runLedger';
+import { readableFrom } from '../binary/streams';
 import { AnswerFlattener, OTHER_FIELDS_COLUMN } from './answerColumns';
 import { CsvStream } from './csvWriter';
 

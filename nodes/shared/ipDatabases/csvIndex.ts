@@ -1,4 +1,4 @@
-import { formatNetwork, parseIpAddress } from '../ipAddress';
+import { formatNetwork, parseIpAddress } from '../values/ipAddress';
 import { CsvError, CsvScanner, csvField, csvFields, parseCsv, type CsvRecord } from '../csv/csv';
 
 import { CSV_COLUMNS, kindOfCsvHeader, recordFromCsv, type DatabaseKind, type StoredRecord } from './databaseKinds';

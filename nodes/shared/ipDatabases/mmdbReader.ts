@@ -1,4 +1,4 @@
-import { formatNetwork, parseIpAddress } from '../ipAddress';
+import { formatNetwork, parseIpAddress } from '../values/ipAddress';
 
 /**
  * A reader of the MaxMind DB file format 2.0 (MMDB), written for this package because n8n Cloud

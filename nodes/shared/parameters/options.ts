@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { invalidInput } from './errors';
-import { numberWithin } from './validate';
+import { invalidInput } from '../engine/errors';
+import { numberWithin } from '../values/validate';
 
 /**
  * An `options` collection as the service's query parameters: each option a user added is checked

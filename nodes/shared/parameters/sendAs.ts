@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { invalidInput } from './errors';
-import type { ServiceRequest } from './types';
+import { invalidInput } from '../engine/errors';
+import type { ServiceRequest } from '../engine/types';
 
 /**
  * How phone and email lookups reach their service (contract 4.1, 4.2, 5.3-5.4). The node only

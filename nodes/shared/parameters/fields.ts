@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { invalidInput } from './errors';
+import { invalidInput } from '../engine/errors';
 
 /**
  * The `fields` option of IP geolocation and company enrichment (contract 4.3, 4.4): a choice of

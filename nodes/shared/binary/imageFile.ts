@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { fileItem } from './binary';
+import { fileItem } from './files';
 
 /**
  * Images that a media service answered (an avatar, a screenshot, a processed image) as items:

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { invalidInput } from './errors';
+import { invalidInput } from '../engine/errors';
 import { requiredText } from './validate';
 
 /** One DNS label: letters (any script, for internationalised names), digits, inner hyphens. */

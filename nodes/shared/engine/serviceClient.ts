@@ -7,7 +7,7 @@ import type {
 	IHttpRequestOptions,
 } from 'n8n-workflow';
 
-import { effectiveBaseUrl } from '../../credentials/shared/liveBaseUrls';
+import { effectiveBaseUrl } from '../../../credentials/shared/liveBaseUrls';
 import { apiError, networkError, redact } from './errors';
 import { concurrencyFor, pacerFor } from './pacing';
 import type { Pacer } from './pacing';
@@ -21,7 +21,7 @@ import type {
 	ServiceRequest,
 	ServiceResponse,
 } from './types';
-import { hostOf, joinUrl } from './url';
+import { hostOf, joinUrl } from '../values/url';
 
 /**
  * How the engine reaches a service: the credential read once per run, then each request paced,

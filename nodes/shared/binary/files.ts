@@ -1,6 +1,6 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { invalidInput } from './errors';
+import { invalidInput } from '../engine/errors';
 
 /**
  * Files in and out of items, through n8n's binary data helpers: in filesystem mode the bytes go

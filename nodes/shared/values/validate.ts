@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { COUNTRY_CODES } from './countries';
-import { invalidInput } from './errors';
+import { invalidInput } from '../engine/errors';
 
 /**
  * Checks of parameter values, run before any request. Each takes the field as a person sees it
