@@ -1,5 +1,5 @@
 import { NodeHelpers } from 'n8n-workflow';
-import type { IDataObject, INode, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+import type { IDataObject, INode, INodeParameters, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 
 import { packageCredentialTypes, packageNodeTypes } from '../harness/nodeTypes';
 import { runNode, type InputItem } from '../harness/run';
@@ -84,7 +84,8 @@ const versionsOf = (description: INodeTypeDescription) =>
 /** The top-level parameters the editor shows for these values, in this version of the node. */
 function shown(description: INodeTypeDescription, values: IDataObject, typeVersion: number): INodeProperties[] {
 	const node = { typeVersion } as INode;
-	const resolved = NodeHelpers.getNodeParameters(description.properties, values, true, false, node, description) ?? {};
+	// The tests build parameter sets as JSON; n8n's helpers type them as parameter values.
+	const resolved = NodeHelpers.getNodeParameters(description.properties, values as INodeParameters, true, false, node, description) ?? {};
 	return description.properties.filter(
 		(property) => property.name in resolved && NodeHelpers.displayParameter(resolved, property, node, description),
 	);

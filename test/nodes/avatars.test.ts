@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { runNode } from '../harness/run';
 import { sandboxCredential } from '../harness/sandboxCredentials';
 import { imageInfo, isPng, isSvg } from '../sandbox/media/imageInfo';
@@ -13,7 +15,7 @@ beforeEach(() => sandbox.reset());
 
 const avatar = (
 	parameters: Record<string, unknown>,
-	extra: { names?: string[]; continueOnFail?: boolean; credential?: Record<string, unknown> } = {},
+	extra: { names?: string[]; continueOnFail?: boolean; credential?: IDataObject } = {},
 ) =>
 	runNode({
 		type: 'abstractAvatars',

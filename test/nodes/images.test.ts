@@ -1,7 +1,7 @@
 import path from 'path';
 
 import { NodeHelpers } from 'n8n-workflow';
-import type { IDataObject, INode, INodeProperties, INodeType } from 'n8n-workflow';
+import type { IDataObject, INode, INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
 
 import { ROOT } from '../harness/nodeTypes';
 
@@ -211,9 +211,11 @@ describe('Image processing', () => {
 			return new AbstractImages().description;
 		};
 		/** The top-level parameters the editor shows, by label, and the values n8n saves, for a version. */
-		const editor = (typeVersion: number, values: IDataObject) => {
+		const editor = (typeVersion: number, json: IDataObject) => {
 			const description = typeOfPackage();
 			const node = { typeVersion } as INode;
+			// The tests write parameter sets as JSON; n8n's helpers type them as parameter values.
+			const values = json as INodeParameters;
 			const saved = NodeHelpers.getNodeParameters(description.properties, values, false, false, node, description) ?? {};
 			const resolved = NodeHelpers.getNodeParameters(description.properties, values, true, false, node, description) ?? {};
 			const labels = description.properties

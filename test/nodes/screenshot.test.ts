@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { runNode } from '../harness/run';
 import { sandboxCredential } from '../harness/sandboxCredentials';
 import { imageInfo, isJpeg, isPng } from '../sandbox/media/imageInfo';
@@ -14,7 +16,7 @@ beforeEach(() => sandbox.reset());
 
 const capture = (
 	parameters: Record<string, unknown>,
-	extra: { urls?: string[]; continueOnFail?: boolean; credential?: Record<string, unknown> } = {},
+	extra: { urls?: string[]; continueOnFail?: boolean; credential?: IDataObject } = {},
 ) =>
 	runNode({
 		type: 'abstractScreenshot',
