@@ -3,7 +3,7 @@ import { sandboxCredential } from '../test/harness/sandboxCredentials';
 import { startSandbox, type Sandbox } from '../test/sandbox/server';
 
 /**
- * What a run spends (issue 16), as counts rather than times: (a) requests sent after the
+ * What a run spends (credits are money), as counts rather than times: (a) requests sent after the
  * service's first "credits used up" answer, against the requests in flight at that moment
  * (goal: at most those); (b) requests per distinct value on a file where every value occurs
  * twice (goal 1.0), against the same run with Send Repeated Values Once off (2.0).
@@ -36,7 +36,7 @@ export async function run(): Promise<void> {
 			const log = sandbox.requests('email');
 			const first = log.findIndex((entry) => entry.status === 422);
 			console.log(
-				`    round ${round}: ${log.length} requests, ${log.length - first - 1} after the first 422 (in flight: at most 32; before issue 16: 699); ${result.items.length} answered, ${result.errorItems.length} failed or not sent`,
+				`    round ${round}: ${log.length} requests, ${log.length - first - 1} after the first 422 (in flight: at most 32; before the run stopped sending on a spent plan: 699); ${result.items.length} answered, ${result.errorItems.length} failed or not sent`,
 			);
 		}
 		console.log('(b) 2,000 rows, every address twice: requests per distinct value');

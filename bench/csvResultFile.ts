@@ -10,7 +10,7 @@ import { startSandbox } from '../test/sandbox/server';
  * - memory: each output mode runs in a child process of its own (so neither inherits the other's
  *   heap), which first runs the same workflow on a 10-row file, then samples its heap and RSS
  *   every 10 ms while the node works through the 50,000 rows; growth is the peak over the level
- *   after the 10-row run (the issue's measure: peak RSS growth over the same workflow on a tiny
+ *   after the 10-row run (the measure of a node's memory in n8n: peak RSS growth over the same workflow on a tiny
  *   input). The node's output is held until the run ends, as n8n holds it.
  *   Peak figures include garbage not yet collected (V8 collects when it must), so the heap the
  *   output still holds after a forced collection is printed too.
@@ -18,7 +18,7 @@ import { startSandbox } from '../test/sandbox/server';
  *   default 128 MiB), which makes V8 collect as it would in a small container: whether the run
  *   completes, and its peak RSS growth then.
  * - speed: rows per second of each mode in the same children, and their ratio.
- * Two rounds, the order of the modes alternating. Goals (issue 17): Result File's growth far
+ * Two rounds, the order of the modes alternating. Goals (a bulk file fits n8n Cloud): Result File's growth far
  * below the 320 MiB of n8n Cloud's smallest plan, and its rows/s at least one item per row's.
  */
 // BENCH_CSV_ROWS: a smaller file for a quick look (the figures are for 50,000).

@@ -11,7 +11,7 @@ import { chainConnections, runWorkflow, workflowNode as node, type WorkflowJson 
 import { addresses, csvChunks, csvFile, mmdbFile } from './ipLookupData';
 
 /**
- * IP database lookups (issue 8):
+ * IP database lookups (the IP Database Lookup node and the CSV index it builds):
  * (a) the CSV index of a million-row geolocation CSV, streamed in 1 MB chunks: the shared CSV
  *     parser's speed against a plain byte scan of the same chunks, the build time over the
  *     parser's time alone; peak RSS growth and the index's

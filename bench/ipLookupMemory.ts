@@ -22,7 +22,7 @@ import { csvLine } from '../test/sandbox/ipDatabases/csvWriter';
 import { COLUMNS } from '../test/sandbox/ipDatabases/records';
 
 /**
- * Memory and build speed of the IP database lookup against the file's size (issue 18's goals:
+ * Memory and build speed of the IP database lookup against the file's size (the goals that fit n8n Cloud:
  * peak RSS growth for 10,000 lookups at most 1.2x an MMDB, at most 0.25x a CSV; the CSV index
  * built at 150 MB/s or more). Each case runs in a child process of its own, so one case's
  * memory cannot hide another's:

@@ -21,9 +21,9 @@ import { bulkEmailWorkflow, EMAIL_NODE, FLOOR_NODE, floorWorkflow, LOOKUP_NODE, 
  * `npm run bench:n8n`: memory and time of the package in a real n8n 2.41.1 (the e2e's runtime,
  * scripts/n8n/*), in filesystem binary mode (N8N_DEFAULT_BINARY_DATA_MODE=filesystem, set here
  * explicitly), with a fresh user folder and the packed package installed, against the sandbox.
- * Not part of `npm test`: it prints figures for issues 17 and 18, it asserts nothing.
+ * Not part of `npm test`: it prints the IP lookup and bulk CSV memory figures, it asserts nothing.
  *
- *  1. IP lookup memory (issue 18): 10,000 lookups in MaxMind's GeoLite2-City.mmdb and in the
+ *  1. IP lookup memory: 10,000 lookups in MaxMind's GeoLite2-City.mmdb and in the
  *     1,000,000-row geolocation CSV of bench/ipLookupData.ts, each read from ~/.n8n-files by
  *     Read/Write Files, run with `n8n execute` as the e2e runs workflows. Measured: the peak RSS
  *     of that `n8n execute` process (its /proc status sampled every 50 ms, and its kernel peak
@@ -40,7 +40,7 @@ import { bulkEmailWorkflow, EMAIL_NODE, FLOOR_NODE, floorWorkflow, LOOKUP_NODE, 
  *     call (from the saved execution, REST API), and the server's peak RSS growth per call (its
  *     peak mark reset through /proc/<pid>/clear_refs before the call; V8 keeps the heap of
  *     earlier calls, so these growths are rough).
- *  3. Bulk CSV (issue 17): a 50,000-row lead CSV (name,email; distinct emails) through the Email
+ *  3. Bulk CSV: a 50,000-row lead CSV (name,email; distinct emails) through the Email
  *     node (Input: CSV File) against an unpaced credential, one item per row and, where the node
  *     has it, Result File (written back to ~/.n8n-files); `n8n execute`'s peak RSS on 50,000 rows
  *     less on a 10-row file, and rows per second of the node's own executionTime. First its floor:

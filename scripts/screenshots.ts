@@ -295,7 +295,7 @@ async function saveInEditor(editor: Editor): Promise<StoredWorkflow> {
 }
 
 /**
- * Issue 18 in the editor: IP Database Lookup's Database Node (its default, and in a More
+ * Renaming, in the editor: IP Database Lookup's Database Node (its default, and in a More
  * Databases entry) follows the download node when the user renames it on the canvas (F2).
  */
 async function checkDatabaseRename(editor: Editor) {

@@ -6,7 +6,7 @@ import { csvItem, leadsCsv } from '../nodes/csvHelpers';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 
 /**
- * When the plan's credits run out, the run stops sending (issue 16): requests in flight finish,
+ * When the plan's credits run out, the run stops sending (nothing more is paid for): requests in flight finish,
  * every unit not yet sent fails saying it cost nothing, and a run that stops on the error says
  * how many paid answers it discards.
  */

@@ -80,7 +80,7 @@ const CASES: Case[] = [
 for (const testCase of CASES) describeCase(() => sandbox, testCase);
 
 describe('what a failed CSV row says', () => {
-	// Issue 16, part 3: "row 67 was not sent", not "Item 1 was not sent" (the file's item); and the
+	// A failed row names its row: "row 67 was not sent", not "Item 1 was not sent" (the file's item); and the
 	// row is named once, not "CSV row 3: Invalid Email (row 3, column 2): ...".
 	it('names the row, not the file item, in the description of its error', async () => {
 		sandbox.reset();

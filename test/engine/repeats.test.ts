@@ -8,7 +8,7 @@ import { companyRecord } from '../sandbox/services/company';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 
 /**
- * One request per distinct value in a run (issue 16): items and CSV rows of one run that would
+ * One request per distinct value in a run (credits are money): items and CSV rows of one run that would
  * send the same request send it once, and every one of them gets the answer as its own item,
  * paired to itself, in order. Send Repeated Values Once (on by default) turns it off.
  */

@@ -7,7 +7,7 @@ import { CREDENTIAL_DISPLAY_NAMES, exampleCredentialId, exampleCredentialName } 
 /**
  * The sandbox credentials that dev, e2e and the examples use carry the name the editor gives the
  * credential type ("Abstract Email Reputation API (sandbox)"), not the type's internal name: a user
- * who imports an example, or opens `npm run dev`, meets one name per thing (issue 12).
+ * who imports an example, or opens `npm run dev`, meets one name per thing.
  */
 describe('example credentials', () => {
 	it('are named after each type as n8n loads it', () => {

@@ -317,7 +317,7 @@ export const BASE_NODE_TYPES: Record<string, INodeType> = {
 	'n8n-nodes-base.splitOut': new SplitOut(),
 	'n8n-nodes-base.if': new If(),
 	'n8n-nodes-base.readWriteFile': new ReadWriteFile(),
-	// Bulk CSV example (issue 9): Convert to File, CSV operation, in its own file.
+	// Bulk CSV example (the enriched rows out as a CSV file): Convert to File, CSV operation, in its own file.
 	[CONVERT_TO_FILE_TYPE]: convertToFileCsv,
 };
 

@@ -5,7 +5,7 @@ import { DatabaseFileError } from '../../dist/nodes/shared/ipDatabases/lookupTyp
 import { buildArchive, databaseFileOf } from '../sandbox/ipDatabases/archives';
 
 /**
- * The reader layer's messages for a file it cannot use (issue 18): a file cut short says that it
+ * The reader layer's messages for a file it cannot use: a file cut short says that it
  * ends early, with its size, and asks whether the download was cut; a file that is no database
  * says what it looks like. Files reach parseDatabase in chunks, as n8n's binary stream gives them.
  */

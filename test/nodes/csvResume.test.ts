@@ -3,7 +3,7 @@ import { csvItem } from './csvHelpers';
 import { resultOf, runEmailResult, sentValues } from './resultFileCases';
 
 /**
- * A plan that runs out in the middle of a file (issue 16's engine stops sending), and the file
+ * A plan that runs out in the middle of a file (the engine stops sending), and the file
  * finished by a second run from the summary's next row; and a file whose rows repeat values,
  * sent once per distinct value. Rows are numbered as the file has them: this file has no header
  * row, so row N is the N-th lead.
