@@ -6,6 +6,7 @@ module.exports = {
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', diagnostics: false }] },
 	testTimeout: 60_000,
 	maxWorkers: 2,
-	// n8n-core leaves handles open after a run; the sandbox is closed by each test file itself.
-	forceExit: true,
+	// n8n-core's own timers are stopped as n8n stops them at shutdown; no forceExit, so a handle
+	// a test leaves open keeps jest from exiting and shows.
+	setupFilesAfterEnv: ['<rootDir>/test/harness/n8nShutdown.ts'],
 };
