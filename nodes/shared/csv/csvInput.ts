@@ -10,10 +10,12 @@ import { CsvError, CsvParser, type CsvRow } from './csv';
 import { ResultFile } from './resultFile';
 
 /**
- * The bulk CSV input of the phone and email nodes (contract, Limits: at most 50,000 rows, the
- * phone number in the first column, the email address in a selected column, no empty rows, one
- * item per row). The whole file is read and checked before the node sends anything; each row
- * then becomes one unit of the engine's queue, its output carrying the row beside the record.
+ * The bulk CSV input of the service nodes. The contract's Limits give phone and email bulk files
+ * at most 50,000 rows (the phone number in the first column, the email address in a selected
+ * column, no empty rows, one item per row) and state no other bulk limit, so the nodes that look
+ * up IP addresses, domains, IBANs and VAT numbers keep the same rules, their column chosen as for
+ * email. The whole file is read and checked before the node sends anything; each row then
+ * becomes one unit of the engine's queue, its output carrying the row beside the record.
  */
 
 export const MAX_CSV_ROWS = 50_000;
@@ -177,6 +179,11 @@ export interface CsvLookup<Prepared> {
 	valueLabel: string;
 	/** The unit for one row's value; throws an input error (via `field`) for a value the node refuses. */
 	prepare(value: string, field: string): Prepared;
+	/**
+	 * For a service that may answer "no data" (IP geolocation's 204): what such an answer's record
+	 * says, or undefined for a record with data. A result file writes it in the row's status.
+	 */
+	noDataOf?(record: IDataObject): string | undefined;
 }
 
 /** The parameters that decide a CSV file's output: rows as items, or one result file. */
@@ -234,6 +241,7 @@ export async function csvFanOut<Prepared>(
 		firstRow: plan.firstRow,
 		lastRow: plan.lastRow,
 		streamSibling: plan.streamSibling,
+		noDataOf: lookup.noDataOf,
 	});
 	return new FanOut(sliceUnits(ctx, meta, lookup, sliceOfPlan(plan), output, collector), { collector, keyCounts: plan.keyCounts });
 }
@@ -435,9 +443,14 @@ function rowUnit<Prepared>(
 	} catch (error) {
 		// The error names the row as the person sees it in the file, not the file's item.
 		(error as Error & { description?: string }).description =
-			`Row ${row.number} was not sent, so it cost no credit. Fix its ${lookup.valueLabel.toLowerCase()} (column ${position}) in the file and run again.`;
+			`Row ${row.number} was not sent, so it cost no credit. Fix its ${inSentence(lookup.valueLabel)} (column ${position}) in the file and run again.`;
 		return { failed: error as Error, label, ...(beside ? { beside } : {}) };
 	}
+}
+
+/** A label inside a sentence: "Email" as "email", "IP Address" as "IP address"; an acronym stays. */
+function inSentence(label: string): string {
+	return label.replace(/\b([A-Z])(?=[a-z])/g, (letter) => letter.toLowerCase());
 }
 
 /**
