@@ -6,7 +6,7 @@ import type { Sandbox } from '../sandbox/server';
 import type { Fault, SandboxRequest } from '../sandbox/types';
 
 /**
- * The error-output matrix (issue 16, part 1): one case is a run of items (or CSV rows) of which
+ * The error-output matrix: one case is a run of items (or CSV rows) of which
  * some fail, run under each of n8n's three "On Error" settings through n8n-core's WorkflowExecute,
  * and checked the same way for every node:
  * - Stop Workflow: the run stops with the first failure's error (naming the field and the rule),
