@@ -2,20 +2,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { columnsOfKeys, COMPANY_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
-import { columnOf, columnParameter } from '../shared/csv/csvColumn';
-import {
-	csvBinaryParameter,
-	csvFanOut,
-	csvOutputParameter,
-	headerRowOf,
-	headerRowOption,
-	inputKindOf,
-	inputParameter,
-	maxRowsOption,
-	resultFieldsOption,
-	resultFileFieldParameter,
-	startAtRowOption,
-} from '../shared/csv/csvInput';
+import { columnOf, columnParameter, csvFileOptions, csvFileParameters } from '../shared/csv/csvParameters';
+import { csvFanOut, inputKindOf, inputParameter } from '../shared/csv/csvInput';
 import { bareDomain } from '../shared/values/domain';
 import { sendRepeatsOnceOption } from '../shared/parameters/options';
 import { runService } from '../shared/engine/engine';
@@ -41,7 +29,6 @@ const companyEnrichment: ServiceDefinition = {
 		if (inputKindOf(this, itemIndex) === 'csvFile') {
 			return await csvFanOut(this, itemIndex, {
 				column: columnOf(this, itemIndex, domainColumn),
-				headerRow: headerRowOf(this, itemIndex, options.headerRow),
 				looksLikeValue: looksLikeDomain,
 				valueLabel: 'Domain',
 				answerColumns: columnsOfKeys(COMPANY_ANSWER_COLUMNS, fields),
@@ -81,24 +68,14 @@ export class AbstractCompany implements INodeType {
 				description:
 					'The domain the company\'s website is hosted on, bare: example.com, not https://www.example.com/about. For a lead\'s email address, use the part after the @.',
 			},
-			csvBinaryParameter,
-			domainColumn,
-			csvOutputParameter,
-			resultFileFieldParameter,
+			...csvFileParameters(domainColumn),
 			{
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [
-					maxRowsOption,
-					fieldsOption('company record', RECORD_KEYS),
-					headerRowOption,
-					resultFieldsOption(COMPANY_ANSWER_COLUMNS),
-					sendRepeatsOnceOption,
-					startAtRowOption,
-				],
+				options: csvFileOptions(COMPANY_ANSWER_COLUMNS, [fieldsOption('company record', RECORD_KEYS), sendRepeatsOnceOption]),
 			},
 		],
 	};

@@ -2,20 +2,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { EMAIL_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
-import {
-	csvBinaryParameter,
-	csvFanOut,
-	csvOutputParameter,
-	headerRowOf,
-	headerRowOption,
-	inputKindOf,
-	inputParameter,
-	maxRowsOption,
-	resultFieldsOption,
-	resultFileFieldParameter,
-	startAtRowOption,
-} from '../shared/csv/csvInput';
-import { columnOf, columnParameter } from '../shared/csv/csvColumn';
+import { csvFanOut, inputKindOf, inputParameter } from '../shared/csv/csvInput';
+import { columnOf, columnParameter, csvFileOptions, csvFileParameters } from '../shared/csv/csvParameters';
 import { runService } from '../shared/engine/engine';
 import { sendRepeatsOnceOption } from '../shared/parameters/options';
 import { lookupRequest, sendAsOf, sendAsOption } from '../shared/parameters/sendAs';
@@ -43,7 +31,6 @@ const emailReputation: ServiceDefinition = {
 		if (inputKindOf(this, itemIndex) === 'csvFile') {
 			return await csvFanOut(this, itemIndex, {
 				column: columnOf(this, itemIndex, emailColumn),
-				headerRow: headerRowOf(this, itemIndex, options.headerRow),
 				looksLikeValue: (cell) => cell.includes('@'),
 				valueLabel: 'Email',
 				answerColumns: EMAIL_ANSWER_COLUMNS,
@@ -84,24 +71,14 @@ export class AbstractEmail implements INodeType {
 				description:
 					'The email address to check. A malformed address is still sent: the service answers it as undeliverable with status detail invalid_format.',
 			},
-			csvBinaryParameter,
-			emailColumn,
-			csvOutputParameter,
-			resultFileFieldParameter,
+			...csvFileParameters(emailColumn),
 			{
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [
-					maxRowsOption,
-					headerRowOption,
-					resultFieldsOption(EMAIL_ANSWER_COLUMNS),
-					sendAsOption,
-					sendRepeatsOnceOption,
-					startAtRowOption,
-				],
+				options: csvFileOptions(EMAIL_ANSWER_COLUMNS, [sendAsOption, sendRepeatsOnceOption]),
 			},
 		],
 	};

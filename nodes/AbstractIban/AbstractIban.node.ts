@@ -1,21 +1,9 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { IBAN_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
-import { columnOf, columnParameter } from '../shared/csv/csvColumn';
-import {
-	csvBinaryParameter,
-	csvFanOut,
-	csvOutputParameter,
-	headerRowOf,
-	headerRowOption,
-	inputKindOf,
-	inputParameter,
-	maxRowsOption,
-	resultFieldsOption,
-	resultFileFieldParameter,
-	startAtRowOption,
-} from '../shared/csv/csvInput';
+import { columnOf, columnParameter, csvFileOptions, csvFileParameters } from '../shared/csv/csvParameters';
+import { csvFanOut, inputKindOf, inputParameter } from '../shared/csv/csvInput';
 import { runService } from '../shared/engine/engine';
 import { sendRepeatsOnceOption } from '../shared/parameters/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
@@ -37,10 +25,8 @@ const ibanValidation: ServiceDefinition = {
 	async prepare(itemIndex) {
 		const request = (iban: string): ServiceRequest => ({ path: '/v1/', qs: { iban } });
 		if (inputKindOf(this, itemIndex) === 'csvFile') {
-			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 			return await csvFanOut(this, itemIndex, {
 				column: columnOf(this, itemIndex, ibanColumn),
-				headerRow: headerRowOf(this, itemIndex, options.headerRow),
 				looksLikeValue: looksLikeIban,
 				valueLabel: 'IBAN',
 				answerColumns: IBAN_ANSWER_COLUMNS,
@@ -79,17 +65,14 @@ export class AbstractIban implements INodeType {
 				hint: 'An IBAN, with or without spaces',
 				description: 'The IBAN to validate. Spaces are fine: the spaced form is as valid as the compact one.',
 			},
-			csvBinaryParameter,
-			ibanColumn,
-			csvOutputParameter,
-			resultFileFieldParameter,
+			...csvFileParameters(ibanColumn),
 			{
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [maxRowsOption, headerRowOption, resultFieldsOption(IBAN_ANSWER_COLUMNS), sendRepeatsOnceOption, startAtRowOption],
+				options: csvFileOptions(IBAN_ANSWER_COLUMNS, [sendRepeatsOnceOption]),
 			},
 		],
 	};

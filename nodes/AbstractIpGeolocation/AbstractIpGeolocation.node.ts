@@ -2,20 +2,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { columnsOfKeys, IP_GEOLOCATION_ANSWER_COLUMNS, topLevelKeys } from '../shared/csv/answerColumns';
-import { columnOf, columnParameter } from '../shared/csv/csvColumn';
-import {
-	csvBinaryParameter,
-	csvFanOut,
-	csvOutputParameter,
-	headerRowOf,
-	headerRowOption,
-	inputKindOf,
-	inputParameter,
-	maxRowsOption,
-	resultFieldsOption,
-	resultFileFieldParameter,
-	startAtRowOption,
-} from '../shared/csv/csvInput';
+import { columnOf, columnParameter, csvFileOptions, csvFileParameters } from '../shared/csv/csvParameters';
+import { csvFanOut, inputKindOf, inputParameter } from '../shared/csv/csvInput';
 import { recordItems, runService } from '../shared/engine/engine';
 import { sendRepeatsOnceOption } from '../shared/parameters/options';
 import { invalidInput } from '../shared/engine/errors';
@@ -78,7 +66,6 @@ const ipGeolocation: ServiceDefinition = {
 		if (inputKindOf(this, itemIndex) === 'csvFile') {
 			return await csvFanOut(this, itemIndex, {
 				column: columnOf(this, itemIndex, ipAddressColumn),
-				headerRow: headerRowOf(this, itemIndex, options.headerRow),
 				looksLikeValue: isIpAddress,
 				valueLabel: 'IP Address',
 				answerColumns: columnsOfKeys(IP_GEOLOCATION_ANSWER_COLUMNS, fields),
@@ -136,24 +123,14 @@ export class AbstractIpGeolocation implements INodeType {
 				description:
 					'The IPv4 or IPv6 address to locate. Leave empty to locate the address this workflow runs from (the n8n server\'s public address).',
 			},
-			csvBinaryParameter,
-			ipAddressColumn,
-			csvOutputParameter,
-			resultFileFieldParameter,
+			...csvFileParameters(ipAddressColumn),
 			{
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [
-					maxRowsOption,
-					fieldsOption('geolocation record', RECORD_KEYS),
-					headerRowOption,
-					resultFieldsOption(IP_GEOLOCATION_ANSWER_COLUMNS),
-					sendRepeatsOnceOption,
-					startAtRowOption,
-				],
+				options: csvFileOptions(IP_GEOLOCATION_ANSWER_COLUMNS, [fieldsOption('geolocation record', RECORD_KEYS), sendRepeatsOnceOption]),
 			},
 		],
 	};

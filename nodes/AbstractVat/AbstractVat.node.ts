@@ -8,20 +8,8 @@ import type {
 } from 'n8n-workflow';
 
 import { VAT_VALIDATION_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
-import { columnOf, columnParameter, onlyWhere } from '../shared/csv/csvColumn';
-import {
-	csvBinaryParameter,
-	csvFanOut,
-	csvOutputParameter,
-	headerRowOf,
-	headerRowOption,
-	inputKindOf,
-	inputParameter,
-	maxRowsOption,
-	resultFieldsOption,
-	resultFileFieldParameter,
-	startAtRowOption,
-} from '../shared/csv/csvInput';
+import { columnOf, columnParameter, csvFileOptions, csvFileParameters, onlyWhere } from '../shared/csv/csvParameters';
+import { csvFanOut, inputKindOf, inputParameter } from '../shared/csv/csvInput';
 import { countryLocatorProperty, searchCountries } from '../shared/values/countryLocator';
 import { runService } from '../shared/engine/engine';
 import { sendRepeatsOnceOption } from '../shared/parameters/options';
@@ -41,16 +29,6 @@ const vatNumberColumn = columnParameter({
 	default: 'vat_number',
 	holds: 'the VAT numbers, each with its country prefix',
 });
-
-const [validateInput, validateFile, validateColumn, validateOutput, validateResultField] = onlyWhere(
-	[inputParameter('VAT number'), csvBinaryParameter, vatNumberColumn, csvOutputParameter, resultFileFieldParameter],
-	VALIDATE,
-);
-const [maxRows, headerRow, resultFields, startAtRow] = onlyWhere(
-	[maxRowsOption, headerRowOption, resultFieldsOption(VAT_VALIDATION_ANSWER_COLUMNS), startAtRowOption],
-	VALIDATE,
-	true,
-);
 
 /** For header detection: a VAT number starts with its country prefix, then a digit. */
 const looksLikeVatNumber = (cell: string) => /^[A-Za-z]{2}\s*\d/.test(cell.trim());
@@ -80,10 +58,8 @@ const vat: ServiceDefinition = {
 		if (operation === 'validate') {
 			const validate = (vatNumber: string): ServiceRequest => ({ path: '/v1/validate', qs: { vat_number: vatNumber } });
 			if (inputKindOf(this, itemIndex) === 'csvFile') {
-				const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 				return await csvFanOut(this, itemIndex, {
 					column: columnOf(this, itemIndex, vatNumberColumn),
-					headerRow: headerRowOf(this, itemIndex, options.headerRow),
 					looksLikeValue: looksLikeVatNumber,
 					valueLabel: 'VAT Number',
 					answerColumns: VAT_VALIDATION_ANSWER_COLUMNS,
@@ -153,7 +129,7 @@ export class AbstractVat implements INodeType {
 				getCategories: 'Get the standard and reduced VAT rates of a country, one per category',
 				validate: 'Validate a VAT number and get the company registered under it',
 			}),
-			validateInput,
+			...onlyWhere([inputParameter('VAT number')], VALIDATE),
 			countryLocatorProperty({
 				displayName: 'Country',
 				name: 'countryCode',
@@ -171,10 +147,7 @@ export class AbstractVat implements INodeType {
 				description: 'The VAT number to check, with its country prefix. Spaces inside are fine.',
 				displayOptions: { show: { operation: ['validate'], input: ['value'] } },
 			},
-			validateFile,
-			validateColumn,
-			validateOutput,
-			validateResultField,
+			...onlyWhere(csvFileParameters(vatNumberColumn), VALIDATE),
 			{
 				displayName: 'Amount',
 				name: 'amount',
@@ -192,30 +165,30 @@ export class AbstractVat implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				// Every operation has Send Repeated Values Once; the file's options belong to Validate, the others to Calculate.
-				options: [
-					maxRows,
-					headerRow,
-					{
-						displayName: 'Is VAT Included',
-						name: 'isVatIncluded',
-						type: 'boolean',
-						default: false,
-						displayOptions: { show: { '/operation': ['calculate'] } },
-						description: 'Whether the amount already includes VAT (then the service splits it into net amount and VAT)',
-					},
-					resultFields,
-					sendRepeatsOnceOption,
-					startAtRow,
-					{
-						displayName: 'VAT Category',
-						name: 'vatCategory',
-						type: 'string',
-						default: '',
-						displayOptions: { show: { '/operation': ['calculate'] } },
-						placeholder: 'e.g. books',
-						description: 'A category name as Get Categories lists it, for a reduced rate. Empty: the standard rate.',
-					},
-				],
+				options: csvFileOptions(
+					VAT_VALIDATION_ANSWER_COLUMNS,
+					[
+						{
+							displayName: 'Is VAT Included',
+							name: 'isVatIncluded',
+							type: 'boolean',
+							default: false,
+							displayOptions: { show: { '/operation': ['calculate'] } },
+							description: 'Whether the amount already includes VAT (then the service splits it into net amount and VAT)',
+						},
+						sendRepeatsOnceOption,
+						{
+							displayName: 'VAT Category',
+							name: 'vatCategory',
+							type: 'string',
+							default: '',
+							displayOptions: { show: { '/operation': ['calculate'] } },
+							placeholder: 'e.g. books',
+							description: 'A category name as Get Categories lists it, for a reduced rate. Empty: the standard rate.',
+						},
+					],
+					VALIDATE,
+				),
 			},
 		],
 	};

@@ -157,7 +157,7 @@ export function inputKindOf(ctx: IExecuteFunctions, itemIndex: number): InputKin
 	return value;
 }
 
-export function headerRowOf(ctx: IExecuteFunctions, itemIndex: number, value: unknown): HeaderRow {
+function headerRowOf(ctx: IExecuteFunctions, itemIndex: number, value: unknown): HeaderRow {
 	const chosen = value === undefined || value === '' ? 'auto' : String(value);
 	if (chosen !== 'auto' && chosen !== 'yes' && chosen !== 'no') {
 		throw invalidInput(ctx, itemIndex, HEADER_FIELD, `must be auto, yes or no, got ${JSON.stringify(value)}`);
@@ -170,7 +170,6 @@ export type ColumnChoice = { position: number } | { name: string; field: string 
 
 export interface CsvLookup<Prepared> {
 	column: ColumnChoice;
-	headerRow: HeaderRow;
 	/** Whether a first-row cell looks like a value rather than a column name (for Auto). */
 	looksLikeValue(cell: string): boolean;
 	/** The columns of the service's answer in a result file (answerColumns.ts). */
@@ -214,7 +213,8 @@ export async function csvFanOut<Prepared>(
 		output === 'resultFile'
 			? binaryPropertyName(ctx, itemIndex, RESULT_FIELD, ctx.getNodeParameter('resultBinaryPropertyName', itemIndex, 'data'))
 			: '';
-	if ('name' in lookup.column && lookup.headerRow === 'no') {
+	const headerRow = headerRowOf(ctx, itemIndex, options.headerRow);
+	if ('name' in lookup.column && headerRow === 'no') {
 		throw fileInputError(
 			itemIndex,
 			invalidInput(
@@ -226,7 +226,7 @@ export async function csvFanOut<Prepared>(
 		);
 	}
 
-	const plan = await checkFile(ctx, itemIndex, meta, lookup, slice);
+	const plan = await checkFile(ctx, itemIndex, meta, lookup, headerRow, slice);
 	if (output === 'rowItems') {
 		return new FanOut(sliceUnits(ctx, meta, lookup, sliceOfPlan(plan), output, undefined), { keyCounts: plan.keyCounts });
 	}
@@ -277,6 +277,7 @@ async function checkFile<Prepared>(
 	itemIndex: number,
 	meta: IBinaryData,
 	lookup: CsvLookup<Prepared>,
+	headerRow: HeaderRow,
 	slice: Slice,
 ): Promise<FilePlan> {
 	const fail = fileRuleError(ctx, itemIndex);
@@ -297,7 +298,7 @@ async function checkFile<Prepared>(
 		lastFileRow = row.number;
 		if (row.fields.length > width) width = row.fields.length;
 		if (row.number === 1) {
-			header = firstRowHeader(ctx, itemIndex, row, lookup);
+			header = firstRowHeader(ctx, itemIndex, row, lookup, headerRow);
 			position = header ? headerPosition(header, lookup.column) : (lookup.column as { position: number }).position;
 			if (header) return;
 		}
@@ -395,8 +396,9 @@ function firstRowHeader<Prepared>(
 	itemIndex: number,
 	row: CsvRow,
 	lookup: CsvLookup<Prepared>,
+	headerRow: HeaderRow,
 ): string[] | undefined {
-	const { column, headerRow } = lookup;
+	const { column } = lookup;
 	if (headerRow === 'no') return undefined;
 	if ('name' in column) {
 		if (headerPosition(row.fields, column) === 0) {

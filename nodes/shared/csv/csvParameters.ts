@@ -2,7 +2,36 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { invalidInput } from '../engine/errors';
 import { requiredText } from '../values/validate';
-import type { ColumnChoice } from './csvInput';
+import {
+	csvBinaryParameter,
+	csvOutputParameter,
+	headerRowOption,
+	maxRowsOption,
+	resultFieldsOption,
+	resultFileFieldParameter,
+	startAtRowOption,
+	type ColumnChoice,
+} from './csvInput';
+
+/**
+ * A node's file input as parameters (csvInput.ts defines each): what a node with Input: CSV File
+ * shows, in one order for every node, so that a node file lists its own parameters and these.
+ */
+
+/** The parameters shown for a file, after the node's value parameter: the file, its column (Phone has none), the output. */
+export function csvFileParameters(column?: INodeProperties): INodeProperties[] {
+	return [csvBinaryParameter, ...(column ? [column] : []), csvOutputParameter, resultFileFieldParameter];
+}
+
+/**
+ * The node's own options and a file's (At Most Rows, Header Row, Result Fields, Start at Row) as
+ * one `options` collection list, by name as the Add Option list shows them. `show`: conditions
+ * under which the file's options are shown besides Input: CSV File (VAT: the Validate operation).
+ */
+export function csvFileOptions(answerColumns: readonly string[], own: INodeProperties[], show?: Record<string, string[]>): INodeProperties[] {
+	const file = [maxRowsOption, headerRowOption, resultFieldsOption(answerColumns), startAtRowOption];
+	return [...own, ...(show ? onlyWhere(file, show, true) : file)].sort((a, b) => a.displayName.localeCompare(b.displayName));
+}
 
 /**
  * The parameter that says which column of a CSV file holds the values (Email Column, Domain
