@@ -44,8 +44,10 @@ function positiveAmount(ctx: IExecuteFunctions, itemIndex: number, value: unknow
 
 /**
  * VAT (contract 4.6, 2.6; public facts): categories per country, VAT number validation (one
- * number per item, or every row of a CSV file), and VAT calculation. Categories are split into one item each; validate and calculate answers pass
- * through as they come, since their field names are not documented consistently.
+ * number per item, or every row of a CSV file), and VAT calculation. Categories are split into
+ * one item each; validate and calculate answers pass through as they come, since their field
+ * names are not documented consistently (a result file puts any field it does not list in
+ * other_fields).
  */
 const vat: ServiceDefinition = {
 	credentialType: 'abstractVatApi',
