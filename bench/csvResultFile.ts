@@ -2,7 +2,8 @@ import { spawn } from 'child_process';
 
 import { runNode, useBinaryMode } from '../test/harness/run';
 import { CREDENTIAL_TYPES } from '../test/harness/sandboxCredentials';
-import { startSandbox } from '../test/sandbox/server';
+import { FILE_NODES, rowsCsv, runCsv } from '../test/nodes/csvHelpers';
+import { startSandbox, type Sandbox } from '../test/sandbox/server';
 
 /**
  * Output "Result File" against one item per row, for a 50,000-row email file, pacing off,
@@ -18,8 +19,15 @@ import { startSandbox } from '../test/sandbox/server';
  *   default 128 MiB), which makes V8 collect as it would in a small container: whether the run
  *   completes, and its peak RSS growth then.
  * - speed: rows per second of each mode in the same children, and their ratio.
- * Two rounds, the order of the modes alternating. Goals (a bulk file fits n8n Cloud): Result File's growth far
- * below the 320 MiB of n8n Cloud's smallest plan, and its rows/s at least one item per row's.
+ * Two rounds, the order of the modes alternating. Goals: Result File's growth far below the 320
+ * MiB of n8n Cloud's smallest plan, and its rows/s at least one item per row's.
+ *
+ * Then every node that takes a file with a chosen column (IP Geolocation, Company Enrichment, IBAN
+ * Validation, VAT Validate), Output "Result File", against Email's on a file of the same shape
+ * (BENCH_CSV_NODE_ROWS rows, default 3,000: a name and the node's value), each run in a child of
+ * its own, in rounds whose order turns: rows per second and the child's CPU time per row (what a
+ * shared machine disturbs least), and their ratios to Email's.
+ * BENCH_CSV_NODES_ONLY=1 runs only that part.
  */
 // BENCH_CSV_ROWS: a smaller file for a quick look (the figures are for 50,000).
 const ROWS = Number(process.env.BENCH_CSV_ROWS ?? 50_000);
@@ -122,9 +130,14 @@ async function child(mode: Mode, baseUrl: string, apiKey: string): Promise<void>
 }
 
 async function inChild(mode: Mode, baseUrl: string, apiKey: string, heapLimitMiB?: number): Promise<ChildFigures> {
+	return await childFigures<ChildFigures>(mode, ['child', mode, baseUrl, apiKey], heapLimitMiB);
+}
+
+/** Runs this file in a child with `args`, and reads the figures it prints. */
+async function childFigures<Figures>(name: string, args: string[], heapLimitMiB?: number): Promise<Figures> {
 	const limit = heapLimitMiB ? [`--max-old-space-size=${heapLimitMiB}`] : [];
 	return await new Promise((resolve, reject) => {
-		const processChild = spawn(process.execPath, ['--expose-gc', ...limit, __filename, 'child', mode, baseUrl, apiKey], { stdio: ['ignore', 'pipe', 'pipe'] });
+		const processChild = spawn(process.execPath, ['--expose-gc', ...limit, __filename, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
 		let output = '';
 		processChild.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
 		processChild.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -133,14 +146,19 @@ async function inChild(mode: Mode, baseUrl: string, apiKey: string, heapLimitMiB
 			const line = output.split('\n').find((text) => text.startsWith('FIGURES '));
 			if (code !== 0 || !line) {
 				const outOfMemory = /heap out of memory|Allocation failed/i.test(output);
-				return reject(Object.assign(new Error(outOfMemory ? 'ran out of heap' : `the ${mode} child exited with ${code}:\n${output.slice(-2000)}`), { outOfMemory }));
+				return reject(Object.assign(new Error(outOfMemory ? 'ran out of heap' : `the ${name} child exited with ${code}:\n${output.slice(-2000)}`), { outOfMemory }));
 			}
-			resolve(JSON.parse(line.slice('FIGURES '.length)) as ChildFigures);
+			resolve(JSON.parse(line.slice('FIGURES '.length)) as Figures);
 		});
 	});
 }
 
 export async function run(): Promise<void> {
+	if (process.env.BENCH_CSV_NODES_ONLY !== '1') await emailModes();
+	await nodesAgainstEmail();
+}
+
+async function emailModes(): Promise<void> {
 	console.log(
 		`\n## Bulk CSV: Output "Result File" against one item per row (${ROWS.toLocaleString('en-US')} email rows, pacing off, filesystem binary mode, each run in a child process of its own)`,
 	);
@@ -195,8 +213,77 @@ function report(figures: Record<Mode, ChildFigures[]>): void {
 	);
 }
 
+const NODE_ROWS = Number(process.env.BENCH_CSV_NODE_ROWS ?? 3_000);
+const NODE_ROUNDS = 2;
+
+interface NodeFigures {
+	label: string;
+	rowsPerSecond: number;
+	cpuMicrosPerRow: number;
+}
+
+/** The child of one node: a 10-row warm-up, then NODE_ROWS rows into a result file, timed. */
+async function nodeChild(label: string, baseUrl: string, apiKey: string): Promise<void> {
+	await useBinaryMode('filesystem');
+	const node = FILE_NODES.find((candidate) => candidate.label === label)!;
+	// The sandbox of this child's runs is the parent's: only its address and key are needed here.
+	const sandbox = { baseUrls: { [node.service]: baseUrl }, keys: { [node.service]: apiKey } } as unknown as Sandbox;
+	const run = async (rows: number) => {
+		const file = { json: {}, binary: { data: { bytes: Buffer.from(rowsCsv(node, rows)), mimeType: 'text/csv', fileName: 'rows.csv' } } };
+		const result = await runCsv(node, { sandbox, items: [file], parameters: { output: 'resultFile' } });
+		if (result.error) throw result.error;
+		if (result.items[0].json.answered !== rows) throw new Error(`${label}: ${JSON.stringify(result.items[0].json)}`);
+	};
+	await run(10);
+	const started = performance.now();
+	const cpu = process.cpuUsage();
+	await run(NODE_ROWS);
+	const cpuUsed = process.cpuUsage(cpu);
+	const figures: NodeFigures = { label, rowsPerSecond: NODE_ROWS / ((performance.now() - started) / 1000), cpuMicrosPerRow: (cpuUsed.user + cpuUsed.system) / NODE_ROWS };
+	process.stdout.write(`FIGURES ${JSON.stringify(figures)}\n`);
+}
+
+async function nodesAgainstEmail(): Promise<void> {
+	console.log(
+		`\n## Bulk CSV: Output "Result File" of each node that takes a file, against Email's (${NODE_ROWS.toLocaleString('en-US')} rows each, pacing off, filesystem binary mode, each run in a child process of its own)`,
+	);
+	const sandbox = await startSandbox();
+	try {
+		const best = new Map<string, number>();
+		const leastCpu = new Map<string, number>();
+		for (let round = 1; round <= NODE_ROUNDS; round++) {
+			const order = round % 2 === 1 ? FILE_NODES : [...FILE_NODES].reverse();
+			for (const node of order) {
+				sandbox.reset();
+				const figures = await childFigures<NodeFigures>(node.label, ['node', node.label, sandbox.baseUrls[node.service], sandbox.keys[node.service]]);
+				best.set(node.label, Math.max(best.get(node.label) ?? 0, figures.rowsPerSecond));
+				leastCpu.set(node.label, Math.min(leastCpu.get(node.label) ?? Infinity, figures.cpuMicrosPerRow));
+				console.log(`    round ${round}, ${node.label}: ${figures.rowsPerSecond.toFixed(0)} rows/s (CPU ${figures.cpuMicrosPerRow.toFixed(0)} µs/row)`);
+			}
+		}
+		const [email] = FILE_NODES;
+		for (const node of FILE_NODES.slice(1)) {
+			const speed = best.get(node.label)!;
+			const cpu = leastCpu.get(node.label)!;
+			console.log(
+				`    ${node.label} over ${email.label} (best of the rounds): ${speed.toFixed(0)} / ${best.get(email.label)!.toFixed(0)} rows/s = ${(speed / best.get(email.label)!).toFixed(2)}; rows per CPU second ${(leastCpu.get(email.label)! / cpu).toFixed(2)} (${cpu.toFixed(0)} / ${leastCpu.get(email.label)!.toFixed(0)} µs/row)`,
+			);
+		}
+	} finally {
+		await sandbox.close();
+	}
+}
+
 if (require.main === module) {
-	if (process.argv[2] === 'child') {
+	if (process.argv[2] === 'node') {
+		void nodeChild(process.argv[3], process.argv[4], process.argv[5]).then(
+			() => process.exit(0),
+			(error: Error) => {
+				console.error(error);
+				process.exit(1);
+			},
+		);
+	} else if (process.argv[2] === 'child') {
 		void child(process.argv[3] as Mode, process.argv[4], process.argv[5]).then(
 			() => process.exit(0),
 			(error: Error) => {

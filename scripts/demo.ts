@@ -13,7 +13,7 @@ import { allSandboxCredentials } from '../test/harness/sandboxCredentials';
 import { ROOT } from '../test/harness/nodeTypes';
 import { placeStoredDatabases } from '../test/sandbox/ipDatabases/storedFiles';
 import { startSandbox } from '../test/sandbox/server';
-import { placeStoredLeads } from '../test/sandbox/storedLeads';
+import { placeStoredInputs } from '../test/sandbox/storedInputs';
 import { formatTable } from './table';
 
 /**
@@ -43,8 +43,8 @@ async function main() {
 		const workflow = JSON.parse(await fs.readFile(path.join(examplesDir, file), 'utf8')) as WorkflowJson;
 		// A workflow that reads a stored database file finds the sandbox's build where it looks.
 		await placeStoredDatabases(workflow, N8N_WORKING_DIRECTORY);
-		// And one that reads a stored lead list finds the sample list.
-		await placeStoredLeads(workflow, N8N_WORKING_DIRECTORY);
+		// And one that reads a stored list (leads, domains) finds the sample one.
+		await placeStoredInputs(workflow, N8N_WORKING_DIRECTORY);
 		const started = Date.now();
 		const result = await runWorkflow(workflow, { credentials: allSandboxCredentials(sandbox, { requestsPerSecond: RATE }) });
 		const seconds = ((Date.now() - started) / 1000).toFixed(1);

@@ -1,7 +1,7 @@
 import { promises as fs } from 'fs';
 
 import { placeStoredDatabases } from '../test/sandbox/ipDatabases/storedFiles';
-import { placeStoredLeads } from '../test/sandbox/storedLeads';
+import { placeStoredInputs } from '../test/sandbox/storedInputs';
 import { startSandbox, type Sandbox } from '../test/sandbox/server';
 import { breakInstalledFiles } from './n8n/communityPackage';
 import { cliRunnable, exampleCredentialIds, importIntoN8n, readExamples, type Example, type Workflow } from './n8n/examples';
@@ -203,8 +203,8 @@ async function runExample(
 	sandbox.reset();
 	// A workflow that reads a stored database file finds the sandbox's build where it looks.
 	await placeStoredDatabases(example.workflow, prepared.userFolder);
-	// And one that reads a stored lead list finds the sample list.
-	await placeStoredLeads(example.workflow, prepared.userFolder);
+	// And one that reads a stored list (leads, domains) finds the sample one.
+	await placeStoredInputs(example.workflow, prepared.userFolder);
 	const startedAt = Date.now();
 	const result = await n8nCommand(prepared.runtime, env, ['execute', `--id=${runnable.workflow.id}`, '--rawOutput']);
 	if (result.code !== 0) {

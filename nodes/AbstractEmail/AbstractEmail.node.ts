@@ -2,26 +2,15 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { EMAIL_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
-import {
-	csvBinaryParameter,
-	csvFanOut,
-	csvOutputParameter,
-	headerRowOf,
-	headerRowOption,
-	inputKindOf,
-	inputParameter,
-	maxRowsOption,
-	resultFieldsOption,
-	resultFileFieldParameter,
-	startAtRowOption,
-} from '../shared/csv/csvInput';
-import type { ColumnChoice } from '../shared/csv/csvInput';
+import { csvFanOut, inputKindOf, inputParameter } from '../shared/csv/csvInput';
+import { columnOf, columnParameter, csvFileOptions, csvFileParameters } from '../shared/csv/csvParameters';
 import { runService } from '../shared/engine/engine';
 import { sendRepeatsOnceOption } from '../shared/parameters/options';
-import { invalidInput } from '../shared/engine/errors';
 import { lookupRequest, sendAsOf, sendAsOption } from '../shared/parameters/sendAs';
 import type { ServiceDefinition } from '../shared/engine/types';
 import { requiredText } from '../shared/values/validate';
+
+const emailColumn = columnParameter({ displayName: 'Email Column', name: 'emailColumn', default: 'email', holds: 'the email addresses' });
 
 /**
  * Email reputation (contract 4.2): one address per item, answered with the record of 2.2. A
@@ -41,8 +30,7 @@ const emailReputation: ServiceDefinition = {
 		const sendAs = sendAsOf(this, itemIndex, options.sendAs);
 		if (inputKindOf(this, itemIndex) === 'csvFile') {
 			return await csvFanOut(this, itemIndex, {
-				column: emailColumnOf(this, itemIndex),
-				headerRow: headerRowOf(this, itemIndex, options.headerRow),
+				column: columnOf(this, itemIndex, emailColumn),
 				looksLikeValue: (cell) => cell.includes('@'),
 				valueLabel: 'Email',
 				answerColumns: EMAIL_ANSWER_COLUMNS,
@@ -53,17 +41,6 @@ const emailReputation: ServiceDefinition = {
 		return lookupRequest('/v1/', { email }, sendAs);
 	},
 };
-
-const EMAIL_COLUMN = 'Email Column (emailColumn)';
-
-/** The column holding the addresses: a whole number is a position, any other text a header name. */
-function emailColumnOf(ctx: IExecuteFunctions, itemIndex: number): ColumnChoice {
-	const text = requiredText(ctx, itemIndex, EMAIL_COLUMN, ctx.getNodeParameter('emailColumn', itemIndex, 'email'));
-	if (!/^\d+$/.test(text)) return { name: text, field: EMAIL_COLUMN };
-	const position = Number(text);
-	if (position < 1) throw invalidInput(ctx, itemIndex, EMAIL_COLUMN, 'a position counts from 1 (the first column)');
-	return { position };
-}
 
 export class AbstractEmail implements INodeType {
 	description: INodeTypeDescription = {
@@ -94,34 +71,14 @@ export class AbstractEmail implements INodeType {
 				description:
 					'The email address to check. A malformed address is still sent: the service answers it as undeliverable with status detail invalid_format.',
 			},
-			csvBinaryParameter,
-			{
-				displayName: 'Email Column',
-				name: 'emailColumn',
-				type: 'string',
-				default: 'email',
-				required: true,
-				displayOptions: { show: { input: ['csvFile'] } },
-				placeholder: 'email',
-				hint: 'A column name from the header row, or a position: 1 for the first column',
-				description: 'The CSV column holding the email addresses',
-			},
-			csvOutputParameter,
-			resultFileFieldParameter,
+			...csvFileParameters(emailColumn),
 			{
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [
-					maxRowsOption,
-					headerRowOption,
-					resultFieldsOption(EMAIL_ANSWER_COLUMNS),
-					sendAsOption,
-					sendRepeatsOnceOption,
-					startAtRowOption,
-				],
+				options: csvFileOptions(EMAIL_ANSWER_COLUMNS, [sendAsOption, sendRepeatsOnceOption]),
 			},
 		],
 	};

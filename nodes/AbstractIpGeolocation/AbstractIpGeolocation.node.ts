@@ -1,6 +1,9 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
+import { columnsOfKeys, IP_GEOLOCATION_ANSWER_COLUMNS, topLevelKeys } from '../shared/csv/answerColumns';
+import { columnOf, columnParameter, csvFileOptions, csvFileParameters } from '../shared/csv/csvParameters';
+import { csvFanOut, inputKindOf, inputParameter } from '../shared/csv/csvInput';
 import { recordItems, runService } from '../shared/engine/engine';
 import { sendRepeatsOnceOption } from '../shared/parameters/options';
 import { invalidInput } from '../shared/engine/errors';
@@ -9,56 +12,68 @@ import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { isIpv4, isIpv6 } from '../shared/values/validate';
 
 /** The top-level keys of the geolocation record (contract 2.3), for `fields`. */
-const RECORD_KEYS = [
-	'ip_address',
-	'city',
-	'city_geoname_id',
-	'region',
-	'region_iso_code',
-	'region_geoname_id',
-	'postal_code',
-	'country',
-	'country_code',
-	'country_geoname_id',
-	'country_is_eu',
-	'continent',
-	'continent_code',
-	'continent_geoname_id',
-	'longitude',
-	'latitude',
-	'security',
-	'timezone',
-	'flag',
-	'currency',
-	'connection',
-] as const;
+const RECORD_KEYS = topLevelKeys(IP_GEOLOCATION_ANSWER_COLUMNS);
+
+const ipAddressColumn = columnParameter({
+	displayName: 'IP Address Column',
+	name: 'ipAddressColumn',
+	default: 'ip_address',
+	holds: 'the IPv4 or IPv6 addresses',
+});
+
+const isIpAddress = (text: string) => isIpv4(text) || isIpv6(text);
 
 /**
- * IP geolocation (contract 4.3): one address per item, or none for the caller's own address.
- * A 204 (no location data) becomes an item that says so, paired like any other: a row of a
- * lead list whose address cannot be located is a result, not a failure.
+ * An address to locate. Empty means the caller's own address for one value per item; in a file
+ * an empty cell is a row without its value (as a file's empty phone or email is), not a request
+ * for the address n8n runs from, which would answer every such row alike.
+ */
+function ipAddressOf(ctx: IExecuteFunctions, itemIndex: number, field: string, raw: unknown, emptyIsCaller: boolean): string {
+	const ipAddress = raw === undefined || raw === null ? '' : String(raw).trim();
+	if (ipAddress === '' && !emptyIsCaller) {
+		throw invalidInput(ctx, itemIndex, field, 'is empty: every row of a file needs an address (only a single IP Address left empty locates the address n8n runs from)');
+	}
+	if (ipAddress !== '' && !isIpAddress(ipAddress)) {
+		throw invalidInput(
+			ctx,
+			itemIndex,
+			field,
+			`must be an IPv4 address (such as 8.8.8.8) or an IPv6 address (such as 2001:4860:4860::8888)${emptyIsCaller ? ', or empty for the address this workflow runs from' : ''}; got "${ipAddress}"`,
+		);
+	}
+	return ipAddress;
+}
+
+/**
+ * IP geolocation (contract 4.3): one address per item, or none for the caller's own address, or
+ * every row of a CSV file. A 204 (no location data) becomes an item that says so, paired like
+ * any other (in a result file: the row's status): a row of a lead list whose address cannot be
+ * located is a result, not a failure.
  */
 const ipGeolocation: ServiceDefinition = {
 	credentialType: 'abstractIpGeolocationApi',
 	serviceName: 'IP Geolocation',
-	prepare(itemIndex) {
-		const raw = this.getNodeParameter('ipAddress', itemIndex, '');
-		const ipAddress = raw === undefined || raw === null ? '' : String(raw).trim();
-		if (ipAddress !== '' && !isIpv4(ipAddress) && !isIpv6(ipAddress)) {
-			throw invalidInput(
-				this,
-				itemIndex,
-				'IP Address (ipAddress)',
-				`must be an IPv4 address (such as 8.8.8.8) or an IPv6 address (such as 2001:4860:4860::8888), or empty for the address this workflow runs from; got "${ipAddress}"`,
-			);
-		}
+	async prepare(itemIndex) {
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const fields = fieldsParameter(this, itemIndex, options.fields, RECORD_KEYS);
-		const qs: IDataObject = {};
-		// Empty means the caller's own address: the parameter is left out, not sent blank.
-		if (ipAddress !== '') qs.ip_address = ipAddress;
-		if (fields) qs.fields = fields;
-		return { method: 'GET', path: '/v1/', qs };
+		const request = (ipAddress: string): ServiceRequest => {
+			const qs: IDataObject = {};
+			// Empty means the caller's own address: the parameter is left out, not sent blank.
+			if (ipAddress !== '') qs.ip_address = ipAddress;
+			if (fields) qs.fields = fields;
+			return { method: 'GET', path: '/v1/', qs };
+		};
+		if (inputKindOf(this, itemIndex) === 'csvFile') {
+			return await csvFanOut(this, itemIndex, {
+				column: columnOf(this, itemIndex, ipAddressColumn),
+				looksLikeValue: isIpAddress,
+				valueLabel: 'IP Address',
+				answerColumns: columnsOfKeys(IP_GEOLOCATION_ANSWER_COLUMNS, fields),
+				prepare: (value, field) => request(ipAddressOf(this, itemIndex, field, value, false)),
+				noDataOf: (record) => (record.no_data === true ? String(record.message) : undefined),
+			});
+		}
+		return request(ipAddressOf(this, itemIndex, 'IP Address (ipAddress)', this.getNodeParameter('ipAddress', itemIndex, ''), true));
 	},
 	async run(itemIndex, request: ServiceRequest, client) {
 		const response = await client.request(request);
@@ -87,7 +102,7 @@ export class AbstractIpGeolocation implements INodeType {
 		icon: { light: 'file:abstractIpGeolocation.svg', dark: 'file:abstractIpGeolocation.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{"Locate " + ($parameter["ipAddress"] || "own address")}}',
+		subtitle: '={{$parameter["input"] === "csvFile" ? "Locate a CSV file\'s addresses" : "Locate " + ($parameter["ipAddress"] || "own address")}}',
 		description: 'Locate an IPv4 or IPv6 address: city, region, country, time zone, currency, network and VPN flag',
 		documentationUrl: 'https://docs.abstractapi.com/ip-geolocation',
 		defaults: { name: 'IP Geolocation' },
@@ -96,23 +111,26 @@ export class AbstractIpGeolocation implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'abstractIpGeolocationApi', required: true }],
 		properties: [
+			inputParameter('address'),
 			{
 				displayName: 'IP Address',
 				name: 'ipAddress',
 				type: 'string',
 				default: '',
+				displayOptions: { show: { input: ['value'] } },
 				placeholder: '8.8.8.8',
 				hint: 'An IPv4 or IPv6 address; empty locates the address n8n runs from',
 				description:
 					'The IPv4 or IPv6 address to locate. Leave empty to locate the address this workflow runs from (the n8n server\'s public address).',
 			},
+			...csvFileParameters(ipAddressColumn),
 			{
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [fieldsOption('geolocation record', RECORD_KEYS), sendRepeatsOnceOption],
+				options: csvFileOptions(IP_GEOLOCATION_ANSWER_COLUMNS, [fieldsOption('geolocation record', RECORD_KEYS), sendRepeatsOnceOption]),
 			},
 		],
 	};

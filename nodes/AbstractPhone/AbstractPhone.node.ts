@@ -3,19 +3,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INo
 
 import { COUNTRY_OPTIONS } from '../shared/values/countries';
 import { PHONE_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
-import {
-	csvBinaryParameter,
-	csvFanOut,
-	csvOutputParameter,
-	headerRowOf,
-	headerRowOption,
-	inputKindOf,
-	inputParameter,
-	maxRowsOption,
-	resultFieldsOption,
-	resultFileFieldParameter,
-	startAtRowOption,
-} from '../shared/csv/csvInput';
+import { csvBinaryParameter, csvFanOut, csvOutputParameter, inputKindOf, inputParameter, resultFileFieldParameter } from '../shared/csv/csvInput';
+import { csvFileOptions } from '../shared/csv/csvParameters';
 import { sendRepeatsOnceOption } from '../shared/parameters/options';
 import { runService } from '../shared/engine/engine';
 import { lookupRequest, sendAsOf, sendAsOption } from '../shared/parameters/sendAs';
@@ -38,7 +27,6 @@ const phoneIntelligence: ServiceDefinition = {
 		if (inputKindOf(this, itemIndex) === 'csvFile') {
 			return await csvFanOut(this, itemIndex, {
 				column: { position: 1 },
-				headerRow: headerRowOf(this, itemIndex, options.headerRow),
 				looksLikeValue: looksLikePhoneNumber,
 				valueLabel: 'Phone',
 				answerColumns: PHONE_ANSWER_COLUMNS,
@@ -92,8 +80,7 @@ export class AbstractPhone implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [
-					maxRowsOption,
+				options: csvFileOptions(PHONE_ANSWER_COLUMNS, [
 					{
 						displayName: 'Country',
 						name: 'country',
@@ -103,12 +90,9 @@ export class AbstractPhone implements INodeType {
 						description:
 							'Country of a number written without its country code; the service adds the country code to its analysis. An expression may give a two-letter code such as US or DE.',
 					},
-					headerRowOption,
-					resultFieldsOption(PHONE_ANSWER_COLUMNS),
 					sendAsOption,
 					sendRepeatsOnceOption,
-					startAtRowOption,
-				],
+				]),
 			},
 		],
 	};

@@ -7,6 +7,9 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { VAT_VALIDATION_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
+import { columnOf, columnParameter, csvFileOptions, csvFileParameters, onlyWhere } from '../shared/csv/csvParameters';
+import { csvFanOut, inputKindOf, inputParameter } from '../shared/csv/csvInput';
 import { countryLocatorProperty, searchCountries } from '../shared/values/countryLocator';
 import { runService } from '../shared/engine/engine';
 import { sendRepeatsOnceOption } from '../shared/parameters/options';
@@ -16,6 +19,19 @@ import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { countryCode, requiredText } from '../shared/values/validate';
 
 const COUNTRY = 'Country (countryCode)';
+
+/** Only Validate takes a CSV file: its parameters and options are shown for that operation alone. */
+const VALIDATE = { operation: ['validate'] };
+
+const vatNumberColumn = columnParameter({
+	displayName: 'VAT Number Column',
+	name: 'vatNumberColumn',
+	default: 'vat_number',
+	holds: 'the VAT numbers, each with its country prefix',
+});
+
+/** For header detection: a VAT number starts with its country prefix, then a digit. */
+const looksLikeVatNumber = (cell: string) => /^[A-Za-z]{2}\s*\d/.test(cell.trim());
 
 /** An amount of money: a finite number above zero, from the number field or an expression's text. */
 function positiveAmount(ctx: IExecuteFunctions, itemIndex: number, value: unknown): number {
@@ -27,21 +43,32 @@ function positiveAmount(ctx: IExecuteFunctions, itemIndex: number, value: unknow
 }
 
 /**
- * VAT (contract 4.6, 2.6; public facts): categories per country, VAT number validation, and VAT
- * calculation. Categories are split into one item each; validate and calculate answers pass
- * through as they come, since their field names are not documented consistently.
+ * VAT (contract 4.6, 2.6; public facts): categories per country, VAT number validation (one
+ * number per item, or every row of a CSV file), and VAT calculation. Categories are split into
+ * one item each; validate and calculate answers pass through as they come, since their field
+ * names are not documented consistently (a result file puts any field it does not list in
+ * other_fields).
  */
 const vat: ServiceDefinition = {
 	credentialType: 'abstractVatApi',
 	serviceName: 'VAT',
-	prepare(itemIndex): ServiceRequest {
+	async prepare(itemIndex) {
 		const operation = this.getNodeParameter('operation', itemIndex) as string;
 		const country = () =>
 			countryCode(this, itemIndex, COUNTRY, this.getNodeParameter('countryCode', itemIndex, '', { extractValue: true }));
 
 		if (operation === 'validate') {
-			const vatNumber = requiredText(this, itemIndex, 'VAT Number (vatNumber)', this.getNodeParameter('vatNumber', itemIndex));
-			return { path: '/v1/validate', qs: { vat_number: vatNumber } };
+			const validate = (vatNumber: string): ServiceRequest => ({ path: '/v1/validate', qs: { vat_number: vatNumber } });
+			if (inputKindOf(this, itemIndex) === 'csvFile') {
+				return await csvFanOut(this, itemIndex, {
+					column: columnOf(this, itemIndex, vatNumberColumn),
+					looksLikeValue: looksLikeVatNumber,
+					valueLabel: 'VAT Number',
+					answerColumns: VAT_VALIDATION_ANSWER_COLUMNS,
+					prepare: (value, field) => validate(requiredText(this, itemIndex, field, value)),
+				});
+			}
+			return validate(requiredText(this, itemIndex, 'VAT Number (vatNumber)', this.getNodeParameter('vatNumber', itemIndex)));
 		}
 		if (operation === 'calculate') {
 			const amount = positiveAmount(this, itemIndex, this.getNodeParameter('amount', itemIndex));
@@ -104,6 +131,7 @@ export class AbstractVat implements INodeType {
 				getCategories: 'Get the standard and reduced VAT rates of a country, one per category',
 				validate: 'Validate a VAT number and get the company registered under it',
 			}),
+			...onlyWhere([inputParameter('VAT number')], VALIDATE),
 			countryLocatorProperty({
 				displayName: 'Country',
 				name: 'countryCode',
@@ -119,8 +147,9 @@ export class AbstractVat implements INodeType {
 				placeholder: 'e.g. SE556656688001',
 				hint: 'With its country prefix, such as SE556656688001',
 				description: 'The VAT number to check, with its country prefix. Spaces inside are fine.',
-				displayOptions: { show: { operation: ['validate'] } },
+				displayOptions: { show: { operation: ['validate'], input: ['value'] } },
 			},
+			...onlyWhere(csvFileParameters(vatNumberColumn), VALIDATE),
 			{
 				displayName: 'Amount',
 				name: 'amount',
@@ -137,27 +166,31 @@ export class AbstractVat implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				// Every operation has Send Repeated Values Once; the others belong to Calculate.
-				options: [
-					{
-						displayName: 'Is VAT Included',
-						name: 'isVatIncluded',
-						type: 'boolean',
-						default: false,
-						displayOptions: { show: { '/operation': ['calculate'] } },
-						description: 'Whether the amount already includes VAT (then the service splits it into net amount and VAT)',
-					},
-					sendRepeatsOnceOption,
-					{
-						displayName: 'VAT Category',
-						name: 'vatCategory',
-						type: 'string',
-						default: '',
-						displayOptions: { show: { '/operation': ['calculate'] } },
-						placeholder: 'e.g. books',
-						description: 'A category name as Get Categories lists it, for a reduced rate. Empty: the standard rate.',
-					},
-				],
+				// Every operation has Send Repeated Values Once; the file's options belong to Validate, the others to Calculate.
+				options: csvFileOptions(
+					VAT_VALIDATION_ANSWER_COLUMNS,
+					[
+						{
+							displayName: 'Is VAT Included',
+							name: 'isVatIncluded',
+							type: 'boolean',
+							default: false,
+							displayOptions: { show: { '/operation': ['calculate'] } },
+							description: 'Whether the amount already includes VAT (then the service splits it into net amount and VAT)',
+						},
+						sendRepeatsOnceOption,
+						{
+							displayName: 'VAT Category',
+							name: 'vatCategory',
+							type: 'string',
+							default: '',
+							displayOptions: { show: { '/operation': ['calculate'] } },
+							placeholder: 'e.g. books',
+							description: 'A category name as Get Categories lists it, for a reduced rate. Empty: the standard rate.',
+						},
+					],
+					VALIDATE,
+				),
 			},
 		],
 	};

@@ -2,7 +2,9 @@ import { createHash } from 'crypto';
 import { promises as fs } from 'fs';
 import path from 'path';
 
+import { parseCsv } from '../../nodes/shared/csv/csv';
 import { allSandboxCredentials, CREDENTIAL_TYPES, exampleCredentialId } from '../../test/harness/sandboxCredentials';
+import { STORED_INPUTS } from '../../test/sandbox/storedInputs';
 import type { Sandbox } from '../../test/sandbox/server';
 import { assertSucceeded } from './processes';
 import { n8nCommand } from './instance';
@@ -50,7 +52,16 @@ export interface ExampleExpectation {
 
 const NO_ADDRESS = /^Invalid Email \(email\): is required/;
 
+/** A result file's summary (Output: Result File) for a stored list read whole: every row answered, no next row to start from. */
+function wholeList(list: string): Array<Record<string, RegExp>> {
+	const rows = String(parseCsv(Buffer.from(STORED_INPUTS[list])).length - 1);
+	return [{ rows: new RegExp(`^${rows}$`), answered: new RegExp(`^${rows}$`), nextRow: /^$/ }];
+}
+
 export const EXAMPLE_EXPECTATIONS: Record<string, ExampleExpectation> = {
+	// The stored lists the harness puts in ~/.n8n-files, as the README asks a user to.
+	'bulk-email-result-file.json': { branches: { 'Email Reputation': wholeList('leads.csv') } },
+	'bulk-company-result-file.json': { branches: { 'Company Enrichment': wholeList('domains.csv') } },
 	'lead-check-failed-leads-branch.json': {
 		branches: {
 			'Checked leads': [

@@ -5,6 +5,7 @@ import { packageCredentialTypes, packageNodeTypes } from '../harness/nodeTypes';
 import { runNode, type InputItem } from '../harness/run';
 import { CREDENTIAL_TYPES, sandboxCredential } from '../harness/sandboxCredentials';
 import { startSandbox, type Sandbox } from '../sandbox/server';
+import { csvItem, FILE_NODES } from '../nodes/csvHelpers';
 import { picture } from '../nodes/mediaHelpers';
 import {
 	allProperties,
@@ -55,15 +56,11 @@ const runnable = nodes.filter((description) => (description.credentials ?? []).l
 
 const ITEM: InputItem = { json: {}, binary: { data: { bytes: picture('png', 40, 30), mimeType: 'image/png', fileName: 'in.png' } } };
 
-/** With Input: CSV File, the item holds what that layout reads: a CSV of one lead. */
+/** With Input: CSV File, the item holds what that layout reads: a CSV of one row under the column the node looks for by default. */
 const CSV_ITEMS: Record<string, InputItem> = {
 	abstractPhone: csvItem('phone\n+14152007986\n'),
-	abstractEmail: csvItem('email\nada@example.com\n'),
+	...Object.fromEntries(FILE_NODES.map((node) => [node.type, csvItem(`${node.header}\n${node.value(0)}\n`)])),
 };
-
-function csvItem(text: string): InputItem {
-	return { json: {}, binary: { data: { bytes: Buffer.from(text), mimeType: 'text/csv', fileName: 'leads.csv' } } };
-}
 
 const itemFor = (description: INodeTypeDescription, parameters: IDataObject) =>
 	(parameters.input === 'csvFile' && CSV_ITEMS[description.name]) || ITEM;

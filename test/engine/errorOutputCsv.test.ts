@@ -1,10 +1,10 @@
-import { csvItem } from '../nodes/csvHelpers';
+import { csvItem, NEW_FILE_NODES, refusal, type FileNode } from '../nodes/csvHelpers';
 import { shortenRetryBudget } from '../harness/retryBudget';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { carrying, describeCase, lasting, nodeRun, type Case } from './errorOutputMatrix';
 
 /**
- * The error-output matrix for the CSV input of Phone and Email (errorOutputMatrix.ts): a file that
+ * The error-output matrix for the CSV input of the service nodes (errorOutputMatrix.ts): a file that
  * cannot be read fails whole, as its one item; a row fails alone, paired to its file's item and
  * carrying its row (`csvRow`: number and columns) inside `error` on the error output.
  */
@@ -77,7 +77,42 @@ const CASES: Case[] = [
 	},
 ];
 
-for (const testCase of CASES) describeCase(() => sandbox, testCase);
+/** The same three failure paths for each node that gained a file input beside Email: its own values, column and rules. */
+function fileNodeCases(node: FileNode): Case[] {
+	const spec = { type: node.type, service: node.service, parameters: { ...node.parameters, input: 'csvFile', binaryPropertyName: 'data', [node.columnParameter]: node.header, options: {} } };
+	const [first, second, third] = [0, 1, 2].map((index) => node.value(index));
+	const file = (...values: string[]) => csvItem(`name,${node.header}\n${values.map((value, index) => `Lead ${index + 1},${value}`).join('\n')}\n`);
+	return [
+		{
+			name: `${node.label} (CSV file): a row with a value the node refuses`,
+			path: 'invalid CSV row value',
+			service: node.service,
+			foundInInput: true,
+			units: [{ item: 0, row: 2 }, { item: 0, row: 3, fails: refusal(node, 3) }, { item: 0, row: 4 }],
+			run: nodeRun(spec, [file(first, node.refused, third)]),
+		},
+		{
+			name: `${node.label} (CSV file): the service fails on one row for as long as it is retried (503)`,
+			path: 'service error after retries',
+			service: node.service,
+			units: [{ item: 0, row: 2 }, { item: 0, row: 3, fails: /^CSV row 3: .*\(503\)/ }, { item: 0, row: 4 }],
+			arrange: (box) => box.faultWhen(node.service, carrying(second), lasting(503)),
+			stopsWith: /^CSV row 3: .*\(503\)/,
+			run: nodeRun(spec, [file(first, second, third)]),
+		},
+		{
+			name: `${node.label} (CSV file): one credit left for three rows`,
+			path: 'plan exhausted',
+			service: node.service,
+			arrange: (box) => box.setQuota(node.service, 1),
+			stopDescribes: /Discarded: 1 row already answered \(and charged\)/,
+			units: [{ item: 0, row: 2 }, { item: 0, row: 3, fails: /^CSV row 3: .*used up \(422\)/ }, { item: 0, row: 4, fails: /^CSV row 4 was not sent: the plan's API credits/ }],
+			run: nodeRun({ ...spec, credential: oneAtATime }, [file(first, second, third)]),
+		},
+	];
+}
+
+for (const testCase of [...CASES, ...NEW_FILE_NODES.flatMap(fileNodeCases)]) describeCase(() => sandbox, testCase);
 
 describe('what a failed CSV row says', () => {
 	// A failed row names its row: "row 67 was not sent", not "Item 1 was not sent" (the file's item); and the

@@ -1,5 +1,5 @@
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { defineResultFileCases } from './resultFileCases';
+import { defineFileNodeCases, defineResultFileCases } from './resultFileCases';
 
 /** Output "Result File" in n8n's default binary mode, where n8n keeps files in the items. */
 let sandbox: Sandbox;
@@ -11,4 +11,6 @@ beforeEach(() => sandbox.reset());
 
 describe('CSV input, Output: Result File (memory binary mode)', () => {
 	defineResultFileCases(() => sandbox);
+
+	describe('the other nodes that take a file', () => defineFileNodeCases(() => sandbox));
 });

@@ -1,7 +1,7 @@
 import { useBinaryMode } from '../harness/run';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { csvItem, leadsCsv } from './csvHelpers';
-import { defineResultFileCases, resultOf, runEmailResult } from './resultFileCases';
+import { defineFileNodeCases, defineResultFileCases, resultOf, runEmailResult } from './resultFileCases';
 
 /**
  * Output "Result File" in n8n's filesystem binary mode: the input file is read as a stream from
@@ -18,6 +18,8 @@ beforeEach(() => sandbox.reset());
 
 describe('CSV input, Output: Result File (filesystem binary mode)', () => {
 	defineResultFileCases(() => sandbox);
+
+	describe('the other nodes that take a file', () => defineFileNodeCases(() => sandbox));
 
 	it('stores the result file in n8n\'s binary store, not in the item', async () => {
 		const { items, error } = await runEmailResult({ sandbox, items: [csvItem(leadsCsv(3000))] });

@@ -1,6 +1,6 @@
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { csvItem } from './csvHelpers';
-import { resultOf, runEmailResult, sentValues } from './resultFileCases';
+import { csvItem, NEW_FILE_NODES, rowsCsv, sentBy } from './csvHelpers';
+import { resultOf, runEmailResult, runResult, sentValues } from './resultFileCases';
 
 /**
  * A plan that runs out in the middle of a file (the engine stops sending), and the file
@@ -99,5 +99,42 @@ describe('two files in one run', () => {
 			[2, 1],
 			[1, 0],
 		]);
+	});
+});
+
+describe.each(NEW_FILE_NODES.map((node) => [node.label, node] as const))('%s: a plan that runs out at row 31 of 100, and the second run', (_label, node) => {
+	it('rows 2-31 answered, the rest not sent, next row 32; the second run from 32 finishes with no row sent twice', async () => {
+		const file = csvItem(rowsCsv(node, 100));
+		sandbox.setQuota(node.service, 30);
+		const first = await runResult(node, { sandbox, items: [file] });
+		expect(first.error).toBeUndefined();
+		const firstRows = (await resultOf(first.items[0])).rows;
+		const status = (row: string[]) => row[row.length - 1];
+		expect(firstRows.slice(0, 30).every((row) => status(row) === 'ok')).toBe(true);
+		expect(firstRows.slice(30).every((row) => /plan's credits ran out/.test(status(row)))).toBe(true);
+		expect(first.items[0].json).toMatchObject({ rows: 100, answered: 30, failed: { planRanOut: 70 }, nextRow: 32 });
+		const answeredFirst = new Set(sandbox.requests(node.service).filter((request) => request.status === 200).map(node.sent));
+		expect(answeredFirst).toEqual(new Set(Array.from({ length: 30 }, (_, index) => node.value(index))));
+
+		sandbox.reset();
+		const second = await runResult(node, { sandbox, items: [file], options: { startAtRow: first.items[0].json.nextRow } });
+		expect(second.error).toBeUndefined();
+		expect((await resultOf(second.items[0])).rows.map((row) => row[1])).toEqual(Array.from({ length: 70 }, (_, index) => node.value(index + 30)));
+		expect(second.items[0].json).toMatchObject({ rows: 70, firstRow: 32, lastRow: 101, answered: 70, requestsSent: 70, nextRow: null });
+		const sentSecond = sentBy(node, sandbox);
+		expect(sentSecond.filter((value) => answeredFirst.has(value))).toEqual([]);
+		expect(sentSecond).toHaveLength(70);
+	});
+});
+
+describe.each(NEW_FILE_NODES.map((node) => [node.label, node] as const))('%s: rows that repeat a value', (_label, node) => {
+	it('send one request per distinct value (Send Repeated Values Once); off, one per row', async () => {
+		const csv = `${node.header}\n${[0, 1, 0, 0, 1].map((index) => node.value(index)).join('\n')}\n`;
+		const once = await runResult(node, { sandbox, items: [csvItem(csv)] });
+		expect(once.items[0].json).toMatchObject({ rows: 5, answered: 5, requestsSent: 2, requestsSaved: 3 });
+		sandbox.reset();
+		const each = await runResult(node, { sandbox, items: [csvItem(csv)], options: { sendRepeatsOnce: false } });
+		expect(each.items[0].json).toMatchObject({ rows: 5, answered: 5, requestsSent: 5, requestsSaved: 0 });
+		expect(sentBy(node, sandbox)).toHaveLength(5);
 	});
 });

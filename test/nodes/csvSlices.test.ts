@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { csvItem, leadsCsv, runEmailCsv } from './csvHelpers';
-import { resultOf, runEmailResult, sentValues } from './resultFileCases';
+import { csvItem, leadsCsv, NEW_FILE_NODES, refusal, rowsCsv, runEmailCsv, sentBy } from './csvHelpers';
+import { resultOf, runEmailResult, runResult, sentValues } from './resultFileCases';
 
 /**
  * Start at Row and At Most Rows: a slice of a file per execution, in both outputs. Rows are
@@ -109,5 +109,40 @@ describe("a slice does not skip the whole file's rules", () => {
 		const { items, error } = await runEmailResult({ sandbox, items: [csvItem('name,email\nAnn,ann@acme.io\nNobody,\n')], options: { maxRows: 1 } });
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ rows: 1, answered: 1, nextRow: 3 });
+	});
+});
+
+describe.each(NEW_FILE_NODES.map((node) => [node.label, node] as const))('%s: slices and the row limit', (_label, node) => {
+	it('a file worked through in slices of 4, each run starting at the last one\'s nextRow: every row answered once', async () => {
+		const file = csvItem(rowsCsv(node, 10));
+		const answered: string[] = [];
+		let startAtRow: number | null = 1;
+		const slices: unknown[] = [];
+		while (startAtRow !== null) {
+			const { items, error } = await runResult(node, { sandbox, items: [file], options: { startAtRow, maxRows: 4 } });
+			expect(error).toBeUndefined();
+			answered.push(...(await resultOf(items[0])).rows.map((row) => row[1]));
+			slices.push([items[0].json.firstRow, items[0].json.lastRow]);
+			startAtRow = items[0].json.nextRow as number | null;
+		}
+		expect(slices).toEqual([[2, 5], [6, 9], [10, 11]]);
+		expect(answered).toEqual(Array.from({ length: 10 }, (_, index) => node.value(index)));
+		expect(sentBy(node, sandbox)).toHaveLength(10);
+	});
+
+	it('more than 50,000 rows are refused before any request, the slice being the first three', async () => {
+		const { items, error } = await runResult(node, { sandbox, items: [csvItem(rowsCsv(node, 50_001))], options: { maxRows: 3 } });
+		expect(items).toEqual([]);
+		expect(error?.message).toMatch(/more than 50,000 rows \(row 50002 is row 50,001 of data\); split it into files of at most 50,000 rows/);
+		expect(sandbox.requests(node.service)).toEqual([]);
+	});
+
+	it('a value outside the slice is not checked (it is not sent in this run); one inside is', async () => {
+		const csv = `name,${node.header}\nAnn,${node.value(0)}\nNobody,${node.refused}\n`;
+		const first = await runResult(node, { sandbox, items: [csvItem(csv)], options: { maxRows: 1 } });
+		expect(first.items[0].json).toMatchObject({ rows: 1, answered: 1, nextRow: 3 });
+		const second = await runResult(node, { sandbox, items: [csvItem(csv)], options: { startAtRow: 3 } });
+		expect(second.error?.message).toMatch(refusal(node, 3));
+		expect(sentBy(node, sandbox)).toEqual([node.value(0)]);
 	});
 });

@@ -2,8 +2,9 @@ import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
 /**
  * A service's answer as CSV columns, for a result file whose header is written before the first
- * answer arrives: the columns are the contract's record fields (spec 2.1 phone, 2.2 email), in
- * the contract's order, nested fields named with dots (`email_deliverability.status`).
+ * answer arrives: the columns are the contract's record fields (spec 2.1 phone, 2.2 email, 2.3 IP
+ * geolocation, 2.4 company, 2.7 IBAN; VAT validation's from the public documentation), in the
+ * record's order, nested fields named with dots (`email_deliverability.status`).
  *
  * A cell is the field's value as text: a string as it is, a number or boolean as JSON writes it,
  * null or a missing field as an empty cell, an array or object (mx_records, breached_domains)
@@ -85,6 +86,112 @@ export const EMAIL_ANSWER_COLUMNS: readonly string[] = [
 	'email_breaches.date_last_breached',
 	'email_breaches.breached_domains',
 ];
+
+/** Spec 2.3, IP geolocation record. */
+export const IP_GEOLOCATION_ANSWER_COLUMNS: readonly string[] = [
+	'ip_address',
+	'city',
+	'city_geoname_id',
+	'region',
+	'region_iso_code',
+	'region_geoname_id',
+	'postal_code',
+	'country',
+	'country_code',
+	'country_geoname_id',
+	'country_is_eu',
+	'continent',
+	'continent_code',
+	'continent_geoname_id',
+	'longitude',
+	'latitude',
+	'security.is_vpn',
+	'timezone.name',
+	'timezone.abbreviation',
+	'timezone.gmt_offset',
+	'timezone.current_time',
+	'timezone.is_dst',
+	'flag.emoji',
+	'flag.unicode',
+	'flag.png',
+	'flag.svg',
+	'currency.currency_name',
+	'currency.currency_code',
+	'connection.autonomous_system_number',
+	'connection.autonomous_system_organization',
+	'connection.connection_type',
+	'connection.isp_name',
+	'connection.organization_name',
+];
+
+/** Spec 2.4, company record: every field is top-level (arrays become JSON text). */
+export const COMPANY_ANSWER_COLUMNS: readonly string[] = [
+	'domain',
+	'company_name',
+	'description',
+	'logo',
+	'year_founded',
+	'street_address',
+	'city',
+	'state',
+	'country',
+	'country_iso_code',
+	'postal_code',
+	'latitude',
+	'longitude',
+	'sic_code',
+	'naics_code',
+	'industry',
+	'employee_count',
+	'employee_range',
+	'annual_revenue',
+	'revenue_range',
+	'phone_numbers',
+	'email_addresses',
+	'type',
+	'ticker',
+	'exchange',
+	'global_ranking',
+	'tags',
+	'technologies',
+	'linkedin_url',
+	'facebook_url',
+	'twitter_url',
+	'instagram_url',
+	'crunchbase_url',
+];
+
+/** Spec 2.7, IBAN result. */
+export const IBAN_ANSWER_COLUMNS: readonly string[] = ['iban', 'is_valid'];
+
+/**
+ * VAT number validation: the contract does not show its answer, and the public documentation's
+ * field names are not consistent; these are the documented ones. Any other key the service sends
+ * still reaches the file, in other_fields.
+ */
+export const VAT_VALIDATION_ANSWER_COLUMNS: readonly string[] = [
+	'vat_number',
+	'valid',
+	'company.name',
+	'company.address',
+	'country.code',
+	'country.name',
+];
+
+/**
+ * The columns of a record that the service was asked to limit to some top-level keys (the
+ * `fields` option of IP geolocation and company enrichment): the others would stay empty.
+ */
+export function columnsOfKeys(columns: readonly string[], keys: string | undefined): readonly string[] {
+	if (keys === undefined) return columns;
+	const wanted = new Set(keys.split(','));
+	return columns.filter((column) => wanted.has(column.split('.')[0]));
+}
+
+/** The record's top-level keys, in order (what the `fields` option offers). */
+export function topLevelKeys(columns: readonly string[]): readonly string[] {
+	return [...new Set(columns.map((column) => column.split('.')[0]))];
+}
 
 /** The column that holds, as one JSON object, the answer's keys outside the contract's record. */
 export const OTHER_FIELDS_COLUMN = 'other_fields';

@@ -1,6 +1,6 @@
 /**
  * The package's one CSV parser (RFC 4180), byte-level and streaming: the bulk CSV input of the
- * phone and email nodes and the CSV index of the IP lookup node (files of hundreds of MB) both
+ * service nodes and the CSV index of the IP lookup node (files of hundreds of MB) both
  * run through it, so it never builds a whole-file string, and a byte is looked at once (twice
  * in a record the fast path hands over to the careful one, see csvScanner.ts).
  *

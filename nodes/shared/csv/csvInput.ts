@@ -10,10 +10,12 @@ import { CsvError, CsvParser, type CsvRow } from './csv';
 import { ResultFile } from './resultFile';
 
 /**
- * The bulk CSV input of the phone and email nodes (contract, Limits: at most 50,000 rows, the
- * phone number in the first column, the email address in a selected column, no empty rows, one
- * item per row). The whole file is read and checked before the node sends anything; each row
- * then becomes one unit of the engine's queue, its output carrying the row beside the record.
+ * The bulk CSV input of the service nodes. The contract's Limits give phone and email bulk files
+ * at most 50,000 rows (the phone number in the first column, the email address in a selected
+ * column, no empty rows, one item per row) and state no other bulk limit, so the nodes that look
+ * up IP addresses, domains, IBANs and VAT numbers keep the same rules, their column chosen as for
+ * email. The whole file is read and checked before the node sends anything; each row then
+ * becomes one unit of the engine's queue, its output carrying the row beside the record.
  */
 
 export const MAX_CSV_ROWS = 50_000;
@@ -155,7 +157,7 @@ export function inputKindOf(ctx: IExecuteFunctions, itemIndex: number): InputKin
 	return value;
 }
 
-export function headerRowOf(ctx: IExecuteFunctions, itemIndex: number, value: unknown): HeaderRow {
+function headerRowOf(ctx: IExecuteFunctions, itemIndex: number, value: unknown): HeaderRow {
 	const chosen = value === undefined || value === '' ? 'auto' : String(value);
 	if (chosen !== 'auto' && chosen !== 'yes' && chosen !== 'no') {
 		throw invalidInput(ctx, itemIndex, HEADER_FIELD, `must be auto, yes or no, got ${JSON.stringify(value)}`);
@@ -168,7 +170,6 @@ export type ColumnChoice = { position: number } | { name: string; field: string 
 
 export interface CsvLookup<Prepared> {
 	column: ColumnChoice;
-	headerRow: HeaderRow;
 	/** Whether a first-row cell looks like a value rather than a column name (for Auto). */
 	looksLikeValue(cell: string): boolean;
 	/** The columns of the service's answer in a result file (answerColumns.ts). */
@@ -177,6 +178,11 @@ export interface CsvLookup<Prepared> {
 	valueLabel: string;
 	/** The unit for one row's value; throws an input error (via `field`) for a value the node refuses. */
 	prepare(value: string, field: string): Prepared;
+	/**
+	 * For a service that may answer "no data" (IP geolocation's 204): what such an answer's record
+	 * says, or undefined for a record with data. A result file writes it in the row's status.
+	 */
+	noDataOf?(record: IDataObject): string | undefined;
 }
 
 /** The parameters that decide a CSV file's output: rows as items, or one result file. */
@@ -207,7 +213,8 @@ export async function csvFanOut<Prepared>(
 		output === 'resultFile'
 			? binaryPropertyName(ctx, itemIndex, RESULT_FIELD, ctx.getNodeParameter('resultBinaryPropertyName', itemIndex, 'data'))
 			: '';
-	if ('name' in lookup.column && lookup.headerRow === 'no') {
+	const headerRow = headerRowOf(ctx, itemIndex, options.headerRow);
+	if ('name' in lookup.column && headerRow === 'no') {
 		throw fileInputError(
 			itemIndex,
 			invalidInput(
@@ -219,7 +226,7 @@ export async function csvFanOut<Prepared>(
 		);
 	}
 
-	const plan = await checkFile(ctx, itemIndex, meta, lookup, slice);
+	const plan = await checkFile(ctx, itemIndex, meta, lookup, headerRow, slice);
 	if (output === 'rowItems') {
 		return new FanOut(sliceUnits(ctx, meta, lookup, sliceOfPlan(plan), output, undefined), { keyCounts: plan.keyCounts });
 	}
@@ -234,6 +241,7 @@ export async function csvFanOut<Prepared>(
 		firstRow: plan.firstRow,
 		lastRow: plan.lastRow,
 		streamSibling: plan.streamSibling,
+		noDataOf: lookup.noDataOf,
 	});
 	return new FanOut(sliceUnits(ctx, meta, lookup, sliceOfPlan(plan), output, collector), { collector, keyCounts: plan.keyCounts });
 }
@@ -269,6 +277,7 @@ async function checkFile<Prepared>(
 	itemIndex: number,
 	meta: IBinaryData,
 	lookup: CsvLookup<Prepared>,
+	headerRow: HeaderRow,
 	slice: Slice,
 ): Promise<FilePlan> {
 	const fail = fileRuleError(ctx, itemIndex);
@@ -289,7 +298,7 @@ async function checkFile<Prepared>(
 		lastFileRow = row.number;
 		if (row.fields.length > width) width = row.fields.length;
 		if (row.number === 1) {
-			header = firstRowHeader(ctx, itemIndex, row, lookup);
+			header = firstRowHeader(ctx, itemIndex, row, lookup, headerRow);
 			position = header ? headerPosition(header, lookup.column) : (lookup.column as { position: number }).position;
 			if (header) return;
 		}
@@ -387,8 +396,9 @@ function firstRowHeader<Prepared>(
 	itemIndex: number,
 	row: CsvRow,
 	lookup: CsvLookup<Prepared>,
+	headerRow: HeaderRow,
 ): string[] | undefined {
-	const { column, headerRow } = lookup;
+	const { column } = lookup;
 	if (headerRow === 'no') return undefined;
 	if ('name' in column) {
 		if (headerPosition(row.fields, column) === 0) {
@@ -435,9 +445,14 @@ function rowUnit<Prepared>(
 	} catch (error) {
 		// The error names the row as the person sees it in the file, not the file's item.
 		(error as Error & { description?: string }).description =
-			`Row ${row.number} was not sent, so it cost no credit. Fix its ${lookup.valueLabel.toLowerCase()} (column ${position}) in the file and run again.`;
+			`Row ${row.number} was not sent, so it cost no credit. Fix its ${inSentence(lookup.valueLabel)} (column ${position}) in the file and run again.`;
 		return { failed: error as Error, label, ...(beside ? { beside } : {}) };
 	}
+}
+
+/** A label inside a sentence: "Email" as "email", "IP Address" as "IP address"; an acronym stays. */
+function inSentence(label: string): string {
+	return label.replace(/\b([A-Z])(?=[a-z])/g, (letter) => letter.toLowerCase());
 }
 
 /**

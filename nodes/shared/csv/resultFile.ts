@@ -45,6 +45,8 @@ export interface ResultFileSetup {
 	lastRow: number;
 	/** A Node stream n8n gave the node (the input file's), whose Readable class makes the output stream; undefined in memory mode. */
 	streamSibling?: NodeJS.ReadableStream;
+	/** What an answer without data says (IP geolocation's 204), or undefined for one with data (csvInput's CsvLookup). */
+	noDataOf?(record: IDataObject): string | undefined;
 }
 
 /** The summary counts of failed rows, by reason. */
@@ -63,6 +65,8 @@ export class ResultFile implements UnitCollector {
 	private waitingHead = 0;
 	private rows = 0;
 	private answered = 0;
+	/** Answered rows for which the service has no data: counted as answered, their status says so. */
+	private noData = 0;
 	private readonly failed: Failed = { invalidValue: 0, serviceError: 0, planRanOut: 0, keyRejected: 0 };
 	/** The first row that the plan's end kept from an answer: where the next run starts. */
 	private firstUnanswered: number | undefined;
@@ -121,10 +125,16 @@ export class ResultFile implements UnitCollector {
 		if ('answered' in outcome) {
 			this.answered++;
 			const [first, ...more] = outcome.answered;
-			answer = flattener.flatten(first?.json ?? {});
-			// One record per lookup is what the contract gives; should more come, none is dropped.
-			if (more.length > 0) answer.other = JSON.stringify({ ...(answer.other ? (JSON.parse(answer.other) as IDataObject) : {}), moreRecords: more.map((item) => item.json) });
-			status = 'ok';
+			const noData = this.setup.noDataOf?.(first?.json ?? {});
+			if (noData !== undefined && more.length === 0) {
+				this.noData++;
+				status = `no data: ${noData}`;
+			} else {
+				answer = flattener.flatten(first?.json ?? {});
+				// One record per lookup is what the contract gives; should more come, none is dropped.
+				if (more.length > 0) answer.other = JSON.stringify({ ...(answer.other ? (JSON.parse(answer.other) as IDataObject) : {}), moreRecords: more.map((item) => item.json) });
+				status = 'ok';
+			}
 		} else {
 			status = this.statusOfFailure(row, outcome);
 		}
@@ -145,6 +155,8 @@ export class ResultFile implements UnitCollector {
 			firstRow,
 			lastRow,
 			answered: this.answered,
+			// Only where a service can answer without data: the other summaries keep their shape.
+			...(this.setup.noDataOf ? { noData: this.noData } : {}),
 			failed: { ...this.failed },
 			requestsSent: tally.requestsSent,
 			requestsSaved: tally.requestsSaved,

@@ -53,21 +53,25 @@ function categories(request: SandboxRequest): SandboxResponse {
 const NAMES = ['Nordlicht', 'Alpenblick', 'Vega Systems', 'Lumen Trading', 'Kestrel Foods', 'Blue Harbour'];
 const LEGAL_FORMS: Record<string, string> = { DE: 'GmbH', AT: 'GmbH', FR: 'SAS', SE: 'AB', NL: 'B.V.', IT: 'S.r.l.', ES: 'S.L.', PL: 'Sp. z o.o.' };
 
-/** A plausible, deterministic answer: valid when the prefix is an EU one and the rest has its form. */
 function validate(request: SandboxRequest): SandboxResponse {
 	const submitted = request.query.vat_number;
 	if (!submitted || submitted.trim() === '') return badRequest('Parameter vat_number is required.');
+	return { status: 200, json: vatValidation(submitted) };
+}
+
+/** A plausible, deterministic answer: valid when the prefix is an EU one and the rest has its form. */
+export function vatValidation(submitted: string) {
 	const compact = submitted.replace(/\s+/g, '').toUpperCase();
 	const code = VAT_PREFIXES[compact.slice(0, 2)];
 	const valid = code !== undefined && /^\d[\dA-Z]{7,11}$/.test(compact.slice(2));
 	const country = { code: code ?? '', name: code ? EU_VAT[code].name : '' };
-	if (!valid) return { status: 200, json: { vat_number: submitted, valid: false, company: { name: '', address: '' }, country } };
+	if (!valid) return { vat_number: submitted, valid: false, company: { name: '', address: '' }, country };
 	const hash = createHash('sha256').update(compact).digest();
 	const company = {
 		name: `${NAMES[hash[0] % NAMES.length]} ${LEGAL_FORMS[code] ?? 'Ltd'}`,
 		address: `Harbour Road ${1 + (hash[1] % 120)}, ${1000 + hash.readUInt16BE(2) % 9000} ${country.name}`,
 	};
-	return { status: 200, json: { vat_number: submitted, valid: true, company, country } };
+	return { vat_number: submitted, valid: true, company, country };
 }
 
 function calculate(request: SandboxRequest): SandboxResponse {
