@@ -1,5 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import {
+	csvBinaryParameter,
+	csvOutputParameter,
+	headerRowOption,
+	inputParameter,
+	maxRowsOption,
+	resultFileFieldParameter,
+	startAtRowOption,
+} from '../shared/csv/csvInput';
+
 /**
  * The node's parameters. Several databases come through "More Databases", an optional list
  * beside the one database version 1 always had, rather than through a version 2 of the node:
@@ -50,7 +60,61 @@ const binaryPropertyName: INodeProperties = {
 	hint: 'The name of the input binary field holding the .mmdb or .csv file',
 };
 
+/** Input "CSV File": the package's bulk CSV parameters, for a lookup that sends nothing (no row limit). */
+const input: INodeProperties = {
+	...inputParameter('IP address'),
+	options: [
+		{ name: 'Value', value: 'value', description: 'One IP address per item' },
+		{
+			name: 'CSV File',
+			value: 'csvFile',
+			description: "A CSV file in the item, such as a log's client addresses: every row looked up, any number of rows",
+		},
+	],
+};
+
+const csvFileParameters: INodeProperties[] = [
+	{
+		...csvBinaryParameter,
+		// `binaryPropertyName` is the database file's field, as version 1 saved it.
+		displayName: 'CSV Binary Field',
+		name: 'csvBinaryPropertyName',
+		hint: 'The name of the input binary field holding the CSV file (any number of rows)',
+	},
+	{
+		displayName: 'Address Column',
+		name: 'addressColumn',
+		type: 'string',
+		default: '1',
+		required: true,
+		displayOptions: { show: { input: ['csvFile'] } },
+		placeholder: 'ip',
+		hint: 'A column name from the header row, or a position: 1 for the first column',
+		description: 'The CSV column holding the IP addresses',
+	},
+	csvOutputParameter,
+	resultFileFieldParameter,
+];
+
+const fileOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	displayOptions: { show: { input: ['csvFile'] } },
+	options: [
+		{
+			...maxRowsOption,
+			description: 'How many rows to look up in this run, from Start at Row: a slice of a file per execution. Without this option, every row to the end of the file.',
+		},
+		headerRowOption,
+		startAtRowOption,
+	],
+};
+
 export const properties: INodeProperties[] = [
+	input,
 	{
 		displayName: 'IP Address',
 		name: 'ipAddress',
@@ -61,7 +125,9 @@ export const properties: INodeProperties[] = [
 		placeholder: '{{ $json.ip }}',
 		description: 'The IPv4 or IPv6 address to look up, usually an expression that reads it from the item',
 		hint: 'An IPv4 or IPv6 address, such as 8.8.8.8 or 2001:4860::8888; anything else is an error before any lookup',
+		displayOptions: { show: { input: ['value'] } },
 	},
+	...csvFileParameters,
 	databaseSource,
 	databaseNode,
 	binaryPropertyName,
@@ -101,4 +167,5 @@ export const properties: INodeProperties[] = [
 		],
 		description: 'How each found record is output; an address the database does not cover gives found: false either way',
 	},
+	fileOptions,
 ];
