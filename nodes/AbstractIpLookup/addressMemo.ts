@@ -8,7 +8,7 @@ import { parseIpAddress } from '../shared/values/ipAddress';
  * once while it stays in the memo. Bounded: when full, the memo starts over (a plain Map, no
  * per-hit bookkeeping on the hot path), so it holds a few MB whatever the file.
  */
-export const MEMO_ADDRESSES = 8192;
+export const MEMO_ADDRESSES = 16_384;
 
 export class AddressMemo {
 	private readonly answers = new Map<string, IDataObject>();

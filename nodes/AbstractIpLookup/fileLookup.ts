@@ -108,7 +108,7 @@ export async function lookUpFile(
 		fileName: resultFileName(meta.fileName),
 		header: shape.header,
 		width: shape.width,
-		flattener: new AnswerFlattener(columns, columns),
+		flattener: new SharedAnswerFlattener(columns, columns),
 		fileRows: shape.dataRows,
 		lastFileRow: shape.lastFileRow,
 		firstRow: shape.firstRow,
@@ -248,4 +248,22 @@ async function eachRow(ctx: IExecuteFunctions, meta: IBinaryData, shape: FileSha
 	}
 	scanner.end();
 	await handOut();
+}
+
+/**
+ * The result file's flattener: the rows of one address share its answer (the memo's object), so
+ * it is made into cells once, not once per row. Keyed by the object: an answer the memo lets go
+ * of takes its cells with it.
+ */
+class SharedAnswerFlattener extends AnswerFlattener {
+	private readonly flattened = new WeakMap<IDataObject, { cells: string[]; other: string }>();
+
+	flatten(answer: IDataObject): { cells: string[]; other: string } {
+		let flat = this.flattened.get(answer);
+		if (flat === undefined) {
+			flat = super.flatten(answer);
+			this.flattened.set(answer, flat);
+		}
+		return flat;
+	}
 }

@@ -4,7 +4,7 @@ import path from 'path';
 import { parse as oracleParse } from 'csv-parse/sync';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { addressPool, logAddresses } from '../ipLookup/accessLog';
+import { addressPool, logAddresses } from '../sandbox/ipDatabases/accessLog';
 import { ROOT } from '../harness/nodeTypes';
 import { databaseFileOf, databaseFileName } from '../sandbox/ipDatabases/archives';
 import { rowsOf, type DatabaseId, type FormatId } from '../sandbox/ipDatabases/records';

@@ -1,5 +1,5 @@
-import { randomIpv4, randomIpv6 } from '../sandbox/ipDatabases/addresses';
-import { random32 } from '../sandbox/random';
+import { randomIpv4, randomIpv6 } from './addresses';
+import { random32 } from '../random';
 
 /**
  * The client addresses of a web server's access log, for the lookup node's file input in tests
