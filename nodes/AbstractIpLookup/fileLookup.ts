@@ -20,6 +20,7 @@ import {
 	type Slice,
 } from '../shared/csv/csvInput';
 import { ResultFile } from '../shared/csv/resultFile';
+import { csvCells } from '../shared/csv/csvWriter';
 import { errorItem } from '../shared/engine/errorItems';
 import { parseIpAddress } from '../shared/values/ipAddress';
 import { AddressMemo } from './addressMemo';
@@ -40,6 +41,13 @@ import type { OpenedDatabases } from './openDatabases';
 export const FILE_FIELD = 'CSV Binary Field (csvBinaryPropertyName)';
 export const COLUMN_FIELD = 'Address Column (addressColumn)';
 const RESULT_FIELD = 'Put Result File in Field (resultBinaryPropertyName)';
+
+/**
+ * Answers the memo holds: as items' JSON (about 1 KB each), or as a result file's CSV text (about
+ * 200 bytes), so that a log's distinct addresses of a month mostly fit, in a few MB.
+ */
+const ANSWERS_HELD = 16_384;
+const ANSWER_TEXTS_HELD = 65_536;
 
 interface FileShape {
 	header: string[] | undefined;
@@ -79,21 +87,23 @@ export async function lookUpFile(
 	const databases = await open();
 	const shape = await fileShape(ctx, itemIndex, meta, column, headerRow, slice, continueOnFail);
 
-	const memo = new AddressMemo(databases.lookUp);
-	/** A row's answer, or its input error (the row and column named). */
-	const answerOf = (row: Row): IDataObject | NodeOperationError => {
+	/** A row's address, trimmed, or undefined when the row has no such column. */
+	const addressOf = (row: Row) => {
 		const cell = row.fields[shape.position - 1];
-		return (cell !== undefined && memo.answer(text(cell))) || rowError(ctx, itemIndex, row, shape, cell);
+		return cell === undefined ? undefined : text(cell);
 	};
 
 	if (output === 'rowItems') {
+		const memo = new AddressMemo<IDataObject>(databases.lookUp, ANSWERS_HELD);
 		const items: INodeExecutionData[] = [];
 		await eachRow(ctx, meta, shape, async (row) => {
-			const found = answerOf(row);
+			const ipAddress = addressOf(row);
+			const found = ipAddress === undefined ? undefined : memo.answer(ipAddress);
 			const csvRow = { [CSV_ROW_KEY]: { number: row.number, columns: columnsOf(row.fields, shape.header) } };
-			if (found instanceof Error) {
-				if (!continueOnFail) throw found;
-				items.push(errorItem(ctx, found, itemIndex, csvRow));
+			if (found === undefined) {
+				const error = rowError(ctx, itemIndex, row, shape, row.fields[shape.position - 1]);
+				if (!continueOnFail) throw error;
+				items.push(errorItem(ctx, error, itemIndex, csvRow));
 			} else {
 				// The memo's answer is shared by every row of the address: each item gets its own copy.
 				items.push({ json: { ...deepCopy(found), ...csvRow }, pairedItem: { item: itemIndex } });
@@ -103,12 +113,19 @@ export async function lookUpFile(
 	}
 
 	const columns = answerColumnsOf(databases.roles, databases.shape);
+	const flattener = new AnswerFlattener(columns, columns);
+	// An address's answer is kept as the CSV text of its cells: a repeated address costs a Map hit.
+	const memo = new AddressMemo<string>((address, ipAddress) => {
+		const { cells, other } = flattener.flatten(databases.lookUp(address, ipAddress));
+		cells.push(other);
+		return csvCells(cells);
+	}, ANSWER_TEXTS_HELD);
 	const collector = new ResultFile(ctx, {
 		property: resultProperty,
 		fileName: resultFileName(meta.fileName),
 		header: shape.header,
 		width: shape.width,
-		flattener: new SharedAnswerFlattener(columns, columns),
+		flattener,
 		fileRows: shape.dataRows,
 		lastFileRow: shape.lastFileRow,
 		firstRow: shape.firstRow,
@@ -118,10 +135,11 @@ export async function lookUpFile(
 	let written = false;
 	try {
 		await eachRow(ctx, meta, shape, async (row) => {
-			const found = answerOf(row);
-			const invalid = found instanceof Error;
-			collector.expect({ number: row.number, fields: row.fields, invalid });
-			await collector.add(invalid ? { failed: found, notSent: true } : { answered: [{ json: found }], repeated: false });
+			const ipAddress = addressOf(row);
+			const answerText = ipAddress === undefined ? undefined : memo.answer(ipAddress);
+			collector.expect({ number: row.number, fields: row.fields, invalid: answerText === undefined });
+			if (answerText !== undefined) await collector.addAnswerText(answerText);
+			else await collector.add({ failed: rowError(ctx, itemIndex, row, shape, row.fields[shape.position - 1]), notSent: true });
 		});
 		written = true;
 	} finally {
@@ -248,22 +266,4 @@ async function eachRow(ctx: IExecuteFunctions, meta: IBinaryData, shape: FileSha
 	}
 	scanner.end();
 	await handOut();
-}
-
-/**
- * The result file's flattener: the rows of one address share its answer (the memo's object), so
- * it is made into cells once, not once per row. Keyed by the object: an answer the memo lets go
- * of takes its cells with it.
- */
-class SharedAnswerFlattener extends AnswerFlattener {
-	private readonly flattened = new WeakMap<IDataObject, { cells: string[]; other: string }>();
-
-	flatten(answer: IDataObject): { cells: string[]; other: string } {
-		let flat = this.flattened.get(answer);
-		if (flat === undefined) {
-			flat = super.flatten(answer);
-			this.flattened.set(answer, flat);
-		}
-		return flat;
-	}
 }

@@ -18,9 +18,6 @@ import {
  * adds databases to the node they already have.
  */
 
-/** n8n rewrites `$('…')` inside an expression when that node is renamed, never a plain name. */
-export const DATABASE_NODE_DEFAULT = "={{ $('IP Database Download').first() }}";
-
 const databaseSource: INodeProperties = {
 	displayName: 'Database Source',
 	name: 'databaseSource',
@@ -37,16 +34,23 @@ const databaseSource: INodeProperties = {
 	description: 'Where the database file (.mmdb or .csv) comes from',
 };
 
+/**
+ * Database Node is empty by default: the lookup then reads the IP Database Download node that runs
+ * before it (databaseChoice.ts), so a new node on a canvas without one shows no error, only the
+ * hint of what to connect, and a renamed download node is still found (no name is stored). A node
+ * named by hand is an expression, `={{ $('Read Database File').first() }}`, which n8n rewrites when
+ * that node is renamed (never a plain name). A workflow saved with the former default expression
+ * keeps it, and runs as before.
+ */
 const databaseNode: INodeProperties = {
 	displayName: 'Database Node',
 	name: 'databaseNode',
 	type: 'string',
-	default: DATABASE_NODE_DEFAULT,
-	required: true,
+	default: '',
 	placeholder: "{{ $('IP Database Download').first() }}",
 	description:
-		"The earlier node whose first item holds the database file, as an expression such as {{ $('Read Database File').first() }}, which n8n updates when that node is renamed; a node's plain name is read too",
-	hint: "{{ $('Node name').first() }} with the name of an earlier node of this execution; n8n keeps it when you rename that node",
+		"The earlier node whose first item holds the database file. Empty: the IP Database Download node before this one. Another node as an expression such as {{ $('Read Database File').first() }}, which n8n updates when that node is renamed.",
+	hint: "Empty: the file from the IP Database Download node connected before this one (Output: Database File). A stored file: {{ $('Read Database File').first() }}, with the name of the node that read it",
 	displayOptions: { show: { databaseSource: ['fromNode'] } },
 };
 

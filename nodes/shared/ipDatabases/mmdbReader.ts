@@ -467,7 +467,7 @@ export class MmdbReader {
 }
 
 /** Decoded records a reader keeps: a few MB of a city database's records. */
-const DECODED_RECORDS = 8192;
+const DECODED_RECORDS = 4096;
 
 function isIpv4Mapped(address: Uint8Array): boolean {
 	for (let index = 0; index < 10; index++) if (address[index] !== 0) return false;
