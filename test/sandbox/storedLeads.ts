@@ -1,6 +1,8 @@
 import { promises as fs } from 'fs';
 import path from 'path';
 
+import { STORED_LOG_CSV } from './storedLog';
+
 /**
  * The lead list an example reads from storage (a Read/Write Files node reading
  * `.../leads.csv`), put in place before the example runs, as a user would have uploaded it: a
@@ -25,14 +27,19 @@ export const STORED_LEADS_CSV = [
 	'Alan Turing,alan@bletchley-park.co.uk,Bletchley Park,prefers email',
 ].join('\r\n') + '\r\n';
 
+/** The stored input files the examples read, by file name: the lead list, and a web log (storedLog.ts). */
+const STORED_INPUTS: Record<string, string> = { 'leads.csv': STORED_LEADS_CSV, 'access-log.csv': STORED_LOG_CSV };
+
+/** Puts each stored input file an example reads (the lead list, the log) where its Read node looks. */
 export async function placeStoredLeads(workflow: WorkflowLike, workingDirectory: string): Promise<string[]> {
 	const placed: string[] = [];
 	for (const node of workflow.nodes) {
 		if (node.type !== 'n8n-nodes-base.readWriteFile' || node.parameters.operation !== 'read') continue;
 		const filePath = path.resolve(workingDirectory, String(node.parameters.fileSelector ?? ''));
-		if (path.basename(filePath) !== 'leads.csv') continue;
+		const content = Object.hasOwn(STORED_INPUTS, path.basename(filePath)) ? STORED_INPUTS[path.basename(filePath)] : undefined;
+		if (content === undefined) continue;
 		await fs.rm(filePath, { force: true });
-		await fs.writeFile(filePath, STORED_LEADS_CSV);
+		await fs.writeFile(filePath, content);
 		placed.push(filePath);
 	}
 	return placed;
