@@ -357,19 +357,25 @@ async function logLookup(prepared: Prepared, env: NodeJS.ProcessEnv, formats: Ar
 		const growths: number[] = [];
 		const peaks: number[] = [];
 		const groupPeaks: number[] = [];
+		/** Rows per second once the database is read: what a running n8n, which keeps the parsed database, does on its next log. */
+		const netRates: number[] = [];
 		for (let run = 1; run <= RUNS; run++) {
 			const small = await executeLog(prepared, env, `benchLogSmall${format}`, `log-${format}-small-${run}`, cgroup);
 			const large = await executeLog(prepared, env, `benchLogLarge${format}`, `log-${format}-large-${run}`, cgroup);
 			const nodeMs = nodeTimeInOutput(large.stdoutFile, LOOKUP_NODE) ?? NaN;
+			// The 10-line run's node time is mostly reading the database (each `n8n execute` is a new process: no cache).
+			const smallMs = nodeTimeInOutput(small.stdoutFile, LOOKUP_NODE) ?? NaN;
 			const summary = nodeItems(large.stdoutFile, LOOKUP_NODE)?.[0];
 			const written = await fs.stat(path.join(prepared.filesFolder, `access-log-${LOG_LINES}-results.csv`)).then((stat) => stat.size, () => -1);
 			if (summary?.rows !== LOG_LINES || written <= 0) throw new Error(`log ${format} run ${run}: the summary says ${String(summary?.rows)} rows, the result file ${written} bytes`);
 			rates.push(LOG_LINES / (nodeMs / 1000));
+			netRates.push((LOG_LINES - SMALL_LOG_LINES) / ((nodeMs - smallMs) / 1000));
 			growths.push(large.peak - small.peak);
 			peaks.push(large.peak);
 			if (large.cgroupPeak !== undefined) groupPeaks.push(large.cgroupPeak);
 			log(
 				`  ${format} run ${run}: lookup node ${nodeMs} ms = ${(LOG_LINES / (nodeMs / 1000)).toFixed(0)} rows/s (${String(summary.lookups)} lookups, the rest from the memo); ` +
+					`on ${SMALL_LOG_LINES} lines ${smallMs} ms (reading the database), so ${netRates[netRates.length - 1].toFixed(0)} rows/s once it is read; ` +
 					`n8n execute peak RSS ${mib(large.peak)} vs ${mib(small.peak)} on ${SMALL_LOG_LINES} lines: growth ${mib(large.peak - small.peak)}` +
 					`${large.cgroupPeak !== undefined ? `; cgroup peak ${mib(large.cgroupPeak)} (10 lines: ${mib(small.cgroupPeak ?? 0)})` : ''}; result file ${mib(written)}; execute ${large.seconds.toFixed(1)} s`,
 			);
@@ -378,8 +384,8 @@ async function logLookup(prepared: Prepared, env: NodeJS.ProcessEnv, formats: Ar
 		}
 		result(
 			`Log lookup, ${format} (${DATABASE_ROWS.toLocaleString('en-US')} networks), ${LOG_LINES.toLocaleString('en-US')} lines, Result File written: rows/s (lookup node's executionTime) ${range(rates, (value) => value.toFixed(0))}; ` +
-				`goal >= 50,000: ${median(rates) >= 50_000 ? 'met' : 'NOT met'}; n8n execute's peak RSS ${range(peaks, mib)}, growth over ${SMALL_LOG_LINES} lines ${range(growths, mib)}` +
-				(groupPeaks.length > 0 ? `; cgroup peak ${range(groupPeaks, mib)} of ${cgroup ? mib(Number(readFileSync(path.join(cgroup, 'memory.limit_in_bytes'), 'utf8'))) : ''}` : ''),
+				`goal >= 50,000: ${median(rates) >= 50_000 ? 'met' : 'NOT met'}; once the database is read (the node's time less its time on ${SMALL_LOG_LINES} lines) ${range(netRates, (value) => value.toFixed(0))}; n8n execute's peak RSS ${range(peaks, mib)}, growth over ${SMALL_LOG_LINES} lines ${range(growths, mib)}` +
+				(groupPeaks.length > 0 ? `; cgroup peak (page cache included) ${range(groupPeaks, mib)} of ${cgroup ? mib(Number(readFileSync(path.join(cgroup, 'memory.limit_in_bytes'), 'utf8'))) : ''}` : ''),
 		);
 	}
 }

@@ -118,7 +118,8 @@ export async function lookUpFile(
 	const memo = new AddressMemo<string>((address, ipAddress) => {
 		const { cells, other } = flattener.flatten(databases.lookUp(address, ipAddress));
 		cells.push(other);
-		return csvCells(cells);
+		// One flat string: built piece by piece it would be a tree of pieces, walked again on every row it is written for.
+		return Buffer.from(csvCells(cells), 'utf8').toString('utf8');
 	}, ANSWER_TEXTS_HELD);
 	const collector = new ResultFile(ctx, {
 		property: resultProperty,
