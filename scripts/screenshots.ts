@@ -314,7 +314,7 @@ async function checkDatabaseRename(editor: Editor) {
 	await page.goto(`${url}/workflow/new`, { waitUntil: 'networkidle2' });
 	await addFromNodePanel(page, 'Abstract IP Database Lookup');
 	const panel = await page.evaluate(() => document.querySelector<HTMLElement>('[data-test-id="ndv"] [data-test-id="node-parameters"]')?.innerText ?? '');
-	check('a new node shows no "Referenced node" error', !/doesn.t exist|ERROR/i.test(panel), panel.match(/.*(doesn.t exist|ERROR).*/i)?.[0] ?? 'none');
+	check('a new node shows no "Referenced node" error', !/doesn.t exist|\[ERROR/i.test(panel), panel.match(/.*(doesn.t exist|\[ERROR).*/i)?.[0] ?? 'none');
 	check('its hint says what to connect', panel.includes('Empty: the file from the IP Database Download node connected before this one'), panel.slice(0, 400));
 	await shoot(page, '[data-test-id="ndv"] [data-test-id="node-parameters"]', 'ip-lookup-first-sight.png');
 
