@@ -1,5 +1,5 @@
 import { spawn } from 'child_process';
-import { createWriteStream, openSync, closeSync, promises as fs, readFileSync, statSync } from 'fs';
+import { openSync, closeSync, promises as fs, readFileSync, statSync } from 'fs';
 import { createRequire } from 'module';
 import path from 'path';
 
@@ -15,7 +15,8 @@ import { addresses as csvAddresses, csvChunks } from './ipLookupData';
 import { tinyCsv } from './ipLookupMemory';
 import { mmdbTwin } from './realN8nTwins';
 import { median, mib, MIB, PeakSampler, readMemory, resetPeak } from './processMemory';
-import { bulkEmailWorkflow, EMAIL_NODE, FLOOR_NODE, floorWorkflow, LOOKUP_NODE, lookupWorkflow, type OutputMode } from './realN8nWorkflows';
+import { bulkEmailWorkflow, EMAIL_NODE, FLOOR_NODE, floorWorkflow, LOOKUP_NODE, logLookupWorkflow, lookupWorkflow, type OutputMode } from './realN8nWorkflows';
+import { DATABASE_ROWS, fullDatabase, LOG_LINES, logChunks, writeChunks } from './ipLookupLog';
 
 /**
  * `npm run bench:n8n`: memory and time of the package in a real n8n 2.41.1 (the e2e's runtime,
@@ -47,11 +48,20 @@ import { bulkEmailWorkflow, EMAIL_NODE, FLOOR_NODE, floorWorkflow, LOOKUP_NODE, 
  *     50,000 requests (less 10) through n8n's own request helper by a node that does nothing else
  *     (bench/n8nFloor, loaded from N8N_CUSTOM_EXTENSIONS), what any node pays for the requests.
  *
- * Env: BENCH_N8N_RUNS (default 3), BENCH_N8N_PARTS (default "lookup,cache,bulk"), BENCH_N8N_MODES
+ *  4. A month of access log (part "log"): the IP Database Lookup node on a 1,000,000-line log
+ *     (bench/ipLookupLog.ts: IPv4 and IPv6, most addresses repeated) against the full
+ *     geolocation database (1,000,000 networks), MMDB and CSV, Input: CSV File, Output: Result
+ *     File written back to ~/.n8n-files; rows per second of the node's executionTime, and
+ *     `n8n execute`'s peak RSS against the same workflow on a 10-line log. Run inside a memory
+ *     cgroup (v1), it prints the group's peak too (reset before each run) and names an OOM kill.
+ *     The databases come from the cache (made by `node .out/bench/ipLookupLog.js` or
+ *     `npm run bench`; making the MMDB takes 1.2 GB, more than a Pro-1 cgroup holds).
+ *
+ * Env: BENCH_N8N_RUNS (default 3), BENCH_N8N_PARTS (default "lookup,cache,bulk,log"), BENCH_N8N_MODES
  * (default "floor,items,resultFile"), BENCH_N8N_NODE_OPTIONS (NODE_OPTIONS for n8n, e.g. --max-old-space-size=256).
  */
 const RUNS = Number(process.env.BENCH_N8N_RUNS ?? 3);
-const PARTS = new Set((process.env.BENCH_N8N_PARTS ?? 'lookup,cache,bulk').split(','));
+const PARTS = new Set((process.env.BENCH_N8N_PARTS ?? 'lookup,cache,bulk,log').split(','));
 const LOOKUPS = 10_000;
 const CSV_ROWS = 1_000_000;
 const LEAD_ROWS = 50_000;
@@ -132,12 +142,6 @@ const range = (values: number[], format: (value: number) => string) =>
 	`median ${format(median(values))} (range ${format(Math.min(...values))} .. ${format(Math.max(...values))}, ${values.length} runs)`;
 
 /* ------------------------------ files in ~/.n8n-files ------------------------------ */
-
-async function writeChunks(file: string, chunks: Iterable<Buffer>): Promise<void> {
-	const out = createWriteStream(file);
-	for (const chunk of chunks) if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
-	await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
-}
 
 function* leadChunks(rows: number): Generator<Buffer> {
 	let lines = ['name,email\n'];
@@ -311,6 +315,81 @@ async function cacheAcrossExecutions(
 const hookId = (file: 'Real' | 'Alike', format: string, count: number) => `benchHook${file}${format}${count}`;
 const hookPath = (file: 'real' | 'alike', format: string, count: number) => `bench-${file}-${format}-${count}`;
 
+/** Lines of the small log the big one's peak is set against. */
+const SMALL_LOG_LINES = 10;
+
+/** The memory cgroup (v1) this process runs in, if it has a limit: where its peak and OOM count are read. */
+function memoryCgroup(): string | undefined {
+	const line = readFileSync('/proc/self/cgroup', 'utf8').split('\n').find((entry) => /^\d+:memory:/.test(entry));
+	const folder = line && path.join('/sys/fs/cgroup/memory', line.split(':')[2]);
+	if (!folder) return undefined;
+	const limit = Number(readFileSync(path.join(folder, 'memory.limit_in_bytes'), 'utf8'));
+	return limit < 2 ** 50 ? folder : undefined;
+}
+
+const cgroupValue = (folder: string, file: string) => Number(readFileSync(path.join(folder, file), 'utf8').trim().split('\n')[0].replace(/^\D+/, ''));
+
+/** `n8n execute` of a log workflow, with the cgroup's peak reset before it and read after; an OOM kill named. */
+async function executeLog(prepared: Prepared, env: NodeJS.ProcessEnv, workflowId: string, label: string, cgroup: string | undefined) {
+	const killsBefore = cgroup ? oomKills(cgroup) : 0;
+	if (cgroup) await fs.writeFile(path.join(cgroup, 'memory.max_usage_in_bytes'), '0').catch(() => undefined);
+	try {
+		const run = await executeMeasured(prepared, env, workflowId, label);
+		return { ...run, cgroupPeak: cgroup ? cgroupValue(cgroup, 'memory.max_usage_in_bytes') : undefined };
+	} catch (error) {
+		const killed = cgroup && oomKills(cgroup) > killsBefore;
+		throw new Error(`${label}: ${killed ? `OOM-killed in the ${mib(Number(readFileSync(path.join(cgroup, 'memory.limit_in_bytes'), 'utf8')))} cgroup` : (error as Error).message}`);
+	}
+}
+
+/** OOM kills so far in the group (the kernel's oom_kill counter, where it has one). */
+function oomKills(cgroup: string): number {
+	const match = /oom_kill (\d+)/.exec(readFileSync(path.join(cgroup, 'memory.oom_control'), 'utf8'));
+	return match ? Number(match[1]) : 0;
+}
+
+async function logLookup(prepared: Prepared, env: NodeJS.ProcessEnv, formats: Array<'mmdb' | 'csv'>): Promise<void> {
+	const cgroup = memoryCgroup();
+	const limit = cgroup ? ` inside the memory cgroup ${cgroup} (limit ${mib(Number(readFileSync(path.join(cgroup, 'memory.limit_in_bytes'), 'utf8')))})` : ' (no memory cgroup limit)';
+	log(`\n== A month of access log: ${LOG_LINES.toLocaleString('en-US')} lines vs ${SMALL_LOG_LINES} through IP Database Lookup (CSV File -> Result File -> Write Result)${limit} ==`);
+	for (const format of formats) {
+		const rates: number[] = [];
+		const growths: number[] = [];
+		const peaks: number[] = [];
+		const groupPeaks: number[] = [];
+		/** Rows per second once the database is read: what a running n8n, which keeps the parsed database, does on its next log. */
+		const netRates: number[] = [];
+		for (let run = 1; run <= RUNS; run++) {
+			const small = await executeLog(prepared, env, `benchLogSmall${format}`, `log-${format}-small-${run}`, cgroup);
+			const large = await executeLog(prepared, env, `benchLogLarge${format}`, `log-${format}-large-${run}`, cgroup);
+			const nodeMs = nodeTimeInOutput(large.stdoutFile, LOOKUP_NODE) ?? NaN;
+			// The 10-line run's node time is mostly reading the database (each `n8n execute` is a new process: no cache).
+			const smallMs = nodeTimeInOutput(small.stdoutFile, LOOKUP_NODE) ?? NaN;
+			const summary = nodeItems(large.stdoutFile, LOOKUP_NODE)?.[0];
+			const written = await fs.stat(path.join(prepared.filesFolder, `access-log-${LOG_LINES}-results.csv`)).then((stat) => stat.size, () => -1);
+			if (summary?.rows !== LOG_LINES || written <= 0) throw new Error(`log ${format} run ${run}: the summary says ${String(summary?.rows)} rows, the result file ${written} bytes`);
+			rates.push(LOG_LINES / (nodeMs / 1000));
+			netRates.push((LOG_LINES - SMALL_LOG_LINES) / ((nodeMs - smallMs) / 1000));
+			growths.push(large.peak - small.peak);
+			peaks.push(large.peak);
+			if (large.cgroupPeak !== undefined) groupPeaks.push(large.cgroupPeak);
+			log(
+				`  ${format} run ${run}: lookup node ${nodeMs} ms = ${(LOG_LINES / (nodeMs / 1000)).toFixed(0)} rows/s (${String(summary.lookups)} lookups, the rest from the memo); ` +
+					`on ${SMALL_LOG_LINES} lines ${smallMs} ms (reading the database), so ${netRates[netRates.length - 1].toFixed(0)} rows/s once it is read; ` +
+					`n8n execute peak RSS ${mib(large.peak)} vs ${mib(small.peak)} on ${SMALL_LOG_LINES} lines: growth ${mib(large.peak - small.peak)}` +
+					`${large.cgroupPeak !== undefined ? `; cgroup peak ${mib(large.cgroupPeak)} (10 lines: ${mib(small.cgroupPeak ?? 0)})` : ''}; result file ${mib(written)}; execute ${large.seconds.toFixed(1)} s`,
+			);
+			await fs.rm(large.stdoutFile);
+			await fs.rm(small.stdoutFile);
+		}
+		result(
+			`Log lookup, ${format} (${DATABASE_ROWS.toLocaleString('en-US')} networks), ${LOG_LINES.toLocaleString('en-US')} lines, Result File written: rows/s (lookup node's executionTime) ${range(rates, (value) => value.toFixed(0))}; ` +
+				`goal >= 50,000: ${median(rates) >= 50_000 ? 'met' : 'NOT met'}; once the database is read (the node's time less its time on ${SMALL_LOG_LINES} lines) ${range(netRates, (value) => value.toFixed(0))}; n8n execute's peak RSS ${range(peaks, mib)}, growth over ${SMALL_LOG_LINES} lines ${range(growths, mib)}` +
+				(groupPeaks.length > 0 ? `; cgroup peak (page cache included) ${range(groupPeaks, mib)} of ${cgroup ? mib(Number(readFileSync(path.join(cgroup, 'memory.limit_in_bytes'), 'utf8'))) : ''}` : ''),
+		);
+	}
+}
+
 /** The bulk part's runs: n8n's helper alone (the floor), then the Email node's outputs. */
 type BulkMode = 'floor' | OutputMode;
 
@@ -392,27 +471,46 @@ async function main(): Promise<void> {
 		};
 		const files = prepared.filesFolder;
 
+		// The full databases (from the cache) and the logs of the log part.
+		const logFormats = (['mmdb', 'csv'] as const).filter((format) => PARTS.has('log') && (process.env.BENCH_N8N_LOG_FORMATS ?? 'mmdb,csv').split(',').includes(format));
+		for (const format of logFormats) await fs.copyFile(await fullDatabase(format), path.join(files, `geolocation-full.${format}`));
+		if (logFormats.length > 0) {
+			await writeChunks(path.join(files, `access-log-${LOG_LINES}.csv`), logChunks(LOG_LINES));
+			await writeChunks(path.join(files, `access-log-${SMALL_LOG_LINES}.csv`), logChunks(SMALL_LOG_LINES));
+		}
+		const lookups = PARTS.has('lookup') || PARTS.has('cache');
+
 		// The databases and lead files, in ~/.n8n-files where n8n 2.x's file nodes may read.
 		await fs.copyFile(CITY, path.join(files, 'GeoLite2-City.mmdb'));
-		await writeChunks(path.join(files, 'geolocation-1m.csv'), csvChunks(CSV_ROWS));
+		if (lookups) await writeChunks(path.join(files, 'geolocation-1m.csv'), csvChunks(CSV_ROWS));
 		await fs.writeFile(path.join(files, 'tiny.mmdb'), databaseFileOf('ip-geolocation', 'mmdb', 1));
 		await fs.writeFile(path.join(files, 'tiny.csv'), databaseFileOf('ip-geolocation', 'csv', 1));
-		await writeChunks(path.join(files, `leads-${LEAD_ROWS}.csv`), leadChunks(LEAD_ROWS));
-		await writeChunks(path.join(files, `leads-${SMALL_LEAD_ROWS}.csv`), leadChunks(SMALL_LEAD_ROWS));
+		if (PARTS.has('bulk')) {
+			await writeChunks(path.join(files, `leads-${LEAD_ROWS}.csv`), leadChunks(LEAD_ROWS));
+			await writeChunks(path.join(files, `leads-${SMALL_LEAD_ROWS}.csv`), leadChunks(SMALL_LEAD_ROWS));
+		}
 		// Tiny files whose records are as large as the real ones' (the n8n-core bench's): GeoLite2-City's own records over IPv4, the bench CSV's rows.
 		// MMDB: random IPv4 addresses (seed 18, as bench/ipLookupMemory.ts); CSV: the bench's addresses, 9 in 10 in its networks.
 		const next = random32(18);
 		const cityAddresses = Array.from({ length: LOOKUPS }, () => randomIpv4(next));
 		// Files whose answers are as large: for the MMDB its twin (exactly the real file's records
 		// for these addresses), for the CSV the n8n-core bench's tiny CSV (the bench's own records).
-		await fs.writeFile(path.join(files, 'twin-city.mmdb'), mmdbTwin(CITY, cityAddresses, 'GeoLite2-City'));
-		await fs.copyFile(tinyCsv(prepared.workFolder), path.join(files, 'alike.csv'));
-		const size = (file: string) => statSync(path.join(files, file)).size;
-		const cases: LookupCase[] = [
+		if (lookups) {
+			await fs.writeFile(path.join(files, 'twin-city.mmdb'), mmdbTwin(CITY, cityAddresses, 'GeoLite2-City'));
+			await fs.copyFile(tinyCsv(prepared.workFolder), path.join(files, 'alike.csv'));
+		}
+		const size = (file: string) => {
+			try {
+				return statSync(path.join(files, file)).size;
+			} catch {
+				return 0; // a file of a part not run
+			}
+		};
+		const cases: LookupCase[] = !lookups ? [] : [
 			{ format: 'mmdb', real: 'GeoLite2-City.mmdb', tiny: 'tiny.mmdb', alike: 'twin-city.mmdb', alikeIs: "the real file's own networks and records for these addresses", realBytes: size('GeoLite2-City.mmdb'), addresses: cityAddresses },
 			{ format: 'csv', real: 'geolocation-1m.csv', tiny: 'tiny.csv', alike: 'alike.csv', alikeIs: "three of the bench CSV's own rows widened to cover the addresses", realBytes: size('geolocation-1m.csv'), addresses: csvAddresses(CSV_ROWS, LOOKUPS) },
 		];
-		log(`Files in ~/.n8n-files: ${cases.map((lookup) => `${lookup.real} ${mib(lookup.realBytes)}, ${lookup.tiny} ${(size(lookup.tiny) / 1024).toFixed(1)} KiB, ${lookup.alike} ${(size(lookup.alike) / 1024).toFixed(1)} KiB`).join('; ')}; leads-${LEAD_ROWS}.csv ${mib(size(`leads-${LEAD_ROWS}.csv`))}`);
+		if (lookups) log(`Files in ~/.n8n-files: ${cases.map((lookup) => `${lookup.real} ${mib(lookup.realBytes)}, ${lookup.tiny} ${(size(lookup.tiny) / 1024).toFixed(1)} KiB, ${lookup.alike} ${(size(lookup.alike) / 1024).toFixed(1)} KiB`).join('; ')}; leads-${LEAD_ROWS}.csv ${mib(size(`leads-${LEAD_ROWS}.csv`))}`);
 
 		const resultFile = resultFileParameters();
 		const modes: BulkMode[] = (resultFile ? (['floor', 'items', 'resultFile'] as BulkMode[]) : (['floor', 'items'] as BulkMode[])).filter(
@@ -429,7 +527,11 @@ async function main(): Promise<void> {
 				workflows.push(lookupWorkflow(hookId('Alike', lookup.format, count), lookup.alike, addresses, { kind: 'webhook', path: hookPath('alike', lookup.format, count) }));
 			}
 		}
-		for (const mode of modes) {
+		for (const format of logFormats) {
+			workflows.push(logLookupWorkflow(`benchLogLarge${format}`, `geolocation-full.${format}`, `access-log-${LOG_LINES}.csv`));
+			workflows.push(logLookupWorkflow(`benchLogSmall${format}`, `geolocation-full.${format}`, `access-log-${SMALL_LOG_LINES}.csv`));
+		}
+		for (const mode of PARTS.has('bulk') ? modes : []) {
 			if (mode === 'floor') {
 				workflows.push(floorWorkflow(`benchBulkLarge${mode}`, LEAD_ROWS), floorWorkflow(`benchBulkSmall${mode}`, SMALL_LEAD_ROWS));
 				continue;
@@ -448,6 +550,7 @@ async function main(): Promise<void> {
 		if (PARTS.has('lookup')) await lookupMemory(prepared, env, cases);
 		if (PARTS.has('cache')) await cacheFigures(prepared, env, cases);
 		if (PARTS.has('bulk')) await bulkCsv(prepared, env, sandbox, modes);
+		if (logFormats.length > 0) await logLookup(prepared, env, logFormats);
 	} finally {
 		await sandbox.close();
 		await fs.rm(prepared.workFolder, { recursive: true, force: true });

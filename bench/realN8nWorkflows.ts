@@ -126,3 +126,37 @@ export function floorWorkflow(id: string, requests: number): Workflow {
 		],
 	});
 }
+
+/**
+ * Run -> Read Database -> Read Log (a CSV of client addresses from ~/.n8n-files) -> IP Database
+ * Lookup (Input: CSV File, Output: Result File; the database from Read Database) -> Write Result
+ * (the result file back to ~/.n8n-files), as the log example builds it.
+ */
+export function logLookupWorkflow(id: string, databaseFile: string, logFile: string): Workflow {
+	return chain({
+		id,
+		name: `Bench: ${logFile} looked up in ${databaseFile}`,
+		nodes: [
+			startNode({ kind: 'manual' }),
+			readFile('Read Database', databaseFile, 200),
+			readFile('Read Log', logFile, 400),
+			node(LOOKUP_NODE, 'n8n-nodes-abstractapi.abstractIpLookup', 1, 600, {
+				input: 'csvFile',
+				csvBinaryPropertyName: 'data',
+				addressColumn: 'ip',
+				databaseSource: 'fromNode',
+				databaseNode: "={{ $('Read Database').first() }}",
+				binaryPropertyName: 'data',
+				output: 'resultFile',
+				resultBinaryPropertyName: 'data',
+				outputShape: 'asStored',
+			}),
+			node('Write Result', 'n8n-nodes-base.readWriteFile', 1, 800, {
+				operation: 'write',
+				fileName: `.n8n-files/${logFile.replace(/\.csv$/, '')}-results.csv`,
+				dataPropertyName: 'data',
+				options: {},
+			}),
+		],
+	});
+}

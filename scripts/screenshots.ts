@@ -17,11 +17,13 @@ import { exampleCredentialId, exampleCredentialName } from '../test/harness/sand
  * Processing and IP Database Download panels, and a credential dialog. Before them it checks, in
  * the editor, Image Processing's two versions: a new node is version 2 and shows Put Output File
  * in Field only with Download Result on; a saved version 1 workflow still runs and downloads. And
- * that IP Database Lookup's Database Node follows the download node renamed on the canvas.
+ * that IP Database Lookup's Database Node follows the download node renamed on the canvas, and a
+ * new lookup node shows no error.
  * `-- --measure` prints, instead, how long an option description may be before the editor's
  * dropdown cuts it (the limit test/editor/descriptionRules.ts holds).
  */
-const OUT = path.join(ROOT, 'docs', 'screenshots');
+/** Where the pictures go: docs/screenshots, or `-- --out <folder>`. */
+const OUT = argument('--out') ?? path.join(ROOT, 'docs', 'screenshots');
 const log = (line: string) => console.log(line);
 
 async function main() {
@@ -101,7 +103,7 @@ async function shoot(page: Page, selector: string, file: string) {
 	const element = await page.waitForSelector(selector, { visible: true });
 	await element!.screenshot({ path: path.join(OUT, file) as `${string}.png` });
 	const { size } = await fs.stat(path.join(OUT, file));
-	log(`  docs/screenshots/${file} (${Math.round(size / 1024)} KB)`);
+	log(`  ${path.join(OUT, file)} (${Math.round(size / 1024)} KB)`);
 }
 
 /** A screenshot of the area that holds all these elements, with a margin. */
@@ -121,7 +123,7 @@ async function shootArea(page: Page, selectors: string[], file: string) {
 	const bottom = Math.max(...boxes.map((box) => box.y + box.height)) + 8;
 	await page.screenshot({ path: path.join(OUT, file) as `${string}.png`, clip: { x: left, y: top, width: right - left, height: bottom - top } });
 	const { size } = await fs.stat(path.join(OUT, file));
-	log(`  docs/screenshots/${file} (${Math.round(size / 1024)} KB)`);
+	log(`  ${path.join(OUT, file)} (${Math.round(size / 1024)} KB)`);
 }
 
 async function captureAll(url: string) {
@@ -295,38 +297,61 @@ async function saveInEditor(editor: Editor): Promise<StoredWorkflow> {
 }
 
 /**
- * Renaming, in the editor: IP Database Lookup's Database Node (its default, and in a More
- * Databases entry) follows the download node when the user renames it on the canvas (F2).
+ * IP Database Lookup in the editor. First sight: a new node on a canvas without a download node
+ * shows no error (its Database Node is empty, not an expression naming a node that is not
+ * there) and its hint says what to connect (captured: ip-lookup-first-sight.png). Renames: a
+ * saved workflow whose Database Node (and a More Databases entry) name the download node as an
+ * expression follows the node renamed on the canvas (F2); an empty one stays empty (the node
+ * before it is found by its type).
  */
 async function checkDatabaseRename(editor: Editor) {
 	const { page, url } = editor;
 	const check = (what: string, ok: boolean, detail: unknown) => {
 		log(`  ${ok ? 'ok  ' : 'FAIL'} ${what}: ${JSON.stringify(detail)}`);
-		if (!ok) throw new Error(`IP Database Lookup rename: ${what}`);
+		if (!ok) throw new Error(`IP Database Lookup: ${what}`);
 	};
-	log('Checking that IP Database Lookup follows a renamed download node ...');
+	log('Checking IP Database Lookup: a new node shows no error, and follows a renamed download node ...');
 	await page.goto(`${url}/workflow/new`, { waitUntil: 'networkidle2' });
-	await addFromNodePanel(page, 'Abstract IP Database Download');
-	await page.click('[data-test-id="ndv-close-button"]');
-	await pause(800);
 	await addFromNodePanel(page, 'Abstract IP Database Lookup');
-	await page.evaluate(() =>
-		[...document.querySelectorAll<HTMLElement>('[data-test-id="ndv"] button')].find((button) => button.textContent?.trim() === 'Add Database')?.click(),
+	const panel = await page.evaluate(() => document.querySelector<HTMLElement>('[data-test-id="ndv"] [data-test-id="node-parameters"]')?.innerText ?? '');
+	check('a new node shows no "Referenced node" error', !/doesn.t exist|\[ERROR/i.test(panel), panel.match(/.*(doesn.t exist|\[ERROR).*/i)?.[0] ?? 'none');
+	check('its hint says what to connect', panel.includes('Empty: the file from the IP Database Download node connected before this one'), panel.slice(0, 400));
+	await shoot(page, '[data-test-id="ndv"] [data-test-id="node-parameters"]', 'ip-lookup-first-sight.png');
+
+	const named = "={{ $('IP Database Download').first() }}";
+	const workflowId = await saveWorkflow(
+		editor,
+		'IP Database Lookup renames',
+		[
+			{ id: 'database', name: 'IP Database Download', type: 'n8n-nodes-abstractapi.abstractIpDatabase', parameters: {} },
+			{
+				id: 'named',
+				name: 'Lookup, node named',
+				type: 'n8n-nodes-abstractapi.abstractIpLookup',
+				parameters: { ipAddress: '8.8.8.8', databaseNode: named, moreDatabases: { databases: [{ databaseSource: 'fromNode', databaseNode: named, binaryPropertyName: 'data' }] } },
+			},
+			{ id: 'empty', name: 'Lookup, default', type: 'n8n-nodes-abstractapi.abstractIpLookup', parameters: { ipAddress: '8.8.8.8' } },
+		],
+		{
+			'IP Database Download': { main: [[{ node: 'Lookup, node named', type: 'main', index: 0 }]] },
+			'Lookup, node named': { main: [[{ node: 'Lookup, default', type: 'main', index: 0 }]] },
+		},
 	);
-	await pause(800);
-	await page.click('[data-test-id="ndv-close-button"]');
-	await pause(800);
+	await page.goto(`${url}/workflow/${workflowId}`, { waitUntil: 'networkidle2' });
+	await pause(1500);
 	await page.click('[data-test-id="canvas-node"][data-node-name="IP Database Download"]');
 	await page.keyboard.press('F2');
 	await pause(800);
 	await page.keyboard.type('GeoLite Weekly');
 	await page.keyboard.press('Enter');
 	await pause(1200);
-	const lookup = (await saveInEditor(editor)).nodes.find((node) => node.type === 'n8n-nodes-abstractapi.abstractIpLookup');
+	const saved = await saveInEditor(editor);
+	const lookup = (name: string) => saved.nodes.find((node) => node.name === name)?.parameters ?? {};
 	const renamed = "={{ $('GeoLite Weekly').first() }}";
-	const more = (lookup?.parameters.moreDatabases as { databases?: Array<{ databaseNode?: string }> } | undefined)?.databases ?? [];
-	check('Database Node names the renamed node', lookup?.parameters.databaseNode === renamed, lookup?.parameters.databaseNode);
+	const more = (lookup('Lookup, node named').moreDatabases as { databases?: Array<{ databaseNode?: string }> } | undefined)?.databases ?? [];
+	check('Database Node names the renamed node', lookup('Lookup, node named').databaseNode === renamed, lookup('Lookup, node named').databaseNode);
 	check('so does the More Databases entry', more.length === 1 && more[0].databaseNode === renamed, more);
+	check('an empty Database Node stays empty', (lookup('Lookup, default').databaseNode ?? '') === '', lookup('Lookup, default').databaseNode);
 }
 
 /**

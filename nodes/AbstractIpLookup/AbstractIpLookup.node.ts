@@ -1,14 +1,14 @@
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { errorItem } from '../shared/engine/errorItems';
-import { parseIpAddress } from '../shared/values/ipAddress';
-import { databaseOf } from '../shared/ipDatabases/databaseSource';
+import { inputKindOf } from '../shared/csv/csvInput';
 import type { DatabaseFile } from '../shared/ipDatabases/databaseSource';
-import type { IpDatabase } from '../shared/ipDatabases/lookupTypes';
-import { answer, checkShape, ShapeError, type Looked, type Shape } from './answers';
-import { choicesOf, chosenFile, inputError, text, type ChosenFile, type DatabaseChoice } from './databaseChoice';
-import { nameOf, roleOf } from './databaseRoles';
+import { checkedAddress, type CheckedAddress } from './address';
+import type { Shape } from './answers';
+import { choicesOf, chosenFile } from './databaseChoice';
+import { lookUpFile } from './fileLookup';
+import { asNodeError, openDatabases, type ChosenDatabase, type ParsedDatabases } from './openDatabases';
 import { properties } from './properties';
 
 /**
@@ -16,35 +16,23 @@ import { properties } from './properties';
  * no request, no credit. Each database arrives as n8n binary data, either once, in the first item
  * of an earlier node (the download node in the same run, or a node that read the stored file),
  * or on each input item; it is parsed once and reused while its content is the same. Up to one
- * database of each kind (geolocation, ASN, security) answers each item together.
+ * database of each kind (geolocation, ASN, security) answers each item together. The addresses
+ * come one per item, or as a CSV file's column (fileLookup.ts).
  */
 
-interface PreparedItem {
-	ipAddress: string;
-	address: Uint8Array;
+interface ItemDatabases {
 	shape: Shape;
-	files: Array<ChosenFile & { choice: DatabaseChoice }>;
+	files: ChosenDatabase[];
 }
 
 /**
- * An item checked before any lookup: its address, and the file of each database chosen. The node
- * and field of "From a Node" are read through n8n's expression data once per distinct pair.
+ * The databases an item is looked up in, checked before any lookup. The node and field of
+ * "From a Node" are read through n8n's expression data once per distinct pair.
  */
-function prepare(ctx: IExecuteFunctions, itemIndex: number, fromNodes: Map<string, DatabaseFile>): PreparedItem {
-	const ipAddress = text(ctx.getNodeParameter('ipAddress', itemIndex, ''));
-	if (ipAddress === '') throw inputError(ctx, itemIndex, 'IP Address (ipAddress)', 'is required: the IPv4 or IPv6 address to look up');
-	const address = parseIpAddress(ipAddress);
-	if (!address) {
-		throw inputError(
-			ctx,
-			itemIndex,
-			'IP Address (ipAddress)',
-			`"${ipAddress}" is not an IPv4 address (such as 8.8.8.8) or an IPv6 address (such as 2001:4860::8888)`,
-		);
-	}
+function databasesOf(ctx: IExecuteFunctions, itemIndex: number, fromNodes: Map<string, DatabaseFile>): ItemDatabases {
 	const shape = ctx.getNodeParameter('outputShape', itemIndex, 'asStored') as Shape;
 	const files = choicesOf(ctx, itemIndex).map((choice) => ({ ...chosenFile(ctx, itemIndex, choice, fromNodes), choice }));
-	return { ipAddress, address, shape, files };
+	return { shape, files };
 }
 
 export class AbstractIpLookup implements INodeType {
@@ -70,84 +58,53 @@ export class AbstractIpLookup implements INodeType {
 		// With an On Error setting that continues, nothing below may throw: n8n would then pass the
 		// input items on as if they had succeeded. Every failure becomes that item's error item.
 		const continueOnFail = this.continueOnFail();
-		const failed = (error: unknown, itemIndex: number, database?: string): INodeExecutionData => {
-			if (!continueOnFail) throw asNodeError(this, error, itemIndex, database);
-			return errorItem(this, asNodeError(this, error, itemIndex, database), itemIndex);
+		const failed = (error: unknown, itemIndex: number): INodeExecutionData => {
+			if (!continueOnFail) throw asNodeError(this, error, itemIndex);
+			return errorItem(this, asNodeError(this, error, itemIndex), itemIndex);
 		};
 
-		// Every item is checked before any lookup: a bad address is named before work is done.
-		const prepared: Array<{ item: PreparedItem } | { failure: INodeExecutionData }> = [];
 		const fromNodes = new Map<string, DatabaseFile>();
+		// One parse (or cache hit) per distinct file in this run, shared by its items.
+		const parsed: ParsedDatabases = new Map();
+		const results: INodeExecutionData[] = [];
+
+		if (items.length > 0 && inputKindOf(this, 0) === 'csvFile') {
+			for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+				try {
+					const { files, shape } = databasesOf(this, itemIndex, fromNodes);
+					results.push(...(await lookUpFile(this, itemIndex, async () => await openDatabases(this, itemIndex, files, shape, parsed), continueOnFail)));
+				} catch (error) {
+					results.push(failed(error, itemIndex));
+				}
+			}
+			return [results];
+		}
+
+		// Every item is checked before any lookup: a bad address is named before work is done.
+		const prepared: Array<{ item: CheckedAddress & ItemDatabases } | { failure: INodeExecutionData }> = [];
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 			try {
-				prepared.push({ item: prepare(this, itemIndex, fromNodes) });
+				const address = checkedAddress(this, itemIndex, 'IP Address (ipAddress)', this.getNodeParameter('ipAddress', itemIndex, ''));
+				prepared.push({ item: { ...address, ...databasesOf(this, itemIndex, fromNodes) } });
 			} catch (error) {
 				prepared.push({ failure: failed(error, itemIndex) });
 			}
 		}
 
-		// One parse (or cache hit) per distinct file in this run, shared by its items.
-		const databases = new Map<string, Promise<IpDatabase>>();
-		const results: INodeExecutionData[] = [];
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 			const checked = prepared[itemIndex];
 			if ('failure' in checked) {
 				results.push(checked.failure);
 				continue;
 			}
-			const entry = checked.item;
-			// With several databases, a file's error says which of them it is.
-			let current: string | undefined;
+			const { address, ipAddress, files, shape } = checked.item;
 			try {
-				const looked: Looked[] = [];
-				for (const { file, fileKey, choice } of entry.files) {
-					current = entry.files.length > 1 ? choice.label : undefined;
-					let database = databases.get(fileKey);
-					if (!database) {
-						database = databaseOf(this, file);
-						databases.set(fileKey, database);
-					}
-					const role = roleOf(await database);
-					checkShape(role, entry.shape);
-					looked.push({ role, match: (await database).lookup(entry.address) });
-				}
-				current = undefined;
-				checkOneOfEachKind(this, itemIndex, looked, entry.files);
-				results.push({ json: answer(looked, entry.ipAddress, entry.shape), pairedItem: { item: itemIndex } });
+				const databases = await openDatabases(this, itemIndex, files, shape, parsed);
+				results.push({ json: databases.lookUp(address, ipAddress), pairedItem: { item: itemIndex } });
 			} catch (error) {
-				results.push(failed(error, itemIndex, current));
+				results.push(failed(error, itemIndex));
 			}
 		}
 		return [results];
 	}
-}
-
-/** Each part of the answer from one database: two geolocation files cannot both be right. */
-function checkOneOfEachKind(ctx: IExecuteFunctions, itemIndex: number, looked: Looked[], files: PreparedItem['files']): void {
-	const seen = new Map<string, number>();
-	looked.forEach(({ role }, index) => {
-		const before = seen.get(role.key);
-		if (before === undefined) {
-			seen.set(role.key, index);
-			return;
-		}
-		const describe = (at: number) => `${files[at].choice.label} (${nameOf(looked[at].role)})`;
-		throw inputError(
-			ctx,
-			itemIndex,
-			'More Databases (moreDatabases)',
-			`${describe(before)} and ${describe(index)} are both ${role.role ? `${role.role} databases` : `"${role.key}" databases`}; give at most one geolocation, one ASN and one security database`,
-		);
-	});
-}
-
-/** The error of an item as n8n shows it; `database` names which of several databases failed. */
-function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number, database?: string): NodeOperationError {
-	if (error instanceof NodeOperationError) return error;
-	const message = `${database ? `${database}: ` : ''}${(error as Error).message ?? String(error)}`;
-	if (error instanceof ShapeError) return new NodeOperationError(ctx.getNode(), message, { itemIndex, description: error.description });
-	return new NodeOperationError(ctx.getNode(), message, {
-		itemIndex,
-		description: 'The database file could not be used; nothing was looked up. Give the node the .mmdb or .csv file from the IP Database Download node (Output: Database File).',
-	});
 }

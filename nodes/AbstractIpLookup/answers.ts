@@ -40,6 +40,9 @@ export class ShapeError extends Error {
 /** The record as JSON: a foreign file's 64/128-bit integers and bytes have no JSON form of their own (storedValues.ts). */
 const recordOf = (match: Match | ForeignMatch) => jsonRecord(match.record) as Record<string, unknown>;
 
+/** As Stored: a contract record is flat strings already (copied by the spread); a foreign one is made JSON. */
+const storedOf = (role: DatabaseRole, match: Match | ForeignMatch) => (role.layout === 'contract' ? (match.record as StoredRecord) : recordOf(match));
+
 /** Like the API needs a layout the node can map; a file of unknown layout says so, before any lookup. */
 export function checkShape(role: DatabaseRole, shape: Shape): void {
 	if (shape !== 'likeTheApi' || role.layout !== 'unknown') return;
@@ -56,7 +59,7 @@ export function answer(looked: Looked[], ipAddress: string, shape: Shape): IData
 
 function singleAnswer({ role, match }: Looked, ipAddress: string, shape: Shape): IDataObject {
 	if (!match) return missItem(role, ipAddress, shape);
-	if (shape === 'asStored') return { ip_address: ipAddress, network: match.network, ...recordOf(match) };
+	if (shape === 'asStored') return { ip_address: ipAddress, network: match.network, ...storedOf(role, match) };
 	if (role.layout === 'contract') return likeTheApi(KIND_OF_ROLE[role.role!] as DatabaseKind, ipAddress, match.record as StoredRecord);
 	return { ip_address: ipAddress, ...apiPart(role, match) };
 }
@@ -106,7 +109,7 @@ function storedAnswers(looked: Looked[], ipAddress: string): IDataObject {
 	const stored: IDataObject = { ip_address: ipAddress };
 	for (const { role, match } of looked) {
 		stored[role.key] = match
-			? { network: match.network, ...recordOf(match) }
+			? { network: match.network, ...storedOf(role, match) }
 			: { found: false, reason: missReason(role, ipAddress) };
 	}
 	return stored;

@@ -102,6 +102,43 @@ export function nodeReference(saved: string): string | undefined {
 	return match[2] ?? match[4];
 }
 
+/** The type of the package's download node, whatever the package's prefix (n8n-nodes-abstractapi., CUSTOM. ...). */
+const DOWNLOAD_NODE_TYPE = /\.abstractIpDatabase$/;
+
+/** The download node's default name, which Database Node named before it was empty by default. */
+const DOWNLOAD_NODE_NAME = 'IP Database Download';
+
+/**
+ * An empty Database Node: the IP Database Download node that runs before this one (the only one,
+ * or the one with its default name); with none or several, an error that says what to connect or
+ * to choose. Only the first database: More Databases entries name their nodes.
+ */
+function downloadNodeBefore(ctx: IExecuteFunctions, itemIndex: number, choice: DatabaseChoice): string {
+	const example = "{{ $('Read Database File').first() }}";
+	if (choice.nodeParameter !== 'databaseNode') {
+		throw inputError(ctx, itemIndex, choice.fields.databaseNode, `is required: the earlier node whose first item holds this database's file, for instance ${example}`);
+	}
+	const before = typeof ctx.getParentNodes === 'function' ? ctx.getParentNodes(ctx.getNode().name).filter((node) => !node.disabled) : [];
+	const downloads = before.filter((node) => DOWNLOAD_NODE_TYPE.test(node.type));
+	if (downloads.length === 1) return downloads[0].name;
+	if (before.some((node) => node.name === DOWNLOAD_NODE_NAME)) return DOWNLOAD_NODE_NAME;
+	if (downloads.length === 0) {
+		throw inputError(
+			ctx,
+			itemIndex,
+			choice.fields.databaseNode,
+			`is empty, and no IP Database Download node runs before this one: connect one before this node (Output: Database File), or give the node whose first item holds the database file, as ${example}`,
+		);
+	}
+	const names = downloads.map((node) => node.name);
+	throw inputError(
+		ctx,
+		itemIndex,
+		choice.fields.databaseNode,
+		`is empty, and ${names.length} IP Database Download nodes run before this one (${names.map((name) => `"${name}"`).join(', ')}): choose one, as {{ $('${names[0]}').first() }}, and give the others under More Databases`,
+	);
+}
+
 /** The file of one choice for one item; `fromNodes` keeps what was read from earlier nodes. */
 export function chosenFile(
 	ctx: IExecuteFunctions,
@@ -118,15 +155,7 @@ export function chosenFile(
 		const file = { binary: binaryOf(ctx, itemIndex, item, property, `input item ${itemIndex + 1}`, choice), json: item.json };
 		return { file, fileKey: keyOf(file.binary) };
 	}
-	if (choice.databaseNode === '') {
-		throw inputError(
-			ctx,
-			itemIndex,
-			choice.fields.databaseNode,
-			"is required: an earlier node whose first item holds the database file, for instance {{ $('IP Database Download').first() }}",
-		);
-	}
-	const nodeName = nodeReference(choice.databaseNode);
+	const nodeName = choice.databaseNode === '' ? downloadNodeBefore(ctx, itemIndex, choice) : nodeReference(choice.databaseNode);
 	if (nodeName === undefined) return evaluatedFile(ctx, itemIndex, choice);
 	const key = `${nodeName}\u0000${property}`;
 	let file = fromNodes.get(key);

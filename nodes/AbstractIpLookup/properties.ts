@@ -1,5 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import {
+	csvBinaryParameter,
+	csvOutputParameter,
+	headerRowOption,
+	inputParameter,
+	maxRowsOption,
+	resultFileFieldParameter,
+	startAtRowOption,
+} from '../shared/csv/csvInput';
+
 /**
  * The node's parameters. Several databases come through "More Databases", an optional list
  * beside the one database version 1 always had, rather than through a version 2 of the node:
@@ -7,9 +17,6 @@ import type { INodeProperties } from 'n8n-workflow';
  * migration and no second set of parameters for the same job; a user who wants the whole answer
  * adds databases to the node they already have.
  */
-
-/** n8n rewrites `$('…')` inside an expression when that node is renamed, never a plain name. */
-export const DATABASE_NODE_DEFAULT = "={{ $('IP Database Download').first() }}";
 
 const databaseSource: INodeProperties = {
 	displayName: 'Database Source',
@@ -27,16 +34,23 @@ const databaseSource: INodeProperties = {
 	description: 'Where the database file (.mmdb or .csv) comes from',
 };
 
+/**
+ * Database Node is empty by default: the lookup then reads the IP Database Download node that runs
+ * before it (databaseChoice.ts), so a new node on a canvas without one shows no error, only the
+ * hint of what to connect, and a renamed download node is still found (no name is stored). A node
+ * named by hand is an expression, `={{ $('Read Database File').first() }}`, which n8n rewrites when
+ * that node is renamed (never a plain name). A workflow saved with the former default expression
+ * keeps it, and runs as before.
+ */
 const databaseNode: INodeProperties = {
 	displayName: 'Database Node',
 	name: 'databaseNode',
 	type: 'string',
-	default: DATABASE_NODE_DEFAULT,
-	required: true,
+	default: '',
 	placeholder: "{{ $('IP Database Download').first() }}",
 	description:
-		"The earlier node whose first item holds the database file, as an expression such as {{ $('Read Database File').first() }}, which n8n updates when that node is renamed; a node's plain name is read too",
-	hint: "{{ $('Node name').first() }} with the name of an earlier node of this execution; n8n keeps it when you rename that node",
+		"The earlier node whose first item holds the database file. Empty: the IP Database Download node before this one. Another node as an expression such as {{ $('Read Database File').first() }}, which n8n updates when that node is renamed.",
+	hint: "Empty: the file from the IP Database Download node connected before this one (Output: Database File). A stored file: {{ $('Read Database File').first() }}, with the name of the node that read it",
 	displayOptions: { show: { databaseSource: ['fromNode'] } },
 };
 
@@ -50,7 +64,61 @@ const binaryPropertyName: INodeProperties = {
 	hint: 'The name of the input binary field holding the .mmdb or .csv file',
 };
 
+/** Input "CSV File": the package's bulk CSV parameters, for a lookup that sends nothing (no row limit). */
+const input: INodeProperties = {
+	...inputParameter('IP address'),
+	options: [
+		{ name: 'Value', value: 'value', description: 'One IP address per item' },
+		{
+			name: 'CSV File',
+			value: 'csvFile',
+			description: "A CSV file in the item, such as a log's client addresses: every row looked up, any number of rows",
+		},
+	],
+};
+
+const csvFileParameters: INodeProperties[] = [
+	{
+		...csvBinaryParameter,
+		// `binaryPropertyName` is the database file's field, as version 1 saved it.
+		displayName: 'CSV Binary Field',
+		name: 'csvBinaryPropertyName',
+		hint: 'The name of the input binary field holding the CSV file (any number of rows)',
+	},
+	{
+		displayName: 'Address Column',
+		name: 'addressColumn',
+		type: 'string',
+		default: '1',
+		required: true,
+		displayOptions: { show: { input: ['csvFile'] } },
+		placeholder: 'ip',
+		hint: 'A column name from the header row, or a position: 1 for the first column',
+		description: 'The CSV column holding the IP addresses',
+	},
+	csvOutputParameter,
+	resultFileFieldParameter,
+];
+
+const fileOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	displayOptions: { show: { input: ['csvFile'] } },
+	options: [
+		{
+			...maxRowsOption,
+			description: 'How many rows to look up in this run, from Start at Row: a slice of a file per execution. Without this option, every row to the end of the file.',
+		},
+		headerRowOption,
+		startAtRowOption,
+	],
+};
+
 export const properties: INodeProperties[] = [
+	input,
 	{
 		displayName: 'IP Address',
 		name: 'ipAddress',
@@ -61,7 +129,9 @@ export const properties: INodeProperties[] = [
 		placeholder: '{{ $json.ip }}',
 		description: 'The IPv4 or IPv6 address to look up, usually an expression that reads it from the item',
 		hint: 'An IPv4 or IPv6 address, such as 8.8.8.8 or 2001:4860::8888; anything else is an error before any lookup',
+		displayOptions: { show: { input: ['value'] } },
 	},
+	...csvFileParameters,
 	databaseSource,
 	databaseNode,
 	binaryPropertyName,
@@ -101,4 +171,5 @@ export const properties: INodeProperties[] = [
 		],
 		description: 'How each found record is output; an address the database does not cover gives found: false either way',
 	},
+	fileOptions,
 ];

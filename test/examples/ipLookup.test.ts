@@ -172,20 +172,42 @@ describe.each(EXAMPLES)('IP database lookup example $file', ({ file, renames, ch
 	});
 });
 
-describe('IP database lookup: Database Node left at its default', () => {
-	it('n8n saves no value for it; the default $(\'IP Database Download\') is read, and a rename fills it in', async () => {
+describe('IP database lookup: Database Node left empty, its default', () => {
+	/** The after-download example as a new node saves it: n8n leaves a parameter at its default out. */
+	const withDefault = async () => {
 		const workflow = await example('ip-lookup-after-download.json');
-		const lookup = workflow.nodes.find((node) => node.name === 'IP Database Lookup')!;
-		// n8n leaves a parameter at its default out of the saved workflow
-		delete lookup.parameters.databaseNode;
+		delete workflow.nodes.find((node) => node.name === 'IP Database Lookup')!.parameters.databaseNode;
+		return workflow;
+	};
+
+	it('reads the IP Database Download node before it, and still finds it after the editor renames it (no name is stored)', async () => {
+		const workflow = await withDefault();
 		const asSaved = await runExample(workflow);
 		expect(asSaved.error).toBeUndefined();
 		EXAMPLES[0].check(asSaved.output('IP Database Lookup'));
 
 		const after = renamed(workflow, { 'IP Database Download': 'Geolocation build' });
-		expect(after.nodes.find((node) => node.name === 'IP Database Lookup')!.parameters.databaseNode).toBe("={{ $('Geolocation build').first() }}");
+		expect(after.nodes.find((node) => node.name === 'IP Database Lookup')!.parameters.databaseNode ?? '').toBe('');
 		const run = await runExample(after);
 		expect(run.error).toBeUndefined();
 		expect(answers(run.output('IP Database Lookup'))).toEqual(answers(asSaved.output('IP Database Lookup')));
+	});
+
+	it('with no download node before it, or two, says what to connect or choose', async () => {
+		const workflow = await withDefault();
+		const none = renamed(workflow, {});
+		none.nodes = none.nodes.filter((node) => node.name !== 'IP Database Download');
+		none.connections = { ...none.connections, Run: { main: [[{ node: 'Visitors', type: 'main', index: 0 }]] } };
+		delete none.connections['IP Database Download'];
+		const noDownload = await runExample(none);
+		expect(noDownload.error?.message).toBe(
+			"Invalid Database Node (databaseNode): is empty, and no IP Database Download node runs before this one: connect one before this node (Output: Database File), or give the node whose first item holds the database file, as {{ $('Read Database File').first() }}",
+		);
+
+		const two = await example('ip-lookup-three-databases.json');
+		const lookup = two.nodes.find((node) => node.name === 'IP Database Lookup')!;
+		delete lookup.parameters.databaseNode;
+		const several = await runExample(two);
+		expect(several.error?.message).toMatch(/^Invalid Database Node \(databaseNode\): is empty, and 3 IP Database Download nodes run before this one \("Geolocation Database", "ASN Database", "Security Database"\): choose one/);
 	});
 });

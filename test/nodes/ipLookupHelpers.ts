@@ -24,6 +24,8 @@ interface PendingFile {
 const pendingFiles = new Map<string, PendingFile>();
 let pendingItems: IDataObject[] = [];
 let filePerItem = false;
+/** The CSV file the Addresses node outputs in its one item (binary field csv), instead of items. */
+let pendingCsv: { bytes: Buffer; fileName: string } | undefined;
 
 class DatabaseFileSource implements INodeType {
 	description = describeNodeType('databaseFile', 'Database File', { group: ['input'], version: 1, description: 'Outputs the database file a test gives' });
@@ -55,6 +57,10 @@ class AddressSource implements INodeType {
 		const input = this.getInputData()[0];
 		// "This Item": each item carries the database file, as items after a Merge would.
 		const binary = filePerItem ? input?.binary : undefined;
+		if (pendingCsv) {
+			const csv = await this.helpers.prepareBinaryData(pendingCsv.bytes, pendingCsv.fileName, 'text/csv');
+			return [[{ json: {}, binary: { ...binary, csv }, pairedItem: { item: 0 } }]];
+		}
 		return [pendingItems.map((json) => ({ json, ...(binary ? { binary } : {}), pairedItem: { item: 0 } }))];
 	}
 }
@@ -87,6 +93,11 @@ export interface LookupRun {
 	onError?: OnError;
 	/** Every item carries the file (Database Source: This Item). */
 	filePerItem?: boolean;
+	/**
+	 * Input "CSV File": one item carries this file in its binary field `csv` (and `ips` is not
+	 * used); the Lookup node reads the address column given in `parameters`.
+	 */
+	csvFile?: { bytes: Buffer | string; fileName?: string };
 }
 
 /**
@@ -109,6 +120,11 @@ export async function lookUp(spec: LookupRun): Promise<RunResult & { items: INod
 	});
 	pendingItems = spec.ips.map((ip) => ({ ...spec.itemJson, ip }));
 	filePerItem = spec.filePerItem ?? false;
+	pendingCsv = spec.csvFile && {
+		bytes: Buffer.isBuffer(spec.csvFile.bytes) ? spec.csvFile.bytes : Buffer.from(spec.csvFile.bytes, 'utf8'),
+		fileName: spec.csvFile.fileName ?? 'log.csv',
+	};
+	const csvParameters = spec.csvFile ? { input: 'csvFile', csvBinaryPropertyName: 'csv' } : {};
 	const onError = spec.onError ?? (spec.continueOnFail ? 'continueRegularOutput' : undefined);
 	const chain = ['Start', ...fileNodes, 'Addresses', 'Lookup'];
 	const workflow: WorkflowJson = {
@@ -120,7 +136,7 @@ export async function lookUp(spec: LookupRun): Promise<RunResult & { items: INod
 				'Lookup',
 				`${PACKAGE_NAME}.abstractIpLookup`,
 				200 * (fileNodes.length + 2),
-				{ ipAddress: '={{ $json.ip }}', databaseSource: 'fromNode', databaseNode: 'Database File', binaryPropertyName: 'data', outputShape: 'asStored', ...spec.parameters },
+				{ ipAddress: '={{ $json.ip }}', ...csvParameters, databaseSource: 'fromNode', databaseNode: 'Database File', binaryPropertyName: 'data', outputShape: 'asStored', ...spec.parameters },
 				onError ? { onError } : {},
 			),
 		],

@@ -1,6 +1,8 @@
 import { promises as fs } from 'fs';
 import path from 'path';
 
+import { STORED_LOG_CSV } from './storedLog';
+
 /**
  * The files examples read from storage (a Read/Write Files node reading `.../<name>`), by file
  * name, put in place before an example runs as a user would have uploaded them (the README says
@@ -39,6 +41,7 @@ export const STORED_DOMAINS_CSV = [
 export const STORED_INPUTS: Record<string, string> = {
 	'leads.csv': STORED_LEADS_CSV,
 	'domains.csv': STORED_DOMAINS_CSV,
+	'access-log.csv': STORED_LOG_CSV,
 };
 
 interface WorkflowLike {
@@ -51,7 +54,8 @@ export async function placeStoredInputs(workflow: WorkflowLike, workingDirectory
 	for (const node of workflow.nodes) {
 		if (node.type !== 'n8n-nodes-base.readWriteFile' || node.parameters.operation !== 'read') continue;
 		const filePath = path.resolve(workingDirectory, String(node.parameters.fileSelector ?? ''));
-		const content = STORED_INPUTS[path.basename(filePath)];
+		const name = path.basename(filePath);
+		const content = Object.hasOwn(STORED_INPUTS, name) ? STORED_INPUTS[name] : undefined;
 		if (content === undefined) continue;
 		await fs.rm(filePath, { force: true });
 		await fs.writeFile(filePath, content);

@@ -157,7 +157,7 @@ export function inputKindOf(ctx: IExecuteFunctions, itemIndex: number): InputKin
 	return value;
 }
 
-function headerRowOf(ctx: IExecuteFunctions, itemIndex: number, value: unknown): HeaderRow {
+export function headerRowOf(ctx: IExecuteFunctions, itemIndex: number, value: unknown): HeaderRow {
 	const chosen = value === undefined || value === '' ? 'auto' : String(value);
 	if (chosen !== 'auto' && chosen !== 'yes' && chosen !== 'no') {
 		throw invalidInput(ctx, itemIndex, HEADER_FIELD, `must be auto, yes or no, got ${JSON.stringify(value)}`);
@@ -386,16 +386,16 @@ async function* sliceUnits<Prepared>(
 	yield* handOut();
 }
 
-function rowName(row: CsvRow): string {
+export function rowName(row: Pick<CsvRow, 'number' | 'line'>): string {
 	return row.line === row.number ? `row ${row.number}` : `row ${row.number} (line ${row.line})`;
 }
 
 /** The first row's cells as column names when it is a header row, or undefined when it is data. */
-function firstRowHeader<Prepared>(
+export function firstRowHeader(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	row: CsvRow,
-	lookup: CsvLookup<Prepared>,
+	row: Pick<CsvRow, 'fields'>,
+	lookup: Pick<CsvLookup<unknown>, 'column' | 'looksLikeValue'>,
 	headerRow: HeaderRow,
 ): string[] | undefined {
 	const { column } = lookup;
@@ -421,7 +421,7 @@ function firstRowHeader<Prepared>(
 }
 
 /** The 1-based position of the chosen column in a header row (0 when a name is not there). */
-function headerPosition(header: string[], column: ColumnChoice): number {
+export function headerPosition(header: string[], column: ColumnChoice): number {
 	if ('position' in column) return column.position;
 	const wanted = column.name.trim();
 	let index = header.findIndex((name) => name.trim() === wanted);
@@ -459,7 +459,7 @@ function inSentence(label: string): string {
  * A row's cells by column name (the header's, or `column1`, `column2`... without one). Nothing
  * is dropped: a cell beyond the header gets its position's name, a repeated or empty name too.
  */
-function columnsOf(fields: string[], header: string[] | undefined): IDataObject {
+export function columnsOf(fields: string[], header: string[] | undefined): IDataObject {
 	const seen = new Set<string>();
 	const entries: Array<[string, string]> = [];
 	for (let index = 0; index < fields.length; index++) {
@@ -478,7 +478,7 @@ function columnsOf(fields: string[], header: string[] | undefined): IDataObject 
  * in filesystem mode a stream from n8n's binary store; in memory mode the base64 text in the
  * item, decoded a piece at a time rather than into one second copy.
  */
-async function* chunksOf(ctx: IExecuteFunctions, meta: IBinaryData, opened?: (stream: NodeJS.ReadableStream) => void): AsyncGenerator<Uint8Array> {
+export async function* chunksOf(ctx: IExecuteFunctions, meta: IBinaryData, opened?: (stream: NodeJS.ReadableStream) => void): AsyncGenerator<Uint8Array> {
 	if (meta.id) {
 		const stream = await ctx.helpers.getBinaryStream(meta.id, 64 * 1024);
 		opened?.(stream);
@@ -529,12 +529,13 @@ export function outputOf(ctx: IExecuteFunctions, itemIndex: number): CsvOutput {
 }
 
 /** The rows to send: from row `start` (a header row is row 1), at most `max` of them. */
-interface Slice {
+export interface Slice {
 	start: number;
 	max: number;
 }
 
-function sliceOf(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject): Slice {
+/** `maxFallback`: the rows of a run without At Most Rows (the IP lookup sends nothing: no limit). */
+export function sliceOf(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject, maxFallback = MAX_CSV_ROWS): Slice {
 	const whole = (field: string, value: unknown, fallback: number): number => {
 		if (value === undefined) return fallback;
 		// An expression that gave nothing is not "from the start": a scheduled run reading the last
@@ -551,7 +552,7 @@ function sliceOf(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject
 		}
 		return number;
 	};
-	return { start: whole(START_FIELD, options.startAtRow, 1), max: whole(MAX_ROWS_FIELD, options.maxRows, MAX_CSV_ROWS) };
+	return { start: whole(START_FIELD, options.startAtRow, 1), max: whole(MAX_ROWS_FIELD, options.maxRows, maxFallback) };
 }
 
 /** The answer columns a result file holds: the user's pick (in the contract's order), or all. */
@@ -569,7 +570,7 @@ function resultFieldsOf(ctx: IExecuteFunctions, itemIndex: number, value: unknow
 }
 
 /** leads.csv gives leads-results.csv. */
-function resultFileName(input: string | undefined): string {
+export function resultFileName(input: string | undefined): string {
 	const base = (input ?? 'rows.csv').replace(/\.csv$/i, '') || 'rows';
 	return `${base}-results.csv`;
 }

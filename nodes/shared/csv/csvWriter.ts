@@ -19,9 +19,14 @@ export function csvCell(value: string): string {
 
 /** One record as CSV text, line end included. */
 export function csvLine(cells: readonly string[]): string {
+	return csvCells(cells) + '\r\n';
+}
+
+/** Cells as CSV text, comma-separated, no line end: a part of a record. */
+export function csvCells(cells: readonly string[]): string {
 	let line = '';
 	for (let index = 0; index < cells.length; index++) line += (index === 0 ? '' : ',') + csvCell(cells[index]);
-	return line + '\r\n';
+	return line;
 }
 
 /** A chunk is handed over once it holds this many characters (about as many bytes). */
@@ -55,9 +60,13 @@ export class CsvStream {
 
 	/** Appends one record; resolves when there is room for the next. */
 	async write(cells: readonly string[]): Promise<void> {
+		await this.writeLine(csvLine(cells));
+	}
+
+	/** Appends one record written as CSV text already, line end included. */
+	async writeLine(line: string): Promise<void> {
 		if (this.consumerGone) throw this.consumerGone;
 		if (this.ended || this.failure) throw new Error('The CSV file is already closed');
-		const line = csvLine(cells);
 		this.pending.push(line);
 		this.pendingChars += line.length;
 		if (this.pendingChars >= CHUNK_CHARS) await this.handOver();

@@ -4,7 +4,7 @@ import type { RunTally, UnitCollector, UnitOutcome } from '../engine/fanOut';
 import { stopReasonOf } from '../engine/runLedger';
 import { readableFrom } from '../binary/streams';
 import { AnswerFlattener, OTHER_FIELDS_COLUMN } from './answerColumns';
-import { CsvStream } from './csvWriter';
+import { csvCells, CsvStream } from './csvWriter';
 
 /**
  * Output "Result File": a CSV file's rows and their answers as one CSV file, written while the
@@ -111,14 +111,7 @@ export class ResultFile implements UnitCollector {
 	async add(outcome: UnitOutcome): Promise<void> {
 		void this.store();
 		await this.header;
-		const row = this.waiting[this.waitingHead];
-		if (!row) throw new Error('A result came for a row that was not read');
-		this.waiting[this.waitingHead++] = undefined as unknown as SliceRow;
-		// Let go of the handled part of the queue now and then, not on every row.
-		if (this.waitingHead >= 1024) {
-			this.waiting.splice(0, this.waitingHead);
-			this.waitingHead = 0;
-		}
+		const row = this.nextRow();
 		const { flattener, width } = this.setup;
 		let answer = this.noAnswer;
 		let status: string;
@@ -141,6 +134,34 @@ export class ResultFile implements UnitCollector {
 		const cells = row.fields.length < width ? [...row.fields, ...new Array<string>(width - row.fields.length).fill('')] : row.fields;
 		this.rows++;
 		await this.stream.write([...cells, ...answer.cells, answer.other, status]);
+	}
+
+	/**
+	 * A row answered whose answer columns and other_fields are CSV text already (`answerText`,
+	 * comma-separated): the line `add` would write, for a caller that renders a repeated answer
+	 * once (the IP lookup's memo of a log's addresses).
+	 */
+	async addAnswerText(answerText: string): Promise<void> {
+		void this.store();
+		await this.header;
+		const row = this.nextRow();
+		const missing = this.setup.width - row.fields.length;
+		this.answered++;
+		this.rows++;
+		await this.stream.writeLine(`${csvCells(row.fields)}${missing > 0 ? ','.repeat(missing) : ''},${answerText},ok\r\n`);
+	}
+
+	/** The row of the outcome that came, in the order the rows were read. */
+	private nextRow(): SliceRow {
+		const row = this.waiting[this.waitingHead];
+		if (!row) throw new Error('A result came for a row that was not read');
+		this.waiting[this.waitingHead++] = undefined as unknown as SliceRow;
+		// Let go of the handled part of the queue now and then, not on every row.
+		if (this.waitingHead >= 1024) {
+			this.waiting.splice(0, this.waitingHead);
+			this.waitingHead = 0;
+		}
+		return row;
 	}
 
 	async finish(tally: RunTally): Promise<INodeExecutionData[]> {

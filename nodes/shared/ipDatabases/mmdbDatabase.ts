@@ -45,13 +45,21 @@ export function openMmdbDatabase(file: Uint8Array): IpDatabase {
 			},
 		};
 	}
+	// The reader keeps its decoded records a while; each one's flat form is made once too.
+	const flat = new WeakMap<object, StoredRecord>();
 	return {
 		...common,
 		kind,
 		lookup(address: Uint8Array): Match | undefined {
 			const found = attempt(() => reader.lookup(address), 'The MMDB file is damaged');
 			if (!found) return undefined;
-			return { network: found.network, record: storedRecord(found.record) };
+			const decoded = found.record;
+			let record = typeof decoded === 'object' && decoded !== null ? flat.get(decoded) : undefined;
+			if (record === undefined) {
+				record = storedRecord(decoded);
+				flat.set(decoded as object, record);
+			}
+			return { network: found.network, record };
 		},
 	};
 }

@@ -317,6 +317,13 @@ export class MmdbReader {
 
 	private readonly data: Decoder;
 
+	/**
+	 * Records decoded lately, by their offset in the data section. Many networks share a record (a
+	 * city's, an ASN's), and a log looks the same few up again and again: decoding one costs more
+	 * than the walk down the tree. Bounded (cleared when full); callers read records, never change them.
+	 */
+	private readonly records = new Map<number, unknown>();
+
 	/** Reads and checks the metadata and the bounds of the tree; throws MmdbError. */
 	constructor(file: Uint8Array) {
 		// Checked by tag, not instanceof: a Buffer made in another realm (a vm context) is bytes too.
@@ -440,7 +447,12 @@ export class MmdbReader {
 		if (dataOffset >= this.dataSize) {
 			throw new MmdbError(`the search tree points to byte ${dataOffset} of a data section of ${this.dataSize} bytes`);
 		}
-		const record = this.data.decodeAt(this.dataStart + dataOffset);
+		let record = this.records.get(dataOffset);
+		if (record === undefined) {
+			record = this.data.decodeAt(this.dataStart + dataOffset);
+			if (this.records.size >= DECODED_RECORDS) this.records.clear();
+			this.records.set(dataOffset, record);
+		}
 		const prefixLength = depth - offset;
 		const network = offset === 96 ? formatNetwork(address, depth) : formatNetwork(address, prefixLength);
 		return { network, prefixLength: offset === 96 ? depth : prefixLength, record };
@@ -453,6 +465,9 @@ export class MmdbReader {
 		return this.lookup(address);
 	}
 }
+
+/** Decoded records a reader keeps: a few MB of a city database's records. */
+const DECODED_RECORDS = 4096;
 
 function isIpv4Mapped(address: Uint8Array): boolean {
 	for (let index = 0; index < 10; index++) if (address[index] !== 0) return false;

@@ -1,0 +1,270 @@
+import { deepCopy, NodeOperationError } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { binaryPropertyName, inputFileMeta } from '../shared/binary/files';
+import { AnswerFlattener } from '../shared/csv/answerColumns';
+import { CsvError, CsvScanner, csvField, csvFields } from '../shared/csv/csv';
+import {
+	chunksOf,
+	columnsOf,
+	CSV_ROW_KEY,
+	firstRowHeader,
+	headerPosition,
+	headerRowOf,
+	outputOf,
+	resultFileName,
+	rowName,
+	sliceOf,
+	type ColumnChoice,
+	type HeaderRow,
+	type Slice,
+} from '../shared/csv/csvInput';
+import { ResultFile } from '../shared/csv/resultFile';
+import { csvCells } from '../shared/csv/csvWriter';
+import { errorItem } from '../shared/engine/errorItems';
+import { parseIpAddress } from '../shared/values/ipAddress';
+import { AddressMemo } from './addressMemo';
+import { addressRule } from './address';
+import { inputError, text } from './databaseChoice';
+import { answerColumnsOf } from './fileColumns';
+import type { OpenedDatabases } from './openDatabases';
+
+/**
+ * Input "CSV File": every row's address looked up, as one item per row or one result file
+ * (the package's CSV reader and result-file writer, nodes/shared/csv/). Nothing is sent, so no
+ * row limit: the file is streamed twice, never held. The first pass reads the file's shape (its
+ * header, widest row, last row, the slice's rows) and, unless On Error continues, checks every
+ * address of the slice, so that a bad row stops the run before any output; the second pass looks
+ * the rows up and writes them out as it reads them.
+ */
+
+export const FILE_FIELD = 'CSV Binary Field (csvBinaryPropertyName)';
+export const COLUMN_FIELD = 'Address Column (addressColumn)';
+const RESULT_FIELD = 'Put Result File in Field (resultBinaryPropertyName)';
+
+/**
+ * Answers the memo holds: as items' JSON (about 1 KB each), or as a result file's CSV text (about
+ * 200 bytes), so that a log's distinct addresses of a month mostly fit, in a few MB.
+ */
+const ANSWERS_HELD = 16_384;
+const ANSWER_TEXTS_HELD = 65_536;
+
+interface FileShape {
+	header: string[] | undefined;
+	/** 1-based position of the address column. */
+	position: number;
+	width: number;
+	dataRows: number;
+	lastFileRow: number;
+	firstRow: number;
+	lastRow: number;
+	/** The stream the file was read from (filesystem mode): its class makes the result file's stream. */
+	streamSibling?: NodeJS.ReadableStream;
+}
+
+interface Row {
+	number: number;
+	line: number;
+	fields: string[];
+}
+
+/** The output items of one input item's file; throws for a file or parameter the item cannot use. */
+export async function lookUpFile(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	open: () => Promise<OpenedDatabases>,
+	continueOnFail: boolean,
+): Promise<INodeExecutionData[]> {
+	const property = binaryPropertyName(ctx, itemIndex, FILE_FIELD, ctx.getNodeParameter('csvBinaryPropertyName', itemIndex, 'data'));
+	const meta = inputFileMeta(ctx, itemIndex, FILE_FIELD, property);
+	const output = outputOf(ctx, itemIndex);
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const slice = sliceOf(ctx, itemIndex, options, Infinity);
+	const headerRow = headerRowOf(ctx, itemIndex, options.headerRow);
+	const column = addressColumnOf(ctx, itemIndex, headerRow);
+	const resultProperty =
+		output === 'resultFile' ? binaryPropertyName(ctx, itemIndex, RESULT_FIELD, ctx.getNodeParameter('resultBinaryPropertyName', itemIndex, 'data')) : '';
+	const databases = await open();
+	const shape = await fileShape(ctx, itemIndex, meta, column, headerRow, slice, continueOnFail);
+
+	/** A row's address, trimmed, or undefined when the row has no such column. */
+	const addressOf = (row: Row) => {
+		const cell = row.fields[shape.position - 1];
+		return cell === undefined ? undefined : text(cell);
+	};
+
+	if (output === 'rowItems') {
+		const memo = new AddressMemo<IDataObject>(databases.lookUp, ANSWERS_HELD);
+		const items: INodeExecutionData[] = [];
+		await eachRow(ctx, meta, shape, async (row) => {
+			const ipAddress = addressOf(row);
+			const found = ipAddress === undefined ? undefined : memo.answer(ipAddress);
+			const csvRow = { [CSV_ROW_KEY]: { number: row.number, columns: columnsOf(row.fields, shape.header) } };
+			if (found === undefined) {
+				const error = rowError(ctx, itemIndex, row, shape, row.fields[shape.position - 1]);
+				if (!continueOnFail) throw error;
+				items.push(errorItem(ctx, error, itemIndex, csvRow));
+			} else {
+				// The memo's answer is shared by every row of the address: each item gets its own copy.
+				items.push({ json: { ...deepCopy(found), ...csvRow }, pairedItem: { item: itemIndex } });
+			}
+		});
+		return items;
+	}
+
+	const columns = answerColumnsOf(databases.roles, databases.shape);
+	const flattener = new AnswerFlattener(columns, columns);
+	// An address's answer is kept as the CSV text of its cells: a repeated address costs a Map hit.
+	const memo = new AddressMemo<string>((address, ipAddress) => {
+		const { cells, other } = flattener.flatten(databases.lookUp(address, ipAddress));
+		cells.push(other);
+		// One flat string: built piece by piece it would be a tree of pieces, walked again on every row it is written for.
+		return Buffer.from(csvCells(cells), 'utf8').toString('utf8');
+	}, ANSWER_TEXTS_HELD);
+	const collector = new ResultFile(ctx, {
+		property: resultProperty,
+		fileName: resultFileName(meta.fileName),
+		header: shape.header,
+		width: shape.width,
+		flattener,
+		fileRows: shape.dataRows,
+		lastFileRow: shape.lastFileRow,
+		firstRow: shape.firstRow,
+		lastRow: shape.lastRow,
+		streamSibling: shape.streamSibling,
+	});
+	let written = false;
+	try {
+		await eachRow(ctx, meta, shape, async (row) => {
+			const ipAddress = addressOf(row);
+			const answerText = ipAddress === undefined ? undefined : memo.answer(ipAddress);
+			collector.expect({ number: row.number, fields: row.fields, invalid: answerText === undefined });
+			if (answerText !== undefined) await collector.addAnswerText(answerText);
+			else await collector.add({ failed: rowError(ctx, itemIndex, row, shape, row.fields[shape.position - 1]), notSent: true });
+		});
+		written = true;
+	} finally {
+		// A run stopped by an error leaves no half-written file open.
+		if (!written) await collector.abort();
+	}
+	const [summary] = await collector.finish({ requestsSent: 0, requestsSaved: 0 });
+	// Nothing is sent: the summary says how many lookups the rows took instead of requests.
+	delete summary.json.requestsSent;
+	delete summary.json.requestsSaved;
+	summary.json.lookups = memo.lookups;
+	return [{ ...summary, pairedItem: { item: itemIndex } }];
+}
+
+/** The column holding the addresses: a whole number is a position, any other text a header name. */
+function addressColumnOf(ctx: IExecuteFunctions, itemIndex: number, headerRow: HeaderRow): ColumnChoice {
+	const value = text(ctx.getNodeParameter('addressColumn', itemIndex, '1'));
+	if (value === '') throw fileError(inputError(ctx, itemIndex, COLUMN_FIELD, 'is required: a column name from the header row, or a position (1 for the first column)'));
+	if (/^\d+$/.test(value)) {
+		if (Number(value) < 1) throw fileError(inputError(ctx, itemIndex, COLUMN_FIELD, 'a position counts from 1 (the first column)'));
+		return { position: Number(value) };
+	}
+	if (headerRow === 'no') {
+		throw fileError(
+			inputError(ctx, itemIndex, COLUMN_FIELD, `"${value}" is a column name, but Header Row is No: give the column's position (1 for the first) or set Header Row to Yes or Auto`),
+		);
+	}
+	return { name: value, field: COLUMN_FIELD };
+}
+
+/** An error of the whole file: it says that no row of it was looked up. */
+function fileError(error: NodeOperationError): NodeOperationError {
+	const itemIndex = (error.context?.itemIndex as number | undefined) ?? 0;
+	error.description = `No row of item ${itemIndex + 1}'s file was looked up. Fix the file or the parameter and run again.`;
+	return error;
+}
+
+const fileRule = (ctx: IExecuteFunctions, itemIndex: number, rule: string) =>
+	fileError(new NodeOperationError(ctx.getNode(), `Invalid CSV file in ${FILE_FIELD}: ${rule}`, { itemIndex }));
+
+/** Why a row's address cannot be looked up, naming the row and column as the file shows them. */
+function rowError(ctx: IExecuteFunctions, itemIndex: number, row: Row, shape: Pick<FileShape, 'position' | 'header'>, cell: string | undefined): NodeOperationError {
+	const named = shape.header?.[shape.position - 1]?.trim();
+	const field = `IP Address (${rowName(row)}, column ${shape.position}${named ? ` "${named}"` : ''})`;
+	const rule =
+		cell === undefined
+			? `the row has no column ${shape.position}: it has ${row.fields.length} column${row.fields.length === 1 ? '' : 's'}`
+			: (addressRule(text(cell)) ?? 'is not an address');
+	const error = inputError(ctx, itemIndex, field, rule);
+	error.description = `Row ${row.number} was not looked up. Fix its address (column ${shape.position}) in the file and run again.`;
+	return error;
+}
+
+/**
+ * The first pass: header (Header Row, the column by name or position), the widest row, the last
+ * row, the slice's first and last rows; with On Error stopping, each address of the slice checked.
+ */
+async function fileShape(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	meta: IBinaryData,
+	column: ColumnChoice,
+	headerRow: HeaderRow,
+	slice: Slice,
+	continueOnFail: boolean,
+): Promise<FileShape> {
+	const shape: FileShape = { header: undefined, position: 0, width: 0, dataRows: 0, lastFileRow: 0, firstRow: 0, lastRow: 0 };
+	let sliceRows = 0;
+	const lookup = { column, looksLikeValue: (cell: string) => parseIpAddress(cell.trim()) !== undefined };
+	const scanner = new CsvScanner((record) => {
+		shape.lastFileRow = record.number;
+		if (record.count > shape.width) shape.width = record.count;
+		if (record.number === 1) {
+			shape.header = firstRowHeader(ctx, itemIndex, { fields: csvFields(record) }, lookup, headerRow);
+			shape.position = shape.header ? headerPosition(shape.header, column) : (column as { position: number }).position;
+			if (shape.header) return;
+		}
+		shape.dataRows++;
+		if (record.number < slice.start || sliceRows >= slice.max) return;
+		if (sliceRows++ === 0) shape.firstRow = record.number;
+		shape.lastRow = record.number;
+		if (continueOnFail) return;
+		const cell = record.count >= shape.position ? csvField(record, shape.position - 1) : undefined;
+		if (cell === undefined || parseIpAddress(text(cell)) === undefined) {
+			const row = { number: record.number, line: record.line, fields: new Array<string>(record.count) };
+			throw rowError(ctx, itemIndex, row, shape, cell);
+		}
+	});
+	try {
+		for await (const chunk of chunksOf(ctx, meta, (stream) => (shape.streamSibling = stream))) scanner.push(chunk);
+		scanner.end();
+	} catch (error) {
+		if (error instanceof CsvError) throw fileRule(ctx, itemIndex, `the file is not valid CSV: ${error.message}`);
+		// A row's error (a NodeOperationError, which n8n passes through as it is) or a failed read.
+		throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+	}
+	if (shape.dataRows === 0) throw fileRule(ctx, itemIndex, shape.header ? 'the file has a header row but no rows of data' : 'the file is empty: it has no rows');
+	if (sliceRows === 0) {
+		throw fileError(
+			inputError(ctx, itemIndex, 'Start at Row (startAtRow)', `row ${slice.start} is past the file's last row (row ${shape.lastFileRow}): there is nothing left to look up in this file`),
+		);
+	}
+	return shape;
+}
+
+/** The second pass: each row of the slice, in order, read as the file streams; the rest of the file is not read. */
+async function eachRow(ctx: IExecuteFunctions, meta: IBinaryData, shape: FileShape, handle: (row: Row) => Promise<void>): Promise<void> {
+	const rows: Row[] = [];
+	const scanner = new CsvScanner((record) => {
+		if (record.number >= shape.firstRow && record.number <= shape.lastRow) {
+			rows.push({ number: record.number, line: record.line, fields: csvFields(record) });
+		}
+	});
+	const handOut = async () => {
+		for (let index = 0; index < rows.length; index++) await handle(rows[index]);
+		const last = rows.length > 0 ? rows[rows.length - 1].number : 0;
+		rows.length = 0;
+		return last;
+	};
+	for await (const chunk of chunksOf(ctx, meta)) {
+		scanner.push(chunk);
+		// Past the slice: leaving the loop closes the stream.
+		if ((await handOut()) >= shape.lastRow) return;
+	}
+	scanner.end();
+	await handOut();
+}
