@@ -11,6 +11,7 @@ import {
 	firstRowHeader,
 	headerPosition,
 	headerRowOf,
+	nameWithoutHeaderRow,
 	outputOf,
 	resultFileName,
 	rowName,
@@ -19,6 +20,7 @@ import {
 	type HeaderRow,
 	type Slice,
 } from '../shared/csv/csvInput';
+import { columnOf } from '../shared/csv/csvParameters';
 import { ResultFile } from '../shared/csv/resultFile';
 import { csvCells } from '../shared/csv/csvWriter';
 import { errorItem } from '../shared/engine/errorItems';
@@ -26,6 +28,7 @@ import { parseIpAddress } from '../shared/values/ipAddress';
 import { AddressMemo } from './addressMemo';
 import { addressRule } from './address';
 import { inputError, text } from './databaseChoice';
+import { addressColumn } from './properties';
 import { answerColumnsOf } from './fileColumns';
 import type { OpenedDatabases } from './openDatabases';
 
@@ -39,7 +42,6 @@ import type { OpenedDatabases } from './openDatabases';
  */
 
 export const FILE_FIELD = 'CSV Binary Field (csvBinaryPropertyName)';
-export const COLUMN_FIELD = 'Address Column (addressColumn)';
 const RESULT_FIELD = 'Put Result File in Field (resultBinaryPropertyName)';
 
 /**
@@ -155,20 +157,15 @@ export async function lookUpFile(
 	return [{ ...summary, pairedItem: { item: itemIndex } }];
 }
 
-/** The column holding the addresses: a whole number is a position, any other text a header name. */
+/** The column holding the addresses, read as every file-taking node reads its column. */
 function addressColumnOf(ctx: IExecuteFunctions, itemIndex: number, headerRow: HeaderRow): ColumnChoice {
-	const value = text(ctx.getNodeParameter('addressColumn', itemIndex, '1'));
-	if (value === '') throw fileError(inputError(ctx, itemIndex, COLUMN_FIELD, 'is required: a column name from the header row, or a position (1 for the first column)'));
-	if (/^\d+$/.test(value)) {
-		if (Number(value) < 1) throw fileError(inputError(ctx, itemIndex, COLUMN_FIELD, 'a position counts from 1 (the first column)'));
-		return { position: Number(value) };
+	try {
+		const column = columnOf(ctx, itemIndex, addressColumn);
+		if ('name' in column && headerRow === 'no') throw nameWithoutHeaderRow(ctx, itemIndex, column);
+		return column;
+	} catch (error) {
+		throw fileError(error as NodeOperationError);
 	}
-	if (headerRow === 'no') {
-		throw fileError(
-			inputError(ctx, itemIndex, COLUMN_FIELD, `"${value}" is a column name, but Header Row is No: give the column's position (1 for the first) or set Header Row to Yes or Auto`),
-		);
-	}
-	return { name: value, field: COLUMN_FIELD };
 }
 
 /** An error of the whole file: it says that no row of it was looked up. */

@@ -9,6 +9,7 @@ import {
 	resultFileFieldParameter,
 	startAtRowOption,
 } from '../shared/csv/csvInput';
+import { columnParameter } from '../shared/csv/csvParameters';
 
 /**
  * The node's parameters. Several databases come through "More Databases", an optional list
@@ -77,6 +78,9 @@ const input: INodeProperties = {
 	],
 };
 
+/** Position 1 by default: a log export's address is often its first column, and it needs no header row. */
+export const addressColumn = columnParameter({ displayName: 'Address Column', name: 'addressColumn', default: '1', holds: 'the IP addresses' });
+
 const csvFileParameters: INodeProperties[] = [
 	{
 		...csvBinaryParameter,
@@ -85,17 +89,7 @@ const csvFileParameters: INodeProperties[] = [
 		name: 'csvBinaryPropertyName',
 		hint: 'The name of the input binary field holding the CSV file (any number of rows)',
 	},
-	{
-		displayName: 'Address Column',
-		name: 'addressColumn',
-		type: 'string',
-		default: '1',
-		required: true,
-		displayOptions: { show: { input: ['csvFile'] } },
-		placeholder: 'ip',
-		hint: 'A column name from the header row, or a position: 1 for the first column',
-		description: 'The CSV column holding the IP addresses',
-	},
+	addressColumn,
 	csvOutputParameter,
 	resultFileFieldParameter,
 ];

@@ -157,6 +157,16 @@ export function inputKindOf(ctx: IExecuteFunctions, itemIndex: number): InputKin
 	return value;
 }
 
+/** A column chosen by name in a file said to have no header row: the name can match nothing. */
+export function nameWithoutHeaderRow(ctx: IExecuteFunctions, itemIndex: number, column: { name: string; field: string }): NodeOperationError {
+	return invalidInput(
+		ctx,
+		itemIndex,
+		column.field,
+		`"${column.name}" is a column name, but Header Row is No: give the column's position (1 for the first) or set Header Row to Yes or Auto`,
+	);
+}
+
 export function headerRowOf(ctx: IExecuteFunctions, itemIndex: number, value: unknown): HeaderRow {
 	const chosen = value === undefined || value === '' ? 'auto' : String(value);
 	if (chosen !== 'auto' && chosen !== 'yes' && chosen !== 'no') {
@@ -214,17 +224,7 @@ export async function csvFanOut<Prepared>(
 			? binaryPropertyName(ctx, itemIndex, RESULT_FIELD, ctx.getNodeParameter('resultBinaryPropertyName', itemIndex, 'data'))
 			: '';
 	const headerRow = headerRowOf(ctx, itemIndex, options.headerRow);
-	if ('name' in lookup.column && headerRow === 'no') {
-		throw fileInputError(
-			itemIndex,
-			invalidInput(
-				ctx,
-				itemIndex,
-				lookup.column.field,
-				`"${lookup.column.name}" is a column name, but Header Row is No: give the column's position (1 for the first) or set Header Row to Yes or Auto`,
-			),
-		);
-	}
+	if ('name' in lookup.column && headerRow === 'no') throw fileInputError(itemIndex, nameWithoutHeaderRow(ctx, itemIndex, lookup.column));
 
 	const plan = await checkFile(ctx, itemIndex, meta, lookup, headerRow, slice);
 	if (output === 'rowItems') {
