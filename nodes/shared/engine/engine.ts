@@ -223,7 +223,9 @@ async function sendAll<Prepared>(
 				const answered = service.run
 					? await service.run.call(ctx, job.itemIndex, unit.prepared, client)
 					: recordItems((await client.request(unit.prepared as ServiceRequest)).body);
-				keeping?.keep(keptKey, answered);
+				// A result file's rows never fail the node, so only Retry On Fail (a first item that
+				// failed) runs them again: without it, its answers would hold memory for nothing.
+				if (!job.collector || keeping?.retryOnFail) keeping?.keep(keptKey, answered);
 				return { answered, repeated: false };
 			} catch (error) {
 				return { failed: error as Error, notSent: error instanceof NotSentError };

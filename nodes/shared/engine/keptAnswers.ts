@@ -80,7 +80,8 @@ export class AnswerKeeping {
 		private readonly retryShelf: Shelf | undefined,
 		private readonly retryShelfId: string,
 		private readonly moreTries: boolean,
-		private readonly retryOnFail: boolean,
+		/** The node's Retry On Fail: n8n may run it again within this execution. */
+		readonly retryOnFail: boolean,
 	) {}
 
 	/**
@@ -93,6 +94,8 @@ export class AnswerKeeping {
 		const mode = ctx.getMode?.();
 		const retryOnFail = node.retryOnFail === true;
 		if (!retryOnFail && ctx.continueOnFail() && mode !== 'retry') return undefined;
+		// A process given no memory for them keeps nothing (the bench's run without keeping).
+		if (budget <= 0) return undefined;
 		const now = Date.now();
 		dropExpired(now);
 		const scope = [ctx.getWorkflow().id ?? '', node.id || node.name, `${node.type}@${node.typeVersion}`, credentialIdentity].join('\n');
@@ -243,8 +246,8 @@ export function keptAnswersHeld(): { answers: number; size: number; shelves: num
 }
 
 /**
- * Sets the process's budget (the bench and the tests of eviction use a small one); returns the
- * previous one. Lowering it drops the oldest answers at once.
+ * Sets the process's budget (the bench and the tests of eviction use a small one; 0 turns keeping
+ * off); returns the previous one. Lowering it drops the oldest answers at once.
  */
 export function setKeptAnswersBudget(bytes: number): number {
 	const previous = budget;
