@@ -1,5 +1,6 @@
 import path from 'path';
 
+import { firstTimeOnly, newWorkflowId, RETRY_ON_FAIL } from '../test/harness/retryOnFail';
 import { ROOT } from '../test/harness/root';
 import { retryExecution, runNode, type NodeRun, type RunResult } from '../test/harness/run';
 import { sandboxCredential } from '../test/harness/sandboxCredentials';
@@ -23,9 +24,7 @@ const kept = require(path.join(ROOT, 'dist/nodes/shared/engine/keptAnswers.js'))
  * - rows per second (and CPU time per row) with Retry On Fail off, keeping on against keeping off,
  *   alternating rounds: keeping must cost a run that does not fail nothing measurable.
  */
-const RETRY_ON_FAIL: NodeRun['settings'] = { retryOnFail: true, maxTries: 3, waitBetweenTries: 10 };
 const MiB = 1024 * 1024;
-let workflows = 0;
 
 const leads = (count: number, firstEmpty = false) => {
 	let text = 'name,email\n';
@@ -39,7 +38,7 @@ const emailFile = (sandbox: Sandbox, rows: number, extra: Partial<NodeRun> & { f
 		parameters: { input: 'csvFile', binaryPropertyName: 'data', emailColumn: 'email', options: {} },
 		credential: sandboxCredential(sandbox, 'email'),
 		items: [leads(rows, extra.firstEmpty)],
-		workflowId: `bench-retries-${++workflows}`,
+		workflowId: newWorkflowId('bench-retries'),
 		...extra,
 	});
 
@@ -69,8 +68,7 @@ export async function run(): Promise<void> {
 		console.log('\n## Retries (Email Reputation, CSV rows as items, pacing off, Retry On Fail: 3 tries)');
 		console.log('Requests per answered row (goal 1.00; without keeping: 1.75 and 3.00). Refusals (the 400, the quota answers in flight) are not charged');
 		await perRow(sandbox, 'a 200-row file, row 121 refused (400) once, default On Error', async () => {
-			let left = 1;
-			sandbox.faultWhen('email', (request: SandboxRequest) => valueOf(request) === 'lead120@example.com' && left-- > 0, { kind: 'status', status: 400 });
+			sandbox.faultWhen('email', firstTimeOnly((request) => valueOf(request) === 'lead120@example.com'), { kind: 'status', status: 400 });
 			return { answered: answeredRows(await emailFile(sandbox, 200, { settings: RETRY_ON_FAIL })) };
 		});
 		for (const onError of ['continueRegularOutput', 'continueErrorOutput'] as const) {

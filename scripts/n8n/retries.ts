@@ -1,5 +1,6 @@
 import type { Sandbox } from '../../test/sandbox/server';
-import type { LoggedRequest, SandboxRequest } from '../../test/sandbox/types';
+import type { LoggedRequest } from '../../test/sandbox/types';
+import { firstTimeOnly } from '../../test/harness/retryOnFail';
 import { exampleCredentialId, exampleCredentialName } from '../../test/harness/sandboxCredentials';
 import { importIntoN8n, MANUAL_TRIGGER, type Workflow } from './examples';
 import { n8nCommand, type Server } from './instance';
@@ -70,8 +71,7 @@ export async function runRetryChecks(prepared: Prepared, sandbox: Sandbox, log: 
 
 async function retryOnFail(prepared: Prepared, env: NodeJS.ProcessEnv, sandbox: Sandbox, log: (line: string) => void): Promise<string[]> {
 	sandbox.reset();
-	let left = 1;
-	sandbox.faultWhen('email', (request: SandboxRequest) => addressOf(request) === ADDRESSES[6] && left-- > 0, { kind: 'status', status: 400 });
+	sandbox.faultWhen('email', firstTimeOnly((request) => addressOf(request) === ADDRESSES[6]), { kind: 'status', status: 400 });
 	const result = await n8nCommand(prepared.runtime, env, ['execute', `--id=${RETRY_ON_FAIL.id}`, '--rawOutput']);
 	const what = 'Retry On Fail (n8n execute)';
 	if (result.code !== 0) return [`${what}: n8n execute exited with ${result.code}`];

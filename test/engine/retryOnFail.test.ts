@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { firstTimeOnly, newWorkflowId, RETRY_ON_FAIL } from '../harness/retryOnFail';
 import { retryExecution, runNode, type NodeRun, type RunResult } from '../harness/run';
 import { sandboxCredential } from '../harness/sandboxCredentials';
 import { csvItem, leadsCsv } from '../nodes/csvHelpers';
-import { binaryBytes } from '../nodes/mediaHelpers';
 import { RESULT, resultOf } from '../nodes/resultFileCases';
 import { emailRecord } from '../sandbox/services/email';
 import { startSandbox, type Sandbox } from '../sandbox/server';
@@ -16,7 +16,8 @@ const kept = require('../../dist/nodes/shared/engine/keptAnswers.js') as typeof 
  * n8n runs a node again on the same input: Retry On Fail (n8n-core's WorkflowExecute tries a node
  * up to maxTries times while it throws, and while the first item of its first output is an error
  * item), and Retry of a failed execution (a new execution in mode `retry`). Neither may pay again
- * for what an earlier run was answered: every test counts the sandbox's 200s per value.
+ * for what an earlier run was answered: every test counts the sandbox's 200s per value. Every
+ * service node, binary answers included: retryOnFailNodes.test.ts.
  */
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -25,12 +26,6 @@ beforeAll(async () => {
 afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.reset());
 
-/** Retry On Fail as a user sets it (3 tries), with a short wait so that the suite stays quick. */
-const RETRY_ON_FAIL: NodeRun['settings'] = { retryOnFail: true, maxTries: 3, waitBetweenTries: 10 };
-
-/** Each test its own workflow: kept answers are filed by workflow, and the store lives for the file. */
-let workflows = 0;
-const newWorkflowId = () => `retry-test-${++workflows}`;
 
 const valueOf = (request: { fields: Record<string, unknown>; query: Record<string, string> }) =>
 	String(request.fields.email ?? request.query.email);
@@ -47,12 +42,7 @@ const hintsOf = (run: RunResult, node = 'Node') => (run.run.data.resultData.runD
 
 /** The service refuses (400) the first request for `value`, and answers it after that. */
 function refuseOnce(value: string): void {
-	let left = 1;
-	sandbox.faultWhen('email', (request: SandboxRequest) => valueOf(request) === value && left-- > 0, {
-		kind: 'status',
-		status: 400,
-		message: 'Bad request, once',
-	});
+	sandbox.faultWhen('email', firstTimeOnly((request) => valueOf(request) === value), { kind: 'status', status: 400, message: 'Bad request, once' });
 }
 
 interface EmailRun {
@@ -64,7 +54,7 @@ interface EmailRun {
 	credential?: IDataObject;
 }
 
-const runEmail = ({ items, parameters = {}, onError, settings = RETRY_ON_FAIL, workflowId = newWorkflowId(), credential }: EmailRun) =>
+const runEmail = ({ items, parameters = {}, onError, settings = RETRY_ON_FAIL, workflowId = newWorkflowId('retry-test'), credential }: EmailRun) =>
 	runNode({
 		type: 'abstractEmail',
 		parameters: { email: '={{ $json.email }}', ...parameters },
@@ -216,46 +206,6 @@ describe('a request refused on every try', () => {
 		expect(run.error).toBeUndefined();
 		expect(run.items.map((item) => item.json)).toEqual(values.map((value) => emailRecord(value)));
 		expect(paid()).toEqual([...values].sort());
-	});
-});
-
-describe('binary answers', () => {
-	it('avatars answered by the first try are reused with their files; one 200 per name', async () => {
-		const names = ['Ada Lovelace', 'Alan Turing', 'Grace Hopper', 'Edsger Dijkstra'];
-		let left = 1;
-		sandbox.faultWhen('avatars', (request: SandboxRequest) => request.query.name === 'Grace Hopper' && left-- > 0, { kind: 'status', status: 400 });
-		const run = await runNode({
-			type: 'abstractAvatars',
-			parameters: { name: '={{ $json.name }}' },
-			credential: sandboxCredential(sandbox, 'avatars'),
-			items: names.map((name) => ({ json: { name } })),
-			settings: RETRY_ON_FAIL,
-			workflowId: newWorkflowId(),
-		});
-		expect(run.error).toBeUndefined();
-		expect(run.items.map((item) => item.binary?.data?.fileName)).toEqual(names.map((name) => `avatar-${name.replace(' ', '-')}.png`));
-		for (const item of run.items) expect((await binaryBytes(item)).length).toBe(item.json.bytes);
-		const ok = sandbox.requests('avatars').filter((request) => request.status === 200);
-		expect(ok.map((request) => request.query.name).sort()).toEqual([...names].sort());
-	});
-
-	it('screenshots, the same', async () => {
-		const urls = ['https://a.example', 'https://b.example', 'https://c.example'];
-		let left = 1;
-		sandbox.faultWhen('screenshot', (request: SandboxRequest) => request.query.url === urls[2] && left-- > 0, { kind: 'status', status: 400 });
-		const run = await runNode({
-			type: 'abstractScreenshot',
-			parameters: { url: '={{ $json.url }}' },
-			credential: sandboxCredential(sandbox, 'screenshot'),
-			items: urls.map((url) => ({ json: { url } })),
-			settings: RETRY_ON_FAIL,
-			workflowId: newWorkflowId(),
-		});
-		expect(run.error).toBeUndefined();
-		expect(run.items).toHaveLength(3);
-		for (const item of run.items) expect((await binaryBytes(item)).length).toBeGreaterThan(0);
-		const ok = sandbox.requests('screenshot').filter((request) => request.status === 200);
-		expect(ok.map((request) => request.query.url).sort()).toEqual(urls);
 	});
 });
 

@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { firstTimeOnly, newWorkflowId, RETRY_ON_FAIL } from '../harness/retryOnFail';
 import { runNode, type InputItem, type NodeRun } from '../harness/run';
 import { sandboxCredential } from '../harness/sandboxCredentials';
 import { csvItem } from '../nodes/csvHelpers';
 import { binaryBytes, picture } from '../nodes/mediaHelpers';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import type { SandboxRequest } from '../sandbox/types';
 import { carrying } from './errorOutputMatrix';
 import { VALID_IBANS } from './ibanRun';
 
@@ -22,8 +22,6 @@ beforeAll(async () => {
 afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.reset());
 
-const RETRY_ON_FAIL: NodeRun['settings'] = { retryOnFail: true, maxTries: 3, waitBetweenTries: 10 };
-let workflows = 0;
 
 interface NodeCase {
 	name: string;
@@ -96,7 +94,7 @@ const run = (testCase: NodeCase, values: string[], onError?: NodeRun['onError'])
 		items: (testCase.items ?? valueItems)(values),
 		onError,
 		settings: RETRY_ON_FAIL,
-		workflowId: `retry-nodes-${++workflows}`,
+		workflowId: newWorkflowId('retry-nodes'),
 	});
 
 /** How many 200s the service gave for each value. */
@@ -106,8 +104,7 @@ const paidPerValue = (testCase: NodeCase) =>
 for (const testCase of CASES) {
 	describe(testCase.name, () => {
 		it('a request refused once: the second try sends only it; every value paid once', async () => {
-			let left = 1;
-			sandbox.faultWhen(testCase.service, (request: SandboxRequest) => carrying(testCase.values[1])(request) && left-- > 0, { kind: 'status', status: 400 });
+			sandbox.faultWhen(testCase.service, firstTimeOnly(carrying(testCase.values[1])), { kind: 'status', status: 400 });
 			const { error, items } = await run(testCase, testCase.values);
 			expect(error).toBeUndefined();
 			expect(paidPerValue(testCase)).toEqual([1, 1, 1]);
@@ -143,7 +140,7 @@ describe('Image Processing with a binary source', () => {
 			credential: sandboxCredential(sandbox, 'images'),
 			items: [photo(100), photo(120)],
 			settings: RETRY_ON_FAIL,
-			workflowId: `retry-nodes-${++workflows}`,
+			workflowId: newWorkflowId('retry-nodes'),
 		});
 		expect(error).toBeUndefined();
 		// Two uploads on the first try (the second refused), both again on the second.
