@@ -15,7 +15,7 @@ const kept = require(path.join(ROOT, 'dist/nodes/shared/engine/keptAnswers.js'))
  * What n8n's second runs of a node cost (Email Reputation, CSV input as items, pacing off),
  * through n8n-core's WorkflowExecute against the sandbox, each figure against the same run in
  * the same process with keeping off (a budget of 0: the code path that keeps nothing):
- * - requests per answered row under Retry On Fail (3 tries) in the issue's three cases: a row
+ * - requests per answered row under Retry On Fail (3 tries) in three cases: a row
  *   refused once mid-file (default On Error), a first row that fails its check under either
  *   Continue setting, and a spent plan followed by a Retry of the execution once credits are
  *   raised. Goal 1.00 (a refused or quota answer counts, so a little above it).
