@@ -225,7 +225,7 @@ async function sendAll<Prepared>(
 					: recordItems((await client.request(unit.prepared as ServiceRequest)).body);
 				// A result file's rows never fail the node, so only Retry On Fail (a first item that
 				// failed) runs them again: without it, its answers would hold memory for nothing.
-				if (!job.collector || keeping?.retryOnFail) keeping?.keep(keptKey, answered);
+				if (!job.collector || keeping?.retryOnFail) keeping?.keep(keptKey, answered, unit.beside);
 				return { answered, repeated: false };
 			} catch (error) {
 				return { failed: error as Error, notSent: error instanceof NotSentError };
@@ -335,9 +335,12 @@ function outputItems<Prepared>(
 		const named = !job.rows || outcome.notSent || 'failed' in unit;
 		return [errorItem(ctx, named ? outcome.failed : labelled(outcome.failed, unit.label), itemIndex, unit.beside)];
 	}
+	// The row's columns go into the answer's own JSON rather than a copy of it: an answer kept for
+	// a next try (keptAnswers.ts) is then not held twice. Every unit of a run puts the same keys
+	// beside (csvRow), so a unit that shares or reuses the answer overwrites them with its own.
 	return outcome.answered.map((item) => ({
 		...item,
-		json: unit.beside ? { ...item.json, ...unit.beside } : item.json,
+		json: unit.beside ? Object.assign(item.json, unit.beside) : item.json,
 		pairedItem: { item: itemIndex },
 	}));
 }

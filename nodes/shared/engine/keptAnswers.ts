@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { copyItem } from './runLedger';
 
@@ -39,6 +39,8 @@ interface KeptAnswer {
 	shelf: Shelf;
 	key: string;
 	answered: INodeExecutionData[];
+	/** The keys the engine puts beside the answer in its output item (a CSV row's): not the answer's. */
+	besideKeys?: string[];
 	size: number;
 }
 
@@ -136,15 +138,20 @@ export class AnswerKeeping {
 		const kept = fromTry ?? this.retryShelf?.answers.get(key);
 		if (!kept) return undefined;
 		this.reused[fromTry ? 'fromTry' : 'fromRetry']++;
-		return kept.answered.map(copyItem);
+		const copies = kept.answered.map(copyItem);
+		for (const name of kept.besideKeys ?? []) for (const copy of copies) delete copy.json[name];
+		return copies;
 	}
 
-	/** Files an answer this run paid for, for a next try or a retry. */
-	keep(key: string | undefined, answered: INodeExecutionData[]): void {
+	/**
+	 * Files an answer this run paid for, for a next try or a retry. `beside`: what the engine will
+	 * put into the answer's JSON for its output item (a CSV row's columns), left out when reused.
+	 */
+	keep(key: string | undefined, answered: INodeExecutionData[], beside?: IDataObject): void {
 		if (key === undefined || this.tryShelf.answers.has(key)) return;
 		const size = sizeOf(key, answered);
 		if (size > budget) return;
-		const kept: KeptAnswer = { keptBy: this, shelf: this.tryShelf, key, answered, size };
+		const kept: KeptAnswer = { keptBy: this, shelf: this.tryShelf, key, answered, size, besideKeys: beside && Object.keys(beside) };
 		this.tryShelf.answers.set(key, kept);
 		byAge.add(kept);
 		sizeKept += size;
