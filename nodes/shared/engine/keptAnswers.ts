@@ -149,7 +149,8 @@ export class AnswerKeeping {
 	 */
 	keep(key: string | undefined, answered: INodeExecutionData[], beside?: IDataObject): void {
 		if (key === undefined || this.tryShelf.answers.has(key)) return;
-		const size = sizeOf(key, answered);
+		// The row's columns the engine then writes into the answer's JSON are held with it.
+		const size = sizeOf(key, answered) + (beside ? JSON.stringify(beside).length : 0);
 		if (size > budget) return;
 		const kept: KeptAnswer = { keptBy: this, shelf: this.tryShelf, key, answered, size, besideKeys: beside && Object.keys(beside) };
 		this.tryShelf.answers.set(key, kept);
