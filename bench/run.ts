@@ -6,6 +6,7 @@ import { run as email } from './email';
 import { run as faults } from './faults';
 import { run as multiProcess } from './multiProcess';
 import { run as pacing } from './pacing';
+import { run as retries } from './retries';
 
 /**
  * `npm run bench`: every benchmark, each printing its figures as ratios against a baseline
@@ -17,6 +18,7 @@ async function main() {
 	await credits();
 	await pacing();
 	await faults();
+	await retries();
 	await multiProcess();
 	console.log('\n(Throughput against n8n\'s HTTP Request node needs the n8n that `npm run test:e2e` caches: node .out/bench/httpRequest.js)');
 	for (const name of ['media', 'database', 'csv', 'csvResultFile', 'mmdbReader', 'ipLookup', 'ipLookupMemory', 'ipLookupLog']) {

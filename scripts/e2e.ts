@@ -8,6 +8,7 @@ import { cliRunnable, exampleCredentialIds, importIntoN8n, readExamples, type Ex
 import { n8nCommand } from './n8n/instance';
 import { runQueueMode } from './n8n/queueMode';
 import { checkImported, type LoadReport } from './n8n/loadingCheck';
+import { runRetryChecks } from './n8n/retries';
 import { checkRun, parseExecution } from './n8n/runChecks';
 import { runtimeSpec } from './n8n/runtime';
 import { emptyFilesFolder, environmentFor, prepare, ROOT, startAndCheck, type Prepared } from './n8n/setup';
@@ -24,7 +25,9 @@ import { emptyFilesFolder, environmentFor, prepare, ROOT, startAndCheck, type Pr
  *  3. proves the examples need `~/.n8n-files` and nothing more: one that writes a file must fail
  *     with that folder removed;
  *  4. runs every example with `n8n execute` and checks its output items, binaries, written
- *     files and the sandbox's request log, printing one line per example with its item counts.
+ *     files and the sandbox's request log, printing one line per example with its item counts;
+ *  5. runs a node under Retry On Fail, and retries a failed execution through n8n's REST API:
+ *     neither pays again for an answer (scripts/n8n/retries.ts).
  *
  * Flags: --queue runs n8n in queue mode instead (main, 2 workers, Redis: scripts/n8n/queueMode.ts);
  * --keep keeps the temporary user folder; --break <dist file> replaces that file of the
@@ -89,6 +92,7 @@ async function main(): Promise<number> {
 		else {
 			if (flags.selfTest) failures.push(...(await filesFolderSelfTest(prepared, env, runs)));
 			for (const { example, runnable } of runs) failures.push(...(await runExample(prepared, env, sandbox, example, runnable)));
+			failures.push(...(await runRetryChecks(prepared, sandbox, log)));
 		}
 	} finally {
 		await sandbox?.close();

@@ -71,6 +71,8 @@ function downloadFailure(ctx: IExecuteFunctions, itemIndex: number, error: unkno
 const ipDatabaseDownload: ServiceDefinition<DatabaseDownload> = {
 	credentialType: 'abstractIpIntelligenceApi',
 	serviceName: 'IP Database Download',
+	// An archive is too large to keep in memory for a next try: it is fetched again.
+	keepAnswersForRetry: false,
 	statusMessages: {
 		400: 'The API key is missing (400): the credential has no API key. Enter the organization\'s IP intelligence key in the Abstract IP Database API credential',
 		403: 'The IP database download was refused (403). The service gives this one answer for four causes: the key is unknown, disabled or revoked; the organization has no active entitlement to this database; the database is outside the catalogue (ip-geolocation, ip-asn, ip-security); or the format is outside it (mmdb, csv). Check the key in the credential and which databases the organization licenses',

@@ -78,7 +78,8 @@ export function nodeRun(
 export const keyOfAnotherService = (service: string) => (sandbox: Sandbox) => ({ apiKey: sandbox.keys[service] });
 
 /** The requests that carry `value` in their query or fields. */
-export const carrying = (value: string) => (request: SandboxRequest) => JSON.stringify([request.query, request.fields]).includes(JSON.stringify(value));
+export const carrying = (value: string) => (request: Pick<SandboxRequest, 'query' | 'fields'>) =>
+	JSON.stringify([request.query, request.fields]).includes(JSON.stringify(value));
 
 /** A fault that lasts: every retry of the picked request fails the same. */
 export const lasting = (status: number): Fault => ({ kind: 'status', status, retryAfter: 0 });

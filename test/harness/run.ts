@@ -12,8 +12,10 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	IRun,
+	IRunExecutionData,
 	IWorkflowExecuteAdditionalData,
 	IWorkflowBase,
+	WorkflowExecuteMode,
 } from 'n8n-workflow';
 
 import { TRIGGER_TYPES } from './baseNodes';
@@ -47,6 +49,8 @@ export interface RunOptions {
 	staticData?: IDataObject;
 	/** Called once the execution has started, with what the editor's Stop button does. */
 	onStarted?: (stop: () => void) => void;
+	/** The workflow's id (n8n's is the saved workflow's): kept answers are filed under it. Default `harness`. */
+	workflowId?: string;
 }
 
 export interface RunResult {
@@ -56,6 +60,9 @@ export interface RunResult {
 	/** The error that stopped the workflow, if one did. */
 	error?: Error & { description?: string; httpCode?: string | null };
 	staticData: IDataObject;
+	/** What ran, for `retryExecution`. */
+	workflowJson: WorkflowJson;
+	options: RunOptions;
 }
 
 let binaryMode: 'memory' | 'filesystem' | undefined;
@@ -77,10 +84,46 @@ export async function useBinaryMode(mode: 'memory' | 'filesystem'): Promise<void
 
 /** Runs a whole workflow through n8n-core's engine, from its trigger (or its first node). */
 export async function runWorkflow(workflowJson: WorkflowJson, options: RunOptions): Promise<RunResult> {
+	return await execute(workflowJson, options, 'manual', (workflow, additionalData) => {
+		const startNode =
+			workflowJson.nodes.find((node) => TRIGGER_TYPES.has(node.type) || node.type === ITEMS_TYPE) ??
+			workflow.getStartNode();
+		return new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode });
+	});
+}
+
+/**
+ * What the executions list's Retry does with a failed execution (n8n's ExecutionService.retry):
+ * a new execution, in mode `retry`, of the same workflow, from the stored execution data without
+ * the failed node's error run, so that n8n runs that node again on its stored input.
+ */
+export async function retryExecution(failed: RunResult, options: Partial<RunOptions> = {}): Promise<RunResult> {
+	const data = structuredClone(failed.run.data) as IRunExecutionData;
+	delete data.resultData.error;
+	const lastNode = data.resultData.lastNodeExecuted;
+	const runs = lastNode ? data.resultData.runData[lastNode] : undefined;
+	if (runs?.length && runs[runs.length - 1].error !== undefined) runs.pop();
+	// n8n runs the stack's nodes as the workflow has them now (Retry with the saved workflow).
+	const nodes = new Map(failed.workflowJson.nodes.map((node) => [node.name, node]));
+	for (const entry of data.executionData?.nodeExecutionStack ?? []) entry.node = nodes.get(entry.node.name) ?? entry.node;
+	return await execute(failed.workflowJson, { ...failed.options, ...options }, 'retry', (workflow, additionalData) =>
+		new WorkflowExecute(additionalData, 'retry', data).processRunExecutionData(workflow),
+	);
+}
+
+let executions = 0;
+
+async function execute(
+	workflowJson: WorkflowJson,
+	options: RunOptions,
+	mode: WorkflowExecuteMode,
+	start: (workflow: Workflow, additionalData: IWorkflowExecuteAdditionalData) => ReturnType<WorkflowExecute['run']>,
+): Promise<RunResult> {
 	const nodeTypes = new NodeTypes();
 	const staticData = options.staticData ?? workflowJson.staticData ?? {};
+	const workflowId = options.workflowId ?? 'harness';
 	const workflow = new Workflow({
-		id: 'harness',
+		id: workflowId,
 		name: workflowJson.name ?? 'harness',
 		nodes: workflowJson.nodes,
 		connections: workflowJson.connections,
@@ -89,11 +132,12 @@ export async function runWorkflow(workflowJson: WorkflowJson, options: RunOption
 		staticData,
 		settings: { executionOrder: 'v1', ...(workflowJson.settings ?? {}) },
 	});
-	const workflowData = { id: 'harness', name: workflow.name, nodes: workflowJson.nodes, connections: workflowJson.connections } as IWorkflowBase;
-	const executionId = `harness-${Date.now()}`;
+	const workflowData = { id: workflowId, name: workflow.name, nodes: workflowJson.nodes, connections: workflowJson.connections } as IWorkflowBase;
+	// Unique in the process, as n8n's are: two tries of a node share one, two executions never do.
+	const executionId = `harness-${Date.now()}-${++executions}`;
 	const additionalData = {
 		credentialsHelper: new CredentialsHelper(packageCredentialTypes(), options.credentials),
-		hooks: new ExecutionLifecycleHooks('manual', executionId, workflowData),
+		hooks: new ExecutionLifecycleHooks(mode, executionId, workflowData),
 		executionId,
 		currentNodeExecutionIndex: 0,
 		restApiUrl: 'http://127.0.0.1:5678/rest',
@@ -113,10 +157,7 @@ export async function runWorkflow(workflowJson: WorkflowJson, options: RunOption
 		},
 	} as unknown as IWorkflowExecuteAdditionalData;
 
-	const startNode =
-		workflowJson.nodes.find((node) => TRIGGER_TYPES.has(node.type) || node.type === ITEMS_TYPE) ??
-		workflow.getStartNode();
-	const execution = new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode });
+	const execution = start(workflow, additionalData);
 	options.onStarted?.(() => execution.cancel());
 	const run = await execution;
 	const runData = run.data.resultData.runData;
@@ -126,6 +167,8 @@ export async function runWorkflow(workflowJson: WorkflowJson, options: RunOption
 		output: (nodeName, outputIndex = 0) => runData[nodeName]?.[0]?.data?.main?.[outputIndex] ?? [],
 		error: (run.data.resultData.error ?? failedNode?.error) as RunResult['error'],
 		staticData: workflow.staticData as IDataObject,
+		workflowJson,
+		options,
 	};
 }
 
@@ -150,6 +193,9 @@ export interface NodeRun {
 	/** The node's version; default: the one the editor gives a new node (defaultVersion, else the latest). */
 	typeVersion?: number;
 	onStarted?: RunOptions['onStarted'];
+	/** More of the node's Settings: Retry On Fail (`retryOnFail`, `maxTries`, `waitBetweenTries`). */
+	settings?: Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries'>;
+	workflowId?: string;
 }
 
 /** Runs one node of the package on the given items: `Items` -> node, through the engine. */
@@ -169,6 +215,7 @@ export async function runNode(
 				parameters: spec.parameters as INode['parameters'],
 				credentials: { [spec.credential.type]: { id: 'cred', name: 'Sandbox' } },
 				...(spec.onError ? { onError: spec.onError } : spec.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+				...spec.settings,
 			},
 		],
 		connections: { Items: { main: [[{ node: 'Node', type: NodeConnectionTypes.Main, index: 0 }]] } },
@@ -178,6 +225,7 @@ export async function runNode(
 		credentials: [{ id: 'cred', name: 'Sandbox', type: spec.credential.type, data: spec.credential.data as StoredCredential['data'] }],
 		staticData: spec.staticData,
 		onStarted: spec.onStarted,
+		workflowId: spec.workflowId,
 	});
 	// With "Continue (using error output)", n8n gives the node a second output: its failed items.
 	return { ...result, items: result.output('Node'), errorItems: result.output('Node', 1) };

@@ -4,6 +4,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { errorItem } from './errorItems';
 import { capitalised } from './errors';
 import { FanOut, type FanOutUnit, type UnitCollector, type UnitOutcome } from './fanOut';
+import { AnswerKeeping } from './keptAnswers';
 import { requestKey } from './requestKey';
 import { NotSentError, RunLedger } from './runLedger';
 import { connect, type Connection } from './serviceClient';
@@ -15,7 +16,9 @@ import type { ServiceDefinition, ServiceRequest } from './types';
  * plans. So: check every item first, then send with pacing, bounded concurrency and per-request
  * retries (serviceClient.ts), once per distinct request, until the plan's credits run out
  * (runLedger.ts); and return items paired to their inputs, failed ones shaped for the node's
- * "On Error" setting (errorItems.ts).
+ * "On Error" setting (errorItems.ts). When n8n may run the node again on the same input (Retry On
+ * Fail, or a Retry of a failed execution), what this run paid for is kept for that run
+ * (keptAnswers.ts), which takes it instead of paying again.
  *
  * With "Continue" (either output) the node never throws: n8n would then pass the input items
  * through to the success output, as if they had been answered.
@@ -37,21 +40,31 @@ export async function runService<Prepared>(
 			connection = error as Error;
 		}
 	}
+	const keeping =
+		connection instanceof Error || service.keepAnswersForRetry === false ? undefined : AnswerKeeping.open(ctx, connection.identity);
 	const tally = { items: 0, rows: 0, notSent: 0 };
-	const failure = await sendAll(ctx, service, jobs, ledger, connection, continueOnFail, tally);
+	const failure = await sendAll(ctx, service, jobs, ledger, connection, continueOnFail, tally, keeping);
 	// Stopped by the user: n8n keeps nothing of this run, and an error would mark it failed, not stopped.
 	if (ledger.cancelled) {
+		keeping?.finish('threw');
 		await Promise.all(jobs.map(async (job) => await job.collector?.abort?.()));
 		return [[]];
 	}
 	if (failure !== undefined) {
+		const keptForRetry = keeping?.finish('threw') ?? 0;
 		await Promise.all(jobs.map(async (job) => await job.collector?.abort?.()));
-		throw withCost(failure, tally);
+		throw withCost(failure, tally, keptForRetry);
 	}
 
 	const output: INodeExecutionData[] = [];
-	for (const job of jobs) output.push(...(await outputOf(ctx, job, ledger, continueOnFail)));
-	addHints(ctx, service, ledger, tally);
+	try {
+		for (const job of jobs) output.push(...(await outputOf(ctx, job, ledger, continueOnFail)));
+	} catch (error) {
+		keeping?.finish('threw');
+		throw asNodeError(ctx, error, 0);
+	}
+	keeping?.finish({ output: [output] });
+	addHints(ctx, service, ledger, tally, keeping);
 	return [output];
 }
 
@@ -154,8 +167,14 @@ async function prepareJobs<Prepared>(
 	return jobs;
 }
 
+/** The key by which repeated requests of a job share one answer; undefined when each is sent. */
 function keyOf<Prepared>(service: ServiceDefinition<Prepared>, job: Job<Prepared>, prepared: Prepared): string | undefined {
 	if (!job.sendRepeatsOnce) return undefined;
+	return serviceKey(service, prepared);
+}
+
+/** The identity of a prepared request (undefined: it carries a file, and is always sent). */
+function serviceKey<Prepared>(service: ServiceDefinition<Prepared>, prepared: Prepared): string | undefined {
 	return service.requestKey ? service.requestKey(prepared) : requestKey(prepared);
 }
 
@@ -183,25 +202,35 @@ async function sendAll<Prepared>(
 	connection: Connection | Error,
 	continueOnFail: boolean,
 	tally: Tally,
+	keeping: AnswerKeeping | undefined,
 ): Promise<Error | undefined> {
 	let failure: Error | undefined;
 	const source = unitsOf(ctx, jobs, continueOnFail);
 	const outcomeOf = async (job: Job<Prepared>, unit: FanOutUnit<Prepared>): Promise<UnitOutcome> => {
 		if ('failed' in unit) return { failed: unit.failed, notSent: false };
 		if (connection instanceof Error) return { failed: connection, notSent: false };
-		if (ledger.stoppedAt !== undefined) return { failed: ledger.notSentError(job.itemIndex, unit.label), notSent: true };
+		const key = keyOf(service, job, unit.prepared);
+		const keptKey = keeping?.keyFor(job.sendRepeatsOnce ? key : serviceKey(service, unit.prepared), job.sendRepeatsOnce);
+		// An answer an earlier try paid for costs nothing, even after this run stopped sending.
+		if (ledger.stoppedAt !== undefined && !keeping?.has(keptKey)) {
+			return { failed: ledger.notSentError(job.itemIndex, unit.label), notSent: true };
+		}
 		const send = async (): Promise<UnitOutcome> => {
+			const kept = keeping?.take(keptKey);
+			if (kept) return { answered: kept, repeated: false };
 			try {
 				const client = connection.clientFor(job.itemIndex, ledger.gate(job.itemIndex, unit.label));
 				const answered = service.run
 					? await service.run.call(ctx, job.itemIndex, unit.prepared, client)
 					: recordItems((await client.request(unit.prepared as ServiceRequest)).body);
+				// A result file's rows never fail the node, so only Retry On Fail (a first item that
+				// failed) runs them again: without it, its answers would hold memory for nothing.
+				if (!job.collector || keeping?.retryOnFail) keeping?.keep(keptKey, answered, unit.beside);
 				return { answered, repeated: false };
 			} catch (error) {
 				return { failed: error as Error, notSent: error instanceof NotSentError };
 			}
 		};
-		const key = keyOf(service, job, unit.prepared);
 		if (key === undefined) return await send();
 		return await ledger.outcomeFor(key, job.itemIndex, send, () => ledger.notSentError(job.itemIndex, unit.label));
 	};
@@ -306,9 +335,12 @@ function outputItems<Prepared>(
 		const named = !job.rows || outcome.notSent || 'failed' in unit;
 		return [errorItem(ctx, named ? outcome.failed : labelled(outcome.failed, unit.label), itemIndex, unit.beside)];
 	}
+	// The row's columns go into the answer's own JSON rather than a copy of it: an answer kept for
+	// a next try (keptAnswers.ts) is then not held twice. Every unit of a run puts the same keys
+	// beside (csvRow), so a unit that shares or reuses the answer overwrites them with its own.
 	return outcome.answered.map((item) => ({
 		...item,
-		json: unit.beside ? { ...item.json, ...unit.beside } : item.json,
+		json: unit.beside ? Object.assign(item.json, unit.beside) : item.json,
 		pairedItem: { item: itemIndex },
 	}));
 }
@@ -334,30 +366,49 @@ function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number):
  * The error that stops a run (default On Error), saying what the run had already been answered,
  * and charged, for: n8n keeps no output of a node that fails.
  */
-function withCost(failure: Error, tally: Tally): Error {
+function withCost(failure: Error, tally: Tally, keptForRetry: number): Error {
 	const answered = [
 		tally.items ? `${tally.items} ${tally.items === 1 ? 'item' : 'items'}` : '',
 		tally.rows ? `${tally.rows} ${tally.rows === 1 ? 'row' : 'rows'}` : '',
 	].filter(Boolean);
 	if (answered.length === 0) return failure;
 	const error = failure as Error & { description?: string | null };
-	const cost = `Discarded: ${answered.join(' and ')} already answered (and charged) in this run, as n8n keeps no output of a node that stops on an error. To keep every answer, set the node's Settings > On Error to "Continue (using error output)": answers then go to the success output and failures, each with its reason, to the error output.`;
+	// What is kept is the process's: n8n in queue mode may run the retry on another worker.
+	const kept = keptForRetry
+		? ` This n8n keeps the ${keptForRetry.toLocaleString('en-US')} paid ${keptForRetry === 1 ? 'answer' : 'answers'} for an hour: a Retry of this execution (in the executions list) within the hour reuses them instead of paying again. In queue mode the retry may run on another worker, which keeps none.`
+		: '';
+	const cost = `Discarded: ${answered.join(' and ')} already answered (and charged) in this run, as n8n keeps no output of a node that stops on an error.${kept} To keep every answer, set the node's Settings > On Error to "Continue (using error output)": answers then go to the success output and failures, each with its reason, to the error output.`;
 	error.description = error.description ? `${error.description} ${cost}` : cost;
 	return error;
 }
 
 /** What the run saved and where it stopped, above the node's output in the editor. */
-function addHints<Prepared>(ctx: IExecuteFunctions, service: ServiceDefinition<Prepared>, ledger: RunLedger, tally: Tally): void {
+function addHints<Prepared>(
+	ctx: IExecuteFunctions,
+	service: ServiceDefinition<Prepared>,
+	ledger: RunLedger,
+	tally: Tally,
+	keeping: AnswerKeeping | undefined,
+): void {
 	const answered = tally.items + tally.rows;
 	const noun = tally.rows ? 'rows' : 'items';
 	const hints: Array<{ message: string; type: 'info' | 'warning'; location: 'outputPane' }> = [];
+	const { fromTry, fromRetry } = keeping?.reused ?? { fromTry: 0, fromRetry: 0 };
 	if (ledger.requestsSaved > 0) {
 		hints.push({
-			message: `${answered.toLocaleString('en-US')} ${noun} answered with ${(answered - ledger.requestsSaved).toLocaleString('en-US')} requests: repeated values were sent once (turn Send Repeated Values Once off in Options for a fresh answer each)`,
+			message: `${answered.toLocaleString('en-US')} ${noun} answered with ${(answered - ledger.requestsSaved - fromTry - fromRetry).toLocaleString('en-US')} requests: repeated values were sent once (turn Send Repeated Values Once off in Options for a fresh answer each)`,
 			type: 'info',
 			location: 'outputPane',
 		});
 	}
+	const reusedFrom = (count: number, where: string) =>
+		hints.push({
+			message: `${count.toLocaleString('en-US')} ${count === 1 ? 'answer' : 'answers'} reused from ${where}, not paid for again`,
+			type: 'info',
+			location: 'outputPane',
+		});
+	if (fromTry > 0) reusedFrom(fromTry, "this node's earlier try (Settings > Retry On Fail)");
+	if (fromRetry > 0) reusedFrom(fromRetry, 'the failed execution this one retries');
 	if (ledger.stoppedAt !== undefined) {
 		hints.push({
 			message: `${ledger.stopReason === 'keyRejected' ? `The ${service.serviceName} key was rejected (401)` : `The plan's API credits for ${service.serviceName} ran out`} at ${ledger.stoppedAt}: ${tally.notSent.toLocaleString('en-US')} ${noun} after it were not sent and cost nothing`,

@@ -199,7 +199,7 @@ export function stopReasonOf(error: Error): StopReason | undefined {
 
 
 /** A shared answer's item for another unit: its own JSON, the same binary data (n8n stores it once). */
-function copyItem(item: INodeExecutionData): INodeExecutionData {
+export function copyItem(item: INodeExecutionData): INodeExecutionData {
 	const copy: INodeExecutionData = { ...item, json: structuredClone(item.json) };
 	if (item.binary) {
 		copy.binary = Object.fromEntries(Object.entries(item.binary).map(([name, data]) => [name, { ...data }]));

@@ -35,6 +35,8 @@ const QUOTA_STATUSES = [422];
 
 export interface Connection {
 	concurrency: number;
+	/** The credential as what answers it (type, Base URL and a hash of the key): kept answers are filed under it. */
+	identity: string;
 	/** The client of one unit: `gate` says whether the run still sends, and hears of a spent plan. */
 	clientFor(itemIndex: number, gate: SendingGate): ServiceClient;
 }
@@ -69,6 +71,7 @@ export async function connect<Prepared>(
 	const health: RunHealth = { failingSince: undefined };
 	return {
 		concurrency: concurrencyFor(requestsPerSecond),
+		identity: keyIdentity,
 		clientFor: (itemIndex, gate) => ({
 			request: async (request) =>
 				await send(ctx, service, { baseUrl, pacer, health, secrets, itemIndex, authentication, gate }, request),

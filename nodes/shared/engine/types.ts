@@ -74,6 +74,11 @@ export interface ServiceDefinition<Prepared = ServiceRequest> {
 	 */
 	requestKey?(prepared: Prepared): string | undefined;
 	/**
+	 * False when answers are too large to keep in memory for n8n's next try of the node or a Retry
+	 * of its execution (a database archive): they are fetched again. Default true (keptAnswers.ts).
+	 */
+	keepAnswersForRetry?: boolean;
+	/**
 	 * Reads and checks item `itemIndex`'s parameters. Throws an input error naming the field; it
 	 * runs for every item before the first request, so a bad row costs no credit. An item that
 	 * stands for many requests (a bulk CSV file) returns a FanOut of them.
