@@ -63,6 +63,25 @@ const CASES: NodeCase[] = [
 	},
 	{ name: 'VAT (Get Categories)', type: 'abstractVat', service: 'vat', parameters: { countryCode: { __rl: true, mode: 'id', value: '={{ $json.value }}' } }, values: ['DE', 'FR', 'IT'], invalid: 'ZZ' },
 	{ name: 'IBAN', type: 'abstractIban', service: 'iban', parameters: { iban: '={{ $json.value }}' }, values: [VALID_IBANS[0], VALID_IBANS[1], VALID_IBANS[2]], invalid: '   ' },
+	// The nodes that read a file with a chosen column: a row of the file per value, as Phone's rows.
+	...(
+		[
+			['IP Geolocation (CSV rows)', 'abstractIpGeolocation', 'geo', { ipAddressColumn: 'value' }, ['8.8.8.8', '1.1.1.1', '9.9.9.9']],
+			['Company (CSV rows)', 'abstractCompany', 'company', { domainColumn: 'value' }, ['acme.io', 'stripe.com', 'example.com']],
+			['VAT Validate (CSV rows)', 'abstractVat', 'vat', { operation: 'validate', vatNumberColumn: 'value' }, ['SE556656688001', 'DE259597697', 'FR40303265045']],
+			['IBAN (CSV rows)', 'abstractIban', 'iban', { ibanColumn: 'value' }, [VALID_IBANS[0], VALID_IBANS[1], VALID_IBANS[2]]],
+		] as const
+	).map(
+		([name, type, service, column, values]): NodeCase => ({
+			name,
+			type,
+			service,
+			parameters: { input: 'csvFile', binaryPropertyName: 'data', ...column, options: {} },
+			values: [...values],
+			invalid: '',
+			items: (rows) => [csvItem(`value,name\n${rows.map((value, index) => `${value},Lead ${index}`).join('\n')}\n`)],
+		}),
+	),
 	{
 		name: 'Image Processing (URL, result downloaded)',
 		type: 'abstractImages',
