@@ -14,6 +14,7 @@ import {
 	nameWithoutHeaderRow,
 	outputOf,
 	resultFileName,
+	resultPropertyOf,
 	rowName,
 	sliceOf,
 	type ColumnChoice,
@@ -42,7 +43,6 @@ import type { OpenedDatabases } from './openDatabases';
  */
 
 export const FILE_FIELD = 'CSV Binary Field (csvBinaryPropertyName)';
-const RESULT_FIELD = 'Put Result File in Field (resultBinaryPropertyName)';
 
 /**
  * Answers the memo holds: as items' JSON (about 1 KB each), or as a result file's CSV text (about
@@ -84,8 +84,7 @@ export async function lookUpFile(
 	const slice = sliceOf(ctx, itemIndex, options, Infinity);
 	const headerRow = headerRowOf(ctx, itemIndex, options.headerRow);
 	const column = addressColumnOf(ctx, itemIndex, headerRow);
-	const resultProperty =
-		output === 'resultFile' ? binaryPropertyName(ctx, itemIndex, RESULT_FIELD, ctx.getNodeParameter('resultBinaryPropertyName', itemIndex, 'data')) : '';
+	const resultProperty = output === 'resultFile' ? resultPropertyOf(ctx, itemIndex) : '';
 	const databases = await open();
 	const shape = await fileShape(ctx, itemIndex, meta, column, headerRow, slice, continueOnFail);
 

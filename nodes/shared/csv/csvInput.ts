@@ -219,10 +219,7 @@ export async function csvFanOut<Prepared>(
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const slice = sliceOf(ctx, itemIndex, options);
 	const resultColumns = output === 'resultFile' ? resultFieldsOf(ctx, itemIndex, options.resultFields, lookup.answerColumns) : [];
-	const resultProperty =
-		output === 'resultFile'
-			? binaryPropertyName(ctx, itemIndex, RESULT_FIELD, ctx.getNodeParameter('resultBinaryPropertyName', itemIndex, 'data'))
-			: '';
+	const resultProperty = output === 'resultFile' ? resultPropertyOf(ctx, itemIndex) : '';
 	const headerRow = headerRowOf(ctx, itemIndex, options.headerRow);
 	if ('name' in lookup.column && headerRow === 'no') throw fileInputError(itemIndex, nameWithoutHeaderRow(ctx, itemIndex, lookup.column));
 
@@ -567,6 +564,11 @@ function resultFieldsOf(ctx: IExecuteFunctions, itemIndex: number, value: unknow
 		);
 	}
 	return columns.filter((column) => picked.includes(column));
+}
+
+/** The output binary field of a result file (Put Result File in Field). */
+export function resultPropertyOf(ctx: IExecuteFunctions, itemIndex: number): string {
+	return binaryPropertyName(ctx, itemIndex, RESULT_FIELD, ctx.getNodeParameter('resultBinaryPropertyName', itemIndex, 'data'));
 }
 
 /** leads.csv gives leads-results.csv. */
