@@ -9,4 +9,7 @@ module.exports = {
 	// n8n-core's own timers are stopped as n8n stops them at shutdown; no forceExit, so a handle
 	// a test leaves open keeps jest from exiting and shows.
 	setupFilesAfterEnv: ['<rootDir>/test/harness/n8nShutdown.ts'],
+	// The run's temporary folders in one folder of its own, checked empty at the end.
+	globalSetup: '<rootDir>/test/harness/tempFoldersSetup.ts',
+	globalTeardown: '<rootDir>/test/harness/tempFoldersTeardown.ts',
 };

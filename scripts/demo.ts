@@ -3,35 +3,156 @@ import path from 'path';
 
 import { Container } from '@n8n/di';
 import { BinaryDataService } from 'n8n-core';
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IBinaryData, INodeExecutionData } from 'n8n-workflow';
 
 import { parseCsv } from '../nodes/shared/csv/csv';
 
-import { runWorkflow, type WorkflowJson } from '../test/harness/run';
+import { N8N_HOME, keepScratchFolder } from '../test/harness/env';
+import { runWorkflow, type RunResult, type WorkflowJson } from '../test/harness/run';
 import { createN8nFilesFolder, N8N_WORKING_DIRECTORY } from '../test/harness/n8nFiles';
 import { allSandboxCredentials } from '../test/harness/sandboxCredentials';
 import { ROOT } from '../test/harness/nodeTypes';
 import { placeStoredDatabases } from '../test/sandbox/ipDatabases/storedFiles';
 import { startSandbox } from '../test/sandbox/server';
 import { placeStoredInputs } from '../test/sandbox/storedInputs';
-import { formatTable } from './table';
+import { cut, formatTable, leaves, outputWidth } from './table';
 
 /**
  * The package's main job on the embedded sandbox: every workflow in examples/, run through
  * n8n-core's engine exactly as saved, with credentials pointing at the sandbox on 127.0.0.1.
- * Lead enrichment first (its enriched rows as a table), then the media and database examples,
- * whose files land in the folder printed at the end.
+ * Lead enrichment first, then the others; each shows what its last nodes output as a table that
+ * fits the terminal, and writes the full answers to a file.
  *
  * The n8n process the harness plays has a fresh home folder of its own in the system's temporary
- * folder (new every run, so runs of demo, dev and test:e2e never share files): the demo makes its
- * `~/.n8n-files`, as a user has to, and the examples write there, as in a stock n8n.
+ * folder (new every run, so runs of demo, dev and test:e2e never share files and no run depends
+ * on what an earlier one left): the demo makes its `~/.n8n-files`, as a user has to, and the
+ * examples write there, as in a stock n8n. The demo keeps that home for the user to look at.
  */
 const RATE = 5; // requests per second: the sandbox plays a paid plan, the nodes pace to it
 
+/** Where the demo writes each example's full output (beside `~/.n8n-files`, which is the workflows' own). */
+export const ANSWERS_FOLDER = path.join(N8N_HOME, 'demo-answers');
+
+/**
+ * The few leaves that tell what an example does, per example file and table (a node's name, or
+ * the name of a CSV file its items carry); every leaf is in the answers file. Other tables show
+ * every field, narrowed to fit.
+ */
+const RESULT_FILE_SUMMARY = ['rows', 'answered', 'requestsSent', 'fileRows', 'fileName', 'binary.data'];
+const SHOWN_COLUMNS: Record<string, Record<string, readonly string[]>> = {
+	'bulk-company-result-file.json': {
+		'Save result file': RESULT_FILE_SUMMARY,
+		'domains-results.csv': ['company', 'domain', 'company_name', 'year_founded', 'city', 'country', 'industry'],
+	},
+	'bulk-email-csv.json': {
+		'leads-enriched.csv': ['row', 'name', 'email', 'deliverability', 'status_detail', 'quality_score', 'is_disposable', 'suggested_correction'],
+	},
+	'bulk-email-result-file.json': {
+		'Save result file': RESULT_FILE_SUMMARY,
+		'leads-results.csv': [
+			'name',
+			'email',
+			'email_deliverability.status',
+			'email_deliverability.status_detail',
+			'suggested_correction',
+			'email_quality.is_disposable',
+		],
+	},
+	'ip-lookup-after-download.json': {
+		'IP Database Lookup': ['ip_address', 'city', 'region', 'country', 'country_code', 'found', 'reason'],
+	},
+	'ip-lookup-log-result-file.json': {
+		'Save result file': ['rows', 'answered', 'lookups', 'fileRows', 'fileName', 'binary.data'],
+		'access-log-results.csv': ['time', 'client_ip', 'request', 'http_status', 'city', 'country', 'found', 'reason'],
+	},
+	'ip-lookup-stored-database.json': {
+		'IP Database Lookup': ['ip_address', 'network', 'city', 'region', 'country', 'timezone_name', 'found', 'reason'],
+	},
+	'ip-lookup-three-databases.json': {
+		'IP Database Lookup': [
+			'ip_address',
+			'city',
+			'connection.autonomous_system_organization',
+			'security.is_tor',
+			'security.is_abuse',
+			'found',
+			'reason',
+		],
+	},
+};
+
+/** One item as a table row: its leaves by dotted path, and its files by name, type and size. */
+export function itemRow(item: INodeExecutionData): Record<string, unknown> {
+	const row = leaves(item.json);
+	for (const [property, file] of Object.entries(item.binary ?? {})) {
+		row[`binary.${property}`] = `${file.fileName ?? '?'} (${file.mimeType}, ${file.fileSize ?? '?'})`;
+	}
+	return row;
+}
+
+/** The columns a table of an example shows: its chosen leaves that the rows have, else all. */
+function columnsFor(example: string, table: string, rows: Array<Record<string, unknown>>): string[] | undefined {
+	const present = new Set(rows.flatMap((row) => Object.keys(row)));
+	const chosen = (SHOWN_COLUMNS[example]?.[table] ?? []).filter((column) => present.has(column));
+	return chosen.length > 0 ? chosen : undefined;
+}
+
+/** A file an item carries, as it would be saved: its binary metadata without the bytes. */
+function fileFacts(file: IBinaryData): Record<string, unknown> {
+	const { data: _data, ...facts } = file;
+	return facts;
+}
+
+/** What an example's run shows: its tables, as lines, and its full answers for the file. */
+export interface ExampleView {
+	lines: string[];
+	/** Every item of every node the workflow ends with, in full (files by their metadata). */
+	answers: Record<string, unknown>;
+	/** The CSV files its items carry, by file name, as they are. */
+	csvFiles: Array<{ name: string; content: Buffer }>;
+}
+
+/** The tables of one example's run, every line within `width`, and its answers in full. */
+export async function viewOf(example: string, workflow: WorkflowJson, result: RunResult, width: number): Promise<ExampleView> {
+	const lines: string[] = [];
+	const answers: Record<string, unknown> = {};
+	const csvFiles: ExampleView['csvFiles'] = [];
+	for (const node of lastNodesThatRan(workflow, result.run.data.resultData.runData)) {
+		const items = result.output(node);
+		answers[node] = items.map((item) => ({
+			json: item.json,
+			...(item.binary ? { binary: Object.fromEntries(Object.entries(item.binary).map(([name, file]) => [name, fileFacts(file)])) } : {}),
+		}));
+		// A branch fed by a node's error output ("Continue (using error output)") says so, and
+		// shows its reasons wider: they are what the run has to tell about those items.
+		const errorSource = errorOutputFeeding(workflow, node);
+		lines.push('', cut(`${node}${errorSource ? ` (the error output of ${errorSource})` : ''}:`, width));
+		const rows = items.map(itemRow);
+		lines.push(...formatTable(rows, { width, maxCell: errorSource ? 90 : 30, columns: columnsFor(example, node, rows) }).split('\n'));
+		for (const item of items) {
+			for (const [property, file] of Object.entries(item.binary ?? {})) {
+				if (file.mimeType !== 'text/csv') continue;
+				const content = await Container.get(BinaryDataService).getAsBuffer(file);
+				const name = file.fileName ?? `${property}.csv`;
+				csvFiles.push({ name, content });
+				const [header, ...records] = parseCsv(content).map((row) => row.fields);
+				const csvRows = records.map((fields) => Object.fromEntries(header.map((column, index) => [column, fields[index]])));
+				lines.push('', cut(`binary.${property} (${name}):`, width));
+				lines.push(...formatTable(csvRows, { width, maxCell: 28, columns: columnsFor(example, name, csvRows) }).split('\n'));
+			}
+		}
+	}
+	return { lines, answers, csvFiles };
+}
+
 async function main() {
+	const width = outputWidth();
+	// The home stays for the user to look at the files; a later run makes a new one.
+	keepScratchFolder();
 	const sandbox = await startSandbox();
 	for (const service of Object.keys(sandbox.baseUrls)) sandbox.limitRate(service, RATE);
 	const outputFolder = await createN8nFilesFolder();
+	await fs.mkdir(ANSWERS_FOLDER, { recursive: true });
 
 	const examplesDir = path.join(ROOT, 'examples');
 	const files = (await fs.readdir(examplesDir))
@@ -39,39 +160,48 @@ async function main() {
 		.sort((a, b) => Number(b === 'lead-enrichment.json') - Number(a === 'lead-enrichment.json') || a.localeCompare(b));
 
 	let failed = false;
+	const written = new Map<string, number>();
 	for (const file of files) {
 		const workflow = JSON.parse(await fs.readFile(path.join(examplesDir, file), 'utf8')) as WorkflowJson;
 		// A workflow that reads a stored database file finds the sandbox's build where it looks.
 		await placeStoredDatabases(workflow, N8N_WORKING_DIRECTORY);
-		// And one that reads a stored list (leads, domains) finds the sample one.
+		// And one that reads a stored list (leads, domains, a web log) finds the sample one.
 		await placeStoredInputs(workflow, N8N_WORKING_DIRECTORY);
+		// What is there now was placed, not written: only what changes during the run is the workflow's.
+		const before = await fileStamps(outputFolder);
 		const started = Date.now();
 		const result = await runWorkflow(workflow, { credentials: allSandboxCredentials(sandbox, { requestsPerSecond: RATE }) });
 		const seconds = ((Date.now() - started) / 1000).toFixed(1);
-		console.log(`\n== ${workflow.name ?? file}  (examples/${file}, ${seconds} s)`);
+		for (const [name, stamp] of await fileStamps(outputFolder)) {
+			if (before.get(name)?.stamp !== stamp.stamp) written.set(name, stamp.size);
+		}
+		console.log('');
+		console.log(cut(`== ${workflow.name ?? file}`, width));
+		console.log(cut(`   examples/${file}, ${seconds} s`, width));
 		if (result.error) {
 			failed = true;
 			console.log(`   FAILED: ${result.error.message}${result.error.description ? `\n   ${result.error.description}` : ''}`);
 			continue;
 		}
-		for (const node of lastNodesThatRan(workflow, result.run.data.resultData.runData)) {
-			// A branch fed by a node's error output ("Continue (using error output)") says so, and
-			// shows its reasons wider: they are what the run has to tell about those items.
-			const errorSource = errorOutputFeeding(workflow, node);
-			console.log(`\n${node}${errorSource ? ` (the error output of ${errorSource})` : ''}:`);
-			console.log(formatTable(result.output(node).map(describeItem), errorSource ? 90 : undefined));
-			for (const table of await csvTables(result.output(node))) console.log(`\n${table}`);
+		const view = await viewOf(file, workflow, result, width);
+		for (const line of view.lines) console.log(line);
+		const base = path.basename(file, '.json');
+		await fs.writeFile(path.join(ANSWERS_FOLDER, `${base}.json`), `${JSON.stringify(view.answers, null, 2)}\n`);
+		for (const csv of view.csvFiles) {
+			await fs.writeFile(path.join(ANSWERS_FOLDER, `${base}.${csv.name}`), csv.content);
 		}
 	}
 
 	const requests = sandbox.log.filter((entry) => entry.service !== 'storage');
 	const refused = requests.filter((entry) => entry.status === 429).length;
 	console.log(`\nSandbox: ${requests.length} API requests (${refused} answered 429), ${sandbox.requests('storage').length} storage downloads.`);
-	const written = await listFiles(outputFolder);
-	if (written.length > 0) {
-		console.log(`Files written to ${outputFolder} (the ~/.n8n-files of the n8n the demo plays, whose home is ${N8N_WORKING_DIRECTORY}):`);
-		for (const file of written) console.log(`  ${path.relative(outputFolder, file.path)}  ${file.size} bytes`);
+	if (written.size > 0) {
+		console.log(`\nFiles the workflows wrote to their ~/.n8n-files:\n  ${outputFolder}`);
+		for (const [name, size] of [...written].sort(([a], [b]) => a.localeCompare(b))) console.log(`    ${name}  ${size} bytes`);
 	}
+	console.log(`\nEach example's full output (all that the tables cut or leave out), <example>.json:\n  ${ANSWERS_FOLDER}`);
+	console.log(`\nBoth are in the home of the n8n the demo plays, kept for you to look at (remove it when done;`);
+	console.log(`each run makes a new one and reads nothing an earlier run left):\n  ${N8N_WORKING_DIRECTORY}`);
 	await sandbox.close();
 	// n8n-core leaves handles open after a run; the demo is done.
 	process.exit(failed ? 1 : 0);
@@ -98,46 +228,21 @@ function errorOutputFeeding(workflow: WorkflowJson, name: string): string | unde
 	)?.name;
 }
 
-/** One table row per item: its scalar fields, and its files by name, type and size. */
-function describeItem(item: INodeExecutionData): Record<string, unknown> {
-	const row: IDataObject = {};
-	for (const [key, value] of Object.entries(item.json)) {
-		if (value === null || typeof value !== 'object') row[key] = value;
-	}
-	for (const [property, file] of Object.entries(item.binary ?? {})) {
-		row[`binary.${property}`] = `${file.fileName ?? '?'} (${file.mimeType}, ${file.fileSize ?? '?'})`;
-	}
-	return row;
-}
-
-/** A CSV file an item carries (the bulk CSV example's output), shown as the table it holds. */
-async function csvTables(items: INodeExecutionData[]): Promise<string[]> {
-	const tables: string[] = [];
-	for (const item of items) {
-		for (const [property, file] of Object.entries(item.binary ?? {})) {
-			if (file.mimeType !== 'text/csv') continue;
-			const [header, ...rows] = parseCsv(await Container.get(BinaryDataService).getAsBuffer(file)).map((row) => row.fields);
-			// A line break inside a cell is shown as ⏎ so that each row stays on one line.
-			const shown = (text = '') => text.replace(/\r\n|\r|\n/g, '⏎');
-			const records = rows.map((fields) => Object.fromEntries(header.map((name, index) => [name, shown(fields[index])])));
-			tables.push(`binary.${property} (${file.fileName ?? 'CSV'}):\n${formatTable(records, 28)}`);
-		}
-	}
-	return tables;
-}
-
-async function listFiles(folder: string): Promise<Array<{ path: string; size: number }>> {
+/** Each file in a folder (relative name) with its size and a stamp that changes when it is written. */
+async function fileStamps(folder: string): Promise<Map<string, { size: number; stamp: string }>> {
 	const entries = await fs.readdir(folder, { withFileTypes: true, recursive: true }).catch(() => []);
-	const files = entries.filter((entry) => entry.isFile());
-	return await Promise.all(
-		files.map(async (entry) => {
-			const full = path.join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name);
-			return { path: full, size: (await fs.stat(full)).size };
-		}),
-	);
+	const stamps = new Map<string, { size: number; stamp: string }>();
+	for (const entry of entries.filter((each) => each.isFile())) {
+		const full = path.join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name);
+		const stat = await fs.stat(full);
+		stamps.set(path.relative(folder, full), { size: stat.size, stamp: `${stat.ino}:${stat.mtimeMs}:${stat.size}` });
+	}
+	return stamps;
 }
 
-void main().catch((error: Error) => {
-	console.error(error);
-	process.exit(1);
-});
+if (require.main === module) {
+	void main().catch((error: Error) => {
+		console.error(error);
+		process.exit(1);
+	});
+}

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync } from 'fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'fs';
 import os from 'os';
 import path from 'path';
 
@@ -19,3 +19,20 @@ process.env.N8N_ENCRYPTION_KEY ??= 'harness-only-encryption-key';
 export const N8N_HOME = path.join(scratch, 'home');
 mkdirSync(N8N_HOME);
 process.env.N8N_RESTRICT_FILE_ACCESS_TO = path.join(N8N_HOME, '.n8n-files');
+
+// The folder goes when its user is done, passed or failed: under jest when the test file ends
+// (jest loads this module anew for each test file, so each file has a folder of its own), else
+// when the process exits (a benchmark, a multi-process test's child). A process killed by a
+// signal cannot remove it; the test run's teardown (test/harness/tempFolders.ts) reports any left.
+let kept = false;
+const remove = () => {
+	if (!kept) rmSync(scratch, { recursive: true, force: true });
+};
+const jestAfterAll = (globalThis as { afterAll?: (hook: () => void) => void }).afterAll;
+if (typeof jestAfterAll === 'function') jestAfterAll(remove);
+else process.once('exit', remove);
+
+/** Keeps the folder after the process ends: the demo leaves its home for the user to look at. */
+export function keepScratchFolder(): void {
+	kept = true;
+}
