@@ -103,9 +103,18 @@ function fileFacts(file: IBinaryData): Record<string, unknown> {
 	return facts;
 }
 
-/** What an example's run shows: its tables, as lines, and its full answers for the file. */
-export interface ExampleView {
+/** A table of an example's run: its title, its lines (header, rule, one per row, maybe a note). */
+export interface ShownTable {
+	title: string;
+	/** The node whose items the rows are; none for the rows of a CSV file an item carries. */
+	node?: string;
+	rows: number;
 	lines: string[];
+}
+
+/** What an example's run shows: its tables, and its full answers for the file. */
+export interface ExampleView {
+	tables: ShownTable[];
 	/** Every item of every node the workflow ends with, in full (files by their metadata). */
 	answers: Record<string, unknown>;
 	/** The CSV files its items carry, by file name, as they are. */
@@ -114,9 +123,11 @@ export interface ExampleView {
 
 /** The tables of one example's run, every line within `width`, and its answers in full. */
 export async function viewOf(example: string, workflow: WorkflowJson, result: RunResult, width: number): Promise<ExampleView> {
-	const lines: string[] = [];
+	const tables: ShownTable[] = [];
 	const answers: Record<string, unknown> = {};
 	const csvFiles: ExampleView['csvFiles'] = [];
+	const table = (title: string, rows: Array<Record<string, unknown>>, key: string, maxCell: number, node?: string) =>
+		tables.push({ title: cut(title, width), node, rows: rows.length, lines: formatTable(rows, { width, maxCell, columns: columnsFor(example, key, rows) }).split('\n') });
 	for (const node of lastNodesThatRan(workflow, result.run.data.resultData.runData)) {
 		const items = result.output(node);
 		answers[node] = items.map((item) => ({
@@ -126,9 +137,7 @@ export async function viewOf(example: string, workflow: WorkflowJson, result: Ru
 		// A branch fed by a node's error output ("Continue (using error output)") says so, and
 		// shows its reasons wider: they are what the run has to tell about those items.
 		const errorSource = errorOutputFeeding(workflow, node);
-		lines.push('', cut(`${node}${errorSource ? ` (the error output of ${errorSource})` : ''}:`, width));
-		const rows = items.map(itemRow);
-		lines.push(...formatTable(rows, { width, maxCell: errorSource ? 90 : 30, columns: columnsFor(example, node, rows) }).split('\n'));
+		table(`${node}${errorSource ? ` (the error output of ${errorSource})` : ''}:`, items.map(itemRow), node, errorSource ? 90 : 30, node);
 		for (const item of items) {
 			for (const [property, file] of Object.entries(item.binary ?? {})) {
 				if (file.mimeType !== 'text/csv') continue;
@@ -137,12 +146,28 @@ export async function viewOf(example: string, workflow: WorkflowJson, result: Ru
 				csvFiles.push({ name, content });
 				const [header, ...records] = parseCsv(content).map((row) => row.fields);
 				const csvRows = records.map((fields) => Object.fromEntries(header.map((column, index) => [column, fields[index]])));
-				lines.push('', cut(`binary.${property} (${name}):`, width));
-				lines.push(...formatTable(csvRows, { width, maxCell: 28, columns: columnsFor(example, name, csvRows) }).split('\n'));
+				table(`binary.${property} (${name}):`, csvRows, name, 28);
 			}
 		}
 	}
-	return { lines, answers, csvFiles };
+	return { tables, answers, csvFiles };
+}
+
+/** The example files, lead enrichment first (the package's main job), then by name. */
+export async function exampleFiles(): Promise<string[]> {
+	return (await fs.readdir(path.join(ROOT, 'examples')))
+		.filter((file) => file.endsWith('.json'))
+		.sort((a, b) => Number(b === 'lead-enrichment.json') - Number(a === 'lead-enrichment.json') || a.localeCompare(b));
+}
+
+/** An example as saved, with the files it reads from storage put in place in `~/.n8n-files`. */
+export async function preparedExample(file: string): Promise<WorkflowJson> {
+	const workflow = JSON.parse(await fs.readFile(path.join(ROOT, 'examples', file), 'utf8')) as WorkflowJson;
+	// A workflow that reads a stored database file finds the sandbox's build where it looks.
+	await placeStoredDatabases(workflow, N8N_WORKING_DIRECTORY);
+	// And one that reads a stored list (leads, domains, a web log) finds the sample one.
+	await placeStoredInputs(workflow, N8N_WORKING_DIRECTORY);
+	return workflow;
 }
 
 async function main() {
@@ -154,19 +179,10 @@ async function main() {
 	const outputFolder = await createN8nFilesFolder();
 	await fs.mkdir(ANSWERS_FOLDER, { recursive: true });
 
-	const examplesDir = path.join(ROOT, 'examples');
-	const files = (await fs.readdir(examplesDir))
-		.filter((file) => file.endsWith('.json'))
-		.sort((a, b) => Number(b === 'lead-enrichment.json') - Number(a === 'lead-enrichment.json') || a.localeCompare(b));
-
 	let failed = false;
 	const written = new Map<string, number>();
-	for (const file of files) {
-		const workflow = JSON.parse(await fs.readFile(path.join(examplesDir, file), 'utf8')) as WorkflowJson;
-		// A workflow that reads a stored database file finds the sandbox's build where it looks.
-		await placeStoredDatabases(workflow, N8N_WORKING_DIRECTORY);
-		// And one that reads a stored list (leads, domains, a web log) finds the sample one.
-		await placeStoredInputs(workflow, N8N_WORKING_DIRECTORY);
+	for (const file of await exampleFiles()) {
+		const workflow = await preparedExample(file);
 		// What is there now was placed, not written: only what changes during the run is the workflow's.
 		const before = await fileStamps(outputFolder);
 		const started = Date.now();
@@ -184,7 +200,7 @@ async function main() {
 			continue;
 		}
 		const view = await viewOf(file, workflow, result, width);
-		for (const line of view.lines) console.log(line);
+		for (const shown of view.tables) console.log(['', shown.title, ...shown.lines].join('\n'));
 		const base = path.basename(file, '.json');
 		await fs.writeFile(path.join(ANSWERS_FOLDER, `${base}.json`), `${JSON.stringify(view.answers, null, 2)}\n`);
 		for (const csv of view.csvFiles) {

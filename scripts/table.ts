@@ -133,25 +133,30 @@ export function formatTable(rows: Array<Record<string, unknown>>, options: Table
 	const natural = columns.map((column, index) =>
 		Math.max(Math.min(displayWidth(column), maxCell), ...cells.map((line) => Math.min(displayWidth(line[index]), maxCell))),
 	);
-	const widths = [...natural];
-	const total = (count: number) => widths.slice(0, count).reduce((sum, each) => sum + each, 0) + GAP.length * (count - 1);
-	// Narrow the widest column, one terminal column at a time, down to a floor: first each
-	// column's header (up to HEADER_FLOOR), so that values are cut before names are; then
-	// MIN_COLUMN. What still does not fit is left out from the end.
-	for (const floorOf of [(index: number) => Math.min(natural[index], Math.max(MIN_COLUMN, Math.min(displayWidth(columns[index]), HEADER_FLOOR))), () => MIN_COLUMN]) {
-		while (total(widths.length) > width) {
-			const widest = widths
-				.map((each, index) => (each > floorOf(index) ? index : -1))
-				.filter((index) => index >= 0)
-				.sort((a, b) => widths[b] - widths[a] || b - a)[0];
-			if (widest === undefined) break;
+	const headerFloor = (index: number) => Math.min(natural[index], Math.max(MIN_COLUMN, Math.min(displayWidth(columns[index]), HEADER_FLOOR)));
+	// The widths of the first `count` columns narrowed to fit, the widest first, one terminal
+	// column at a time, none below its floor; undefined when they cannot fit.
+	const narrowed = (count: number, floorOf: (index: number) => number): number[] | undefined => {
+		const widths = natural.slice(0, count);
+		let total = widths.reduce((sum, each) => sum + each, 0) + GAP.length * (count - 1);
+		while (total > width) {
+			let widest = -1;
+			for (let index = 0; index < count; index++) {
+				if (widths[index] > floorOf(index) && (widest < 0 || widths[index] >= widths[widest])) widest = index;
+			}
+			if (widest < 0) return undefined;
 			widths[widest]--;
+			total--;
 		}
-	}
+		return widths;
+	};
+	// Values are cut before headers (down to HEADER_FLOOR), then headers too (down to
+	// MIN_COLUMN) if that fits every column; else the last columns are left out, named below.
+	let widths = narrowed(columns.length, headerFloor) ?? narrowed(columns.length, () => MIN_COLUMN);
 	let shown = columns.length;
-	while (shown > 1 && total(shown) > width) shown--;
-	// A single column left is cut to the width itself.
-	if (total(shown) > width) widths[0] = width;
+	while (!widths && shown > 1) widths = narrowed(--shown, headerFloor);
+	// A single column that does not fit is cut to the width itself.
+	widths ??= [width];
 
 	const line = (values: string[]) =>
 		values
@@ -159,7 +164,7 @@ export function formatTable(rows: Array<Record<string, unknown>>, options: Table
 			.map((value, index) => pad(value, widths[index]))
 			.join(GAP)
 			.trimEnd();
-	const header = columns.map((column, index) => cutHeader(column, widths[index] ?? 0));
+	const header = columns.map((column, index) => cutHeader(column, widths![index] ?? 0));
 	const lines = [
 		line(header),
 		line(widths.map((each) => '-'.repeat(each))),

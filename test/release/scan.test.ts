@@ -21,7 +21,12 @@ function scan(dir: string) {
 function copyPackage(): string {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-abstractapi-scan-test-'));
 	const skipped = new Set(['node_modules', '.git', '.out'].map((entry) => path.join(root, entry)));
-	fs.cpSync(root, dir, { recursive: true, filter: (source) => !skipped.has(source) });
+	try {
+		fs.cpSync(root, dir, { recursive: true, filter: (source) => !skipped.has(source) });
+	} catch (error) {
+		fs.rmSync(dir, { recursive: true, force: true });
+		throw error;
+	}
 	return dir;
 }
 

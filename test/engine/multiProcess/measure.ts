@@ -11,6 +11,8 @@ export interface SharedKeyRun {
 	refused: number;
 	/** Items with a request after their success (must be none). */
 	resent: number;
+	/** Items refused (429) that no later request got through for (must be none). */
+	refusedNeverAccepted: string[];
 	/** Accepted requests per second while every process was using the key. */
 	sharedRate: number;
 	wholeRunRate: number;
@@ -29,10 +31,13 @@ export async function runSharedKey(sandbox: Sandbox, rate: number, processes: nu
 	const log = sandbox.requests('iban');
 	const accepted = log.filter((entry) => entry.status === 200);
 	const succeededAt = new Map<string, number>();
+	const refusedLast = new Set<string>();
 	let resent = 0;
 	for (const entry of log) {
 		if (succeededAt.has(entry.query.iban)) resent++;
 		if (entry.status === 200) succeededAt.set(entry.query.iban, entry.at);
+		if (entry.status === 429) refusedLast.add(entry.query.iban);
+		else if (entry.status === 200) refusedLast.delete(entry.query.iban);
 	}
 	// From the first request to the last request of the process that finished first (after
 	// that, one process is left on the key on its own and wins its rate back).
@@ -47,6 +52,7 @@ export async function runSharedKey(sandbox: Sandbox, rate: number, processes: nu
 		accepted: accepted.length,
 		refused: log.filter((entry) => entry.status === 429).length,
 		resent,
+		refusedNeverAccepted: [...refusedLast],
 		sharedRate: perSecond(shared),
 		wholeRunRate: perSecond(accepted),
 	};

@@ -14,6 +14,7 @@ export async function runInProcesses(
 	go: (index: number) => Omit<Go, 'type' | 'startAt'>,
 ): Promise<Report[]> {
 	const children: ChildProcess[] = [];
+	const reported = new Set<number>();
 	try {
 		const ready: Array<Promise<void>> = [];
 		// From test/ (jest) the runner is TypeScript, loaded through register.js; from the
@@ -40,7 +41,9 @@ export async function runInProcesses(
 					new Promise<Report>((resolve, reject) => {
 						child.removeAllListeners('exit');
 						child.on('message', (message: Report) => {
-							if (message.type === 'done') resolve(message);
+							if (message.type !== 'done') return;
+							reported.add(index);
+							resolve(message);
 						});
 						child.once('exit', (code) => reject(new Error(`process ${index} exited with ${code} without a report`)));
 						child.send({ type: 'go', startAt, ...go(index) } satisfies Go);
@@ -48,6 +51,15 @@ export async function runInProcesses(
 			),
 		);
 	} finally {
-		for (const child of children) if (child.exitCode === null) child.kill();
+		// A child that reported exits by itself; one that did not is stopped. Either way it is
+		// waited for: its exit removes its harness folder (../../harness/env.ts).
+		await Promise.all(
+			children.map(async (child, index) => {
+				if (child.exitCode !== null || child.signalCode !== null) return;
+				const exited = new Promise((resolve) => child.once('exit', resolve));
+				if (!reported.has(index)) child.kill();
+				await exited;
+			}),
+		);
 	}
 }

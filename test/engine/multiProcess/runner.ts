@@ -42,4 +42,7 @@ process.on('message', (message: Go) => {
 	})();
 });
 
+// Stopped by the parent (a failed run): exit normally, so that the harness removes its folder.
+process.once('SIGTERM', () => process.exit(143));
+
 process.send?.({ type: 'ready' });
