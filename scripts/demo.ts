@@ -7,7 +7,7 @@ import type { IBinaryData, INodeExecutionData } from 'n8n-workflow';
 
 import { parseCsv } from '../nodes/shared/csv/csv';
 
-import { N8N_HOME, keepScratchFolder } from '../test/harness/env';
+import { N8N_HOME, SCRATCH_FOLDER, keepScratchFolder } from '../test/harness/env';
 import { runWorkflow, type RunResult, type WorkflowJson } from '../test/harness/run';
 import { createN8nFilesFolder, N8N_WORKING_DIRECTORY } from '../test/harness/n8nFiles';
 import { allSandboxCredentials } from '../test/harness/sandboxCredentials';
@@ -215,9 +215,11 @@ async function main() {
 		console.log(`\nFiles the workflows wrote to their ~/.n8n-files:\n  ${outputFolder}`);
 		for (const [name, size] of [...written].sort(([a], [b]) => a.localeCompare(b))) console.log(`    ${name}  ${size} bytes`);
 	}
-	console.log(`\nEach example's full output (all that the tables cut or leave out), <example>.json:\n  ${ANSWERS_FOLDER}`);
-	console.log(`\nBoth are in the home of the n8n the demo plays, kept for you to look at (remove it when done;`);
-	console.log(`each run makes a new one and reads nothing an earlier run left):\n  ${N8N_WORKING_DIRECTORY}`);
+	console.log(`\nEach example's full output (what the tables cut or leave out), one .json each:\n  ${ANSWERS_FOLDER}`);
+	// Kept on purpose (see keepScratchFolder above); said so, since tests remove theirs.
+	console.log(`\nThe demo's temporary folder (its n8n's home, user folder and binary data) is`);
+	console.log(`kept for you to look at: remove it when done. Each run makes a new one and`);
+	console.log(`reads nothing an earlier run left:\n  ${SCRATCH_FOLDER}`);
 	await sandbox.close();
 	// n8n-core leaves handles open after a run; the demo is done.
 	process.exit(failed ? 1 : 0);

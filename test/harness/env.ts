@@ -5,6 +5,8 @@ import path from 'path';
 // n8n-core reads its settings from the environment when its services are first built: keep its
 // user folder and binary files in a temporary folder, never in the home of whoever runs tests.
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'abstract-n8n-'));
+/** The process's temporary folder: n8n's user folder and binary data, and the home below. */
+export const SCRATCH_FOLDER = scratch;
 process.env.N8N_USER_FOLDER ??= scratch;
 process.env.N8N_BINARY_DATA_STORAGE_PATH ??= path.join(scratch, 'binary');
 // A fixed key for the throwaway settings file, so n8n-core does not generate and announce one.
