@@ -117,7 +117,7 @@ const FACTS: Fact[] = [
 	},
 	{
 		name: 'n8n Cloud Pro-1 memory',
-		patterns: [/\bPro-1 \((\d[\d,]*) MiB\)/g, /\bPro-1's (\d[\d,]*) MiB\b/g],
+		patterns: [/\bPro-1 \((\d[\d,]*) MiB\)/g, /\bPro-1's (\d[\d,]*) MiB\b/g, /\(Pro-1, (\d[\d,]*) MiB\)/g],
 	},
 	{
 		name: 'n8n Cloud Pro-2 memory',
