@@ -124,12 +124,24 @@ const FACTS: Fact[] = [
 		patterns: [/\bPro-2 \((\d[\d,]*) MiB\)/g],
 	},
 	{
-		name: 'the IBAN node against HTTP Request with the key in its query (node .out/bench/httpRequest.js)',
-		patterns: [/\b(\d+(?:\.\d+)?)x (?:the items per second of )?n8n's HTTP Request node with the key typed into its (?:URL|query)\b/g],
+		name: 'the IBAN node against HTTP Request with the key in its query, in the bench (node .out/bench/httpRequest.js)',
+		patterns: [/\| IBAN Validation \(key in the query\) \| ([\d.]+)x \(\d+ items\/s\) \|/g, /\bIBAN Validation measured [\d.]+x to ([\d.]+)x the items per second\b/g],
 	},
 	{
-		name: 'the IBAN node against HTTP Request with a Query Auth credential (node .out/bench/httpRequest.js)',
-		patterns: [/\b(\d+(?:\.\d+)?)x (?:the items per second of HTTP Request )?with a Query Auth credential\b/g],
+		name: 'the IBAN node against HTTP Request with the key in its query, in the independent run',
+		patterns: [/\| IBAN Validation \(key in the query\) \| ([\d.]+)x \| \| an independent run\b/g, /\bIBAN Validation measured ([\d.]+)x to [\d.]+x\b/g],
+	},
+	{
+		name: 'Email with Send As Query String against HTTP Request with the key in its query',
+		patterns: [/\| Email Reputation, Send As \*Query String\* \| ([\d.]+)x \|/g, /\bbut ([\d.]+)x with \*Query String\*/g],
+	},
+	{
+		name: 'Email with Send As Bearer against HTTP Request with the key in its query',
+		patterns: [/\| Email Reputation, Send As \*Bearer Header and JSON Body\* \| ([\d.]+)x \|/g, /\bEmail Reputation ([\d.]+)x with Send As \*Bearer Header and JSON Body\*/g],
+	},
+	{
+		name: 'the node against HTTP Request with a Query Auth credential, in the bench',
+		patterns: [/\| IBAN Validation \(key in the query\) \| [\d.]+x \(\d+ items\/s\) \| ([\d.]+)x \|/g, /\bQuery Auth credential, [\d.]+x to ([\d.]+)x\b/g],
 	},
 ];
 
