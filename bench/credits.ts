@@ -6,7 +6,7 @@ import { startSandbox, type Sandbox } from '../test/sandbox/server';
  * What a run spends (credits are money), as counts rather than times: (a) requests sent after the
  * service's first "credits used up" answer, against the requests in flight at that moment
  * (goal: at most those); (b) requests per distinct value on a file where every value occurs
- * twice (goal 1.0), against the same run with Send Repeated Values Once off (2.0).
+ * twice (goal 1.0), against the same run with Send Repeated Values Once off (goal 2.0).
  */
 const csvFile = (rows: number, distinct: number) => {
 	const lines = ['name,email'];

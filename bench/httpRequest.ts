@@ -13,7 +13,9 @@ import { environmentFor, prepare } from '../scripts/n8n/setup';
  * HTTP Request node on the same 300 items, against the same sandbox, each run with
  * `n8n execute`. Items per second come from the Target node's execution time in n8n's run
  * data (its start to its last answer), so n8n's start-up is not counted. HTTP Request runs twice: with the key typed into
- * its query (no credential work at all) and with a Query Auth credential. 3 alternating rounds.
+ * its query (no credential work at all) and with a Query Auth credential. The Email node too, in
+ * two of its Send As forms (Query String, Bearer Header and JSON Body), against HTTP Request with
+ * the key typed into its query: the form changes the ratio. 3 alternating rounds.
  *
  * Not part of `npm run bench` (it needs the cached n8n and a few minutes):
  * `npm run build && npm run build:tools && node .out/bench/httpRequest.js`.
@@ -22,8 +24,12 @@ const COUNT = 300;
 const ROUNDS = 3;
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 5721);
 
-function workflow(id: string, target: WorkflowNode, count = COUNT): Workflow {
-	const ibans = Array.from({ length: count }, (_, index) => `DE89370400440532013000-${index}`);
+/** The looked-up values of a run: IBANs, or with `field` emails, addresses. */
+const valuesOf = (field: string, count: number) =>
+	Array.from({ length: count }, (_, index) => (field === 'emails' ? `lead${index}@example.com` : `DE89370400440532013000-${index}`));
+
+function workflow(id: string, target: WorkflowNode, count = COUNT, field = 'ibans'): Workflow {
+	const values = valuesOf(field, count);
 	return {
 		id,
 		name: id,
@@ -34,9 +40,9 @@ function workflow(id: string, target: WorkflowNode, count = COUNT): Workflow {
 				type: 'n8n-nodes-base.set',
 				typeVersion: 3.4,
 				position: [200, 0],
-				parameters: { mode: 'raw', jsonOutput: JSON.stringify({ ibans }) },
+				parameters: { mode: 'raw', jsonOutput: JSON.stringify({ [field]: values }) },
 			},
-			{ name: 'Split', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [400, 0], parameters: { fieldToSplitOut: 'ibans' } },
+			{ name: 'Split', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [400, 0], parameters: { fieldToSplitOut: field } },
 			{ ...target, name: 'Target', position: [600, 0] },
 		],
 		connections: {
@@ -122,6 +128,14 @@ async function main() {
 	try {
 		const env = await environmentFor(prepared, 5731);
 		const url = `${sandbox.baseUrls.iban}/v1/`;
+		const emailNode = (sendAs: string): WorkflowNode => ({
+			name: 'Target',
+			type: `${prepared.manifest.name}.abstractEmail`,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: { email: '={{ $json.emails }}', options: { sendAs } },
+			credentials: { abstractEmailApi: { id: 'sandbox-abstractEmailApi', name: 'Email (sandbox)' } },
+		});
 		const http = (parameters: Record<string, unknown>, credentials?: WorkflowNode['credentials']): WorkflowNode => ({
 			name: 'Target',
 			type: 'n8n-nodes-base.httpRequest',
@@ -154,18 +168,35 @@ async function main() {
 				'benchHttpQueryAuth',
 				http({ authentication: 'genericCredentialType', genericAuthType: 'httpQueryAuth' }, { httpQueryAuth: { id: 'benchQueryAuth', name: 'IBAN key (query)' } }),
 			),
+			emailQuery: workflow('benchEmailQuery', emailNode('query'), COUNT, 'emails'),
+			emailBearer: workflow('benchEmailBearer', emailNode('bearerJson'), COUNT, 'emails'),
+			emailKeyInUrl: workflow(
+				'benchHttpEmailKeyInUrl',
+				http({
+					url: `${sandbox.baseUrls.email}/v1/`,
+					queryParameters: {
+						parameters: [
+							{ name: 'email', value: '={{ $json.emails }}' },
+							{ name: 'api_key', value: sandbox.keys.email },
+						],
+					},
+				}),
+				COUNT,
+				'emails',
+			),
 		};
+		const serviceOf = (name: keyof typeof workflows) => (name.startsWith('email') ? 'email' : 'iban');
 		await importIntoN8n(prepared.runtime, env, sandbox, Object.values(workflows), { requestsPerSecond: 0 });
 		const extra = path.join(prepared.workFolder, 'queryAuth.json');
 		await fs.writeFile(extra, JSON.stringify([{ id: 'benchQueryAuth', name: 'IBAN key (query)', type: 'httpQueryAuth', data: { name: 'api_key', value: sandbox.keys.iban } }]));
 		assertSucceeded(await n8nCommand(prepared.runtime, env, ['import:credentials', `--input=${extra}`]), 'n8n import:credentials');
 		await fs.rm(extra);
 
-		const rates: Record<string, number[]> = { node: [], keyInUrl: [], queryAuth: [] };
+		const rates: Record<keyof typeof workflows, number[]> = { node: [], keyInUrl: [], queryAuth: [], emailQuery: [], emailBearer: [], emailKeyInUrl: [] };
 		const once = async (name: keyof typeof workflows) => {
 			sandbox.reset();
 			const result = await n8nCommand(prepared.runtime, env, ['execute', `--id=${workflows[name].id}`, '--rawOutput']);
-			const ok = sandbox.requests('iban').filter((entry) => entry.status === 200).length;
+			const ok = sandbox.requests(serviceOf(name)).filter((entry) => entry.status === 200).length;
 			if (result.code !== 0 || ok !== COUNT) throw new Error(`${name}: exit ${result.code}, ${ok} of ${COUNT} answered\n${result.stdout.slice(-2000)}\n${result.stderr.slice(-2000)}`);
 			// The Target node's own execution time in n8n's run data: from its start to its last answer.
 			// (n8n may print log lines after the JSON, so the one number is read, not the whole.)
@@ -176,13 +207,19 @@ async function main() {
 		};
 		console.log(`\n## Throughput in n8n ${'2.41.1'}: ${COUNT} IBAN items, pacing off, ${ROUNDS} alternating rounds (items/s over the node's execution time in n8n's run data)`);
 		await once('node'); // warm-up of the cache files
+		await once('emailQuery');
 		for (let round = 1; round <= ROUNDS; round++) {
 			for (const name of Object.keys(rates) as Array<keyof typeof workflows>) rates[name].push(await once(name));
-			console.log(`    round ${round}: node ${rates.node[round - 1].toFixed(0)}/s, HTTP Request key in URL ${rates.keyInUrl[round - 1].toFixed(0)}/s, HTTP Request Query Auth ${rates.queryAuth[round - 1].toFixed(0)}/s`);
+			console.log(
+				`    round ${round}: node ${rates.node[round - 1].toFixed(0)}/s, HTTP Request key in URL ${rates.keyInUrl[round - 1].toFixed(0)}/s, HTTP Request Query Auth ${rates.queryAuth[round - 1].toFixed(0)}/s; Email Query String ${rates.emailQuery[round - 1].toFixed(0)}/s, Email Bearer ${rates.emailBearer[round - 1].toFixed(0)}/s, HTTP Request email key in URL ${rates.emailKeyInUrl[round - 1].toFixed(0)}/s`,
+			);
 		}
 		const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 		console.log(
 			`    median: node ${median(rates.node).toFixed(0)}/s = ${(median(rates.node) / median(rates.keyInUrl)).toFixed(2)}x HTTP Request with the key in its URL, ${(median(rates.node) / median(rates.queryAuth)).toFixed(2)}x HTTP Request with Query Auth`,
+		);
+		console.log(
+			`    median: Email Query String ${(median(rates.emailQuery) / median(rates.emailKeyInUrl)).toFixed(2)}x, Email Bearer ${(median(rates.emailBearer) / median(rates.emailKeyInUrl)).toFixed(2)}x HTTP Request with the key in its URL (email, ${median(rates.emailKeyInUrl).toFixed(0)}/s)`,
 		);
 
 		await pacingAgainstBatching(prepared, env, sandbox);

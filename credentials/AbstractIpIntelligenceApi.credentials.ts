@@ -5,8 +5,8 @@ import { testBaseUrl } from './shared/liveBaseUrls';
 
 /**
  * The organization's IP intelligence key, which also licenses the IP database downloads. The
- * download endpoint has no request rate (contract 8), so there is no pacing field; a rejected
- * key answers 403 there (contract 5.6).
+ * download endpoint has no request rate, so there is no pacing field; a rejected
+ * key answers 403 there (the lookup services answer 401).
  */
 export class AbstractIpIntelligenceApi implements ICredentialType {
 	name = 'abstractIpIntelligenceApi';

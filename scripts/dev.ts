@@ -1,7 +1,9 @@
 import { promises as fs } from 'fs';
+import path from 'path';
 
 import { CREDENTIAL_TYPES } from '../test/harness/sandboxCredentials';
 import { startSandbox, type Sandbox } from '../test/sandbox/server';
+import { SAMPLE_FILES_FOLDER } from '../test/sandbox/storedInputs';
 import { importIntoN8n, readExamples } from './n8n/examples';
 import { LOCAL_OWNER, type Server } from './n8n/instance';
 import { freePort, portInUse, stopChild } from './n8n/processes';
@@ -14,7 +16,8 @@ import { environmentFor, prepare, ROOT, startAndCheck } from './n8n/setup';
  * into a fresh n8n user folder as n8n installs community packages, imports a credential per
  * service pointing at the sandbox and every workflow of examples/, signs the owner up, and
  * starts the editor. n8n runs with its default file access and a fresh home folder holding only
- * an empty `~/.n8n-files`, where the examples write. Ctrl-C stops n8n and the sandbox and
+ * `~/.n8n-files` with the sample lists of examples/files (as the README asks a user to put them
+ * there), where the examples read and write. Ctrl-C stops n8n and the sandbox and
  * removes that folder (--keep keeps it). --n8n 1 runs the last n8n 1.x instead.
  *
  * N8N_PORT chooses the editor's port (default 5678, or a free one if that is taken);
@@ -30,6 +33,7 @@ async function main() {
 	const keep = process.argv.includes('--keep');
 	const version = process.argv.find((arg, index) => process.argv[index - 1] === '--n8n') ?? process.argv.find((arg) => arg.startsWith('--n8n='))?.slice(6);
 	const prepared = await prepare('dev', log, runtimeSpec(version));
+	for (const sample of await fs.readdir(SAMPLE_FILES_FOLDER)) await fs.copyFile(path.join(SAMPLE_FILES_FOLDER, sample), path.join(prepared.filesFolder, sample));
 	const sandbox = await startSandbox({ port: Number(process.env.SANDBOX_PORT ?? 0) || undefined });
 	for (const service of Object.keys(sandbox.baseUrls)) sandbox.limitRate(service, RATE);
 	let server: Server | undefined;
@@ -89,7 +93,7 @@ async function main() {
 	log(`  Sign in as ${LOCAL_OWNER.email}, password ${LOCAL_OWNER.password}`);
 	for (const example of examples) log(`  ${example.workflow.name}: ${server.url}/workflow/${example.id}`);
 	log(`  n8n runs with the fresh home folder ${prepared.userFolder} (default file access: ~/.n8n-files only);`);
-	log(`  the examples write into ${prepared.filesFolder}. The credentials "Abstract <service> API (sandbox)" point at the sandbox above.`);
+	log(`  the examples read the sample lists from, and write into, ${prepared.filesFolder}. The credentials "Abstract <service> API (sandbox)" point at the sandbox above.`);
 	log('Ctrl-C stops n8n and the sandbox.');
 }
 

@@ -8,6 +8,7 @@ import { cliRunnable, exampleCredentialIds, importIntoN8n, readExamples, type Ex
 import { n8nCommand } from './n8n/instance';
 import { runQueueMode } from './n8n/queueMode';
 import { checkImported, type LoadReport } from './n8n/loadingCheck';
+import { runAsNewcomer } from './n8n/newcomer';
 import { runRetryChecks } from './n8n/retries';
 import { checkRun, parseExecution } from './n8n/runChecks';
 import { runtimeSpec } from './n8n/runtime';
@@ -32,26 +33,30 @@ import { emptyFilesFolder, environmentFor, prepare, ROOT, startAndCheck, type Pr
  * Flags: --queue runs n8n in queue mode instead (main, 2 workers, Redis: scripts/n8n/queueMode.ts);
  * --keep keeps the temporary user folder; --break <dist file> replaces that file of the
  * installed copy with a throwing module before the check (to watch the e2e fail on it);
- * --no-self-test skips steps 1 and 3; --n8n 1 (or an exact version, 1.85.4) runs it all on n8n 1.x.
+ * --no-self-test skips steps 1 and 3; --n8n 1 (or an exact version, 1.85.4) runs it all on n8n 1.x;
+ * --as-a-newcomer runs instead the README's "Run an example in your n8n" steps and nothing more
+ * (scripts/n8n/newcomer.ts): every example must run.
  */
 interface Flags {
 	keep: boolean;
 	queue: boolean;
+	newcomer: boolean;
 	selfTest: boolean;
 	breakFiles: string[];
 	n8n?: string;
 }
 
 function parseFlags(argv: string[]): Flags {
-	const flags: Flags = { keep: false, queue: false, selfTest: true, breakFiles: [] };
+	const flags: Flags = { keep: false, queue: false, newcomer: false, selfTest: true, breakFiles: [] };
 	for (let index = 0; index < argv.length; index++) {
 		if (argv[index] === '--keep') flags.keep = true;
 		else if (argv[index] === '--queue') flags.queue = true;
+		else if (argv[index] === '--as-a-newcomer') flags.newcomer = true;
 		else if (argv[index] === '--no-self-test') flags.selfTest = false;
 		else if (argv[index] === '--break' && argv[index + 1]) flags.breakFiles.push(argv[++index]);
 		else if (argv[index] === '--n8n' && argv[index + 1]) flags.n8n = argv[++index];
 		else if (argv[index].startsWith('--n8n=')) flags.n8n = argv[index].slice('--n8n='.length);
-		else throw new Error(`unknown flag ${argv[index]} (known: --keep, --queue, --no-self-test, --break <dist file>, --n8n <1|2|version>)`);
+		else throw new Error(`unknown flag ${argv[index]} (known: --keep, --queue, --as-a-newcomer, --no-self-test, --break <dist file>, --n8n <1|2|version>)`);
 	}
 	return flags;
 }
@@ -68,6 +73,10 @@ async function main(): Promise<number> {
 		sandbox = await startSandbox({ port: Number(process.env.SANDBOX_PORT) || undefined });
 		if (flags.queue) {
 			failures.push(...(await runQueueMode(prepared, sandbox, log)));
+			return report(failures, started);
+		}
+		if (flags.newcomer) {
+			failures.push(...(await runAsNewcomer(prepared, sandbox, log)));
 			return report(failures, started);
 		}
 		const examples = await readExamples(ROOT);

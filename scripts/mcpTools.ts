@@ -8,7 +8,7 @@ import { assertSucceeded } from './n8n/processes';
 import { environmentFor, prepare, startAndCheck } from './n8n/setup';
 
 /**
- * What an MCP client is told about the package's nodes, asked of a real n8n (2.41.1): the
+ * What an MCP client is told about the package's nodes, asked of a real n8n 2.41.1: the
  * package installed as n8n installs it, a published workflow whose MCP Server Trigger offers
  * some nodes as tools, and an MCP client's `tools/list` over Streamable HTTP. Each tool must be
  * described by what it is configured to do (VAT set to validate: validating VAT numbers), not by

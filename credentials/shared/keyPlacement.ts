@@ -30,7 +30,7 @@ function assertGoesToService(credentials: ICredentialDataDecryptedObject, reques
 
 const apiKeyOf = (credentials: ICredentialDataDecryptedObject) => String(credentials.apiKey ?? '');
 
-/** Default for the suite: query parameter `api_key` (contract 5.2). */
+/** Default for the suite: query parameter `api_key`. */
 export async function keyInQuery(
 	credentials: ICredentialDataDecryptedObject,
 	request: IHttpRequestOptions,
@@ -40,7 +40,7 @@ export async function keyInQuery(
 }
 
 /**
- * Phone and email (contract 4.1, 5.3-5.4): the request's form says where the key goes.
+ * Phone and email (Bearer header, form field or query): the request's form says where the key goes.
  * A form-encoded body gets an `api_key` field; a JSON body gets `Authorization: Bearer`, so
  * neither key nor personal data lands in a URL; a GET gets the query parameter.
  */
@@ -65,7 +65,7 @@ export async function keyByRequestForm(
 }
 
 /**
- * Image processing (contract 5.5, public facts): `api_key` is a field of the JSON body, or of
+ * Image processing: `api_key` is a field of the JSON body, or of
  * the JSON options held in the `data` part of an upload.
  */
 export async function keyInImageRequest(

@@ -15,7 +15,7 @@ import type { WireOption } from '../shared/parameters/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { decimalNumber, hexColor, requiredText, wholeNumber } from '../shared/values/validate';
 
-/** The ten options of contract 4.9 under the names of public facts, with their ranges. */
+/** The service's ten options under the names it takes in a request, with their ranges (image_size 6 to 512, font_size 0.1 to 1.0). */
 const OPTIONS: Record<string, WireOption> = {
 	imageSize: {
 		wire: 'image_size',
@@ -38,7 +38,7 @@ const OPTIONS: Record<string, WireOption> = {
 	isBold: { wire: 'is_bold', label: 'Bold', check: flag },
 };
 
-/** The service's default side (contract 4.9), for the file description when none is set. */
+/** The service's default side, 128 pixels, for the file description when none is set. */
 const DEFAULT_SIZE = 128;
 
 interface PreparedAvatar {
@@ -47,7 +47,7 @@ interface PreparedAvatar {
 	property: string;
 }
 
-/** Avatars (contract 4.9): the answer is the image itself. */
+/** Avatars (GET /v1/ with the name and options): the answer is the image itself. */
 const avatars: ServiceDefinition<PreparedAvatar> = {
 	credentialType: 'abstractAvatarsApi',
 	serviceName: 'Avatars',

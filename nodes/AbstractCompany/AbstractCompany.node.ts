@@ -10,7 +10,7 @@ import { runService } from '../shared/engine/engine';
 import { fieldsOption, fieldsParameter } from '../shared/parameters/fields';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 
-/** The keys of the company record (contract 2.4, all top-level), for `fields`. */
+/** The keys of the company record (all top-level), for `fields`. */
 const RECORD_KEYS = COMPANY_ANSWER_COLUMNS;
 
 const domainColumn = columnParameter({ displayName: 'Domain Column', name: 'domainColumn', default: 'domain', holds: 'the domains (bare, such as example.com)' });
@@ -18,7 +18,7 @@ const domainColumn = columnParameter({ displayName: 'Domain Column', name: 'doma
 /** For header detection: a domain has a dot between two parts and no space; a column name hardly. */
 const looksLikeDomain = (cell: string) => /^[^\s.]+(\.[^\s.]+)+\.?$/.test(cell.trim());
 
-/** Company enrichment (contract 4.4, version 2): one domain per item, or every row of a CSV file, answered with 2.4. */
+/** Company enrichment (its API version 2, /v2/): one domain per item, or every row of a CSV file, answered with the company record. */
 const companyEnrichment: ServiceDefinition = {
 	credentialType: 'abstractCompanyApi',
 	serviceName: 'Company Enrichment',

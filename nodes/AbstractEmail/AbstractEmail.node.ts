@@ -13,14 +13,14 @@ import { requiredText } from '../shared/values/validate';
 const emailColumn = columnParameter({ displayName: 'Email Column', name: 'emailColumn', default: 'email', holds: 'the email addresses' });
 
 /**
- * Email reputation (contract 4.2): one address per item, answered with the record of 2.2. A
- * malformed address is not rejected here: the service answers it with a 200 saying so (2.2.2),
+ * Email reputation: one address per item, answered with the email reputation record. A
+ * malformed address is not rejected here: the service answers it with a 200 saying so (its status_detail invalid_format),
  * which is the information the person wants about that row.
  */
 const emailReputation: ServiceDefinition = {
 	credentialType: 'abstractEmailApi',
 	serviceName: 'Email Reputation',
-	// Some accounts get 403 rather than 422 when the credits are spent (contract 7.1).
+	// Some accounts get 403 rather than 422 when the credits are spent: the email service answers either.
 	quotaStatuses: [422, 403],
 	statusMessages: {
 		403: 'The plan\'s API credits for Email Reputation are used up (403). Add credits or upgrade the plan, then run again',

@@ -19,7 +19,7 @@ interface HolidaysQuery {
 	splitIntoItems: boolean;
 }
 
-/** Public holidays (contract 4.5, 2.5): an array of holiday records per country and period. */
+/** Public holidays (GET /v1/ with country and an optional year, month, day): an array of holiday records per country and period. */
 const publicHolidays: ServiceDefinition<HolidaysQuery> = {
 	credentialType: 'abstractHolidaysApi',
 	serviceName: 'Public Holidays',
@@ -39,7 +39,7 @@ const publicHolidays: ServiceDefinition<HolidaysQuery> = {
 	},
 	async run(_itemIndex, query, client) {
 		const { body } = await client.request(query.request);
-		// The contract answers an array; anything else is kept rather than dropped.
+		// The service answers an array (empty when the period has no holiday); anything else is kept rather than dropped.
 		const holidays = (Array.isArray(body) ? body : body == null ? [] : [body]) as IDataObject[];
 		if (!query.splitIntoItems) return [{ json: { holidays } }];
 		return holidays.map((holiday) => ({ json: holiday }));

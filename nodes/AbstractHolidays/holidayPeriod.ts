@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { invalidInput } from '../shared/engine/errors';
 
 /**
- * The period of a holidays query (contract 4.5), checked before any request: a day needs a month
+ * The period of a holidays query, checked before any request: a day needs a month
  * and a year, a month needs a year, the year has four digits, and the date must exist. The
  * service takes month and day zero-padded, as in its sample form (01).
  */

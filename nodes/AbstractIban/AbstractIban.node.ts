@@ -15,8 +15,8 @@ const ibanColumn = columnParameter({ displayName: 'IBAN Column', name: 'ibanColu
 const looksLikeIban = (cell: string) => /^[A-Za-z]{2}\d{2}/.test(cell.replace(/\s+/g, ''));
 
 /**
- * IBAN validation (contract 4.7): one IBAN per item, or every row of a CSV file, spaced or
- * compact, answered with 2.7. An IBAN that is not valid is not refused here: that is the
+ * IBAN validation: one IBAN per item, or every row of a CSV file, spaced or
+ * compact, answered with `{ iban, is_valid }`. An IBAN that is not valid is not refused here: that is the
  * service's answer (is_valid false), which the person wants for that row.
  */
 const ibanValidation: ServiceDefinition = {

@@ -87,7 +87,7 @@ function downloadWanted(ctx: IExecuteFunctions, itemIndex: number, options: IDat
 	return flag(ctx, itemIndex, 'Download Result (downloadResult)', ctx.getNodeParameter('downloadResult', itemIndex, false)) === true;
 }
 
-/** Image processing (contract 4.8, 2.8; the upload of public facts). */
+/** Image processing: from a URL (POST /v1/url/) or an uploaded file (POST /v1/upload/, multipart, the options as JSON in its `data` part). */
 const imageProcessing: ServiceDefinition<PreparedImage> = {
 	credentialType: 'abstractImagesApi',
 	serviceName: 'Image Processing',

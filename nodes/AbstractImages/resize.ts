@@ -4,7 +4,7 @@ import { invalidInput } from '../shared/engine/errors';
 import { asNumber } from '../shared/values/validate';
 
 /**
- * The `resize` object of contract 4.8, from one table: which keys each strategy uses. The editor
+ * The service's `resize` object, from one table: which keys each strategy uses. The editor
  * shows a key's field only for the strategies that use it, and a request carries exactly the
  * keys of its strategy, so a hidden value left over from another strategy is never sent.
  */
@@ -126,7 +126,7 @@ const FIELDS: Record<ResizeKey, { label: string; wire: string }> = {
 };
 
 /**
- * The contract's form of a fill color, rgb(r, g, b), from the color picker's hex (with or
+ * The rgb(r, g, b) form of a fill color the service documents, from the color picker's hex (with or
  * without #, 3 or 6 digits) or from an rgb(...) expression; empty means the service's white.
  */
 export function fillColor(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string | undefined {

@@ -16,7 +16,7 @@ import type { ServiceDefinition } from '../shared/engine/types';
 import { ArchiveError, requestLink, storeArchive, storeDatabaseFile, type StoredFile } from './download';
 
 /**
- * IP database download (contract 4.11, 2.10, 2.11): the licensed database as its archive, as the
+ * IP database download (GET /v1/database/download/): the licensed database as its archive, as the
  * database file taken out of it, or as the link alone. Every archive is read through and its
  * database file checked against its .sha256 before the item is returned.
  */
@@ -33,7 +33,7 @@ interface DatabaseDownload {
 	skipIfUnchanged: boolean;
 }
 
-/** The archive names of contract 2.11: svc-ip-asn.tar.gz (MMDB), svc-ip-asn-csv.tar.gz (CSV). */
+/** The service's archive names: svc-ip-asn.tar.gz (MMDB), svc-ip-asn-csv.tar.gz (CSV). */
 const archiveFileName = (database: string, format: string) =>
 	format === 'mmdb' ? `svc-${database}.tar.gz` : `svc-${database}-csv.tar.gz`;
 
@@ -126,7 +126,7 @@ const ipDatabaseDownload: ServiceDefinition<DatabaseDownload> = {
 			...(output === 'archive' ? { databaseFileName: facts.databaseFileName } : { archiveFileName: archiveName }),
 		};
 		if (request.skipIfUnchanged) {
-			// Builds are reproducible (2.11): the same checksum is the same build, already stored.
+			// Builds are reproducible (identical inputs give byte-identical files): the same checksum is the same build, already stored.
 			const memory = this.getWorkflowStaticData('node');
 			const checksums = (memory.lastChecksums ??= {}) as IDataObject;
 			const id = `${database}/${format}`;

@@ -3,7 +3,7 @@ import { createHash } from 'crypto';
 import { readTar, TarError } from './tarReader';
 
 /**
- * Reads a database archive through (contract 2.11): gunzip with the web DecompressionStream,
+ * Reads a database archive through (the database file, its `.sha256` file, a README): gunzip with the web DecompressionStream,
  * the tar members, the SHA-256 of the database file against its `.sha256` file. Anything short
  * of a complete, matching archive is an ArchiveError: a broken file must never reach storage.
  */

@@ -6,7 +6,7 @@ import type { DownloadResponse, ServiceClient } from '../shared/engine/types';
 import { ArchiveError, countedTransfer, databaseFileOf, gunzip, readAhead, type ArchiveFacts } from './archiveCheck';
 
 /**
- * The two steps of a database download (contract 4.11): ask the service for the link (the key
+ * The two steps of a database download: ask the service for the link (the key
  * goes only there), then fetch the link without the key and stream it into n8n's binary data,
  * read through and checked on the way. The link is a credential and is kept out of every message.
  */
@@ -20,8 +20,8 @@ export interface DownloadLink {
 }
 
 /**
- * Asks for the JSON form and accepts the redirect too: the contract's default is a 302 whose
- * Location is the link, the live service documents a JSON body (public facts).
+ * Asks for the JSON form and accepts the redirect too: the endpoint may answer a 302 whose
+ * Location is the link, and documents a JSON body (`url`, `expires_in`) for `response=json`.
  */
 export async function requestLink(
 	ctx: IExecuteFunctions,

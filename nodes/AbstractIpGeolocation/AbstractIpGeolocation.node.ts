@@ -11,7 +11,7 @@ import { fieldsOption, fieldsParameter } from '../shared/parameters/fields';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { isIpv4, isIpv6 } from '../shared/values/validate';
 
-/** The top-level keys of the geolocation record (contract 2.3), for `fields`. */
+/** The top-level keys of the geolocation record, for `fields`. */
 const RECORD_KEYS = topLevelKeys(IP_GEOLOCATION_ANSWER_COLUMNS);
 
 const ipAddressColumn = columnParameter({
@@ -45,7 +45,7 @@ function ipAddressOf(ctx: IExecuteFunctions, itemIndex: number, field: string, r
 }
 
 /**
- * IP geolocation (contract 4.3): one address per item, or none for the caller's own address, or
+ * IP geolocation: one address per item, or none for the caller's own address, or
  * every row of a CSV file. A 204 (no location data) becomes an item that says so, paired like
  * any other (in a result file: the row's status): a row of a lead list whose address cannot be
  * located is a result, not a failure.

@@ -12,7 +12,7 @@ import { asNodeError, openDatabases, type ChosenDatabase, type ParsedDatabases }
 import { properties } from './properties';
 
 /**
- * Local lookups in downloaded IP databases (contract 2.11: "for local lookups"): no credential,
+ * Local lookups in downloaded IP databases (licensed "for local lookups"): no credential,
  * no request, no credit. Each database arrives as n8n binary data, either once, in the first item
  * of an earlier node (the download node in the same run, or a node that read the stored file),
  * or on each input item; it is parsed once and reused while its content is the same. Up to one

@@ -36,11 +36,11 @@ export class ShapeError extends Error {
 	}
 }
 
-/** Records of foreign files are nested maps, of the contract's files flat strings: one view of both. */
+/** Records of foreign files are nested maps, of Abstract's own files flat strings: one view of both. */
 /** The record as JSON: a foreign file's 64/128-bit integers and bytes have no JSON form of their own (storedValues.ts). */
 const recordOf = (match: Match | ForeignMatch) => jsonRecord(match.record) as Record<string, unknown>;
 
-/** As Stored: a contract record is flat strings already (copied by the spread); a foreign one is made JSON. */
+/** As Stored: a record of Abstract's files is flat strings already (copied by the spread); a foreign one is made JSON. */
 const storedOf = (role: DatabaseRole, match: Match | ForeignMatch) => (role.layout === 'contract' ? (match.record as StoredRecord) : recordOf(match));
 
 /** Like the API needs a layout the node can map; a file of unknown layout says so, before any lookup. */
@@ -48,7 +48,7 @@ export function checkShape(role: DatabaseRole, shape: Shape): void {
 	if (shape !== 'likeTheApi' || role.layout !== 'unknown') return;
 	throw new ShapeError(
 		`The MMDB file's database_type is "${role.databaseType}", a layout this node cannot map to the IP Geolocation API's fields`,
-		'Set Output Shape to As Stored: it gives the record exactly as the file holds it, plus the matched network. Like the IP Geolocation API maps the contract\'s three databases and files in the GeoIP2/GeoLite2 layout (City, Country, ASN; DB-IP lite).',
+		'Set Output Shape to As Stored: it gives the record exactly as the file holds it, plus the matched network. Like the IP Geolocation API maps Abstract\'s three databases (ip-geolocation, ip-asn, ip-security) and files in the GeoIP2/GeoLite2 layout (City, Country, ASN; DB-IP lite).',
 	);
 }
 

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { SECURITY_FLAGS, type DatabaseKind, type StoredRecord } from '../shared/ipDatabases/databaseKinds';
 
 /**
- * A stored record in the live API's shape (contract 2.3 and the mapping of 2.11), so that a
+ * A stored record in the live API's shape (its field names mapped to the API's), so that a
  * lookup can take the place of the IP Geolocation node in a flow: numbers where the API has
  * numbers, `country_is_eu` a boolean, `region_iso_code` without its country prefix,
  * `timezone_name` as `timezone.name`. A field the database has but this network lacks is null
@@ -68,7 +68,7 @@ export const unknownConnection = (): IDataObject => ({ autonomous_system_number:
 
 export const unknownSecurity = (): IDataObject => Object.fromEntries(SECURITY_FLAGS.map((flag) => [flag, null]));
 
-/** `True` in any case (the contract writes the literal True). */
+/** `True` in any case (the databases write the literal True or False). */
 const isTrue = (value: string | undefined) => value !== undefined && value.trim().toLowerCase() === 'true';
 
 /** "AS15169" and "15169" both name AS 15169. */

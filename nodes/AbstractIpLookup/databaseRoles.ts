@@ -4,7 +4,7 @@ import type { IpDatabase } from '../shared/ipDatabases/lookupTypes';
 /**
  * What part of the answer a parsed database gives, and how its records are laid out.
  *
- * The readers (nodes/shared/ipDatabases/) tell the contract's three kinds apart; a foreign MMDB
+ * The readers (nodes/shared/ipDatabases/) tell Abstract's three kinds apart; a foreign MMDB
  * (MaxMind's GeoLite2/GeoIP2, DB-IP's lite files, IPinfo ...) comes with no kind and its own
  * `database_type`, its records as the file holds them (nested maps). This adapter is the one
  * place the lookup node reads those two fields, so that the readers' types can change under it.
@@ -14,7 +14,7 @@ import type { IpDatabase } from '../shared/ipDatabases/lookupTypes';
 export type Role = 'geolocation' | 'asn' | 'security';
 
 /**
- * - `contract`: a flat record of strings in one of contract 2.11's three schemas;
+ * - `contract`: a flat record of strings in the schema of one of Abstract's three databases;
  * - `geoip2-location`, `geoip2-asn`: MaxMind's GeoIP2/GeoLite2 layout (City, Country; ASN, ISP),
  *   which DB-IP's lite MMDBs share;
  * - `unknown`: any other MaxMind DB file, read as stored only.
@@ -37,7 +37,7 @@ const ROLE_OF_KIND: Record<DatabaseKind, Role> = {
 	'ip-security': 'security',
 };
 
-/** The contract's kind of each role: its name in messages about a contract database. */
+/** The Abstract database of each role: its name in messages about such a database. */
 export const KIND_OF_ROLE: Record<Role, DatabaseKind> = {
 	geolocation: 'ip-geolocation',
 	asn: 'ip-asn',
@@ -80,7 +80,7 @@ function describe(database: IpDatabase): DatabaseRole {
 	return { layout: 'unknown', databaseType, key: databaseType };
 }
 
-/** How messages name a database: its kind for the contract's files, its database_type for others. */
+/** How messages name a database: its kind for Abstract's files, its database_type for others. */
 export function nameOf(role: DatabaseRole): string {
 	return role.layout === 'contract' && role.role ? KIND_OF_ROLE[role.role] : role.databaseType;
 }

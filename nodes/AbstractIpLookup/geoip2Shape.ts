@@ -2,8 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 /**
  * A record of MaxMind's GeoIP2/GeoLite2 layout (City, Country, ASN, ISP; DB-IP's lite files use
- * the same) in the live API's shape (contract 2.3), field by field as `likeTheApi` gives a
- * contract database's record. Names are the English ones (`names.en`), as the API's are.
+ * the same) in the live API's shape, field by field as `likeTheApi` gives an
+ * Abstract database's record. Names are the English ones (`names.en`), as the API's are.
  * The layout nests: `{ city: { names: { en } }, subdivisions: [{ iso_code }], location: { ... } }`.
  * A country's `is_in_european_union` is stored only when true, so a country without it is not in
  * the EU; with no country at all, the flag is unknown (null).

@@ -4,7 +4,7 @@ import { SECURITY_FLAGS } from '../shared/ipDatabases/databaseKinds';
 import { nameOf, type DatabaseRole } from './databaseRoles';
 
 /**
- * An address the database does not cover: an item that says so, never an error (contract 2.11:
+ * An address the database does not cover: an item that says so, never an error (the builds:
  * private, reserved and multicast ranges are filtered out of every build, and a lookup against
  * one returns nothing). In the security database no network means no flag; in the API's shape
  * that is every flag false.

@@ -11,7 +11,7 @@ import { lookupRequest, sendAsOf, sendAsOption } from '../shared/parameters/send
 import type { ServiceDefinition } from '../shared/engine/types';
 import { countryCode, requiredText } from '../shared/values/validate';
 
-/** Phone intelligence (contract 4.1): one number per item, answered with the record of 2.1. */
+/** Phone intelligence: one number per item, answered with the phone analysis record. */
 const phoneIntelligence: ServiceDefinition = {
 	credentialType: 'abstractPhoneApi',
 	serviceName: 'Phone Intelligence',

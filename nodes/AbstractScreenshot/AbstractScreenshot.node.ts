@@ -15,7 +15,7 @@ import type { WireOption } from '../shared/parameters/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { decimalNumber, httpUrl } from '../shared/values/validate';
 
-/** The seven options of contract 4.10 under the names of public facts. */
+/** The service's seven options under the names it takes in a request. */
 const OPTIONS: Record<string, WireOption> = {
 	captureFullPage: { wire: 'capture_full_page', label: 'Capture Full Page', check: flag },
 	width: { wire: 'width', label: 'Viewport Width', check: wholeAtLeast(1) },
@@ -35,7 +35,7 @@ interface PreparedScreenshot {
 	property: string;
 }
 
-/** Website screenshot (contract 4.10): the answer is the image itself. */
+/** Website screenshot (GET /v1/ with the url and options): the answer is the image itself. */
 const screenshots: ServiceDefinition<PreparedScreenshot> = {
 	credentialType: 'abstractScreenshotApi',
 	serviceName: 'Website Screenshot',

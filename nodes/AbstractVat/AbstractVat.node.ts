@@ -43,7 +43,7 @@ function positiveAmount(ctx: IExecuteFunctions, itemIndex: number, value: unknow
 }
 
 /**
- * VAT (contract 4.6, 2.6; public facts): categories per country, VAT number validation (one
+ * VAT (GET /v1/categories, /v1/validate, /v1/calculate): categories per country, VAT number validation (one
  * number per item, or every row of a CSV file), and VAT calculation. Categories are split into
  * one item each; validate and calculate answers pass through as they come, since their field
  * names are not documented consistently (a result file puts any field it does not list in

@@ -3,7 +3,7 @@ import { startSandbox, type Sandbox } from '../sandbox/server';
 import type { Fault } from '../sandbox/types';
 import { everythingIn, runIban, VALID_IBANS } from './ibanRun';
 
-/** Every status code of contract 7.1, through the engine, as a person reads it in n8n. */
+/** Every status code the lookup services answer (400, 401, 422, 429, 500, 503), through the engine, as a person reads it in n8n. */
 let sandbox: Sandbox;
 let restoreBudget: () => void;
 beforeAll(async () => {

@@ -18,7 +18,7 @@ describe('example credentials', () => {
 	it('are referred to by those names in every example workflow', async () => {
 		const folder = path.join(ROOT, 'examples');
 		const wrong: string[] = [];
-		for (const file of await fs.readdir(folder)) {
+		for (const file of (await fs.readdir(folder)).filter((name) => name.endsWith('.json'))) {
 			const workflow = JSON.parse(await fs.readFile(path.join(folder, file), 'utf8')) as {
 				nodes: Array<{ name: string; credentials?: Record<string, { id: string; name: string }> }>;
 			};

@@ -38,7 +38,7 @@ describe('Failed leads branch example', () => {
 				['Edsger Dijkstra', 'edsger@'],
 			].map(([name, email]) => ({ name, email, email_status: statusOf(email).status, status_detail: statusOf(email).status_detail })),
 		);
-		// A malformed address is the service's answer (contract 2.2.2), not a failure.
+		// A malformed address is the service's answer (a 200, status_detail invalid_format), not a failure.
 		expect(checked[2]).toMatchObject({ email_status: 'undeliverable', status_detail: 'invalid_format' });
 
 		const failed = result.output('Failed leads').map((item) => item.json);

@@ -8,8 +8,7 @@ import { ROOT } from '../harness/nodeTypes';
 import { runWorkflow, type WorkflowJson } from '../harness/run';
 import { allSandboxCredentials } from '../harness/sandboxCredentials';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { placeStoredInputs } from '../sandbox/storedInputs';
-import { STORED_LOG_CSV } from '../sandbox/storedLog';
+import { placeStoredInputs, STORED_INPUTS } from '../sandbox/storedInputs';
 
 /**
  * examples/ip-lookup-log-result-file.json through n8n-core: the geolocation database downloaded,
@@ -37,7 +36,7 @@ describe('Web log lookup example', () => {
 		// The download's link request and its file: nothing for the lookups.
 		expect(sandbox.log.map((entry) => entry.service)).toEqual(['api', 'storage']);
 
-		const log = oracleParse(STORED_LOG_CSV) as string[][];
+		const log = oracleParse(STORED_INPUTS['access-log.csv']) as string[][];
 		const [summary] = result.output('IP Database Lookup');
 		expect(summary.json).toMatchObject({ rows: log.length - 1, answered: log.length - 1, nextRow: null, lookups: new Set(log.slice(1).map((line) => line[1])).size });
 

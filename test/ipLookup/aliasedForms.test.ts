@@ -5,7 +5,7 @@ import { DATABASES, rowsOf, type DatabaseId, type FormatId } from '../sandbox/ip
 import { edgeAddresses, lookUp } from '../nodes/ipLookupHelpers';
 
 /**
- * One build, one answer (contract 2.11), for every form of an address: the MMDB of a build points
+ * One build, one answer (an MMDB and a CSV of one build answer alike), for every form of an address: the MMDB of a build points
  * ::ffff:0:0/96 (IPv4-mapped), 2002::/16 (6to4) and 2001::/32 (Teredo) at its IPv4 tree, as
  * MaxMind's writers do (the sandbox's writer: IPV4_ALIASES in mmdbWriter.ts), and the CSV of the
  * same build must give the same record and the same network for them. Run through the lookup node

@@ -14,7 +14,7 @@ import { writeTestMmdb } from './mmdbTestWriter';
  * cached database has) or before (the next run); a file of another schema (MaxMind's
  * GeoLite2-Country) too; and new builds replace old ones, at most two per database kind or
  * metadata database_type, as the cache's stats say. (test/nodes/ipLookup.test.ts covers the same
- * for the contract's files in memory mode, the download node's SHA-256, and two runs at once.)
+ * for Abstract's own files in memory mode, the download node's SHA-256, and two runs at once.)
  */
 beforeAll(async () => await useBinaryMode('filesystem'));
 

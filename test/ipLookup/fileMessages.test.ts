@@ -112,8 +112,8 @@ describe('a file that is no database says what it looks like', () => {
 		['an HTML page', () => Buffer.from('\n  <!DOCTYPE html>\n<html><head><title>Sign in</title></head><body>token=abc</body></html>'), /it is an HTML page \(\d+ bytes\): a web page \(a sign-in or error page\?\) was saved instead of the database file$/],
 		['an XML document', () => Buffer.from('<?xml version="1.0"?><Error><Code>AccessDenied</Code></Error>'), /it is an XML document \(\d+ bytes\)$/],
 		['JSON', () => Buffer.from('{"url":"https://storage.example/db?signature=secret","expires":"x"}'), /it is JSON \(\d+ bytes\): an API's answer was saved instead of the database file/],
-		['plain text', () => Buffer.from('This is not a database.\nNor is this line.\n'), /it is plain text \(\d+ bytes\) whose first line has no "network" column first \(contract 2\.11\)$/],
-		['a CSV of another layout', () => Buffer.from('ip_range_start,ip_range_end,country\r\n1.0.0.0,1.0.0.255,AU\r\n'), /it is a CSV whose first column is "ip_range_start", not "network": a database CSV starts with the network column \(contract 2\.11\)$/],
+		['plain text', () => Buffer.from('This is not a database.\nNor is this line.\n'), /it is plain text \(\d+ bytes\) whose first line has no "network" column first \(a database CSV starts with it\)$/],
+		['a CSV of another layout', () => Buffer.from('ip_range_start,ip_range_end,country\r\n1.0.0.0,1.0.0.255,AU\r\n'), /it is a CSV whose first column is "ip_range_start", not "network": a database CSV starts with the network column$/],
 		['white space', () => Buffer.from(' \r\n\t\n'), /it holds only white space \(5 bytes\)$/],
 	])('%s', async (_, make, expected) => {
 		const message = await messageOf(make());

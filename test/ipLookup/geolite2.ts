@@ -8,7 +8,7 @@ import { asReader, aroundHits, compareReaders, random32, randomIpv4, randomIpv6,
 
 /**
  * MaxMind's GeoLite2 files (devDependency `geolite2`: City, Country, ASN), read through the reader
- * layer (openMmdbDatabase: a database_type none of the contract's, so records as stored) and
+ * layer (openMmdbDatabase: a database_type none of Abstract's three, so records as stored) and
  * compared with mmdb-lib, the established reader, address by address: 100,000 random IPv4 and
  * 100,000 IPv6 addresses (half uniform, half near covered networks), plus each IPv4 address's
  * IPv4-mapped, 6to4 and Teredo forms for a few thousand of them (MaxMind aliases those subtrees
@@ -59,7 +59,7 @@ export function describeGeoLite2(databaseType: string, seed: number): void {
 	describe(`${databaseType}.mmdb through the reader layer, against mmdb-lib`, () => {
 		const run = compareGeoLite2(`${databaseType}.mmdb`, seed);
 
-		test('read, not refused: its database_type, and no contract kind', () => {
+		test('read, not refused: its database_type, and none of the three Abstract kinds', () => {
 			expect(run.databaseType).toBe(databaseType);
 			expect(run.kind).toBeUndefined();
 		});

@@ -49,7 +49,7 @@ describe('Avatars', () => {
 		expect(items[0].pairedItem).toEqual({ item: 0 });
 	});
 
-	it('sends every option under the contract name, strips the colour picker # and answers an SVG of the size', async () => {
+	it('sends every option under the service name, strips the colour picker # and answers an SVG of the size', async () => {
 		const { items, error } = await avatar({
 			binaryPropertyName: 'picture',
 			options: {

@@ -39,7 +39,7 @@ const holidays = (rows: Row[], extra: { continueOnFail?: boolean; options?: IDat
 const queries = () => sandbox.requests('holidays').map((request) => request.query);
 
 describe('Public holidays: requests', () => {
-	it('sends country, year and zero-padded month and day under the contract names to GET /v1/', async () => {
+	it('sends country, year and zero-padded month and day under the service names to GET /v1/', async () => {
 		const { items, error } = await holidays([
 			{ country: 'de', options: { year: '2025', month: 1, day: 1 } },
 			{ country: 'US', options: { year: 2025, month: '7', day: '04' } },
@@ -216,7 +216,7 @@ describe('Public holidays: the searchable country list', () => {
 		expect(node.methods.listSearch[method as 'searchCountries']).toBe(searchCountries);
 	});
 
-	it('filters the contract countries by name or code, an exact code first', () => {
+	it('filters the service countries by name or code, an exact code first', () => {
 		expect(countriesMatching('germ')).toEqual([{ name: 'Germany (DE)', value: 'DE' }]);
 		const us = countriesMatching('us');
 		expect(us[0]).toEqual({ name: 'United States (US)', value: 'US' });

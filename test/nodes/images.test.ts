@@ -190,7 +190,7 @@ describe('Image processing', () => {
 		expect(storageRequestsCarryingKey()).toEqual([]);
 	});
 
-	it('turns the colour picker hex and rgb() expressions into the contract rgb(r, g, b) form', async () => {
+	it('turns the colour picker hex and rgb() expressions into the service rgb(r, g, b) form', async () => {
 		await processImage(
 			{ source: 'url', url: 'https://cdn.example.com/a.png', resizeStrategy: 'fill', width: 10, height: 10, background: '={{ $json.bg }}' },
 			{ items: [{ json: { bg: '#abc' } }, { json: { bg: 'rgb(0,128,255)' } }, { json: { bg: '' } }] },

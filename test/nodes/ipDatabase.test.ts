@@ -156,7 +156,7 @@ describe('IP database download: every database and format, each output', () => {
 	});
 });
 
-describe('IP database download: the redirect form (the contract default)', () => {
+describe('IP database download: the redirect form (302 with the link in Location)', () => {
 	beforeEach(() => db.redirectOnly(true));
 
 	it.each(['archive', 'databaseFile'])('follows the 302 Location itself, without the key, for %s', async (output) => {

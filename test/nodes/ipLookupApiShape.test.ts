@@ -5,7 +5,7 @@ import { geoip2Connection, geoip2Location, hasGeoip2Location } from '../../nodes
 import type { IpDatabase } from '../../nodes/shared/ipDatabases/lookupTypes';
 import { kindOfCsvHeader, kindOfDatabaseType, recordFromCsv } from '../../nodes/shared/ipDatabases/databaseKinds';
 
-/** The mapping of contract 2.11 to the live API's shape (2.3): a pure function, tested directly. */
+/** The mapping of the databases' fields to the live API's shape: a pure function, tested directly. */
 describe('database record to the API shape', () => {
 	it('converts numbers and booleans where the API has them, and keeps text that is not a number', () => {
 		expect(integerOrText('5375480')).toBe(5375480);
@@ -66,7 +66,7 @@ describe('foreign MMDB layouts', () => {
 		for (const type of ['ipinfo lite.mmdb', 'GeoIP2-Anonymous-IP', 'dbip-city-ipv4', 'geolite2-city-ipv6', 'City of London']) {
 			expect(foreign(type)).toEqual({ layout: 'unknown', databaseType: type, key: type });
 		}
-		// the contract's files keep their kind, whatever their database_type says besides
+		// Abstract's files keep their kind, whatever their database_type says besides
 		expect(roleOf({ kind: 'ip-asn', databaseType: 'svc-ip-asn' } as unknown as IpDatabase)).toMatchObject({ role: 'asn', layout: 'contract' });
 	});
 

@@ -15,7 +15,7 @@ import { covers, lookUp, type DatabaseFileSpec, type OnError } from './ipLookupH
  * is As Stored only, and Like the API on it is an error for each item.
  *
  * These need the readers (nodes/shared/ipDatabases/) to accept an MMDB whose database_type is not
- * one of the contract's three, with its records as stored. Where the built reader still refuses
+ * one of Abstract's three, with its records as stored. Where the built reader still refuses
  * such a file, the suite is skipped, and says so in its name.
  */
 
@@ -24,7 +24,7 @@ const { openMmdbDatabase } = require(path.join(ROOT, 'dist/nodes/shared/ipDataba
 	openMmdbDatabase: (file: Uint8Array) => unknown;
 };
 
-/** An MMDB in IPinfo's lite layout: flat, but not the contract's (nor GeoIP2's). */
+/** An MMDB in IPinfo's lite layout: flat, but not Abstract's (nor GeoIP2's). */
 const ipinfoLite = writeTestMmdb(
 	[
 		{ network: '8.8.8.0/24', record: { asn: 'AS15169', as_name: 'Google LLC', country_code: 'US', continent: { code: 'NA' } } as MmdbValue },

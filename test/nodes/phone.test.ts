@@ -132,7 +132,7 @@ describe('Phone intelligence: input checks before any request', () => {
 		expect(sandbox.requests('phone')).toEqual([]);
 	});
 
-	it('rejects a country outside the contract list, naming the field', async () => {
+	it('rejects a country outside the service list, naming the field', async () => {
 		const { error } = await phone([{ phone: '+14152007986', country: 'XX' }], withCountry);
 		expect(error?.message).toContain('Country (country)');
 		expect(error?.message).toContain('"XX"');

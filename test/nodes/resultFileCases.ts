@@ -83,7 +83,7 @@ export function defineResultFileCases(getSandbox: () => Sandbox): void {
 		expect(sandbox.requests('email')).toHaveLength(5);
 	});
 
-	it('phone: the numbers of the first column, the chosen fields only, in the contract\'s order', async () => {
+	it('phone: the numbers of the first column, the chosen fields only, in the record\'s order', async () => {
 		const sandbox = sandboxOf();
 		const picked = ['phone_validation.is_valid', 'phone_carrier.name', 'phone_breaches.breached_domains'];
 		const csv = 'phone,owner\n+14152007986,"Jane, CEO"\n+442071838750,Zoë\n';

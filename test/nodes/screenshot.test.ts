@@ -51,7 +51,7 @@ describe('Website screenshot', () => {
 		});
 	});
 
-	it('sends all seven options under the contract names and returns a PNG of the viewport asked for', async () => {
+	it('sends all seven options under the service names and returns a PNG of the viewport asked for', async () => {
 		const { items, error } = await capture({
 			binaryPropertyName: 'page',
 			options: {

@@ -2,8 +2,10 @@
  * The documentation holds together: every relative link in README.md, CONTRIBUTING.md,
  * CHANGELOG.md and docs/ reaches a file that exists and, with a #fragment, a heading that file
  * has (GitHub's anchor for it). A README that sends a user to a moved or renamed section is a
- * dead end. And no file of the repository names a tracker issue by number: a comment or a page
- * says why in words that stay true without the tracker.
+ * dead end. And no file of the repository names a tracker issue by number, or cites a document a
+ * reader of the repository cannot open (the service's specification by section, "contract 4.2",
+ * "spec 2.11", "(2.2.2)", "§3"): a comment or a page says why, and states the rule, in words that
+ * stay true without the tracker or the document.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -85,6 +87,32 @@ function brokenLink(file: string, target: string): string | undefined {
 /** An issue named by its number: the word issue (or issues) then a number, or a number after '#' in parentheses. */
 const ISSUE_NUMBER = /\bissues?\s+#?\d|\(#\d+\)/i;
 
+/**
+ * A reference to a document outside the repository: a section of "the contract" or "the spec", a
+ * bare section number in parentheses or with 's, a § sign, "public facts". `contract` as a code
+ * literal (a layout's name, in quotes or backticks) and an RFC's section are not references.
+ */
+const UNREACHABLE_REFERENCES: RegExp[] = [
+	/\b(?:contract|spec|specification)s?\s+\d/i,
+	/(?<!RFC \d+ )\bsection\s+\d/i,
+	/§/,
+	/(?<![`'"])\bcontracts?(?:'s)?\b(?![`'"])/i,
+	/\bpublic facts\b/i,
+	/(?<![\w.])\(\d{1,2}\.\d{1,2}(?:\.\d{1,2})?(?:(?:, ?| and )\d{1,2}(?:\.\d{1,2})+)*\)/,
+	/(?<![\w.])\d{1,2}\.\d{1,2}'s\b/,
+];
+
+/** Every line of the repository's own files (documentation, sources, tests, scripts, examples) that `pattern` finds. */
+function linesMatching(matches: (line: string) => boolean): string[] {
+	const keep = (file: string) => SOURCE_EXTENSIONS.has(path.extname(file)) && file !== path.join('test', 'release', 'docLinks.test.ts');
+	return SOURCE_ROOTS.flatMap((entry) => filesUnder(entry, keep)).flatMap((file) =>
+		fs
+			.readFileSync(path.join(root, file), 'utf8')
+			.split('\n')
+			.flatMap((line, index) => (matches(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [])),
+	);
+}
+
 describe('documentation links', () => {
 	it('finds the pages it checks', () => {
 		expect(docFiles()).toEqual(expect.arrayContaining(['README.md', path.join('docs', 'bulk-csv.md')]));
@@ -116,5 +144,21 @@ describe('issue numbers', () => {
 				.flatMap((line, index) => (ISSUE_NUMBER.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [])),
 		);
 		expect(found).toEqual([]);
+	});
+});
+
+describe('references a reader cannot follow', () => {
+	it('tells a reference from a figure, a version or a code literal', () => {
+		const flagged = (line: string) => UNREACHABLE_REFERENCES.some((pattern) => pattern.test(line));
+		for (const line of ['(contract 4.2)', 'spec 2.11', 'answered with 2.2.2 (2.2.2)', 'see §3', 'as 2.11\'s schemas', 'the contract\'s order', 'Contract 2.2.2:', '(public facts)', '(4.1, 4.2)']) {
+			expect([line, flagged(line)]).toEqual([line, true]);
+		}
+		for (const line of ["layout: 'contract'", '- `contract`: a flat record', 'RFC 5952 section 5', 'float(1.5)', 'toBeCloseTo(3.75)', '(1.5x)', 'n8n 2.41.1', '0.1-1.0']) {
+			expect([line, flagged(line)]).toEqual([line, false]);
+		}
+	});
+
+	it('appear in no source, test, script, example or documentation file', () => {
+		expect(linesMatching((line) => UNREACHABLE_REFERENCES.some((pattern) => pattern.test(line)))).toEqual([]);
 	});
 });

@@ -259,7 +259,7 @@ function parseRequest(
 		} else if (/^multipart\/form-data/i.test(contentType)) {
 			parts = parseMultipart(rawBody, contentType);
 		} else {
-			// No JSON content type: the body is read as form data (contract 4.1).
+			// No JSON content type: the body is read as form data, as the services read it.
 			fields = Object.fromEntries(new URLSearchParams(rawBody.toString('utf8')));
 		}
 	}

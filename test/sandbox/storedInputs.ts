@@ -1,48 +1,32 @@
-import { promises as fs } from 'fs';
+import { readFileSync, promises as fs } from 'fs';
 import path from 'path';
 
-import { STORED_LOG_CSV } from './storedLog';
+import { ROOT } from '../harness/root';
 
 /**
- * The files examples read from storage (a Read/Write Files node reading `.../<name>`), by file
- * name, put in place before an example runs as a user would have uploaded them (the README says
- * where). A relative path (the examples' `.n8n-files/...`) is taken from n8n's working
- * directory, as n8n takes it; the folder must exist, as it must for n8n.
+ * The files examples read from storage (a Read/Write Files node reading `.n8n-files/<name>`), by
+ * file name. They are the samples shipped in `examples/files/`, the ones the README tells a user
+ * to copy into `~/.n8n-files`: the demo, the tests and `npm run test:e2e` put the same bytes in
+ * place before an example runs, so what they prove is what a user who follows the README gets.
+ * A relative path (the examples' `.n8n-files/...`) is taken from n8n's working directory, as n8n
+ * takes it; the folder must exist, as it must for n8n.
+ *
+ * - `leads.csv`: a header row, quoted commas and quotes, a note over two lines, non-ASCII names,
+ *   CRLF line ends, and addresses the sandbox answers in different ways (free provider, a typo
+ *   domain, a disposable domain, a role address).
+ * - `domains.csv`: a lead export's company domains, with the same traps.
+ * - `access-log.csv`: a web server's access log as a CSV export: a user agent quoted with commas
+ *   and quotes in it, IPv4 and IPv6 clients that come back again and again, a private address
+ *   (found in no database).
  */
+export const SAMPLE_FILES_FOLDER = path.join(ROOT, 'examples', 'files');
 
-/**
- * The lead list (`leads.csv`): a header row, quoted commas and quotes, a note over two lines,
- * non-ASCII names, CRLF line ends, and addresses the sandbox answers in different ways (free
- * provider, a typo domain, a disposable domain, a role address).
- */
-export const STORED_LEADS_CSV = [
-	'name,email,company,note',
-	'Ada Lovelace,ada@analytical-engines.com,"Analytical Engines, Ltd.","met at ""Difference"" expo"',
-	'Grace Hopper,grace.hopper@navy-compilers.org,Navy Compilers,"asked for a demo\r\nnext quarter"',
-	'Katherine Johnson,katherine.johnson@gmial.com,Langley Research,',
-	'Zoë Ångström,zoe@gmail.com,Nordvik AB,prefers Swedish',
-	'Li Wei 李伟,li.wei@proton.me,"Shenzhen Devices, Co.",',
-	'Temp User,someone@mailinator.com,,signed up twice',
-	'Info desk,info@acme.io,"Acme, Inc.",role address',
-	'Alan Turing,alan@bletchley-park.co.uk,Bletchley Park,prefers email',
-].join('\r\n') + '\r\n';
+const SAMPLE_NAMES = ['leads.csv', 'domains.csv', 'access-log.csv'];
 
-/** A lead export's company domains (`domains.csv`): quoted commas and quotes, a note over two lines, non-ASCII names, CRLF line ends. */
-export const STORED_DOMAINS_CSV = [
-	'company,domain,owner,note',
-	'"Acme, Inc.",acme.io,Ada Lovelace,"renewal in Q3"',
-	'Globex,globex.com,Grace Hopper,"met at ""SaaStr""\r\nfollow up in May"',
-	'Initech,initech.com,Zoë Ångström,',
-	'Umbrella 株式会社,umbrella.co.jp,Li Wei 李伟,Tokyo office',
-	'Stark Industries,starkindustries.com,Katherine Johnson,prefers email',
-].join('\r\n') + '\r\n';
-
-/** Each stored input by the file name an example reads. */
-export const STORED_INPUTS: Record<string, string> = {
-	'leads.csv': STORED_LEADS_CSV,
-	'domains.csv': STORED_DOMAINS_CSV,
-	'access-log.csv': STORED_LOG_CSV,
-};
+/** Each stored input by the file name an example reads, as the shipped sample holds it. */
+export const STORED_INPUTS: Record<string, string> = Object.fromEntries(
+	SAMPLE_NAMES.map((name) => [name, readFileSync(path.join(SAMPLE_FILES_FOLDER, name), 'utf8')]),
+);
 
 interface WorkflowLike {
 	nodes: Array<{ type: string; parameters: Record<string, unknown> }>;
@@ -55,10 +39,9 @@ export async function placeStoredInputs(workflow: WorkflowLike, workingDirectory
 		if (node.type !== 'n8n-nodes-base.readWriteFile' || node.parameters.operation !== 'read') continue;
 		const filePath = path.resolve(workingDirectory, String(node.parameters.fileSelector ?? ''));
 		const name = path.basename(filePath);
-		const content = Object.hasOwn(STORED_INPUTS, name) ? STORED_INPUTS[name] : undefined;
-		if (content === undefined) continue;
+		if (!Object.hasOwn(STORED_INPUTS, name)) continue;
 		await fs.rm(filePath, { force: true });
-		await fs.writeFile(filePath, content);
+		await fs.copyFile(path.join(SAMPLE_FILES_FOLDER, name), filePath);
 		placed.push(filePath);
 	}
 	return placed;

@@ -35,7 +35,7 @@ export interface SandboxResponse {
 export interface ServiceModule {
 	/** The URL prefix and the name in the request log: `phone` answers under `/phone/...`. */
 	name: string;
-	/** Where this service accepts its key (contract 5). */
+	/** Where this service accepts its key (query, Bearer header, form field or JSON body). */
 	keyFrom: ReadonlyArray<NonNullable<SandboxRequest['keySource']>>;
 	/** A rejected or missing key: 401 for the lookups, 400/403 for the database download. */
 	rejectKey?(request: SandboxRequest): SandboxResponse;

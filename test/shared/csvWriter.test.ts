@@ -111,7 +111,7 @@ describe('AnswerFlattener', () => {
 		added_section: { nested: 1 },
 	};
 
-	it('puts contract fields in their dotted columns and everything else in other_fields', () => {
+	it('puts the known fields of the record in their dotted columns and everything else in other_fields', () => {
 		const flattener = new AnswerFlattener(EMAIL_ANSWER_COLUMNS, EMAIL_ANSWER_COLUMNS);
 		const { cells, other } = flattener.flatten(record);
 		const cell = (column: string) => cells[EMAIL_ANSWER_COLUMNS.indexOf(column)];
@@ -133,7 +133,7 @@ describe('AnswerFlattener', () => {
 		expect(JSON.parse(other)).toEqual({ 'email_deliverability.brand_new': 'x', added_section: { nested: 1 } });
 	});
 
-	it('gives an empty other_fields cell for a record of the contract alone', () => {
+	it('gives an empty other_fields cell for a record of known fields alone', () => {
 		const { other } = new AnswerFlattener(PHONE_ANSWER_COLUMNS, PHONE_ANSWER_COLUMNS).flatten({
 			phone_number: '14152007986',
 			phone_carrier: { name: 'T-Mobile', mcc: 310 },

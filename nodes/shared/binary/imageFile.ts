@@ -26,7 +26,7 @@ export interface ImageType {
 
 /**
  * The type of an answer: its Content-Type when that names an image type, else the one asked for
- * (the contract does not show the media services' content types).
+ * (the media services do not document their content types).
  */
 export function imageTypeOf(headers: IDataObject | undefined, requested: ImageFormat): ImageType {
 	const contentType = String(headers?.['content-type'] ?? '').split(';')[0].trim().toLowerCase();

@@ -2,18 +2,18 @@ import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
 /**
  * A service's answer as CSV columns, for a result file whose header is written before the first
- * answer arrives: the columns are the contract's record fields (spec 2.1 phone, 2.2 email, 2.3 IP
- * geolocation, 2.4 company, 2.7 IBAN; VAT validation's from the public documentation), in the
+ * answer arrives: the columns are the fields of the service's record (phone, email, IP
+ * geolocation, company, IBAN; VAT validation's from the public documentation), in the
  * record's order, nested fields named with dots (`email_deliverability.status`).
  *
  * A cell is the field's value as text: a string as it is, a number or boolean as JSON writes it,
  * null or a missing field as an empty cell, an array or object (mx_records, breached_domains)
- * as JSON text. A key of the answer that the contract does not list is not dropped: it goes, by
+ * as JSON text. A key of the answer that these lists do not hold is not dropped: it goes, by
  * its dotted path, into one JSON object in the last answer column, `other_fields` (an empty cell
  * when there is none), so a field the service adds later still reaches the file.
  */
 
-/** Spec 2.1, phone analysis record. */
+/** The phone analysis record. */
 export const PHONE_ANSWER_COLUMNS: readonly string[] = [
 	'phone_number',
 	'phone_format.international',
@@ -45,7 +45,7 @@ export const PHONE_ANSWER_COLUMNS: readonly string[] = [
 	'phone_breaches.breached_domains',
 ];
 
-/** Spec 2.2, email reputation record. */
+/** The email reputation record. */
 export const EMAIL_ANSWER_COLUMNS: readonly string[] = [
 	'email_address',
 	'suggested_correction',
@@ -87,7 +87,7 @@ export const EMAIL_ANSWER_COLUMNS: readonly string[] = [
 	'email_breaches.breached_domains',
 ];
 
-/** Spec 2.3, IP geolocation record. */
+/** The IP geolocation record. */
 export const IP_GEOLOCATION_ANSWER_COLUMNS: readonly string[] = [
 	'ip_address',
 	'city',
@@ -124,7 +124,7 @@ export const IP_GEOLOCATION_ANSWER_COLUMNS: readonly string[] = [
 	'connection.organization_name',
 ];
 
-/** Spec 2.4, company record: every field is top-level (arrays become JSON text). */
+/** The company record: every field is top-level (arrays become JSON text). */
 export const COMPANY_ANSWER_COLUMNS: readonly string[] = [
 	'domain',
 	'company_name',
@@ -161,11 +161,11 @@ export const COMPANY_ANSWER_COLUMNS: readonly string[] = [
 	'crunchbase_url',
 ];
 
-/** Spec 2.7, IBAN result. */
+/** The IBAN result. */
 export const IBAN_ANSWER_COLUMNS: readonly string[] = ['iban', 'is_valid'];
 
 /**
- * VAT number validation: the contract does not show its answer, and the public documentation's
+ * VAT number validation: its answer is documented only in part, and the public documentation's
  * field names are not consistent; these are the documented ones. Any other key the service sends
  * still reaches the file, in other_fields.
  */
@@ -193,7 +193,7 @@ export function topLevelKeys(columns: readonly string[]): readonly string[] {
 	return [...new Set(columns.map((column) => column.split('.')[0]))];
 }
 
-/** The column that holds, as one JSON object, the answer's keys outside the contract's record. */
+/** The column that holds, as one JSON object, the answer's keys outside the record's known fields. */
 export const OTHER_FIELDS_COLUMN = 'other_fields';
 
 /** The columns as choices of a multi-select (the Result Fields option). */
@@ -209,7 +209,7 @@ export function cellOf(value: unknown): string {
 	return JSON.stringify(value);
 }
 
-/** The contract's fields as a tree of keys: a leaf is a column (its position, if written), a branch an object. */
+/** The record's known fields as a tree of keys: a leaf is a column (its position, if written), a branch an object. */
 interface FieldNode {
 	/** The field's position among the written columns; undefined for a field left out (or a branch). */
 	position?: number;
@@ -217,9 +217,9 @@ interface FieldNode {
 }
 
 /**
- * Flattens answers into fixed columns. `columns` are the ones written (all of the contract's,
- * or the user's pick); `known` are all of the contract's, so that a field left out by the pick
- * is not taken for an unknown one. The fields are walked along a tree of the contract's keys,
+ * Flattens answers into fixed columns. `columns` are the ones written (all the known fields,
+ * or the user's pick); `known` are all the known fields, so that a field left out by the pick
+ * is not taken for an unknown one. The fields are walked along a tree of the known keys,
  * so that a known field costs no dotted name (a result file flattens every row's answer).
  */
 export class AnswerFlattener {
@@ -256,7 +256,7 @@ export class AnswerFlattener {
 				} else if (node?.children && value !== null && typeof value === 'object' && !Array.isArray(value)) {
 					walk(value as IDataObject, node.children, `${prefix}${key}.`);
 				} else if (!node?.children || value !== null) {
-					// Not a field of the contract, or a section that is not an object: kept as it came.
+					// Not a known field, or a section that is not an object: kept as it came.
 					// (A section that came as null is no unknown field.)
 					other[`${prefix}${key}`] = value;
 					others++;

@@ -10,9 +10,9 @@ import { CsvError, CsvParser, type CsvRow } from './csv';
 import { ResultFile } from './resultFile';
 
 /**
- * The bulk CSV input of the service nodes. The contract's Limits give phone and email bulk files
+ * The bulk CSV input of the service nodes. The service limits phone and email bulk files to
  * at most 50,000 rows (the phone number in the first column, the email address in a selected
- * column, no empty rows, one item per row) and state no other bulk limit, so the nodes that look
+ * column, no empty rows, one item per row) and states no other bulk limit, so the nodes that look
  * up IP addresses, domains, IBANs and VAT numbers keep the same rules, their column chosen as for
  * email. The whole file is read and checked before the node sends anything; each row then
  * becomes one unit of the engine's queue, its output carrying the row beside the record.
@@ -552,7 +552,7 @@ export function sliceOf(ctx: IExecuteFunctions, itemIndex: number, options: IDat
 	return { start: whole(START_FIELD, options.startAtRow, 1), max: whole(MAX_ROWS_FIELD, options.maxRows, maxFallback) };
 }
 
-/** The answer columns a result file holds: the user's pick (in the contract's order), or all. */
+/** The answer columns a result file holds: the user's pick (in the record's order), or all. */
 function resultFieldsOf(ctx: IExecuteFunctions, itemIndex: number, value: unknown, columns: readonly string[]): readonly string[] {
 	const picked = Array.isArray(value) ? value.map(String) : value === undefined || value === '' ? [] : String(value).split(',').map((name) => name.trim());
 	if (picked.length === 0) return columns;

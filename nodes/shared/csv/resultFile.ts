@@ -124,7 +124,7 @@ export class ResultFile implements UnitCollector {
 				status = `no data: ${noData}`;
 			} else {
 				answer = flattener.flatten(first?.json ?? {});
-				// One record per lookup is what the contract gives; should more come, none is dropped.
+				// One record per lookup is what the service gives; should more come, none is dropped.
 				if (more.length > 0) answer.other = JSON.stringify({ ...(answer.other ? (JSON.parse(answer.other) as IDataObject) : {}), moreRecords: more.map((item) => item.json) });
 				status = 'ok';
 			}

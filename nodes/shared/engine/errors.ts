@@ -89,7 +89,7 @@ function rateExceeded(service: string, tries: Tries): string {
 	return `The request rate of the ${service} key was exceeded (429) and pacing is off (the credential's Requests per Second is 0). Set Requests per Second to your plan's rate. Tried ${triedFor(tries)}`;
 }
 
-/** What each status means for the person running the workflow (contract 7.1, public facts). */
+/** What each status means for the person running the workflow (the services' status codes, in words). */
 function meaningOf(call: FailedCall): string {
 	const own = call.statusMessages?.[call.status];
 	if (own) return [429, 500, 503].includes(call.status) ? `${own}. Tried ${triedFor(call.tries)}` : own;

@@ -30,7 +30,7 @@ import { hostOf, joinUrl } from '../values/url';
  * the key.
  */
 
-/** The contract's answer when a plan's credits are used up (7.1, 8: "Quota reached"). */
+/** The services' answer when a plan's credits are used up (422, "Quota reached"). */
 const QUOTA_STATUSES = [422];
 
 export interface Connection {

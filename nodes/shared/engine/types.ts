@@ -65,7 +65,7 @@ export interface ServiceDefinition<Prepared = ServiceRequest> {
 	statusMessages?: Partial<Record<number, string>>;
 	/**
 	 * The statuses by which this service says the plan's credits are used up (default 422,
-	 * contract 7.1; the email service may answer 403). The first one stops the run's sending.
+	 * "Quota reached"; the email service may answer 403). The first one stops the run's sending.
 	 */
 	quotaStatuses?: number[];
 	/**

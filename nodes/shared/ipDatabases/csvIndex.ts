@@ -9,14 +9,14 @@ import { sweepV4, V4_HOSTS } from './sweepV4';
 import { DatabaseFileError, type ContractDatabase, type Match } from './lookupTypes';
 
 /**
- * A lookup index over a database CSV (contract 2.11), built while the file streams through:
+ * A lookup index over a database CSV (one header row, one row per network), built while the file streams through:
  * the file's text is never held (the geolocation CSV is ~850 MB, more than a V8 string can
  * hold). Each row leaves a few bytes in typed arrays (its range and a record id); records are
  * kept once each, deduplicated, as the bytes the file wrote them in, and given in the MMDB's form
  * when a lookup finds one (RecordTable; databaseKinds.ts). Rows in order and none nested (a
  * geolocation CSV) are their own segments: nothing is flattened or copied.
  *
- * Overlaps (2.11): asn keeps the longest prefix, security the most specific row, geolocation is
+ * Overlapping networks: asn keeps the longest prefix, security the most specific row, geolocation is
  * disjoint. All three are "the most specific network that covers the address", so the index
  * flattens nested networks into disjoint segments, each answered by its innermost row, and a
  * lookup is one binary search. The network it reports is the largest block around the address
@@ -119,7 +119,7 @@ export class CsvIndexBuilder {
 		} catch (error) {
 			throw asFileError(error, this.endsWithLineEnd ? undefined : this.bytesIn);
 		}
-		if (this.kind === undefined) throw new DatabaseFileError('The CSV file is empty: it has no header row (contract 2.11: one header row, one row per network)');
+		if (this.kind === undefined) throw new DatabaseFileError('The CSV file is empty: it has no header row (a database CSV has one header row, then one row per network)');
 		if (this.rows === 0) throw new DatabaseFileError(`The ${this.kind} CSV has a header but no network rows`);
 		const v4 = flattenV4(this.v4.starts, this.v4.prefixes, this.v4.recordIds);
 		const v6 = flattenV6(this.v6.starts, this.v6.prefixes, this.v6.recordIds);

@@ -1,7 +1,7 @@
 /**
- * The three databases of contract 2.11, as a lookup tells them apart: by the MMDB metadata's
+ * The three Abstract IP databases, as a lookup tells them apart: by the MMDB metadata's
  * `database_type` or by the CSV header's columns. Records follow the MMDB convention in both
- * formats (2.11 conventions 2 and 3: a field with no value is absent, a security flag appears only
+ * formats (a field with no value is absent, not an empty string; a security flag appears only
  * when True), so the same address gives the same record from the MMDB and the CSV of one build.
  */
 export type DatabaseKind = 'ip-geolocation' | 'ip-asn' | 'ip-security';
@@ -11,7 +11,7 @@ export const DATABASE_KINDS: readonly DatabaseKind[] = ['ip-geolocation', 'ip-as
 /** A record as stored: string values only (2.11 convention 1). */
 export type StoredRecord = Record<string, string>;
 
-/** CSV columns per database, in the contract's order, `network` first. */
+/** CSV columns per database, in the files' order, `network` first. */
 export const CSV_COLUMNS: Record<DatabaseKind, readonly string[]> = {
 	'ip-geolocation': [
 		'network', 'country', 'country_code', 'country_geoname_id', 'country_is_eu', 'continent', 'continent_code',
@@ -35,13 +35,13 @@ export function kindOfDatabaseType(databaseType: unknown): DatabaseKind | undefi
 
 /**
  * The kind a CSV header describes: `network` plus the columns of exactly one database. Columns
- * the contract does not list are an error (a later build may add them; then the node must learn
+ * this list does not hold are an error (a later build may add them; then the node must learn
  * them, not drop them silently).
  */
 export function kindOfCsvHeader(header: readonly string[]): { kind?: DatabaseKind; problem?: string } {
 	const columns = header.map((column) => column.trim());
 	if (columns[0] !== 'network') {
-		return { problem: `its first column is "${columns[0] ?? ''}", not "network" (contract 2.11)` };
+		return { problem: `its first column is "${columns[0] ?? ''}", not "network": a database CSV starts with the network column` };
 	}
 	for (const kind of DATABASE_KINDS) {
 		const expected = CSV_COLUMNS[kind];
@@ -49,7 +49,7 @@ export function kindOfCsvHeader(header: readonly string[]): { kind?: DatabaseKin
 		if (missing.length > 0) continue;
 		const unknown = columns.filter((column) => !expected.includes(column));
 		if (unknown.length > 0) {
-			return { problem: `it has the ${kind} columns plus ${unknown.map((c) => `"${c}"`).join(', ')}, which the contract does not list` };
+			return { problem: `it has the ${kind} columns plus ${unknown.map((c) => `"${c}"`).join(', ')}, which none of the three databases has` };
 		}
 		return { kind };
 	}

@@ -65,9 +65,9 @@ export function notADatabase(bytes: Uint8Array): string {
 		const firstLine = start.split(/\r?\n/, 1)[0];
 		if (firstLine.includes(',')) {
 			const column = firstLine.split(',', 1)[0].replace(/^"|"$/g, '').trim().slice(0, 40);
-			return `${NEITHER} it is a CSV whose first column is "${column}", not "network": a database CSV starts with the network column (contract 2.11)`;
+			return `${NEITHER} it is a CSV whose first column is "${column}", not "network": a database CSV starts with the network column`;
 		}
-		return `${NEITHER} it is plain text (${size}) whose first line has no "network" column first (contract 2.11)`;
+		return `${NEITHER} it is plain text (${size}) whose first line has no "network" column first (a database CSV starts with it)`;
 	}
 	return (
 		`The MMDB file ends early: ${size}, and its metadata marker is missing (an MMDB ends with it, "\\xAB\\xCD\\xEFMaxMind.com" and the metadata, in its last 128 KiB): ` +

@@ -10,7 +10,7 @@ export interface Match {
  * What a lookup in a file of another schema finds (MaxMind's GeoLite2 and GeoIP2, DB-IP,
  * IPinfo ...): the record exactly as the file holds it (maps, arrays, strings, numbers, booleans;
  * BigInt for uint64 and uint128, Uint8Array for bytes, as the MMDB reader decodes them), and the
- * network as for the contract's files. `jsonValue` (storedValues.ts) makes it an item's JSON.
+ * network as for Abstract's files. `jsonValue` (storedValues.ts) makes it an item's JSON.
  */
 export interface ForeignMatch {
 	network: string;
@@ -28,7 +28,7 @@ interface DatabaseCommon {
 	retainedBytes: number;
 }
 
-/** A database of one of the contract's three kinds (2.11): flat, string-valued records. */
+/** A database of one of Abstract's three kinds: flat, string-valued records. */
 export interface ContractDatabase extends DatabaseCommon {
 	kind: DatabaseKind;
 	/** An address of 4 (IPv4) or 16 (IPv6) bytes, as `parseIpAddress` gives it. */
@@ -42,7 +42,7 @@ export interface ForeignDatabase extends DatabaseCommon {
 	lookup(address: Uint8Array): ForeignMatch | undefined;
 }
 
-/** A parsed database, MMDB or CSV, ready for lookups: `kind` tells the contract's files from others. */
+/** A parsed database, MMDB or CSV, ready for lookups: `kind` tells Abstract's files from others. */
 export type IpDatabase = ContractDatabase | ForeignDatabase;
 
 /** A database file that cannot be used: says what is wrong and where. */

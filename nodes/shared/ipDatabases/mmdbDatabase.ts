@@ -21,7 +21,7 @@ export function hasMmdbMarker(file: Uint8Array): boolean {
 
 /**
  * An MMDB file opened for lookups. A file whose metadata's `database_type` names one of the
- * contract's kinds gives that kind's flat string records; any other MaxMind DB file (GeoLite2,
+ * three Abstract kinds gives that kind's flat string records; any other MaxMind DB file (GeoLite2,
  * DB-IP, IPinfo ...) is read too, its records exactly as stored. The file's bytes are the parsed
  * form: nothing is decoded until a lookup asks for its record.
  */
@@ -83,10 +83,10 @@ function attempt<T>(work: () => T, what: string, explain?: (message: string) => 
 	return result as T;
 }
 
-/** The record as the file holds it: a flat map of strings (2.11); anything else is kept as text. */
+/** The record as the file holds it: a flat map of strings; anything else is kept as text. */
 function storedRecord(value: unknown): StoredRecord {
 	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-		throw new DatabaseFileError('The MMDB file holds a record that is not a map of fields (contract 2.11: a flat, string-valued record per network)');
+		throw new DatabaseFileError('The MMDB file holds a record that is not a map of fields (an Abstract IP database holds a flat, string-valued record per network)');
 	}
 	const record: StoredRecord = {};
 	for (const [key, field] of Object.entries(value as Record<string, unknown>)) {

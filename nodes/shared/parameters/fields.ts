@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { invalidInput } from '../engine/errors';
 
 /**
- * The `fields` option of IP geolocation and company enrichment (contract 4.3, 4.4): a choice of
+ * The `fields` option of IP geolocation and company enrichment: a choice of
  * the record's top-level keys, sent comma-separated, so the answer holds only those keys.
  */
 export function fieldsOption(recordName: string, keys: readonly string[]): INodeProperties {

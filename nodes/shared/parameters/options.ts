@@ -34,7 +34,7 @@ export function wireOptions(
 	return sent;
 }
 
-/** A whole number of at least `min`, with no upper bound (the contract states none for sizes and delays). */
+/** A whole number of at least `min`, with no upper bound (the services document none for sizes and delays). */
 export function wholeAtLeast(min: number): OptionCheck {
 	return (ctx, itemIndex, field, value) => numberWithin(ctx, itemIndex, field, value, { min, whole: true });
 }

@@ -4,7 +4,7 @@ import { invalidInput } from '../engine/errors';
 import type { ServiceRequest } from '../engine/types';
 
 /**
- * How phone and email lookups reach their service (contract 4.1, 4.2, 5.3-5.4). The node only
+ * How phone and email lookups reach their service (GET, or POST as a form or as JSON). The node only
  * chooses the request's form; the credential (keyByRequestForm) puts the key where that form
  * wants it: Bearer header for a JSON body, `api_key` field for a form body, query for a GET.
  */
@@ -50,7 +50,7 @@ export function sendAsOf(ctx: IExecuteFunctions, itemIndex: number, value: unkno
 /**
  * The request for one lookup in the chosen form. With `bearerJson` the engine sends the JSON
  * body with `Content-Type: application/json`: without it the service would read the body as
- * form data and not find the looked-up field (contract 4.1).
+ * form data and not find the looked-up field.
  */
 export function lookupRequest(path: string, fields: Record<string, string>, sendAs: SendAs): ServiceRequest {
 	switch (sendAs) {

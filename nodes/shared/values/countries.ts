@@ -1,7 +1,7 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
 /**
- * The country codes of contract 4.12, in its order, with English names for the option list. The
+ * The country codes the holidays service takes, in its published order, with English names for the option list. The
  * published list pairs BH with both Bahrain and The Bahamas and RE with both Reunion and Russia;
  * the names say so rather than hide it.
  */

@@ -4,7 +4,7 @@ import { COUNTRY_OPTIONS } from './countries';
 
 /**
  * A country as a searchable list with expressions allowed: n8n's resource locator, with a `list`
- * mode (the contract's countries, filtered as the user types) and a `code` mode (a typed code or
+ * mode (the service's countries, filtered as the user types) and a `code` mode (a typed code or
  * an expression). The node still validates the resolved code: an expression can give anything.
  */
 

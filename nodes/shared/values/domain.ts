@@ -7,7 +7,7 @@ import { requiredText } from './validate';
 const LABEL = /^[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?$/u;
 
 /**
- * A bare domain such as example.com, as company enrichment wants it (contract 4.4). A pasted
+ * A bare domain such as example.com, as company enrichment wants it. A pasted
  * website address (scheme, path, port, query) is refused with a hint rather than trimmed
  * silently, so the person sees which domain is looked up and pays for.
  */

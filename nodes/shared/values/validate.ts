@@ -34,7 +34,7 @@ export function asNumber(value: unknown): unknown {
 
 export interface NumberRule {
 	min: number;
-	/** Upper bound, inclusive; none when the contract states none. */
+	/** Upper bound, inclusive; none when the service documents none. */
 	max?: number;
 	whole?: boolean;
 	/** The minimum itself is not allowed (greater than, not at least). */

@@ -8,7 +8,7 @@ import { COLUMNS, mmdbRecord, rowsOf, type DatabaseId, type FormatId } from './r
 import { TAR_END, tarEntry, tarHeader, tarPadding } from './tarWriter';
 
 /**
- * The archives the download endpoint serves (contract 2.11): `svc-<database>[-csv].tar.gz`
+ * The archives the download endpoint serves: `svc-<database>[-csv].tar.gz`
  * holding README.md, the database file and its `.sha256` (sha256sum's `<hex>  <file>` line),
  * members sorted by name. Builds are reproducible: fixed times and owners in the tar, gzip header
  * time 0, so the same build number always gives the same bytes.

@@ -1,7 +1,7 @@
 /**
- * The sandbox's three IP databases (contract 2.11): a handful of public networks each, IPv4 and
+ * The sandbox's three IP databases (ip-geolocation, ip-asn, ip-security): a handful of public networks each, IPv4 and
  * IPv6, every value a string, place names in English (some with commas, for the CSV's quoting).
- * Private, reserved and multicast ranges are absent, as the contract's builds filter them out.
+ * Private, reserved and multicast ranges are absent, as Abstract's builds filter them out.
  */
 
 export type DatabaseId = 'ip-geolocation' | 'ip-asn' | 'ip-security';
@@ -10,7 +10,7 @@ export type FormatId = 'mmdb' | 'csv';
 export const DATABASES: DatabaseId[] = ['ip-geolocation', 'ip-asn', 'ip-security'];
 export const FORMATS: FormatId[] = ['mmdb', 'csv'];
 
-/** CSV column order per database (contract 2.11), `network` first. */
+/** CSV column order per database, `network` first. */
 export const COLUMNS: Record<DatabaseId, string[]> = {
 	'ip-geolocation': [
 		'network', 'country', 'country_code', 'country_geoname_id', 'country_is_eu', 'continent', 'continent_code',
@@ -79,7 +79,7 @@ function geolocation(build: number): DatabaseRow[] {
 			},
 		},
 		{
-			// Country level only: every finer field is optional (contract 2.11).
+			// Country level only: every finer field is optional in the databases.
 			network: '2.16.0.0/13',
 			fields: {
 				country: 'France', country_code: 'FR', country_geoname_id: '3017382', country_is_eu: 'True', ...EUROPE,
@@ -118,7 +118,7 @@ function asn(build: number): DatabaseRow[] {
 		fields: { asn: number, autonomous_system_organization: organization, asn_country: country },
 	});
 	return [
-		// Nested prefixes both ship; a lookup answers with the most specific (contract 2.11).
+		// Nested prefixes both ship; a lookup answers with the most specific.
 		row('8.0.0.0/9', '3356', 'Level 3 Parent, LLC', 'US'),
 		row('8.8.8.0/24', '15169', 'Google LLC', 'US'),
 		row('1.1.1.0/24', '13335', 'Cloudflare, Inc.', 'US'),
@@ -138,7 +138,7 @@ function security(build: number): DatabaseRow[] {
 	return [
 		row('185.220.100.0/22', 'is_tor', 'is_abuse'),
 		row('104.16.0.0/12', 'is_hosting'),
-		// Nested inside the hosting range: its own flag plus the enclosing one's (contract 2.11).
+		// Nested inside the hosting range: its own flag plus the enclosing one's, as the security database ships them.
 		row('104.16.132.0/24', 'is_hosting', 'is_proxy'),
 		row('5.62.56.0/21', 'is_vpn'),
 		row('172.224.0.0/12', 'is_relay'),

@@ -1,7 +1,7 @@
 /**
  * Strict reading of a media service's query parameters: unknown names, malformed numbers,
  * booleans other than true/false and out-of-range values are a 400, so a test that passes
- * proves the node sent the contract's names and values.
+ * proves the node sent the service's names and values.
  */
 export class ParameterError extends Error {}
 
@@ -46,7 +46,7 @@ export function oneOf<T extends string>(query: Query, name: string, values: read
 	return text as T;
 }
 
-/** Hex without '#', as the avatar service wants it: a value with '#' is invalid (contract 4.9). */
+/** Hex without '#', as the avatar service wants it: a value with '#' is invalid. */
 export function hex(query: Query, name: string, fallback: string): string {
 	const text = query[name];
 	if (text === undefined) return fallback;

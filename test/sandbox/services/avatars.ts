@@ -9,7 +9,7 @@ import type { SvgAvatar } from '../media/svg';
 import type { ServiceModule } from '../types';
 
 /**
- * Avatars (contract 4.9, public facts' names): GET /v1/ answers the image itself, a PNG or an
+ * Avatars (under the names the live service takes): GET /v1/ answers the image itself, a PNG or an
  * SVG of image_size x image_size pixels with the initials of `name`.
  */
 const PARAMETERS = [
@@ -67,7 +67,7 @@ export const avatars: ServiceModule = {
 
 /**
  * At most `limit` characters: first letters of distinct words, then second letters of those
- * words (contract 4.9), so "Ada" with a limit of 2 shows "AD".
+ * words, so "Ada" with a limit of 2 shows "AD".
  */
 export function initialsOf(name: string, limit: number, uppercase: boolean): string {
 	const words = [...new Set(name.split(/\s+/).filter(Boolean))];

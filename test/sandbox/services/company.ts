@@ -4,7 +4,7 @@ import { onlyFields } from './onlyFields';
 import { seeded } from './seeded';
 
 /**
- * Company enrichment (contract 4.4, 2.4, version 2): a bare domain in, the full record out (or
+ * Company enrichment (API version 2, /v2/): a bare domain in, the full record out (or
  * the keys `fields` names). The record is derived from the domain: its name from the domain's
  * first label, a hash choosing industry, size, headquarters and listing.
  */
@@ -76,7 +76,7 @@ const TECHNOLOGIES = [
 
 const titleCase = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
-/** The record of contract 2.4 for a domain. */
+/** The company record for a domain. */
 export function companyRecord(submitted: string) {
 	const domain = submitted.toLowerCase();
 	const random = seeded(`company\n${domain}`);

@@ -6,7 +6,7 @@ import { DATABASES, FORMATS, type DatabaseId, type FormatId } from '../ipDatabas
 import type { SandboxResponse, ServiceModule } from '../types';
 
 /**
- * IP database download (contract 4.11, 2.10, 2.11, 5.6, 7.2). The key stays on this host: the
+ * IP database download (GET /v1/database/download/). The key stays on this host: the
  * answer is a signed, expiring link on the separate storage host, as a 302 (default) or, with
  * `response=json`, as 200 {url, expires_in}. One 403 for four causes: unknown, disabled or revoked
  * key; no entitlement to the database; database or format outside the catalogue.
@@ -22,7 +22,7 @@ interface DatabaseState {
 	/** Keys the sandbox knows but that are disabled or revoked. */
 	disabled: Set<string>;
 	build: number;
-	/** The contract's default only: 302 whatever `response` says (the JSON form ignored). */
+	/** The redirect form only: 302 whatever `response` says (the JSON form ignored). */
 	redirectOnly: boolean;
 	expiresIn: number;
 	faults: DownloadFault[];
@@ -127,7 +127,7 @@ export interface DatabaseControls {
 	disableKey(key: string): void;
 	/** The build being served (a later build holds changed records, so new checksums). */
 	setBuild(build: number): void;
-	/** Answer 302 even when `response=json` is asked for (the contract's default form only). */
+	/** Answer 302 even when `response=json` is asked for (the redirect form only). */
 	redirectOnly(on: boolean): void;
 	setExpiresIn(seconds: number): void;
 	/** The next link(s) handed out serve a faulty object, one fault per link, in order. */

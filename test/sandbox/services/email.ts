@@ -3,8 +3,8 @@ import { lookedUpValue } from './lookupParams';
 import { dateDaysAgo, seeded, timestampDaysAgo, type Seeded } from './seeded';
 
 /**
- * Email reputation (contract 4.2, 2.2): the same three request forms as phone. A malformed
- * address is not an error: 200 with the result of 2.2.2. Otherwise the record is derived from the
+ * Email reputation: the same three request forms as phone. A malformed
+ * address is not an error: 200 with status_detail invalid_format. Otherwise the record is derived from the
  * address: known providers, disposable and typo domains behave as they would live, a hash
  * decides the rest.
  */
@@ -23,7 +23,7 @@ export function isWellFormed(address: string): boolean {
 	return /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(address);
 }
 
-/** Contract 2.2.2: the result for an address whose format is invalid, every other check skipped. */
+/** The result for an address whose format is invalid: undeliverable, invalid_format, every other check skipped (null). */
 export function malformedEmailRecord(address: string) {
 	return {
 		email_address: address,
@@ -169,7 +169,7 @@ function breachesOf(random: Seeded, count: number) {
 	};
 }
 
-/** The record of contract 2.2 for a submitted address. */
+/** The email reputation record for a submitted address. */
 export function emailRecord(address: string) {
 	if (!isWellFormed(address)) return malformedEmailRecord(address);
 	const at = address.lastIndexOf('@');

@@ -6,7 +6,7 @@ import { SANDBOX_TODAY, seeded } from './seeded';
 import { onlyFields } from './onlyFields';
 
 /**
- * IP geolocation (contract 4.3, 2.3). Documentation and private ranges have no location data
+ * IP geolocation. Documentation and private ranges have no location data
  * (204, no body); any other address gets a full record, a hash of the address choosing among a
  * few real places and their networks. Without `ip_address` the caller is located: the sandbox
  * listens on loopback, so the caller is 127.0.0.1.
@@ -167,7 +167,7 @@ function localTime(gmtOffset: number): string {
 	return new Date(SANDBOX_TODAY + gmtOffset * 3_600_000).toISOString().slice(11, 19);
 }
 
-/** The record of contract 2.3 for an address with location data. */
+/** The geolocation record for an address with location data. */
 export function geoRecord(address: string) {
 	const random = seeded(`geo\n${address.toLowerCase()}`);
 	const place = placeOf(address, random.pick);

@@ -3,13 +3,13 @@ import type { ServiceModule } from '../types';
 import { holidayRulesOf } from './holidayCalendar';
 
 /**
- * Public holidays (contract 4.5, 2.5): GET /v1/ with `country` (a code of 4.12) and optional
+ * Public holidays: GET /v1/ with `country` (a code of the service's list) and optional
  * `year`, `month`, `day`. Strict to rule 1 (a day needs month and year, a month needs a year);
  * a period without holidays answers 200 []. It emulates a paid plan: an absent year is the
  * current year, an absent month or day means the whole year or month.
  */
 
-/** Contract 4.12, as the contract writes it: the sandbox keeps its own copy to check the node's. */
+/** The service's country codes, as it publishes them: the sandbox keeps its own copy to check the node's. */
 const CONTRACT_COUNTRIES = new Set(
 	(
 		'AF AL DZ AS AD AO AI AG AR AM AW AU AT AZ BH BD BB BY BE BZ BJ BM BT BO BA BW BR VG BN BG BF BI CV KH CM CA KY CF ' +

@@ -1,7 +1,7 @@
 import { badRequest } from '../errorBody';
 import type { ServiceModule } from '../types';
 
-/** IBAN validation (contract 4.7, 2.7): white space is accepted, the check is ISO 13616 mod 97. */
+/** IBAN validation: white space is accepted, the check is ISO 13616 mod 97. */
 export const iban: ServiceModule = {
 	name: 'iban',
 	keyFrom: ['query'],

@@ -11,20 +11,20 @@ import { colorOf, Raster, seedOf } from '../media/raster';
 import type { SandboxContext, SandboxRequest, SandboxResponse, ServiceModule } from '../types';
 
 /**
- * Image processing (contract 4.8, 2.8; public facts for the upload): POST /v1/url/ with a JSON
+ * Image processing: POST /v1/url/ with a JSON
  * body, or POST /v1/upload/ with a multipart `image` part and the JSON options in a `data` part.
  * The source's real dimensions are read from its bytes; the result's follow the resize strategy;
  * the processed image is put on the storage host and the answer links to it.
  */
 
-/** Keys each strategy uses (contract 4.8), and which of them it cannot do without. */
+/** Keys each strategy uses, and which of them it cannot do without. */
 const STRATEGIES: Record<string, { required: string[]; optional: string[] }> = {
 	exact: { required: ['width', 'height'], optional: [] },
 	portrait: { required: ['height'], optional: [] },
 	landscape: { required: ['width'], optional: [] },
 	auto: { required: ['width', 'height'], optional: [] },
 	fit: { required: ['width', 'height'], optional: ['crop_mode'] },
-	// x and y: a custom crop origin (public facts).
+	// x and y: a custom crop origin (the live service takes them).
 	crop: { required: ['width', 'height'], optional: ['scale', 'crop_mode', 'x', 'y'] },
 	square: { required: ['size'], optional: [] },
 	fill: { required: ['width', 'height'], optional: ['background'] },
@@ -148,7 +148,7 @@ function wholeNumber(value: unknown, name: string, min: number, max = Number.MAX
 
 const RGB = /^rgb\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*\)$/i;
 
-/** The result's dimensions by strategy (contract 4.8's table), after checking the resize object. */
+/** The result's dimensions by strategy, after checking the resize object. */
 function resultSize(original: ImageInfo, resize: unknown): [number, number] {
 	if (resize === undefined) return [original.width, original.height];
 	if (typeof resize !== 'object' || resize === null || Array.isArray(resize)) {

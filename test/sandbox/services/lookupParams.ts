@@ -2,7 +2,7 @@ import { badRequest, errorResponse } from '../errorBody';
 import type { SandboxRequest, SandboxResponse } from '../types';
 
 /**
- * The three request forms of phone and email (contract 4.1, 4.2, 5.3-5.4): GET with a query,
+ * The three request forms of phone and email: GET with a query,
  * POST form-encoded with `api_key` as a field, POST with `Authorization: Bearer` and a JSON body.
  * Returns the looked-up value, or the service's answer when the request does not carry one.
  */
@@ -17,7 +17,7 @@ export function lookedUpValue(
 	} else if (request.method === 'POST') {
 		const isJson = /^application\/json/i.test(String(request.headers['content-type'] ?? ''));
 		// With the Bearer header the body must be JSON: without the JSON content type it is read as
-		// form data and the field is not detected (contract 4.1), whatever the body holds.
+		// form data and the field is not detected, whatever the body holds.
 		params = request.keySource === 'bearer' && !isJson ? {} : stringFields(request.fields);
 	} else {
 		return { reject: badRequest(`Method ${request.method} is not supported; use GET or POST.`) };

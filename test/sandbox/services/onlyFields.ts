@@ -2,8 +2,8 @@ import { badRequest } from '../errorBody';
 import type { SandboxResponse } from '../types';
 
 /**
- * The `fields` parameter of IP geolocation and company enrichment (contract 4.3, 4.4, public
- * facts): comma-separated top-level keys; the answer holds only those. An unknown key is a bad
+ * The `fields` parameter of IP geolocation and company enrichment:
+ * comma-separated top-level keys; the answer holds only those. An unknown key is a bad
  * request here, so a test notices a node that sends a wrong name.
  */
 export function onlyFields(record: Record<string, unknown>, fields: string | undefined): SandboxResponse {

@@ -4,7 +4,7 @@ import { lookedUpValue } from './lookupParams';
 import { seeded, type Seeded } from './seeded';
 
 /**
- * Phone intelligence (contract 4.1, 2.1): GET with a query, POST form-encoded with `api_key`, or
+ * Phone intelligence: GET with a query, POST form-encoded with `api_key`, or
  * POST with a Bearer header and a JSON body. The record is derived from the number: its calling
  * code (or the `country` given) picks the country, its area code the place, a hash the rest.
  */
@@ -201,7 +201,7 @@ function locate(submitted: string, country?: string): { plan: NumberingPlan; nat
 	const hinted = country ? PLANS.find((plan) => plan.code === country.toUpperCase()) : undefined;
 	if (hinted) {
 		const withCode = digits.startsWith(hinted.callingCode) && (international || digits.length > hinted.lengths[1]);
-		// The service appends the country's calling code to a number written without it (4.1).
+		// The service appends the country's calling code to a number written without it.
 		return { plan: hinted, national: withCode ? digits.slice(hinted.callingCode.length) : digits.replace(/^0/, '') };
 	}
 	const byCode = PLANS.filter((plan) => digits.startsWith(plan.callingCode))
@@ -224,7 +224,7 @@ function lineTypeOf(plan: NumberingPlan, national: string, random: Seeded): stri
 	return draw < 60 ? 'mobile' : draw < 85 ? 'landline' : 'voip';
 }
 
-/** The record of contract 2.1 for a submitted number (and the optional `country`). */
+/** The phone analysis record for a submitted number (and the optional `country`). */
 export function phoneRecord(submitted: string, country?: string) {
 	const { plan, national } = locate(submitted, country);
 	const random = seeded(`phone\n${plan.code}\n${national}`);

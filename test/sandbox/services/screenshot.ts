@@ -8,7 +8,7 @@ import { colorOf, Raster, seedOf } from '../media/raster';
 import type { ServiceModule } from '../types';
 
 /**
- * Website screenshot (contract 4.10, public facts' names): GET /v1/ answers the image itself, a
+ * Website screenshot (under the names the live service takes): GET /v1/ answers the image itself, a
  * JPEG (default) or PNG of the viewport (width x height, default 1280 x 800), or of the whole
  * page, which is taller than the viewport, when capture_full_page is true (the default).
  */

@@ -6,7 +6,7 @@ import { CATEGORY_DESCRIPTIONS, EU_VAT, VAT_PREFIXES } from './vatRates';
 import type { CountryVat } from './vatRates';
 
 /**
- * VAT (contract 4.6, 2.6; public facts): GET /v1/categories, /v1/validate and /v1/calculate, paths
+ * VAT: GET /v1/categories, /v1/validate and /v1/calculate, paths
  * without a trailing slash as written. VAT data covers the EU member states: any other country
  * code answers 400 naming the country, rather than an empty list, so a lookup for a country
  * without VAT data fails visibly instead of silently giving no items.

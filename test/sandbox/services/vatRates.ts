@@ -1,6 +1,6 @@
 /**
  * VAT rates of the EU member states for the VAT sandbox: the standard rate and a few reduced
- * categories each, as decimal fractions with three decimals (contract 2.6: form 0.000).
+ * categories each, as decimal fractions with three decimals (form 0.000, as the service writes them).
  */
 
 export const CATEGORY_DESCRIPTIONS: Record<string, string> = {

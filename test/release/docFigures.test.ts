@@ -1,0 +1,183 @@
+/**
+ * The figures the documentation repeats across pages say the same everywhere, and the same as the
+ * thing they describe: a figure a user reads in the README is the one CONTRIBUTING, the CHANGELOG
+ * and docs/ give. Each named fact below has the patterns a page states it in (every match on every
+ * page is read) and, where the repository holds it, its value from there (package.json, the code,
+ * the scripts that install n8n); a fact measured by a benchmark has no source but the benchmark's
+ * page, so every page must give the same value. A page that says another value fails, and so does
+ * a fact no page states any more (a pattern that matches nothing checks nothing).
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+
+import { MAX_CSV_ROWS } from '../../nodes/shared/csv/csvInput';
+import { KEPT_ANSWERS_BUDGET } from '../../nodes/shared/engine/keptAnswers';
+import { RETRY_POLICY } from '../../nodes/shared/engine/retry';
+import { N8N_1, N8N_2 } from '../../scripts/n8n/runtime';
+
+const root = path.resolve(__dirname, '../..');
+const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+	engines: { node: string; n8n: string };
+	devDependencies: Record<string, string>;
+	n8n: { nodes: string[]; credentials: string[] };
+};
+const examples = fs.readdirSync(path.join(root, 'examples')).filter((file) => file.endsWith('.json'));
+
+/** The pages a user or contributor reads. */
+function pages(): string[] {
+	const docs = fs.readdirSync(path.join(root, 'docs')).filter((file) => file.endsWith('.md'));
+	return ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', ...docs.map((file) => path.join('docs', file))];
+}
+
+/** A page's text with every run of white space one space, so a phrase wrapped over two lines is found. */
+const flat = (file: string) => fs.readFileSync(path.join(root, file), 'utf8').replace(/\s+/g, ' ');
+
+const NUMBER_WORDS: Record<string, string> = { eleven: '11', twelve: '12', a_fifth: '20', a_quarter: '25', a_third: '33', half: '50' };
+
+/** A stated value as a comparable one: number words as digits, thousands separators and "~" dropped. */
+function normalized(value: string): string {
+	const text = value.trim().toLowerCase();
+	return NUMBER_WORDS[text.replace(/ /g, '_')] ?? text.replace(/^~/, '').replace(/,(?=\d{3}\b)/g, '').replace(/\s*%$/, '');
+}
+
+interface Fact {
+	name: string;
+	/** Each match's first defined group is the value it states. */
+	patterns: RegExp[];
+	/** The value from the repository; none for a measured figure, which the pages must agree on. */
+	expected?: string;
+	/** A stated value as the fact compares it (default: `normalized`). */
+	compare?: (value: string) => string;
+}
+
+const FACTS: Fact[] = [
+	{
+		name: 'the number of nodes (package.json n8n.nodes)',
+		patterns: [/\ball (\w+) nodes\b/gi, /\b(\d+) of \d+ node types\b/g],
+		expected: String(manifest.n8n.nodes.length),
+	},
+	{
+		name: 'the number of credential types (package.json n8n.credentials)',
+		patterns: [/\b(\d+) of \d+ credential types\b/g, /\bthe (\d+) credentials\b/g],
+		expected: String(manifest.n8n.credentials.length),
+	},
+	{
+		name: 'the number of examples (examples/*.json)',
+		patterns: [/\ball (\d+) examples\b/g, /\bruns? the (\d+) examples\b/g, /\bevery one of the (\d+) examples\b/g],
+		expected: String(examples.length),
+	},
+	{
+		name: "the Node.js floor (package.json engines.node)",
+		patterns: [/\bNode(?:\.js)?[\s(]+(\d+(?:\.\d+)*) or later\b/g],
+		expected: manifest.engines.node.replace(/^>=\s*/, ''),
+	},
+	{
+		name: 'the oldest n8n that works (package.json engines.n8n)',
+		patterns: [/\bn8n 1\.x from (\d+\.\d+\.\d+) on\b/g, /\b(\d+\.\d+\.\d+) or later 1\.x\b/g, /\(1\.x, (\d+\.\d+\.\d+) or later\)/g],
+		expected: manifest.engines.n8n.match(/>=\s*(\d+\.\d+\.\d+)/)?.[1],
+	},
+	{
+		name: 'the real n8n of the e2e, dev and bench:n8n (scripts/n8n/runtime.ts)',
+		patterns: [/\breal n8n (\d+\.\d+\.\d+)/g, /\bn8n (\d+\.\d+\.\d+) \(Node 24\)/g],
+		expected: N8N_2.n8nVersion,
+	},
+	{
+		name: 'the last n8n 1.x the e2e runs (scripts/n8n/runtime.ts)',
+		patterns: [/\b(\d+\.\d+\.\d+),? the last 1\.x\b/g, /\bn8n (1\.\d+\.\d+) and Node 22\b/g],
+		expected: N8N_1.n8nVersion,
+	},
+	{
+		name: "the n8n-core that npm test runs the nodes in (package.json devDependencies)",
+		patterns: [/\bn8n-core (\d+\.\d+\.\d+)/g],
+		expected: manifest.devDependencies['n8n-core'],
+	},
+	{
+		name: 'the row limit of a CSV file (MAX_CSV_ROWS)',
+		patterns: [/\b(?:at most|up to) (\d[\d,]*) rows\b/g, /\btake at most (\d[\d,]*) rows per file\b/g],
+		expected: String(MAX_CSV_ROWS),
+	},
+	{
+		name: 'the retry budget per item (RETRY_POLICY.budgetMs)',
+		patterns: [/\bfor up to (\d+) minutes per item\b/g, /\b(\d+)-minute budget per item\b/g, /\bretries bounded by a (\d+)-minute\b/g],
+		expected: String(RETRY_POLICY.budgetMs / 60_000),
+	},
+	{
+		name: "the answers kept for a retry (KEPT_ANSWERS_BUDGET)",
+		patterns: [/\(([\d.]+) MiB at most, an hour at most\b/g, /\bat most ([\d.]+) MiB of answers\b/g],
+		expected: String(KEPT_ANSWERS_BUDGET / 1024 / 1024),
+	},
+	{
+		name: "the CSV index's share of its file (npm run bench, IP lookups)",
+		patterns: [/\bCSV index (?:at|is) (~?[\d.]+ ?%|a \w+) of the file\b/g, /\bindex itself is (~?[\d.]+ ?%|a \w+) of the file\b/g, /\bCSV index's \((~?[\d.]+ ?%) of the file\)/g],
+		compare: (value) => String(Math.round(Number(normalized(value)))),
+	},
+	{
+		name: 'n8n Cloud Starter memory',
+		patterns: [/\bStarter \((\d[\d,]*) MiB\)/g],
+	},
+	{
+		name: 'n8n Cloud Pro-1 memory',
+		patterns: [/\bPro-1 \((\d[\d,]*) MiB\)/g, /\bPro-1's (\d[\d,]*) MiB\b/g, /\(Pro-1, (\d[\d,]*) MiB\)/g],
+	},
+	{
+		name: 'n8n Cloud Pro-2 memory',
+		patterns: [/\bPro-2 \((\d[\d,]*) MiB\)/g],
+	},
+	{
+		name: 'the IBAN node against HTTP Request with the key in its query, in the bench (node .out/bench/httpRequest.js)',
+		patterns: [/\| IBAN Validation \(key in the query\) \| ([\d.]+)x \(\d+ items\/s\) \|/g, /\bIBAN Validation measured [\d.]+x to ([\d.]+)x the items per second\b/g],
+	},
+	{
+		name: 'the IBAN node against HTTP Request with the key in its query, in the independent run',
+		patterns: [/\| IBAN Validation \(key in the query\) \| ([\d.]+)x \| \| an independent run\b/g, /\bIBAN Validation measured ([\d.]+)x to [\d.]+x\b/g],
+	},
+	{
+		name: 'Email with Send As Query String against HTTP Request with the key in its query',
+		patterns: [/\| Email Reputation, Send As \*Query String\* \| ([\d.]+)x \|/g, /\bbut ([\d.]+)x with \*Query String\*/g],
+	},
+	{
+		name: 'Email with Send As Bearer against HTTP Request with the key in its query',
+		patterns: [/\| Email Reputation, Send As \*Bearer Header and JSON Body\* \| ([\d.]+)x \|/g, /\bEmail Reputation ([\d.]+)x with Send As \*Bearer Header and JSON Body\*/g],
+	},
+	{
+		name: 'the node against HTTP Request with a Query Auth credential, in the bench',
+		patterns: [/\| IBAN Validation \(key in the query\) \| [\d.]+x \(\d+ items\/s\) \| ([\d.]+)x \|/g, /\bQuery Auth credential, [\d.]+x to ([\d.]+)x\b/g],
+	},
+];
+
+/** Every value a fact's patterns find, with the page it is on. */
+function statements(fact: Fact): Array<{ file: string; said: string; value: string }> {
+	const compare = fact.compare ?? normalized;
+	return pages().flatMap((file) => {
+		const text = flat(file);
+		return fact.patterns.flatMap((pattern) =>
+			[...text.matchAll(pattern)].map((match) => {
+				const said = match.slice(1).find((group) => group !== undefined) ?? '';
+				return { file, said: match[0], value: compare(said) };
+			}),
+		);
+	});
+}
+
+describe('figures repeated across pages', () => {
+	it('normalizes number words, separators and percentages', () => {
+		expect(['eleven', '12', '50,000', '~7 %', 'a fifth'].map(normalized)).toEqual(['11', '12', '50000', '7', '20']);
+	});
+
+	it.each(FACTS.map((fact) => [fact.name, fact] as const))('%s: every page says the same', (_name, fact) => {
+		const found = statements(fact);
+		expect(found.length).toBeGreaterThan(0);
+		const expected = fact.expected ?? found[0].value;
+		const disagreeing = found.filter((statement) => statement.value !== expected).map((statement) => `${statement.file}: "${statement.said}"`);
+		expect({ expected, disagreeing }).toEqual({ expected, disagreeing: [] });
+	});
+});
+
+describe('the benchmarks page', () => {
+	it('lists every one of its sections in its contents', () => {
+		const page = fs.readFileSync(path.join(root, 'docs', 'benchmarks.md'), 'utf8');
+		const sections = [...page.matchAll(/^## (.+)$/gm)].map((match) => match[1].trim());
+		const listed = [...page.matchAll(/^- \[([^\]]+)\]\(#[^)]+\)$/gm)].map((match) => match[1]);
+		expect(sections.filter((section) => !listed.includes(section))).toEqual([]);
+	});
+});
