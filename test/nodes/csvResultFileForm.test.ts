@@ -1,5 +1,5 @@
 import { parse as oracleParse } from 'csv-parse/sync';
-import type { INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { parseCsv } from '../../nodes/shared/csv/csv';
 import { delimiterOf } from '../../nodes/shared/csv/csvScanner';
@@ -31,7 +31,7 @@ interface ResultNode extends NastyColumn {
 	label: string;
 	/** The value is the first column (Phone). */
 	valueFirst: boolean;
-	run(file: Buffer, options: Record<string, unknown>, continueOnFail?: boolean): Promise<{ items: INodeExecutionData[]; error?: Error; requests: number }>;
+	run(file: Buffer, options: IDataObject, continueOnFail?: boolean): Promise<{ items: INodeExecutionData[]; error?: Error; requests: number }>;
 }
 
 const PHONE: ResultNode = {
@@ -50,7 +50,7 @@ const SERVICE_NODES: ResultNode[] = FILE_NODES.map((node) => ({
 	header: node.header,
 	value: node.value,
 	valueFirst: false,
-	async run(file: Buffer, options: Record<string, unknown>, continueOnFail?: boolean) {
+	async run(file: Buffer, options: IDataObject, continueOnFail?: boolean) {
 		const run: CsvRun = { sandbox, items: [csvItem(file)], parameters: RESULT, options, continueOnFail };
 		const result = await runCsv(node, run);
 		return { ...result, requests: sentBy(node, sandbox).length };
@@ -64,7 +64,7 @@ const IP_LOOKUP: ResultNode = {
 	valueFirst: false,
 	async run(file, options, continueOnFail) {
 		const result = await lookUp({
-			file: { bytes: databaseFileOf('ip-geolocation', 'csv'), fileName: databaseFileName('ip-geolocation', 'csv') },
+			file: { bytes: databaseFileOf('ip-geolocation', 'csv', 1), fileName: databaseFileName('ip-geolocation', 'csv') },
 			ips: [],
 			csvFile: { bytes: file },
 			parameters: { ...RESULT, addressColumn: 'ip', options },
@@ -154,7 +154,7 @@ describe('Email: every variant of the form reads back exactly', () => {
 		expect(bytes.subarray(0, 3).equals(BOM)).toBe(byteOrderMark !== 'no');
 		const input = [header.slice(0, 5), ...rows.map((row) => row.slice(0, 5))];
 		expect(input).toEqual(defuseFormulas ? records.map((record) => record.map(defuseFormula)) : records);
-		expect(input.map((record) => record.map(undefuseFormula))).toEqual(records);
+		if (defuseFormulas) expect(input.map((record) => record.map(undefuseFormula))).toEqual(records);
 	});
 
 	it('a value no option knows: an error naming the field and its values, before any request', async () => {

@@ -117,7 +117,7 @@ describe('a result file in every form reads back exactly', () => {
 		expect(own).toEqual(expected);
 		// csv-parse, as n8n's Extract From File reads a CSV file (the delimiter given, a BOM skipped).
 		expect(oracleParse(bytes, { bom: true, delimiter })).toEqual(expected);
-		expect(expected.map((record) => record.map(undefuseFormula))).toEqual(RECORDS);
+		if (defuse) expect(expected.map((record) => record.map(undefuseFormula))).toEqual(RECORDS);
 	});
 });
 
@@ -128,7 +128,7 @@ describe('delimiterOf: the delimiter of a file, from its first record', () => {
 		['a semicolon file, as Excel writes it in most of Europe', 'Name;E-Mail;Notiz\nMüller;m@x.de;"a, b"\n', ';'],
 		['a tab file', 'name\temail\nAnn\ta@b.c\n', '\t'],
 		['delimiters inside quotes do not count', '"a,b";"c,d"\n', ';'],
-		['a quoted line break does not end the first record', '"a\nb";c,d\n', ';'],
+		['a quoted line break does not end the first record', '"a\nb,c";d\n', ';'],
 		['one column', 'email\na@b.c\n', ','],
 	])('%s', (_name, text, delimiter) => {
 		expect(String.fromCharCode(delimiterOf(Buffer.from(text)))).toBe(delimiter);
