@@ -106,7 +106,7 @@ function pythonWithOpenpyxl(): string | undefined {
 	return undefined;
 }
 
-/** A cell LibreOffice may read as a number or a date: no letter, nothing but digits and number marks. */
+/** A cell LibreOffice may read as a number or a date: no letter, nothing but digits and number marks (true and false are booleans). */
 const VALUE_LIKE = /^[+-]?[\d .,()/:%-]*\d[\d .,()/:%-]*$/;
 
 async function main(): Promise<number> {
@@ -204,7 +204,7 @@ async function main(): Promise<number> {
 				const expected = text === '' ? null : text.replace(/\r\n?/g, '\n');
 				if (value !== expected) problems.push(`${name}: ${JSON.stringify(text)} reads ${JSON.stringify(value)}`);
 				else texts++;
-			} else if (VALUE_LIKE.test(text)) {
+			} else if (VALUE_LIKE.test(text) || (type === 'b' && /^(true|false)$/i.test(text))) {
 				valueCells++;
 			} else {
 				problems.push(`${name}: ${JSON.stringify(text)} became a ${type} cell (${String(value)})`);
@@ -213,7 +213,7 @@ async function main(): Promise<number> {
 	}
 	console.log(
 		`${checked} result files opened in LibreOffice Calc (${NODES.length} nodes; comma, semicolon, tab; byte order mark on and off; an Excel-exported list): ` +
-			`${cells} cells, ${formulas} formula cells, ${texts} texts (or empty cells) as written, ${valueCells} read as numbers or dates (signed numbers, phone numbers without letters, dates: left as data).`,
+			`${cells} cells, ${formulas} formula cells, ${texts} texts (or empty cells) as written, ${valueCells} read as numbers, dates or booleans (signed numbers, phone numbers without letters, dates, true and false: left as data).`,
 	);
 	console.log(`Control (Defuse Formulas off, ${written.filter((entry) => entry.control).length} files): ${controlFormulas} formula cells, so the check sees them.`);
 	if (controlFormulas === 0) problems.push('the control files show no formula cell: the check would not see one');
