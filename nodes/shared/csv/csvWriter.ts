@@ -63,11 +63,14 @@ export class CsvCellWriter {
 	}
 
 	cell(value: string): string {
+		// The apostrophe never needs quotes itself (a defused cell starts with no space): whether the
+		// cell is quoted is decided on its text, and the apostrophe added once, in the same concatenation.
+		let prefix = '';
 		if (this.defuse && needsDefusing(value)) {
 			this.defused++;
-			value = `'${value}`;
+			prefix = "'";
 		}
-		return this.needsQuotes.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+		return this.needsQuotes.test(value) ? `"${prefix}${value.replace(/"/g, '""')}"` : prefix + value;
 	}
 
 	/** Cells separated by the delimiter, no line end: a part of a record. */
