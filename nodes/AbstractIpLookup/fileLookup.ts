@@ -26,7 +26,7 @@ import {
 } from '../shared/csv/csvInput';
 import { columnOf } from '../shared/csv/csvParameters';
 import { ResultFile } from '../shared/csv/resultFile';
-import { CsvCellWriter } from '../shared/csv/csvWriter';
+import { CsvCellWriter, type CsvFormat } from '../shared/csv/csvWriter';
 import { errorItem } from '../shared/engine/errorItems';
 import { parseIpAddress } from '../shared/values/ipAddress';
 import { AddressMemo } from './addressMemo';
@@ -118,7 +118,7 @@ export async function lookUpFile(
 		return items;
 	}
 
-	const format = resultFormatOf(ctx, itemIndex, options, shape.form);
+	const format = formatOf(ctx, itemIndex, options, shape.form);
 	const columns = answerColumnsOf(databases.roles, databases.shape);
 	const flattener = new AnswerFlattener(columns, columns);
 	// An address's answer is kept as the CSV text of its cells (in the file's format, with the
@@ -165,6 +165,15 @@ export async function lookUpFile(
 	delete summary.json.requestsSaved;
 	summary.json.lookups = memo.lookups;
 	return [{ ...summary, pairedItem: { item: itemIndex } }];
+}
+
+/** The result file's form (csvInput's resultFormatOf); a bad option is an error of the whole file. */
+function formatOf(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject, form: InputForm): CsvFormat {
+	try {
+		return resultFormatOf(ctx, itemIndex, options, form);
+	} catch (error) {
+		throw fileError(error as NodeOperationError);
+	}
 }
 
 /** The column holding the addresses, read as every file-taking node reads its column. */

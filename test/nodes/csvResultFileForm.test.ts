@@ -173,3 +173,12 @@ describe('Email: every variant of the form reads back exactly', () => {
 		]);
 	});
 });
+
+describe('IP Database Lookup: a bad form option', () => {
+	it('is an error of the whole file, which says no row was looked up', async () => {
+		const { items, error } = await IP_LOOKUP.run(csvText(nastyLeadRecords(IP_LOOKUP, 3)), { byteOrderMark: 'maybe' });
+		expect(items).toEqual([]);
+		expect(error?.message).toBe('Invalid Byte Order Mark (byteOrderMark): must be sameAsInput, yes or no, got "maybe"');
+		expect((error as Error & { description?: string }).description).toBe("No row of item 1's file was looked up. Fix the file or the parameter and run again.");
+	});
+});
