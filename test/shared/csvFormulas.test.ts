@@ -4,6 +4,9 @@
  * every form reads back cell for cell with the package's own reader and with csv-parse (the
  * parser n8n's Extract From File uses), the delimiter and the byte order mark found again.
  */
+import { readFileSync } from 'fs';
+import path from 'path';
+
 import { parse as oracleParse } from 'csv-parse/sync';
 
 import { CsvParser, parseCsv } from '../../nodes/shared/csv/csv';
@@ -79,6 +82,21 @@ describe('needsDefusing: which cells get an apostrophe', () => {
 			for (let at = 0; at < length; at++) cell += alphabet[Math.floor(random() * alphabet.length)];
 			const written = defuseFormula(cell);
 			expect(undefuseFormula(written)).toBe(cell);
+		}
+	});
+});
+
+describe("the docs' way to undo the rule in a Code node", () => {
+	it('gives back every cell as undefuseFormula does', () => {
+		const docs = readFileSync(path.join(__dirname, '../../docs/bulk-csv.md'), 'utf8');
+		const code = /```js\n(const needs = [^\n]+\nconst original = [^\n]+)\n```/.exec(docs)?.[1];
+		expect(code).toBeDefined();
+		// The two lines as a function of the cell `c`, as a Code node would run them.
+		const undo = new Function('c', `${code}\nreturn original;`) as (cell: string) => string;
+		const cells = [...FORMULA_TABLE.map(([cell]) => cell), "'", "''", "'-12.5", "''=1", "'- 5"];
+		for (const cell of cells) {
+			expect(undo(defuseFormula(cell))).toBe(cell);
+			expect(undo(defuseFormula(cell))).toBe(undefuseFormula(defuseFormula(cell)));
 		}
 	});
 });

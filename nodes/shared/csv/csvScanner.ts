@@ -232,7 +232,7 @@ export class CsvScanner {
 			return;
 		}
 		// A copy: the caller may reuse its chunk.
-		this.sniffed.push(Uint8Array.from(chunk));
+		this.sniffed.push(new Uint8Array(chunk));
 		this.sniffedLength += chunk.length;
 		if (this.sniffedLength >= SNIFF_LIMIT || holdsLineEnd(this.sniffed.length === 1 ? chunk : Buffer.concat(this.sniffed))) this.stopSniffing();
 	}
