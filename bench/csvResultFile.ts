@@ -1,5 +1,6 @@
 import { spawn } from 'child_process';
 
+import { CsvCellWriter } from '../nodes/shared/csv/csvWriter';
 import { runNode, useBinaryMode } from '../test/harness/run';
 import { CREDENTIAL_TYPES } from '../test/harness/sandboxCredentials';
 import { FILE_NODES, rowsCsv, runCsv } from '../test/nodes/csvHelpers';
@@ -28,6 +29,14 @@ import { startSandbox, type Sandbox } from '../test/sandbox/server';
  * its own, in rounds whose order turns: rows per second and the child's CPU time per row (what a
  * shared machine disturbs least), and their ratios to Email's.
  * BENCH_CSV_NODES_ONLY=1 runs only that part.
+ *
+ * Then formula defusing on against off (BENCH_CSV_DEFUSE_ONLY=1 runs only this part): the
+ * writer alone in this process (the same records written with each setting in turn, rounds
+ * alternating), and Email's Output "Result File" on BENCH_CSV_NODE_ROWS rows, each run in a
+ * child of its own with Defuse Formulas on or off, in rounds whose order turns: rows per second
+ * and CPU time per row, and their ratios. Both on a lead list of plain names and on one where
+ * every name and note starts like a formula (each such cell gets its apostrophe). Goal: on within
+ * the noise of off.
  */
 // BENCH_CSV_ROWS: a smaller file for a quick look (the figures are for 50,000).
 const ROWS = Number(process.env.BENCH_CSV_ROWS ?? 50_000);
@@ -154,8 +163,11 @@ async function childFigures<Figures>(name: string, args: string[], heapLimitMiB?
 }
 
 export async function run(): Promise<void> {
-	if (process.env.BENCH_CSV_NODES_ONLY !== '1') await emailModes();
-	await nodesAgainstEmail();
+	if (process.env.BENCH_CSV_DEFUSE_ONLY !== '1') {
+		if (process.env.BENCH_CSV_NODES_ONLY !== '1') await emailModes();
+		await nodesAgainstEmail();
+	}
+	if (process.env.BENCH_CSV_NODES_ONLY !== '1') await defusingOnOff();
 }
 
 async function emailModes(): Promise<void> {
@@ -274,8 +286,116 @@ async function nodesAgainstEmail(): Promise<void> {
 	}
 }
 
+/** A lead list of `count` rows: plain names and notes, or every one starting like a formula. */
+function defuseLeads(count: number, nasty: boolean): Buffer {
+	let text = 'name,email,note,amount\n';
+	for (let index = 0; index < count; index++) {
+		const name = nasty ? `"=HYPERLINK(""http://x.example/?${index}"",""Lead ${index}"")"` : `Lead ${index} Müller`;
+		const note = nasty ? `@note ${index % 7}` : `met at the expo, ${index % 7} times`;
+		text += `${name},lead${index}@example.com,"${note}",-${index}.5\n`;
+	}
+	return Buffer.from(text);
+}
+
+interface DefuseFigures {
+	rowsPerSecond: number;
+	cpuMicrosPerRow: number;
+	defusedCells: number;
+}
+
+/** The child of one setting: a 10-row warm-up, then NODE_ROWS rows of Email into a result file, timed. */
+async function defuseChild(setting: 'on' | 'off', nasty: boolean, baseUrl: string, apiKey: string): Promise<void> {
+	await useBinaryMode('filesystem');
+	const [email] = FILE_NODES;
+	const sandbox = { baseUrls: { [email.service]: baseUrl }, keys: { [email.service]: apiKey } } as unknown as Sandbox;
+	const run = async (rows: number) => {
+		const file = { json: {}, binary: { data: { bytes: defuseLeads(rows, nasty), mimeType: 'text/csv', fileName: 'leads.csv' } } };
+		const result = await runCsv(email, { sandbox, items: [file], parameters: { output: 'resultFile' }, options: { defuseFormulas: setting === 'on' } });
+		if (result.error) throw result.error;
+		if (result.items[0].json.answered !== rows) throw new Error(`defusing ${setting}: ${JSON.stringify(result.items[0].json)}`);
+		return result.items[0].json.defusedCells as number;
+	};
+	await run(10);
+	const started = performance.now();
+	const cpu = process.cpuUsage();
+	const defusedCells = await run(NODE_ROWS);
+	const cpuUsed = process.cpuUsage(cpu);
+	const figures: DefuseFigures = { rowsPerSecond: NODE_ROWS / ((performance.now() - started) / 1000), cpuMicrosPerRow: (cpuUsed.user + cpuUsed.system) / NODE_ROWS, defusedCells };
+	process.stdout.write(`FIGURES ${JSON.stringify(figures)}\n`);
+}
+
+/** The writer alone: rows per second writing the same records with defusing on and off, in this process. */
+export function writerOnOff(nasty: boolean): void {
+	const rows = 200_000;
+	const records: string[][] = [];
+	for (let index = 0; index < 1000; index++) {
+		const name = nasty ? `=HYPERLINK("http://x.example/?${index}","Lead ${index}")` : `Lead ${index} Müller`;
+		records.push([name, `lead${index}@example.com`, nasty ? `@note ${index % 7}` : `met at the expo, ${index % 7} times`, `-${index}.5`, 'true', 'false', '0.87', 'ok']);
+	}
+	const speed = (defuseFormulas: boolean) => {
+		const writer = new CsvCellWriter({ delimiter: ',', byteOrderMark: false, defuseFormulas });
+		let length = 0;
+		const started = performance.now();
+		for (let row = 0; row < rows; row++) length += writer.line(records[row % records.length]).length;
+		if (length === 0) throw new Error('nothing written');
+		return rows / ((performance.now() - started) / 1000);
+	};
+	const best = { on: 0, off: 0 };
+	// Each round measures both settings back to back (order turning): the ratio of a round is what
+	// a shared machine disturbs least; the median of the rounds' ratios is the figure.
+	const ratios: number[] = [];
+	for (let round = 1; round <= 10; round++) {
+		const measured = { on: 0, off: 0 };
+		for (const setting of round % 2 === 1 ? (['off', 'on'] as const) : (['on', 'off'] as const)) measured[setting] = speed(setting === 'on');
+		best.on = Math.max(best.on, measured.on);
+		best.off = Math.max(best.off, measured.off);
+		ratios.push(measured.on / measured.off);
+	}
+	ratios.sort((a, b) => a - b);
+	console.log(
+		`    the writer alone, ${nasty ? 'every name and note a formula' : 'plain names and notes'} (8 cells a row, 10 rounds): best on ${(best.on / 1e6).toFixed(2)} M rows/s, best off ${(best.off / 1e6).toFixed(2)} M rows/s; ratio on/off median ${((ratios[4] + ratios[5]) / 2).toFixed(2)} (rounds ${ratios[0].toFixed(2)} to ${ratios[9].toFixed(2)})`,
+	);
+}
+
+async function defusingOnOff(): Promise<void> {
+	console.log(`\n## Bulk CSV: a result file with Defuse Formulas on against off (the writer alone; Email, ${NODE_ROWS.toLocaleString('en-US')} rows, pacing off, filesystem binary mode, each run in a child process of its own)`);
+	writerOnOff(false);
+	writerOnOff(true);
+	const sandbox = await startSandbox();
+	try {
+		for (const nasty of [false, true]) {
+			const best = { on: 0, off: 0 };
+			const leastCpu = { on: Infinity, off: Infinity };
+			let defused = 0;
+			for (let round = 1; round <= NODE_ROUNDS + 1; round++) {
+				for (const setting of round % 2 === 1 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
+					sandbox.reset();
+					const figures = await childFigures<DefuseFigures>(`defuse ${setting}`, ['defuse', setting, nasty ? 'nasty' : 'plain', sandbox.baseUrls.email, sandbox.keys.email]);
+					best[setting] = Math.max(best[setting], figures.rowsPerSecond);
+					leastCpu[setting] = Math.min(leastCpu[setting], figures.cpuMicrosPerRow);
+					if (setting === 'on') defused = figures.defusedCells;
+					console.log(`    round ${round}, ${nasty ? 'formula-like' : 'plain'} list, defusing ${setting.padEnd(3)}: ${figures.rowsPerSecond.toFixed(0)} rows/s (CPU ${figures.cpuMicrosPerRow.toFixed(0)} µs/row), ${figures.defusedCells} cells defused`);
+				}
+			}
+			console.log(
+				`    ${nasty ? 'formula-like' : 'plain'} list (${defused} cells defused), on over off (best of the rounds): ${best.on.toFixed(0)} / ${best.off.toFixed(0)} rows/s = ${(best.on / best.off).toFixed(2)}; rows per CPU second ${(leastCpu.off / leastCpu.on).toFixed(2)} (${leastCpu.on.toFixed(0)} / ${leastCpu.off.toFixed(0)} µs/row)`,
+			);
+		}
+	} finally {
+		await sandbox.close();
+	}
+}
+
 if (require.main === module) {
-	if (process.argv[2] === 'node') {
+	if (process.argv[2] === 'defuse') {
+		void defuseChild(process.argv[3] as 'on' | 'off', process.argv[4] === 'nasty', process.argv[5], process.argv[6]).then(
+			() => process.exit(0),
+			(error: Error) => {
+				console.error(error);
+				process.exit(1);
+			},
+		);
+	} else if (process.argv[2] === 'node') {
 		void nodeChild(process.argv[3], process.argv[4], process.argv[5]).then(
 			() => process.exit(0),
 			(error: Error) => {

@@ -8,6 +8,9 @@ import {
 	chunksOf,
 	columnsOf,
 	CSV_ROW_KEY,
+	readerDelimiter,
+	resultFormatOf,
+	type InputForm,
 	firstRowHeader,
 	headerPosition,
 	headerRowOf,
@@ -23,7 +26,7 @@ import {
 } from '../shared/csv/csvInput';
 import { columnOf } from '../shared/csv/csvParameters';
 import { ResultFile } from '../shared/csv/resultFile';
-import { csvCells } from '../shared/csv/csvWriter';
+import { CsvCellWriter, type CsvFormat } from '../shared/csv/csvWriter';
 import { errorItem } from '../shared/engine/errorItems';
 import { parseIpAddress } from '../shared/values/ipAddress';
 import { AddressMemo } from './addressMemo';
@@ -62,6 +65,8 @@ interface FileShape {
 	lastRow: number;
 	/** The stream the file was read from (filesystem mode): its class makes the result file's stream. */
 	streamSibling?: NodeJS.ReadableStream;
+	/** The file's delimiter (detected from its first row) and whether it has a byte order mark. */
+	form: InputForm;
 }
 
 interface Row {
@@ -113,14 +118,19 @@ export async function lookUpFile(
 		return items;
 	}
 
+	const format = formatOf(ctx, itemIndex, options, shape.form);
 	const columns = answerColumnsOf(databases.roles, databases.shape);
 	const flattener = new AnswerFlattener(columns, columns);
-	// An address's answer is kept as the CSV text of its cells: a repeated address costs a Map hit.
-	const memo = new AddressMemo<string>((address, ipAddress) => {
+	// An address's answer is kept as the CSV text of its cells (in the file's format, with the
+	// count of cells defused in it): a repeated address costs a Map hit.
+	const answerWriter = new CsvCellWriter(format);
+	const memo = new AddressMemo<{ text: string; defused: number }>((address, ipAddress) => {
 		const { cells, other } = flattener.flatten(databases.lookUp(address, ipAddress));
 		cells.push(other);
+		const before = answerWriter.defused;
 		// One flat string: built piece by piece it would be a tree of pieces, walked again on every row it is written for.
-		return Buffer.from(csvCells(cells), 'utf8').toString('utf8');
+		const text = Buffer.from(answerWriter.cells(cells), 'utf8').toString('utf8');
+		return { text, defused: answerWriter.defused - before };
 	}, ANSWER_TEXTS_HELD);
 	const collector = new ResultFile(ctx, {
 		property: resultProperty,
@@ -133,6 +143,7 @@ export async function lookUpFile(
 		firstRow: shape.firstRow,
 		lastRow: shape.lastRow,
 		streamSibling: shape.streamSibling,
+		format,
 	});
 	let written = false;
 	try {
@@ -154,6 +165,15 @@ export async function lookUpFile(
 	delete summary.json.requestsSaved;
 	summary.json.lookups = memo.lookups;
 	return [{ ...summary, pairedItem: { item: itemIndex } }];
+}
+
+/** The result file's form (csvInput's resultFormatOf); a bad option is an error of the whole file. */
+function formatOf(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject, form: InputForm): CsvFormat {
+	try {
+		return resultFormatOf(ctx, itemIndex, options, form);
+	} catch (error) {
+		throw fileError(error as NodeOperationError);
+	}
 }
 
 /** The column holding the addresses, read as every file-taking node reads its column. */
@@ -203,7 +223,7 @@ async function fileShape(
 	slice: Slice,
 	continueOnFail: boolean,
 ): Promise<FileShape> {
-	const shape: FileShape = { header: undefined, position: 0, width: 0, dataRows: 0, lastFileRow: 0, firstRow: 0, lastRow: 0 };
+	const shape: FileShape = { header: undefined, position: 0, width: 0, dataRows: 0, lastFileRow: 0, firstRow: 0, lastRow: 0, form: { delimiter: 0, byteOrderMark: false } };
 	let sliceRows = 0;
 	const lookup = { column, looksLikeValue: (cell: string) => parseIpAddress(cell.trim()) !== undefined };
 	const scanner = new CsvScanner((record) => {
@@ -224,10 +244,11 @@ async function fileShape(
 			const row = { number: record.number, line: record.line, fields: new Array<string>(record.count) };
 			throw rowError(ctx, itemIndex, row, shape, cell);
 		}
-	});
+	}, { delimiter: 'detect' });
 	try {
 		for await (const chunk of chunksOf(ctx, meta, (stream) => (shape.streamSibling = stream))) scanner.push(chunk);
 		scanner.end();
+		shape.form = { delimiter: scanner.delimiter, byteOrderMark: scanner.byteOrderMark };
 	} catch (error) {
 		if (error instanceof CsvError) throw fileRule(ctx, itemIndex, `the file is not valid CSV: ${error.message}`);
 		// A row's error (a NodeOperationError, which n8n passes through as it is) or a failed read.
@@ -245,11 +266,14 @@ async function fileShape(
 /** The second pass: each row of the slice, in order, read as the file streams; the rest of the file is not read. */
 async function eachRow(ctx: IExecuteFunctions, meta: IBinaryData, shape: FileShape, handle: (row: Row) => Promise<void>): Promise<void> {
 	const rows: Row[] = [];
-	const scanner = new CsvScanner((record) => {
-		if (record.number >= shape.firstRow && record.number <= shape.lastRow) {
-			rows.push({ number: record.number, line: record.line, fields: csvFields(record) });
-		}
-	});
+	const scanner = new CsvScanner(
+		(record) => {
+			if (record.number >= shape.firstRow && record.number <= shape.lastRow) {
+				rows.push({ number: record.number, line: record.line, fields: csvFields(record) });
+			}
+		},
+		{ delimiter: readerDelimiter(shape.form) },
+	);
 	const handOut = async () => {
 		for (let index = 0; index < rows.length; index++) await handle(rows[index]);
 		const last = rows.length > 0 ? rows[rows.length - 1].number : 0;

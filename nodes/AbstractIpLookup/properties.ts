@@ -7,6 +7,7 @@ import {
 	inputParameter,
 	maxRowsOption,
 	resultFileFieldParameter,
+	resultFormatOptions,
 	startAtRowOption,
 } from '../shared/csv/csvInput';
 import { columnParameter } from '../shared/csv/csvParameters';
@@ -108,7 +109,8 @@ const fileOptions: INodeProperties = {
 		},
 		headerRowOption,
 		startAtRowOption,
-	],
+		...resultFormatOptions,
+	].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 };
 
 export const properties: INodeProperties[] = [

@@ -9,7 +9,7 @@ import { ROOT } from '../harness/nodeTypes';
 import { databaseFileOf, databaseFileName } from '../sandbox/ipDatabases/archives';
 import { rowsOf, type DatabaseId, type FormatId } from '../sandbox/ipDatabases/records';
 import { edgeAddresses, lookUp, type DatabaseFileSpec, type LookupRun } from './ipLookupHelpers';
-import { resultOf } from './resultFileCases';
+import { defused, resultOf } from './resultFileCases';
 
 /**
  * IP Database Lookup, Input "CSV File", in n8n's two binary modes (ipLookupFile.test.ts: memory,
@@ -69,7 +69,7 @@ async function expectRowsEqualPerItem(item: INodeExecutionData, input: string[][
 	rows.forEach((row, index) => {
 		const cells = [...input[index], ...new Array<string>(width - input[index].length).fill('')];
 		const json = answers.get(input[index][addressAt].trim())!;
-		expect(row).toEqual([...cells, ...answerCells(json, columns), 'ok']);
+		expect(row).toEqual(defused([...cells, ...answerCells(json, columns), 'ok']));
 	});
 	return columns;
 }
@@ -114,7 +114,7 @@ export function defineIpLookupFileCases(): void {
 		const { header } = await resultOf(items[0]);
 		expect(header.slice(0, 4)).toEqual(['who', 'ip', 'note', 'column4']);
 		expect(columns).toContain(outputShape === 'asStored' ? 'city' : 'timezone.name');
-		expect(items[0].json).toEqual({ rows: 5, firstRow: 2, lastRow: 6, answered: 5, failed: { invalidValue: 0, serviceError: 0, planRanOut: 0, keyRejected: 0 }, nextRow: null, fileRows: 5, lookups: 5 });
+		expect(items[0].json).toEqual({ rows: 5, firstRow: 2, lastRow: 6, answered: 5, failed: { invalidValue: 0, serviceError: 0, planRanOut: 0, keyRejected: 0 }, nextRow: null, fileRows: 5, defusedCells: 1, lookups: 5 });
 	});
 
 	it.each([

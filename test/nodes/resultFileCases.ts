@@ -4,6 +4,7 @@ import { BinaryDataService } from 'n8n-core';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { AnswerFlattener, cellOf, EMAIL_ANSWER_COLUMNS, PHONE_ANSWER_COLUMNS } from '../../nodes/shared/csv/answerColumns';
+import { defuseFormula } from '../../nodes/shared/csv/formulas';
 import type { Sandbox } from '../sandbox/server';
 import { emailRecord } from '../sandbox/services/email';
 import { phoneRecord } from '../sandbox/services/phone';
@@ -22,15 +23,21 @@ export const runEmailResult = (run: CsvRun) => runEmailCsv({ ...run, parameters:
 export const runResult = (node: FileNode, run: CsvRun) => runCsv(node, { ...run, parameters: { ...RESULT, ...run.parameters } });
 export const runPhoneResult = (run: CsvRun) => runPhoneCsv({ ...run, parameters: { ...RESULT, ...run.parameters } });
 
-/** The result file of an output item, as csv-parse reads it: its header and its records. */
-export async function resultOf(item: INodeExecutionData, property = 'result'): Promise<{ header: string[]; rows: string[][]; bytes: Buffer }> {
+/**
+ * The result file of an output item, as csv-parse reads it (as n8n's Extract From File does:
+ * a byte order mark skipped, the delimiter given): its header and its records.
+ */
+export async function resultOf(item: INodeExecutionData, property = 'result', delimiter = ','): Promise<{ header: string[]; rows: string[][]; bytes: Buffer }> {
 	const binary = item.binary?.[property];
 	if (!binary) throw new Error(`the item has no binary "${property}" (it has: ${Object.keys(item.binary ?? {}).join(', ')})`);
 	expect(binary.mimeType).toBe('text/csv');
 	const bytes = await Container.get(BinaryDataService).getAsBuffer(binary);
-	const [header, ...rows] = oracleParse(bytes.toString('utf8')) as string[][];
+	const [header, ...rows] = oracleParse(bytes, { bom: true, delimiter }) as string[][];
 	return { header, rows, bytes };
 }
+
+/** Cells as a result file writes them with Defuse Formulas on (the default). */
+export const defused = (cells: string[]) => cells.map(defuseFormula);
 
 /** A record's cells in the given columns, as a result file must write them. */
 export const answerCells = (record: IDataObject, columns: readonly string[], known: readonly string[]) =>
@@ -63,7 +70,7 @@ export function defineResultFileCases(getSandbox: () => Sandbox): void {
 		expect(rows).toHaveLength(5);
 		rows.forEach((row, index) => {
 			const cells = input[index + 1];
-			expect(row.slice(0, 4)).toEqual([...cells, ...new Array<string>(4 - cells.length).fill('')]);
+			expect(row.slice(0, 4)).toEqual(defused([...cells, ...new Array<string>(4 - cells.length).fill('')]));
 			expect(row.slice(4, 4 + EMAIL_ANSWER_COLUMNS.length)).toEqual(answerCells(emailRecord(cells[1]), EMAIL_ANSWER_COLUMNS, EMAIL_ANSWER_COLUMNS));
 			expect(row.slice(-2)).toEqual(['', 'ok']);
 		});
@@ -78,6 +85,7 @@ export function defineResultFileCases(getSandbox: () => Sandbox): void {
 			requestsSaved: 0,
 			nextRow: null,
 			fileRows: 5,
+			defusedCells: 1,
 		});
 		expect(items[0].binary?.result.fileName).toBe('leads-results.csv');
 		expect(sandbox.requests('email')).toHaveLength(5);
@@ -227,7 +235,7 @@ export function defineFileNodeCases(getSandbox: () => Sandbox): void {
 			expect(header).toEqual([...cells[0], 'column4', ...answerHeader, 'other_fields', 'status']);
 			expect(rows).toEqual(
 				cells.slice(1).map((row) => [
-					...row,
+					...defused(row),
 					...new Array<string>(4 - row.length).fill(''),
 					...answerCells(node.record(row[1].trim()), node.answerColumns, node.answerColumns),
 					'',

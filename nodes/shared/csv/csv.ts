@@ -5,7 +5,8 @@
  * in a record the fast path hands over to the careful one, see csvScanner.ts).
  *
  * Rules (RFC 4180 plus what real exports need):
- * - Fields are separated by `,`; a record ends with CRLF, LF or a lone CR (one line break each).
+ * - Fields are separated by `,` (or `;` or a tab: the scanner's delimiter, given or detected from
+ *   the first record, see csvScanner.ts); a record ends with CRLF, LF or a lone CR (one line break each).
  *   The last record may lack a line end; a line end after it does not make an empty record.
  * - A field that starts with `"` is quoted: it may hold commas, CR, LF and CRLF (kept as they are)
  *   and `""` for one quote. After its closing quote only `,`, a line end or the end of the file
@@ -21,9 +22,9 @@
  * The scanning is in csvScanner.ts (records as byte ranges); this file makes strings of them.
  */
 
-import { CsvError, CsvScanner, type CsvRecord } from './csvScanner';
+import { CsvError, CsvScanner, type CsvRecord, type CsvScannerOptions } from './csvScanner';
 
-export { CsvError, CsvScanner, type CsvRecord };
+export { CsvError, CsvScanner, type CsvRecord, type CsvScannerOptions };
 
 export interface CsvRow {
 	fields: string[];
@@ -133,10 +134,21 @@ export function csvFields(record: CsvRecord): string[] {
 export class CsvParser {
 	private readonly scanner: CsvScanner;
 
-	constructor(onRow: (row: CsvRow) => void) {
-		this.scanner = new CsvScanner((record) =>
-			onRow({ fields: csvFields(record), number: record.number, line: record.line, offset: record.offset }),
+	constructor(onRow: (row: CsvRow) => void, options?: CsvScannerOptions) {
+		this.scanner = new CsvScanner(
+			(record) => onRow({ fields: csvFields(record), number: record.number, line: record.line, offset: record.offset }),
+			options,
 		);
+	}
+
+	/** The byte between fields (given, or detected once the first record is read). */
+	get delimiter(): number {
+		return this.scanner.delimiter;
+	}
+
+	/** Whether the input started with a UTF-8 byte order mark. */
+	get byteOrderMark(): boolean {
+		return this.scanner.byteOrderMark;
 	}
 
 	push(chunk: Uint8Array): void {
@@ -149,9 +161,9 @@ export class CsvParser {
 }
 
 /** Parses a whole input held in memory (small files, tests); large inputs go through CsvParser. */
-export function parseCsv(bytes: Uint8Array): CsvRow[] {
+export function parseCsv(bytes: Uint8Array, options?: CsvScannerOptions): CsvRow[] {
 	const rows: CsvRow[] = [];
-	const parser = new CsvParser((row) => rows.push(row));
+	const parser = new CsvParser((row) => rows.push(row), options);
 	parser.push(bytes);
 	parser.end();
 	return rows;

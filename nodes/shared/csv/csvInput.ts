@@ -7,6 +7,7 @@ import { FanOut, type FanOutUnit } from '../engine/fanOut';
 import { requestKey } from '../engine/requestKey';
 import { AnswerFlattener, answerColumnOptions } from './answerColumns';
 import { CsvError, CsvParser, type CsvRow } from './csv';
+import type { CsvDelimiter, CsvFormat } from './csvWriter';
 import { ResultFile } from './resultFile';
 
 /**
@@ -31,6 +32,9 @@ const RESULT_FIELD = 'Put Result File in Field (resultBinaryPropertyName)';
 const START_FIELD = 'Start at Row (startAtRow)';
 const MAX_ROWS_FIELD = 'At Most Rows (maxRows)';
 const RESULT_FIELDS_FIELD = 'Result Fields (resultFields)';
+const DEFUSE_FIELD = 'Defuse Formulas (defuseFormulas)';
+const BOM_FIELD = 'Byte Order Mark (byteOrderMark)';
+const DELIMITER_FIELD = 'Delimiter (delimiter)';
 
 export type InputKind = 'value' | 'csvFile';
 export type HeaderRow = 'auto' | 'yes' | 'no';
@@ -149,6 +153,80 @@ export function resultFieldsOption(columns: readonly string[]): INodeProperties 
 	};
 }
 
+/** Shown with Output: Result File only: the form of the file. */
+const RESULT_FILE_ONLY = { show: { '/input': ['csvFile'], '/output': ['resultFile'] } };
+
+export const defuseFormulasOption: INodeProperties = {
+	displayName: 'Defuse Formulas',
+	name: 'defuseFormulas',
+	type: 'boolean',
+	displayOptions: RESULT_FILE_ONLY,
+	default: true,
+	description:
+		"Whether to put an apostrophe in front of a cell a spreadsheet would run as a formula (starting with =, +, -, @, a tab or a carriage return; signed numbers and phone numbers stay as they are). Turn off for a file only programs read.",
+};
+
+export const byteOrderMarkOption: INodeProperties = {
+	displayName: 'Byte Order Mark',
+	name: 'byteOrderMark',
+	type: 'options',
+	displayOptions: RESULT_FILE_ONLY,
+	options: [
+		{ name: 'Same as Input File', value: 'sameAsInput', description: 'A byte order mark when the input file has one' },
+		{ name: 'Yes', value: 'yes', description: 'What Excel needs to read accented letters in a CSV file right' },
+		{ name: 'No', value: 'no', description: 'Plain UTF-8, as most programs expect' },
+	],
+	default: 'sameAsInput',
+	description: 'Whether the result file starts with a UTF-8 byte order mark',
+};
+
+export const delimiterOption: INodeProperties = {
+	displayName: 'Delimiter',
+	name: 'delimiter',
+	type: 'options',
+	displayOptions: RESULT_FILE_ONLY,
+	options: [
+		{ name: 'Same as Input File', value: 'sameAsInput', description: "The input file's: a comma, a semicolon or a tab" },
+		{ name: 'Comma', value: 'comma' },
+		{ name: 'Semicolon', value: 'semicolon', description: 'As Excel writes CSV where the decimal mark is a comma' },
+		{ name: 'Tab', value: 'tab' },
+	],
+	default: 'sameAsInput',
+	description: "The character between the result file's cells",
+};
+
+/** The result file's options (Defuse Formulas, Byte Order Mark, Delimiter), shown with Output: Result File. */
+export const resultFormatOptions: INodeProperties[] = [byteOrderMarkOption, defuseFormulasOption, delimiterOption];
+
+const DELIMITERS: Record<string, CsvDelimiter> = { comma: ',', semicolon: ';', tab: '\t' };
+
+/** What the reader learned of the input file's form. */
+export interface InputForm {
+	/** The input's delimiter as a byte (the scanner's). */
+	delimiter: number;
+	byteOrderMark: boolean;
+}
+
+/** The result file's form: its options, each by default the input file's own; defusing on unless turned off. */
+export function resultFormatOf(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject, input: InputForm): CsvFormat {
+	const choice = (value: unknown, field: string, allowed: string[]): string => {
+		const chosen = value === undefined || value === '' ? 'sameAsInput' : String(value);
+		if (!allowed.includes(chosen)) throw fileInputError(itemIndex, invalidInput(ctx, itemIndex, field, `must be ${allowed.slice(0, -1).join(', ')} or ${allowed[allowed.length - 1]}, got ${JSON.stringify(value)}`));
+		return chosen;
+	};
+	const defuse = options.defuseFormulas;
+	if (defuse !== undefined && typeof defuse !== 'boolean') {
+		throw fileInputError(itemIndex, invalidInput(ctx, itemIndex, DEFUSE_FIELD, `must be true or false, got ${JSON.stringify(defuse)}`));
+	}
+	const bom = choice(options.byteOrderMark, BOM_FIELD, ['sameAsInput', 'yes', 'no']);
+	const delimiter = choice(options.delimiter, DELIMITER_FIELD, ['sameAsInput', 'comma', 'semicolon', 'tab']);
+	return {
+		defuseFormulas: defuse !== false,
+		byteOrderMark: bom === 'sameAsInput' ? input.byteOrderMark : bom === 'yes',
+		delimiter: delimiter === 'sameAsInput' ? (String.fromCharCode(input.delimiter) as CsvDelimiter) : DELIMITERS[delimiter],
+	};
+}
+
 export function inputKindOf(ctx: IExecuteFunctions, itemIndex: number): InputKind {
 	const value = ctx.getNodeParameter('input', itemIndex, 'value') as string;
 	if (value !== 'value' && value !== 'csvFile') {
@@ -224,7 +302,8 @@ export async function csvFanOut<Prepared>(
 	if ('name' in lookup.column && headerRow === 'no') throw fileInputError(itemIndex, nameWithoutHeaderRow(ctx, itemIndex, lookup.column));
 
 	const plan = await checkFile(ctx, itemIndex, meta, lookup, headerRow, slice);
-	if (output === 'rowItems') {
+	const format = output === 'resultFile' ? resultFormatOf(ctx, itemIndex, options, plan.form) : undefined;
+	if (output === 'rowItems' || !format) {
 		return new FanOut(sliceUnits(ctx, meta, lookup, sliceOfPlan(plan), output, undefined), { keyCounts: plan.keyCounts });
 	}
 	const collector = new ResultFile(ctx, {
@@ -239,16 +318,17 @@ export async function csvFanOut<Prepared>(
 		lastRow: plan.lastRow,
 		streamSibling: plan.streamSibling,
 		noDataOf: lookup.noDataOf,
+		format,
 	});
 	return new FanOut(sliceUnits(ctx, meta, lookup, sliceOfPlan(plan), output, collector), { collector, keyCounts: plan.keyCounts });
 }
 
 /** What the second pass needs of the plan: not its key counts (the engine has them), which would live as long as the units. */
-function sliceOfPlan({ header, position, firstRow, lastRow }: FilePlan): SlicePlan {
-	return { header, position, firstRow, lastRow };
+function sliceOfPlan({ header, position, firstRow, lastRow, form }: FilePlan): SlicePlan {
+	return { header, position, firstRow, lastRow, form };
 }
 
-type SlicePlan = Pick<FilePlan, 'header' | 'position' | 'firstRow' | 'lastRow'>;
+type SlicePlan = Pick<FilePlan, 'header' | 'position' | 'firstRow' | 'lastRow' | 'form'>;
 
 /** What the first pass learned: where the value is, how wide and long the file is, the slice's rows. */
 interface FilePlan {
@@ -267,6 +347,13 @@ interface FilePlan {
 	keyCounts: Map<string, number>;
 	/** The stream the file was read from (filesystem mode): its class makes the result file's stream. */
 	streamSibling?: NodeJS.ReadableStream;
+	/** The file's delimiter (detected from its first row) and whether it has a byte order mark. */
+	form: InputForm;
+}
+
+/** The delimiter byte as the reader's option: the second pass reads with the first pass's. */
+export function readerDelimiter(form: InputForm): CsvDelimiter {
+	return String.fromCharCode(form.delimiter) as CsvDelimiter;
 }
 
 async function checkFile<Prepared>(
@@ -319,7 +406,7 @@ async function checkFile<Prepared>(
 		}
 		const key = requestKey(unit.prepared);
 		if (key !== undefined) keyCounts.set(key, (keyCounts.get(key) ?? 0) + 1);
-	});
+	}, { delimiter: 'detect' });
 	let streamSibling: NodeJS.ReadableStream | undefined;
 	try {
 		streamSibling = await readInChunks(ctx, meta, (chunk) => parser.push(chunk));
@@ -343,7 +430,8 @@ async function checkFile<Prepared>(
 			),
 		);
 	}
-	return { header, position, dataRows, lastFileRow, width, firstRow, lastRow, keyCounts, streamSibling };
+	const form = { delimiter: parser.delimiter, byteOrderMark: parser.byteOrderMark };
+	return { header, position, dataRows, lastFileRow, width, firstRow, lastRow, keyCounts, streamSibling, form };
 }
 
 /**
@@ -359,9 +447,12 @@ async function* sliceUnits<Prepared>(
 	collector: ResultFile | undefined,
 ): AsyncGenerator<FanOutUnit<Prepared>> {
 	const rows: CsvRow[] = [];
-	const parser = new CsvParser((row) => {
-		if (row.number >= plan.firstRow && row.number <= plan.lastRow) rows.push(row);
-	});
+	const parser = new CsvParser(
+		(row) => {
+			if (row.number >= plan.firstRow && row.number <= plan.lastRow) rows.push(row);
+		},
+		{ delimiter: readerDelimiter(plan.form) },
+	);
 	const handOut = function* (): Generator<FanOutUnit<Prepared>> {
 		for (const row of rows) {
 			const unit = rowUnit(row, plan.position, plan.header, lookup, output);

@@ -52,6 +52,8 @@ export interface CsvRecord {
 }
 
 const COMMA = 0x2c;
+const SEMICOLON = 0x3b;
+const TAB = 0x09;
 const QUOTE = 0x22;
 const LF = 0x0a;
 const CR = 0x0d;
@@ -70,6 +72,50 @@ const enum State {
 
 /** The fast path gave the record to the careful path. */
 const CAREFUL = -1;
+
+/** Bytes held to find the delimiter when the first record has no line end in them (a first line this long is no header). */
+const SNIFF_LIMIT = 64 * 1024;
+
+/**
+ * The delimiter of a file whose first record is in `bytes` (its line end, or as much of it as
+ * there is): a comma when that record has one outside quotes (so a comma file reads as it always
+ * has), else a semicolon (as Excel writes CSV where the decimal mark is a comma), else a tab,
+ * else a comma (a file of one column).
+ */
+export function delimiterOf(bytes: Uint8Array): number {
+	let semicolons = 0;
+	let tabs = 0;
+	let quoted = false;
+	for (let i = 0; i < bytes.length; i++) {
+		const b = bytes[i];
+		if (b === QUOTE) quoted = !quoted;
+		else if (quoted) continue;
+		else if (b === COMMA) return COMMA;
+		else if (b === SEMICOLON) semicolons++;
+		else if (b === TAB) tabs++;
+		else if (b === LF || b === CR) break;
+	}
+	return semicolons > 0 ? SEMICOLON : tabs > 0 ? TAB : COMMA;
+}
+
+/** Whether `bytes` hold a line end outside quotes: the whole first record is there. */
+function holdsLineEnd(bytes: Uint8Array): boolean {
+	let quoted = false;
+	for (let i = 0; i < bytes.length; i++) {
+		const b = bytes[i];
+		if (b === QUOTE) quoted = !quoted;
+		else if (!quoted && (b === LF || b === CR)) return true;
+	}
+	return false;
+}
+
+export interface CsvScannerOptions {
+	/**
+	 * The byte between fields: `,` (the default), `;` or a tab; 'detect' reads it from the first
+	 * record (delimiterOf). The IP lookup's database files are comma files and keep the default.
+	 */
+	delimiter?: ',' | ';' | '\t' | 'detect';
+}
 
 export class CsvScanner {
 	private state = State.FieldStart;
@@ -92,6 +138,13 @@ export class CsvScanner {
 	private fieldBegin = 0;
 	/** the first bytes of the input, held until it is known whether they are a BOM */
 	private head: number[] | undefined = [];
+	/** The byte between fields (known once the first record is read when detected). */
+	delimiter: number;
+	/** Whether the input started with a UTF-8 byte order mark (known after its first three bytes). */
+	byteOrderMark = false;
+	/** Detecting the delimiter: the input's first chunks (copies), until they hold the first record's line end. */
+	private sniffed: Uint8Array[] | undefined;
+	private sniffedLength = 0;
 
 	private readonly record: CsvRecord = {
 		bytes: Buffer.alloc(0),
@@ -106,22 +159,34 @@ export class CsvScanner {
 		offset: 0,
 	};
 
-	constructor(private readonly onRecord: (record: CsvRecord) => void) {}
+	constructor(
+		private readonly onRecord: (record: CsvRecord) => void,
+		options: CsvScannerOptions = {},
+	) {
+		const delimiter = options.delimiter ?? ',';
+		if (delimiter === 'detect') {
+			this.delimiter = COMMA;
+			this.sniffed = [];
+		} else {
+			this.delimiter = delimiter.charCodeAt(0);
+		}
+	}
 
 	push(chunk: Uint8Array): void {
 		if (this.head !== undefined) {
 			chunk = this.takeHead(chunk);
 			if (this.head !== undefined) return;
 		}
-		this.scan(chunk);
+		this.scanOrSniff(chunk);
 	}
 
 	end(): void {
 		if (this.head !== undefined) {
 			const held = Uint8Array.from(this.head);
 			this.head = undefined;
-			this.scan(held);
+			this.scanOrSniff(held);
 		}
+		if (this.sniffed !== undefined) this.stopSniffing();
 		switch (this.state) {
 			case State.FieldStart:
 				// After a comma the record has a last, empty field; at a record start there is no record.
@@ -151,12 +216,34 @@ export class CsvScanner {
 		const isBom = head[0] === BOM[0] && head[1] === BOM[1] && head[2] === BOM[2];
 		if (isBom) {
 			this.base = BOM.length;
+			this.byteOrderMark = true;
 			return chunk.subarray(used);
 		}
 		// Not a BOM: the bytes held from earlier chunks, then this whole chunk (its first record
 		// stays whole, for the fast path).
-		if (held > 0) this.scan(Uint8Array.from(head.slice(0, held)));
+		if (held > 0) this.scanOrSniff(Uint8Array.from(head.slice(0, held)));
 		return chunk;
+	}
+
+	/** Scans the chunk, or holds it while the delimiter is still to be found. */
+	private scanOrSniff(chunk: Uint8Array): void {
+		if (this.sniffed === undefined) {
+			this.scan(chunk);
+			return;
+		}
+		// A copy: the caller may reuse its chunk.
+		this.sniffed.push(new Uint8Array(chunk));
+		this.sniffedLength += chunk.length;
+		if (this.sniffedLength >= SNIFF_LIMIT || holdsLineEnd(this.sniffed.length === 1 ? chunk : Buffer.concat(this.sniffed))) this.stopSniffing();
+	}
+
+	/** The delimiter from the bytes held, which are then scanned. */
+	private stopSniffing(): void {
+		const held = this.sniffed ?? [];
+		this.sniffed = undefined;
+		const bytes = held.length === 1 ? held[0] : Buffer.concat(held);
+		this.delimiter = delimiterOf(bytes);
+		if (bytes.length > 0) this.scan(bytes);
 	}
 
 	private scan(chunk: Uint8Array): void {
@@ -183,6 +270,9 @@ export class CsvScanner {
 	 */
 	private fastRecord(bytes: Buffer, i: number, n: number): number {
 		const record = this.record;
+		const delimiter = this.delimiter;
+		// Every byte that ends an unquoted field is at most this: most bytes are past with one comparison.
+		const highest = delimiter > CR ? delimiter : CR;
 		let { starts, ends } = record;
 		let count = 0;
 		let high = 0;
@@ -204,11 +294,11 @@ export class CsvScanner {
 				if (position + 1 >= n || b !== QUOTE) return CAREFUL;
 				fieldEnd = position++;
 				b = bytes[position];
-				if (b !== COMMA && b !== LF && b !== CR) return CAREFUL; // `""` or text after the quote
+				if (b !== delimiter && b !== LF && b !== CR) return CAREFUL; // `""` or text after the quote
 			} else {
 				while (position < n) {
 					b = bytes[position];
-					if (b <= COMMA && (b === COMMA || b === LF || b === CR)) break;
+					if (b <= highest && (b === delimiter || b === LF || b === CR)) break;
 					high |= b;
 					position++;
 				}
@@ -219,7 +309,7 @@ export class CsvScanner {
 			starts[count] = fieldStart;
 			ends[count] = fieldEnd;
 			count++;
-			if (b !== COMMA) break;
+			if (b !== delimiter) break;
 			position++;
 		}
 		// `position` is at the record's CR or LF.
@@ -283,7 +373,7 @@ export class CsvScanner {
 						this.state = State.Quoted;
 						this.quoteLine = this.line;
 						start = ++i;
-					} else if (b === COMMA) {
+					} else if (b === this.delimiter) {
 						this.endField();
 						i++;
 					} else if (b === LF || b === CR) {
@@ -297,11 +387,12 @@ export class CsvScanner {
 				}
 
 				case State.Unquoted: {
+					const delimiter = this.delimiter;
 					let j = i;
 					let b = 0;
 					while (j < n) {
 						b = bytes[j];
-						if (b === COMMA || b === LF || b === CR) break;
+						if (b === delimiter || b === LF || b === CR) break;
 						j++;
 					}
 					if (j === n) {
@@ -309,7 +400,7 @@ export class CsvScanner {
 						break;
 					}
 					this.carry(bytes, start, j);
-					if (b === COMMA) {
+					if (b === delimiter) {
 						this.endField();
 						this.state = State.FieldStart;
 						i = j + 1;
@@ -365,7 +456,7 @@ export class CsvScanner {
 						closingQuote = -1;
 						this.state = State.Quoted;
 						i++;
-					} else if (b === COMMA) {
+					} else if (b === this.delimiter) {
 						this.carry(bytes, start, end);
 						this.endField();
 						closingQuote = -1;

@@ -1,8 +1,9 @@
 /**
- * The package's CSV writer (RFC 4180, the reader's rules in reverse): cells separated by `,`,
- * records ended by CRLF, a cell quoted when it holds a comma, a quote, CR or LF (its quotes
- * doubled), or starts or ends with a space (which some readers trim). Text is UTF-8, no BOM
- * (the package's reader, n8n's Extract From File and spreadsheets' import all take UTF-8).
+ * The package's CSV writer (RFC 4180, the reader's rules in reverse): cells separated by the
+ * delimiter (`,` unless the result file's options say `;` or tab), records ended by CRLF, a cell
+ * quoted when it holds the delimiter, a quote, CR or LF (its quotes doubled), or starts or ends
+ * with a space (which some readers trim). Text is UTF-8, with a byte order mark in front when
+ * asked (what Excel needs to read a CSV file as UTF-8 rather than in the local code page).
  *
  * `CsvStream` turns written records into chunks of bytes that a consumer pulls (n8n's binary
  * helpers, which in filesystem mode write them to disk as they come): a writer awaits `write`
@@ -10,23 +11,78 @@
  * a time, and the rows' requests do not wait for each write to reach the disk.
  */
 
-const NEEDS_QUOTES = /[",\r\n]|^ | $/;
+import { needsDefusing } from './formulas';
 
-/** One cell as CSV text. */
-export function csvCell(value: string): string {
-	return NEEDS_QUOTES.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+export type CsvDelimiter = ',' | ';' | '\t';
+
+/** How a result file is written: its delimiter, a byte order mark, formula defusing (formulas.ts). */
+export interface CsvFormat {
+	delimiter: CsvDelimiter;
+	byteOrderMark: boolean;
+	defuseFormulas: boolean;
 }
 
-/** One record as CSV text, line end included. */
+/** The plain form: commas, no byte order mark, every cell as it is. */
+export const PLAIN_CSV: CsvFormat = { delimiter: ',', byteOrderMark: false, defuseFormulas: false };
+
+const NEEDS_QUOTES: Record<CsvDelimiter, RegExp> = {
+	',': /[",\r\n]|^ | $/,
+	';': /[";\r\n]|^ | $/,
+	'\t': /["\t\r\n]|^ | $/,
+};
+
+/** One cell as CSV text (commas, nothing defused). */
+export function csvCell(value: string): string {
+	return NEEDS_QUOTES[','].test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** One record as CSV text, line end included (commas, nothing defused). */
 export function csvLine(cells: readonly string[]): string {
 	return csvCells(cells) + '\r\n';
 }
 
-/** Cells as CSV text, comma-separated, no line end: a part of a record. */
+/** Cells as CSV text, comma-separated, no line end: a part of a record (nothing defused). */
 export function csvCells(cells: readonly string[]): string {
 	let line = '';
 	for (let index = 0; index < cells.length; index++) line += (index === 0 ? '' : ',') + csvCell(cells[index]);
 	return line;
+}
+
+/** Cells as CSV text in a format, counting the cells it defused. */
+export class CsvCellWriter {
+	/** Cells written with an apostrophe in front, so far. */
+	defused = 0;
+	readonly delimiter: CsvDelimiter;
+	private readonly needsQuotes: RegExp;
+	private readonly defuse: boolean;
+
+	constructor(format: CsvFormat) {
+		this.delimiter = format.delimiter;
+		this.needsQuotes = NEEDS_QUOTES[format.delimiter];
+		this.defuse = format.defuseFormulas;
+	}
+
+	cell(value: string): string {
+		// The apostrophe never needs quotes itself (a defused cell starts with no space): whether the
+		// cell is quoted is decided on its text, and the apostrophe added once, in the same concatenation.
+		let prefix = '';
+		if (this.defuse && needsDefusing(value)) {
+			this.defused++;
+			prefix = "'";
+		}
+		return this.needsQuotes.test(value) ? `"${prefix}${value.replace(/"/g, '""')}"` : prefix + value;
+	}
+
+	/** Cells separated by the delimiter, no line end: a part of a record. */
+	cells(cells: readonly string[]): string {
+		let line = '';
+		for (let index = 0; index < cells.length; index++) line += (index === 0 ? '' : this.delimiter) + this.cell(cells[index]);
+		return line;
+	}
+
+	line(cells: readonly string[]): string {
+		return this.cells(cells) + '\r\n';
+	}
 }
 
 /** A chunk is handed over once it holds this many characters (about as many bytes). */
@@ -45,6 +101,8 @@ export const READY_CHUNKS = 4;
  * `end`, the consumer gets the rest and its iteration ends; after `fail`, it gets the error.
  */
 export class CsvStream {
+	/** Writes the records' cells; its `defused` counts the cells it changed. */
+	readonly writer: CsvCellWriter;
 	private pending: string[] = [];
 	private pendingChars = 0;
 	/** Full chunks the consumer has not taken yet, oldest first. */
@@ -58,9 +116,18 @@ export class CsvStream {
 	private consumerGone: Error | undefined;
 	bytesWritten = 0;
 
+	constructor(format: CsvFormat = PLAIN_CSV) {
+		this.writer = new CsvCellWriter(format);
+		// The byte order mark goes in front of the first record (U+FEFF is EF BB BF in UTF-8).
+		if (format.byteOrderMark) {
+			this.pending.push('\ufeff');
+			this.pendingChars = 1;
+		}
+	}
+
 	/** Appends one record; resolves when there is room for the next. */
 	async write(cells: readonly string[]): Promise<void> {
-		await this.writeLine(csvLine(cells));
+		await this.writeLine(this.writer.line(cells));
 	}
 
 	/** Appends one record written as CSV text already, line end included. */

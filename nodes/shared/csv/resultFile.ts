@@ -4,14 +4,15 @@ import type { RunTally, UnitCollector, UnitOutcome } from '../engine/fanOut';
 import { stopReasonOf } from '../engine/runLedger';
 import { readableFrom } from '../binary/streams';
 import { AnswerFlattener, OTHER_FIELDS_COLUMN } from './answerColumns';
-import { csvCells, CsvStream } from './csvWriter';
+import { CsvStream, type CsvFormat } from './csvWriter';
 
 /**
  * Output "Result File": a CSV file's rows and their answers as one CSV file, written while the
  * answers arrive (the engine hands each row's outcome over in file order), so that the rows are
  * never held as items or as one string. Each row of the result is the input row's cells exactly
  * as read (padded to the widest row of the file, so every row has every column), then the
- * answer's columns (answerColumns.ts), then `status`.
+ * answer's columns (answerColumns.ts), then `status`. Its form (delimiter, byte order mark,
+ * formula defusing: csvWriter.ts, formulas.ts) is the options', by default the input file's own.
  *
  * The file goes to n8n's binary helpers as a Node stream when n8n keeps binary data in a store
  * (filesystem mode: it is written to disk chunk by chunk); in n8n's default memory mode, where
@@ -47,6 +48,8 @@ export interface ResultFileSetup {
 	streamSibling?: NodeJS.ReadableStream;
 	/** What an answer without data says (IP geolocation's 204), or undefined for one with data (csvInput's CsvLookup). */
 	noDataOf?(record: IDataObject): string | undefined;
+	/** How the file is written (csvInput's resultFormatOf). */
+	format: CsvFormat;
 }
 
 /** The summary counts of failed rows, by reason. */
@@ -58,7 +61,7 @@ interface Failed {
 }
 
 export class ResultFile implements UnitCollector {
-	private readonly stream = new CsvStream();
+	private readonly stream: CsvStream;
 	private stored: Promise<IBinaryData> | undefined;
 	/** Rows yielded as units whose outcomes have not come yet, in order. */
 	private readonly waiting: SliceRow[] = [];
@@ -78,6 +81,7 @@ export class ResultFile implements UnitCollector {
 		private readonly ctx: IExecuteFunctions,
 		private readonly setup: ResultFileSetup,
 	) {
+		this.stream = new CsvStream(setup.format);
 		// The header goes first, before any answer; the file is opened only when rows come (a run
 		// that fails before sending leaves nothing open).
 		this.header = this.stream.write(headerCells(setup));
@@ -137,18 +141,22 @@ export class ResultFile implements UnitCollector {
 	}
 
 	/**
-	 * A row answered whose answer columns and other_fields are CSV text already (`answerText`,
-	 * comma-separated): the line `add` would write, for a caller that renders a repeated answer
-	 * once (the IP lookup's memo of a log's addresses).
+	 * A row answered whose answer columns and other_fields are CSV text already (`answer.text`,
+	 * written by a CsvCellWriter of this file's format, which defused `answer.defused` of its
+	 * cells): the line `add` would write, for a caller that renders a repeated answer once (the IP
+	 * lookup's memo of a log's addresses).
 	 */
-	async addAnswerText(answerText: string): Promise<void> {
+	async addAnswerText(answer: { text: string; defused: number }): Promise<void> {
 		void this.store();
 		await this.header;
 		const row = this.nextRow();
 		const missing = this.setup.width - row.fields.length;
+		const { writer } = this.stream;
+		const delimiter = writer.delimiter;
 		this.answered++;
 		this.rows++;
-		await this.stream.writeLine(`${csvCells(row.fields)}${missing > 0 ? ','.repeat(missing) : ''},${answerText},ok\r\n`);
+		writer.defused += answer.defused;
+		await this.stream.writeLine(`${writer.cells(row.fields)}${missing > 0 ? delimiter.repeat(missing) : ''}${delimiter}${answer.text}${delimiter}ok\r\n`);
 	}
 
 	/** The row of the outcome that came, in the order the rows were read. */
@@ -183,6 +191,8 @@ export class ResultFile implements UnitCollector {
 			requestsSaved: tally.requestsSaved,
 			nextRow,
 			fileRows,
+			// Cells written with an apostrophe in front so that no spreadsheet runs them (formulas.ts).
+			defusedCells: this.stream.writer.defused,
 		};
 		return [{ json, binary: { [this.setup.property]: binary } }];
 	}
