@@ -181,6 +181,8 @@ export class ResultFile implements UnitCollector {
 			failed: { ...this.failed },
 			requestsSent: tally.requestsSent,
 			requestsSaved: tally.requestsSaved,
+			// Rows answered by an earlier run's kept answer (a test run's): no request, no credit.
+			...(tally.answersReused === undefined ? {} : { answersReused: tally.answersReused }),
 			nextRow,
 			fileRows,
 		};
