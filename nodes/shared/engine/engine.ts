@@ -470,17 +470,19 @@ function addHints<Prepared>(
 
 /** "4 minutes ago", or "4 to 12 minutes ago" for answers of several runs. */
 function ago(newestMs: number, oldestMs: number): string {
-	const newest = duration(newestMs);
-	const oldest = duration(oldestMs);
-	return newest === oldest ? `${newest} ago` : `${newest} to ${oldest} ago`;
+	const [newest, newestUnit] = duration(newestMs);
+	const [oldest, oldestUnit] = duration(oldestMs);
+	if (newest === oldest && newestUnit === oldestUnit) return `${newest} ${newestUnit} ago`;
+	if (newestUnit === oldestUnit) return `${newest} to ${oldest} ${oldestUnit} ago`;
+	return `${newest} ${newestUnit} to ${oldest} ${oldestUnit} ago`;
 }
 
-function duration(ms: number): string {
+/** A time as a person says it: [4, 'minutes'], ['less than a', 'minute'], [3, 'hours']. */
+function duration(ms: number): [string, string] {
 	const minutes = Math.floor(ms / 60_000);
-	if (minutes < 1) return 'less than a minute';
-	if (minutes < 120) return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
-	const hours = Math.floor(minutes / 60);
-	return `${hours} hours`;
+	if (minutes < 1) return ['less than a', 'minute'];
+	if (minutes < 120) return [String(minutes), minutes === 1 ? 'minute' : 'minutes'];
+	return [String(Math.floor(minutes / 60)), 'hours'];
 }
 
 /** A JSON answer as items: the record as it came, or one item per element of an array. */

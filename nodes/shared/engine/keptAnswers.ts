@@ -146,6 +146,8 @@ export class AnswerKeeping {
 		private readonly moreTries: boolean,
 		/** The node's Retry On Fail: n8n may run it again within this execution. */
 		readonly retryOnFail: boolean,
+		/** Some item of this run takes answers of the node's earlier runs. */
+		private readonly reuses: boolean,
 	) {}
 
 	/**
@@ -184,7 +186,7 @@ export class AnswerKeeping {
 		const retryShelf = mode === 'retry' ? shelves.get(retryId) : undefined;
 		const moreTries = retryOnFail && (tryShelf?.tries ?? 1) < triesOf(node);
 		const reuseShelfId = `${testRun ? 'testRuns' : 'production'}\n${scope}`;
-		return new AnswerKeeping(tryShelf, retryShelf, retryId, reuseShelfId, testRun, executionId, moreTries, retryOnFail);
+		return new AnswerKeeping(tryShelf, retryShelf, retryId, reuseShelfId, testRun, executionId, moreTries, retryOnFail, reuses);
 	}
 
 	/**
@@ -288,9 +290,11 @@ export class AnswerKeeping {
 		sizeKept += kept.size;
 		while (sizeKept > budget) {
 			const oldest = byAge.values().next().value as KeptAnswer;
-			// A run does not push out an answer it may still take (an earlier try's, or the failed
-			// execution's it retries): the new answer is the one not kept.
-			if (oldest.keptBy !== this && (oldest.shelf === this.tryShelf || oldest.shelf === this.retryShelf)) {
+			// A run does not push out an answer it may still take (an earlier try's, the failed
+			// execution's it retries, an earlier run's of the node): the new answer is the one not
+			// kept. Else a run over more values than the budget holds would drop, value by value,
+			// the very answers it was about to reuse.
+			if (oldest.keptBy !== this && (oldest.shelf === this.tryShelf || oldest.shelf === this.retryShelf || (this.reuses && oldest.shelf.id === this.reuseShelfId))) {
 				forget(kept);
 				return;
 			}
