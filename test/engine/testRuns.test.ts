@@ -65,7 +65,7 @@ const runEmail = ({ items, workflowId, mode, options = {}, parameters = {}, cred
 	});
 
 /** Runs `run` and returns how many requests the sandbox got meanwhile, and the run. */
-async function counted(run: () => Promise<RunResult>): Promise<[number, RunResult]> {
+async function counted<R extends RunResult>(run: () => Promise<R>): Promise<[number, R]> {
 	sandbox.reset();
 	const result = await run();
 	expect(result.error).toBeUndefined();
