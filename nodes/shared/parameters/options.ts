@@ -113,8 +113,8 @@ export const reuseAnswersForHoursOption: INodeProperties = {
 		'How long production runs reuse the answers earlier production runs of this node paid for, instead of paying again; 0 asks afresh every time. Kept in this n8n\'s memory only: a restart forgets them, and in queue mode each worker keeps its own.',
 };
 
-/** The two options of answer reuse, for a service node's Options beside Send Repeated Values Once. */
-export const answerReuseOptions: INodeProperties[] = [reuseTestRunAnswersOption, reuseAnswersForHoursOption];
+/** The two options of answer reuse, for a service node's Options beside Send Repeated Values Once (in the Add Option list's order). */
+export const answerReuseOptions: INodeProperties[] = [reuseAnswersForHoursOption, reuseTestRunAnswersOption];
 
 /** What item `itemIndex`'s Options ask of answer reuse, checked (an expression may give anything). */
 export function reusePolicyOf(ctx: IExecuteFunctions, itemIndex: number): ReusePolicy {
