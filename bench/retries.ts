@@ -13,7 +13,7 @@ const kept = require(path.join(ROOT, 'dist/nodes/shared/engine/keptAnswers.js'))
 
 /**
  * What n8n's second runs of a node cost (Email Reputation, CSV input as items, pacing off),
- * through n8n-core's WorkflowExecute against the sandbox, each figure against the same run in
+ * through n8n-core's WorkflowExecute in a production mode (`trigger`) against the sandbox, each figure against the same run in
  * the same process with keeping off (a budget of 0: the code path that keeps nothing):
  * - requests per answered row under Retry On Fail (3 tries) in three cases: a row
  *   refused once mid-file (default On Error), a first row that fails its check under either
@@ -39,6 +39,8 @@ const emailFile = (sandbox: Sandbox, rows: number, extra: Partial<NodeRun> & { f
 		credential: sandboxCredential(sandbox, 'email'),
 		items: [leads(rows, extra.firstEmpty)],
 		workflowId: newWorkflowId('bench-retries'),
+		// A production run: n8n's retries alone, without the answers a test run keeps for the next.
+		mode: 'trigger',
 		...extra,
 	});
 

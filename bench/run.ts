@@ -7,6 +7,7 @@ import { run as faults } from './faults';
 import { run as multiProcess } from './multiProcess';
 import { run as pacing } from './pacing';
 import { run as retries } from './retries';
+import { run as testRuns } from './testRuns';
 
 /**
  * `npm run bench`: every benchmark, each printing its figures as ratios against a baseline
@@ -19,6 +20,7 @@ async function main() {
 	await pacing();
 	await faults();
 	await retries();
+	await testRuns();
 	await multiProcess();
 	console.log('\n(Throughput against n8n\'s HTTP Request node needs the n8n that `npm run test:e2e` caches: node .out/bench/httpRequest.js)');
 	for (const name of ['media', 'database', 'csv', 'csvResultFile', 'mmdbReader', 'ipLookup', 'ipLookupMemory', 'ipLookupLog']) {

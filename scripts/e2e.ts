@@ -9,7 +9,7 @@ import { n8nCommand } from './n8n/instance';
 import { runQueueMode } from './n8n/queueMode';
 import { checkImported, type LoadReport } from './n8n/loadingCheck';
 import { runAsNewcomer } from './n8n/newcomer';
-import { runRetryChecks } from './n8n/retries';
+import { runRetryChecks, runTestRunChecks } from './n8n/retries';
 import { checkRun, parseExecution } from './n8n/runChecks';
 import { runtimeSpec } from './n8n/runtime';
 import { emptyFilesFolder, environmentFor, prepare, ROOT, startAndCheck, type Prepared } from './n8n/setup';
@@ -28,12 +28,14 @@ import { emptyFilesFolder, environmentFor, prepare, ROOT, startAndCheck, type Pr
  *  4. runs every example with `n8n execute` and checks its output items, binaries, written
  *     files and the sandbox's request log, printing one line per example with its item counts;
  *  5. runs a node under Retry On Fail, and retries a failed execution through n8n's REST API:
- *     neither pays again for an answer (scripts/n8n/retries.ts).
+ *     neither pays again for an answer (scripts/n8n/retries.ts);
+ *  6. executes a workflow twice as the editor does, then calls its production webhook twice: test
+ *     runs reuse answers, production runs ask afresh unless the node says otherwise (same file).
  *
  * Flags: --queue runs n8n in queue mode instead (main, 2 workers, Redis: scripts/n8n/queueMode.ts);
  * --keep keeps the temporary user folder; --break <dist file> replaces that file of the
  * installed copy with a throwing module before the check (to watch the e2e fail on it);
- * --no-self-test skips steps 1 and 3; --n8n 1 (or an exact version, 1.85.4) runs it all on n8n 1.x;
+ * --no-self-test skips steps 1 and 3; --reuse-only runs steps 5 and 6 alone; --n8n 1 (or an exact version, 1.85.4) runs it all on n8n 1.x;
  * --as-a-newcomer runs instead the README's "Run an example in your n8n" steps and nothing more
  * (scripts/n8n/newcomer.ts): every example must run.
  */
@@ -44,19 +46,21 @@ interface Flags {
 	selfTest: boolean;
 	breakFiles: string[];
 	n8n?: string;
+	reuseOnly: boolean;
 }
 
 function parseFlags(argv: string[]): Flags {
-	const flags: Flags = { keep: false, queue: false, newcomer: false, selfTest: true, breakFiles: [] };
+	const flags: Flags = { keep: false, queue: false, newcomer: false, selfTest: true, breakFiles: [], reuseOnly: false };
 	for (let index = 0; index < argv.length; index++) {
 		if (argv[index] === '--keep') flags.keep = true;
 		else if (argv[index] === '--queue') flags.queue = true;
 		else if (argv[index] === '--as-a-newcomer') flags.newcomer = true;
 		else if (argv[index] === '--no-self-test') flags.selfTest = false;
+		else if (argv[index] === '--reuse-only') flags.reuseOnly = true;
 		else if (argv[index] === '--break' && argv[index + 1]) flags.breakFiles.push(argv[++index]);
 		else if (argv[index] === '--n8n' && argv[index + 1]) flags.n8n = argv[++index];
 		else if (argv[index].startsWith('--n8n=')) flags.n8n = argv[index].slice('--n8n='.length);
-		else throw new Error(`unknown flag ${argv[index]} (known: --keep, --queue, --as-a-newcomer, --no-self-test, --break <dist file>, --n8n <1|2|version>)`);
+		else throw new Error(`unknown flag ${argv[index]} (known: --keep, --queue, --as-a-newcomer, --no-self-test, --reuse-only, --break <dist file>, --n8n <1|2|version>)`);
 	}
 	return flags;
 }
@@ -77,6 +81,10 @@ async function main(): Promise<number> {
 		}
 		if (flags.newcomer) {
 			failures.push(...(await runAsNewcomer(prepared, sandbox, log)));
+			return report(failures, started);
+		}
+		if (flags.reuseOnly) {
+			failures.push(...(await runRetryChecks(prepared, sandbox, log)), ...(await runTestRunChecks(prepared, sandbox, log)));
 			return report(failures, started);
 		}
 		const examples = await readExamples(ROOT);
@@ -102,6 +110,7 @@ async function main(): Promise<number> {
 			if (flags.selfTest) failures.push(...(await filesFolderSelfTest(prepared, env, runs)));
 			for (const { example, runnable } of runs) failures.push(...(await runExample(prepared, env, sandbox, example, runnable)));
 			failures.push(...(await runRetryChecks(prepared, sandbox, log)));
+			failures.push(...(await runTestRunChecks(prepared, sandbox, log)));
 		}
 	} finally {
 		await sandbox?.close();

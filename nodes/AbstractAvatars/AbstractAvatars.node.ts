@@ -10,7 +10,7 @@ import type {
 import { outputField, outputFieldParameter, safeFileName } from '../shared/binary/files';
 import { runService } from '../shared/engine/engine';
 import { asBuffer, imageItem, imageTypeOf } from '../shared/binary/imageFile';
-import { flag, oneOf, sendRepeatsOnceOption, wholeAtLeast, wireOptions } from '../shared/parameters/options';
+import { answerReuseOptions, flag, oneOf, sendRepeatsOnceOption, wholeAtLeast, wireOptions } from '../shared/parameters/options';
 import type { WireOption } from '../shared/parameters/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { decimalNumber, hexColor, requiredText, wholeNumber } from '../shared/values/validate';
@@ -168,6 +168,7 @@ export class AbstractAvatars implements INodeType {
 						default: false,
 						description: 'Whether the initials are italic',
 					},
+					...answerReuseOptions,
 					{
 						displayName: 'Rounded',
 						name: 'isRounded',

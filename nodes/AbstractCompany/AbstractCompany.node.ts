@@ -5,7 +5,7 @@ import { columnsOfKeys, COMPANY_ANSWER_COLUMNS } from '../shared/csv/answerColum
 import { columnOf, columnParameter, csvFileOptions, csvFileParameters } from '../shared/csv/csvParameters';
 import { csvFanOut, inputKindOf, inputParameter } from '../shared/csv/csvInput';
 import { bareDomain } from '../shared/values/domain';
-import { sendRepeatsOnceOption } from '../shared/parameters/options';
+import { answerReuseOptions, sendRepeatsOnceOption } from '../shared/parameters/options';
 import { runService } from '../shared/engine/engine';
 import { fieldsOption, fieldsParameter } from '../shared/parameters/fields';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
@@ -75,7 +75,7 @@ export class AbstractCompany implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: csvFileOptions(COMPANY_ANSWER_COLUMNS, [fieldsOption('company record', RECORD_KEYS), sendRepeatsOnceOption]),
+				options: csvFileOptions(COMPANY_ANSWER_COLUMNS, [fieldsOption('company record', RECORD_KEYS), sendRepeatsOnceOption, ...answerReuseOptions]),
 			},
 		],
 	};

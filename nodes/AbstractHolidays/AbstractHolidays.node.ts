@@ -9,7 +9,7 @@ import type {
 
 import { countryLocatorProperty, searchCountries } from '../shared/values/countryLocator';
 import { runService } from '../shared/engine/engine';
-import { sendRepeatsOnceOption } from '../shared/parameters/options';
+import { answerReuseOptions, sendRepeatsOnceOption } from '../shared/parameters/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { countryCode } from '../shared/values/validate';
 import { holidayPeriod } from './holidayPeriod';
@@ -103,6 +103,7 @@ export class AbstractHolidays implements INodeType {
 						default: 1,
 						description: 'Only the holidays of this month (an expression may give 1-12). Needs Year.',
 					},
+					...answerReuseOptions,
 					sendRepeatsOnceOption,
 					{
 						displayName: 'Split Into Items',

@@ -12,7 +12,7 @@ import { binaryPropertyName, fileItem, inputFile, inputFileMeta, safeFileName } 
 import { runService } from '../shared/engine/engine';
 import { requestKey } from '../shared/engine/requestKey';
 import { asBuffer, imageTypeOf } from '../shared/binary/imageFile';
-import { flag, sendRepeatsOnceOption, wireOptions } from '../shared/parameters/options';
+import { answerReuseOptions, flag, sendRepeatsOnceOption, wireOptions } from '../shared/parameters/options';
 import type { WireOption } from '../shared/parameters/options';
 import type { ServiceClient, ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { httpUrl, wholeNumber } from '../shared/values/validate';
@@ -232,6 +232,7 @@ export class AbstractImages implements INodeType {
 						description: 'Whether to download the processed image into the binary field (the JSON stays the service\'s answer)',
 					},
 					...compressionOptions,
+					...answerReuseOptions,
 					sendRepeatsOnceOption,
 				],
 			},
@@ -242,7 +243,7 @@ export class AbstractImages implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
-				options: [...compressionOptions, sendRepeatsOnceOption],
+				options: [...compressionOptions, ...answerReuseOptions, sendRepeatsOnceOption],
 			},
 		],
 	};

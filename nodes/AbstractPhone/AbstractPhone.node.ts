@@ -5,7 +5,7 @@ import { COUNTRY_OPTIONS } from '../shared/values/countries';
 import { PHONE_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
 import { csvBinaryParameter, csvFanOut, csvOutputParameter, inputKindOf, inputParameter, resultFileFieldParameter } from '../shared/csv/csvInput';
 import { csvFileOptions } from '../shared/csv/csvParameters';
-import { sendRepeatsOnceOption } from '../shared/parameters/options';
+import { answerReuseOptions, sendRepeatsOnceOption } from '../shared/parameters/options';
 import { runService } from '../shared/engine/engine';
 import { lookupRequest, sendAsOf, sendAsOption } from '../shared/parameters/sendAs';
 import type { ServiceDefinition } from '../shared/engine/types';
@@ -92,6 +92,7 @@ export class AbstractPhone implements INodeType {
 					},
 					sendAsOption,
 					sendRepeatsOnceOption,
+					...answerReuseOptions,
 				]),
 			},
 		],

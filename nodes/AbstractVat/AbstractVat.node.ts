@@ -12,7 +12,7 @@ import { columnOf, columnParameter, csvFileOptions, csvFileParameters, onlyWhere
 import { csvFanOut, inputKindOf, inputParameter } from '../shared/csv/csvInput';
 import { countryLocatorProperty, searchCountries } from '../shared/values/countryLocator';
 import { runService } from '../shared/engine/engine';
-import { sendRepeatsOnceOption } from '../shared/parameters/options';
+import { answerReuseOptions, sendRepeatsOnceOption } from '../shared/parameters/options';
 import { invalidInput } from '../shared/engine/errors';
 import { toolDescriptionProperties } from '../shared/parameters/toolDescription';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
@@ -179,6 +179,7 @@ export class AbstractVat implements INodeType {
 							description: 'Whether the amount already includes VAT (then the service splits it into net amount and VAT)',
 						},
 						sendRepeatsOnceOption,
+						...answerReuseOptions,
 						{
 							displayName: 'VAT Category',
 							name: 'vatCategory',

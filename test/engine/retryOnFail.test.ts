@@ -52,9 +52,10 @@ interface EmailRun {
 	settings?: NodeRun['settings'];
 	workflowId?: string;
 	credential?: IDataObject;
+	mode?: NodeRun['mode'];
 }
 
-const runEmail = ({ items, parameters = {}, onError, settings = RETRY_ON_FAIL, workflowId = newWorkflowId('retry-test'), credential }: EmailRun) =>
+const runEmail = ({ items, parameters = {}, onError, settings = RETRY_ON_FAIL, workflowId = newWorkflowId('retry-test'), credential, mode }: EmailRun) =>
 	runNode({
 		type: 'abstractEmail',
 		parameters: { email: '={{ $json.email }}', ...parameters },
@@ -63,6 +64,7 @@ const runEmail = ({ items, parameters = {}, onError, settings = RETRY_ON_FAIL, w
 		onError,
 		settings,
 		workflowId,
+		mode,
 	});
 const emailItems = (values: string[]) => values.map((email) => ({ json: { email } }));
 const CSV_ROWS = { input: 'csvFile', binaryPropertyName: 'data', emailColumn: 'email', options: {} };
@@ -70,7 +72,7 @@ const CSV_RESULT = { ...CSV_ROWS, ...RESULT };
 
 afterEach(() => {
 	// Runs that end normally leave nothing behind (a test that keeps answers on purpose retries them).
-	expect(kept.keptAnswersHeld().answers).toBe(0);
+	expect(kept.keptAnswersHeld().forRetries).toBe(0);
 });
 
 describe('Retry On Fail: a row answered 400 once, default On Error', () => {
@@ -157,7 +159,7 @@ describe('Retry of an execution that a spent plan stopped', () => {
 		expect(failed.error?.description).toMatch(
 			/Discarded: 6 items already answered \(and charged\) in this run.*This n8n keeps the 6 paid answers for an hour: a Retry of this execution \(in the executions list\) within the hour reuses them instead of paying again\. In queue mode the retry may run on another worker, which keeps none\./,
 		);
-		expect(kept.keptAnswersHeld().answers).toBe(6);
+		expect(kept.keptAnswersHeld().forRetries).toBe(6);
 		sandbox.setQuota('email', 100);
 		const retried = await retryExecution(failed);
 		expect(retried.error).toBeUndefined();
@@ -188,9 +190,9 @@ describe('a request refused on every try', () => {
 		expect(run.error?.message).toMatch(/400/);
 		expect(sent().filter((value) => value === values[3])).toHaveLength(3);
 		expect(paid()).toEqual(values.filter((_, index) => index !== 3).sort());
-		// The last try failed: its answers wait for a Retry of the execution, not for a new run.
-		expect(kept.keptAnswersHeld().answers).toBe(7);
-		const again = await runEmail({ items: emailItems(values), settings: {}, workflowId: run.options.workflowId });
+		// The last try failed: its answers wait for a Retry of the execution, not for a new production run.
+		expect(kept.keptAnswersHeld().forRetries).toBe(7);
+		const again = await runEmail({ items: emailItems(values), settings: {}, workflowId: run.options.workflowId, mode: 'trigger' });
 		expect(again.error?.message).toMatch(/400/);
 		expect(paid()).toHaveLength(14);
 		sandbox.reset();
@@ -248,9 +250,14 @@ describe('kept answers are seen by no one else', () => {
 		expect(await paidBy(failed, async () => await retryExecution(failed, { credentials }))).toBe(6);
 	});
 
-	it('a new run of the same workflow (not a Retry)', async () => {
+	it('a new production run of the same workflow (not a Retry)', async () => {
 		const failed = await failedRun();
-		expect(await paidBy(failed, async () => await runEmail({ items: emailItems(values), settings: {}, workflowId: failed.options.workflowId }))).toBe(6);
+		expect(await paidBy(failed, async () => await runEmail({ items: emailItems(values), settings: {}, workflowId: failed.options.workflowId, mode: 'trigger' }))).toBe(6);
+	});
+
+	it('a new test run of the same workflow takes what the failed test run paid for, as test runs do', async () => {
+		const failed = await failedRun();
+		expect(await paidBy(failed, async () => await runEmail({ items: emailItems(values), settings: {}, workflowId: failed.options.workflowId }))).toBe(3);
 	});
 });
 

@@ -49,8 +49,17 @@ export interface RunOptions {
 	staticData?: IDataObject;
 	/** Called once the execution has started, with what the editor's Stop button does. */
 	onStarted?: (stop: () => void) => void;
-	/** The workflow's id (n8n's is the saved workflow's): kept answers are filed under it. Default `harness`. */
+	/**
+	 * The workflow's id (n8n's is the saved workflow's): kept answers are filed under it. Default:
+	 * one of its own for each run, as if each run were of a new workflow (pass a result's
+	 * `options.workflowId` to run the same workflow again).
+	 */
 	workflowId?: string;
+	/**
+	 * n8n's execution mode: `manual` (default) is the editor's Execute workflow, Execute step and
+	 * test webhook; `trigger`, `webhook`, `cli`... are production runs.
+	 */
+	mode?: WorkflowExecuteMode;
 }
 
 export interface RunResult {
@@ -84,11 +93,12 @@ export async function useBinaryMode(mode: 'memory' | 'filesystem'): Promise<void
 
 /** Runs a whole workflow through n8n-core's engine, from its trigger (or its first node). */
 export async function runWorkflow(workflowJson: WorkflowJson, options: RunOptions): Promise<RunResult> {
-	return await execute(workflowJson, options, 'manual', (workflow, additionalData) => {
+	const mode = options.mode ?? 'manual';
+	return await execute(workflowJson, options, mode, (workflow, additionalData) => {
 		const startNode =
 			workflowJson.nodes.find((node) => TRIGGER_TYPES.has(node.type) || node.type === ITEMS_TYPE) ??
 			workflow.getStartNode();
-		return new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode });
+		return new WorkflowExecute(additionalData, mode).run({ workflow, startNode });
 	});
 }
 
@@ -112,6 +122,7 @@ export async function retryExecution(failed: RunResult, options: Partial<RunOpti
 }
 
 let executions = 0;
+let workflows = 0;
 
 async function execute(
 	workflowJson: WorkflowJson,
@@ -121,7 +132,7 @@ async function execute(
 ): Promise<RunResult> {
 	const nodeTypes = new NodeTypes();
 	const staticData = options.staticData ?? workflowJson.staticData ?? {};
-	const workflowId = options.workflowId ?? 'harness';
+	const workflowId = options.workflowId ?? `harness-${++workflows}`;
 	const workflow = new Workflow({
 		id: workflowId,
 		name: workflowJson.name ?? 'harness',
@@ -168,7 +179,8 @@ async function execute(
 		error: (run.data.resultData.error ?? failedNode?.error) as RunResult['error'],
 		staticData: workflow.staticData as IDataObject,
 		workflowJson,
-		options,
+		// The id it ran with, so that a Retry or a second run is of the same workflow.
+		options: { ...options, workflowId },
 	};
 }
 
@@ -196,6 +208,8 @@ export interface NodeRun {
 	/** More of the node's Settings: Retry On Fail (`retryOnFail`, `maxTries`, `waitBetweenTries`). */
 	settings?: Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries'>;
 	workflowId?: string;
+	/** n8n's execution mode (default `manual`, the editor's). */
+	mode?: WorkflowExecuteMode;
 }
 
 /** Runs one node of the package on the given items: `Items` -> node, through the engine. */
@@ -226,6 +240,7 @@ export async function runNode(
 		staticData: spec.staticData,
 		onStarted: spec.onStarted,
 		workflowId: spec.workflowId,
+		mode: spec.mode,
 	});
 	// With "Continue (using error output)", n8n gives the node a second output: its failed items.
 	return { ...result, items: result.output('Node'), errorItems: result.output('Node', 1) };

@@ -83,6 +83,7 @@ export function defineResultFileCases(getSandbox: () => Sandbox): void {
 			failed: { invalidValue: 0, serviceError: 0, planRanOut: 0, keyRejected: 0 },
 			requestsSent: 5,
 			requestsSaved: 0,
+			answersReused: 0,
 			nextRow: null,
 			fileRows: 5,
 			defusedCells: 1,

@@ -189,6 +189,8 @@ export class ResultFile implements UnitCollector {
 			failed: { ...this.failed },
 			requestsSent: tally.requestsSent,
 			requestsSaved: tally.requestsSaved,
+			// Rows answered by an earlier run's kept answer (a test run's): no request, no credit.
+			...(tally.answersReused === undefined ? {} : { answersReused: tally.answersReused }),
 			nextRow,
 			fileRows,
 			// Cells written with an apostrophe in front so that no spreadsheet runs them (formulas.ts).

@@ -4,9 +4,10 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { errorItem } from './errorItems';
 import { capitalised } from './errors';
 import { FanOut, type FanOutUnit, type UnitCollector, type UnitOutcome } from './fanOut';
-import { AnswerKeeping } from './keptAnswers';
+import { AnswerKeeping, type ReusePolicy } from './keptAnswers';
 import { requestKey } from './requestKey';
 import { NotSentError, RunLedger } from './runLedger';
+import { reusePolicyOf } from '../parameters/options';
 import { connect, type Connection } from './serviceClient';
 import type { ServiceDefinition, ServiceRequest } from './types';
 
@@ -17,8 +18,9 @@ import type { ServiceDefinition, ServiceRequest } from './types';
  * retries (serviceClient.ts), once per distinct request, until the plan's credits run out
  * (runLedger.ts); and return items paired to their inputs, failed ones shaped for the node's
  * "On Error" setting (errorItems.ts). When n8n may run the node again on the same input (Retry On
- * Fail, or a Retry of a failed execution), what this run paid for is kept for that run
- * (keptAnswers.ts), which takes it instead of paying again.
+ * Fail, or a Retry of a failed execution), and when a person runs it again while building the
+ * workflow (a test run), what this run paid for is kept for that run (keptAnswers.ts), which
+ * takes it instead of paying again.
  *
  * With "Continue" (either output) the node never throws: n8n would then pass the input items
  * through to the success output, as if they had been answered.
@@ -41,7 +43,13 @@ export async function runService<Prepared>(
 		}
 	}
 	const keeping =
-		connection instanceof Error || service.keepAnswersForRetry === false ? undefined : AnswerKeeping.open(ctx, connection.identity);
+		connection instanceof Error || service.keepAnswersForRetry === false
+			? undefined
+			: AnswerKeeping.open(
+					ctx,
+					connection.identity,
+					jobs.map((job) => job.reuse),
+				);
 	const tally = { items: 0, rows: 0, notSent: 0 };
 	const failure = await sendAll(ctx, service, jobs, ledger, connection, continueOnFail, tally, keeping);
 	// Stopped by the user: n8n keeps nothing of this run, and an error would mark it failed, not stopped.
@@ -53,7 +61,7 @@ export async function runService<Prepared>(
 	if (failure !== undefined) {
 		const keptForRetry = keeping?.finish('threw') ?? 0;
 		await Promise.all(jobs.map(async (job) => await job.collector?.abort?.()));
-		throw withCost(failure, tally, keptForRetry);
+		throw withCost(failure, jobs, ledger, keptForRetry);
 	}
 
 	const output: INodeExecutionData[] = [];
@@ -105,6 +113,8 @@ interface Job<Prepared> {
 	sends: boolean;
 	/** Repeated requests of this item are answered once (the Send Repeated Values Once option). */
 	sendRepeatsOnce: boolean;
+	/** Whether this item's requests take and keep answers of earlier runs (the node's Options). */
+	reuse: ReusePolicy;
 	collector?: UnitCollector;
 	/** Output items by unit, for jobs without a collector. */
 	produced: INodeExecutionData[][];
@@ -115,6 +125,9 @@ interface Job<Prepared> {
 	/** The file could not be read to the end, or its collector failed: the item fails whole. */
 	broken?: Error;
 }
+
+/** An item whose Options could not be read (its error is the item's), or a node without the options. */
+const NO_REUSE: ReusePolicy = { testRuns: false, hours: 0 };
 
 /** Every item is read and checked before the first request: a bad row must cost no credit. */
 async function prepareJobs<Prepared>(
@@ -133,12 +146,14 @@ async function prepareJobs<Prepared>(
 			units: [],
 			sends: false,
 			sendRepeatsOnce: ctx.getNodeParameter('options.sendRepeatsOnce', itemIndex, true) !== false,
+			reuse: NO_REUSE,
 			produced: [],
 			waiting: new Map(),
 			nextToDeliver: 0,
 			delivered: Promise.resolve(),
 		};
 		try {
+			if (service.keepAnswersForRetry !== false) job.reuse = reusePolicyOf(ctx, itemIndex);
 			const prepared = await service.prepare.call(ctx, itemIndex);
 			if (prepared instanceof FanOut) {
 				const fanOut = prepared as FanOut<Prepared>;
@@ -212,20 +227,25 @@ async function sendAll<Prepared>(
 		const key = keyOf(service, job, unit.prepared);
 		const keptKey = keeping?.keyFor(job.sendRepeatsOnce ? key : serviceKey(service, unit.prepared), job.sendRepeatsOnce);
 		// An answer an earlier try paid for costs nothing, even after this run stopped sending.
-		if (ledger.stoppedAt !== undefined && !keeping?.has(keptKey)) {
+		if (ledger.stoppedAt !== undefined && !keeping?.has(keptKey, job.reuse)) {
 			return { failed: ledger.notSentError(job.itemIndex, unit.label), notSent: true };
 		}
 		const send = async (): Promise<UnitOutcome> => {
-			const kept = keeping?.take(keptKey);
-			if (kept) return { answered: kept, repeated: false };
+			const kept = await keeping?.take(ctx, keptKey, job.reuse);
+			if (kept) {
+				ledger.reused(job.itemIndex, kept.fromTry);
+				return { answered: kept.answered, repeated: false };
+			}
 			try {
 				const client = connection.clientFor(job.itemIndex, ledger.gate(job.itemIndex, unit.label));
 				const answered = service.run
 					? await service.run.call(ctx, job.itemIndex, unit.prepared, client)
 					: recordItems((await client.request(unit.prepared as ServiceRequest)).body);
+				ledger.paid(job.itemIndex);
 				// A result file's rows never fail the node, so only Retry On Fail (a first item that
-				// failed) runs them again: without it, its answers would hold memory for nothing.
-				if (!job.collector || keeping?.retryOnFail) keeping?.keep(keptKey, answered, unit.beside);
+				// failed) runs them again: without it, its answers would hold memory for nothing
+				// (unless the Options keep them for the node's next runs).
+				keeping?.keep(keptKey, answered, unit.beside, !job.collector || keeping.retryOnFail, job.reuse);
 				return { answered, repeated: false };
 			} catch (error) {
 				return { failed: error as Error, notSent: error instanceof NotSentError };
@@ -364,22 +384,46 @@ function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number):
 
 /**
  * The error that stops a run (default On Error), saying what the run had already been answered,
- * and charged, for: n8n keeps no output of a node that fails.
+ * and what of it was charged, for: n8n keeps no output of a node that stops on an error. Paid
+ * answers are the charged ones; repeats that shared an answer, and answers reused from an
+ * earlier try or run, cost nothing and are said apart.
  */
-function withCost(failure: Error, tally: Tally, keptForRetry: number): Error {
-	const answered = [
-		tally.items ? `${tally.items} ${tally.items === 1 ? 'item' : 'items'}` : '',
-		tally.rows ? `${tally.rows} ${tally.rows === 1 ? 'row' : 'rows'}` : '',
-	].filter(Boolean);
-	if (answered.length === 0) return failure;
+function withCost<Prepared>(failure: Error, jobs: Array<Job<Prepared>>, ledger: RunLedger, keptForRetry: number): Error {
+	const paid = { item: 0, row: 0 };
+	const free = { item: 0, row: 0 };
+	for (const job of jobs) {
+		const figures = ledger.figuresOf(job.itemIndex);
+		// An earlier try of this execution (Retry On Fail) paid for what this try reused.
+		paid[job.rows ? 'row' : 'item'] += figures.answersPaid + figures.reusedFromTries;
+		free[job.rows ? 'row' : 'item'] += figures.answersShared + figures.answersReused - figures.reusedFromTries;
+	}
+	const paidText = [counted(paid.item, 'item'), counted(paid.row, 'row')].filter(Boolean).join(' and ');
+	const freeText = [counted(free.item, 'item'), counted(free.row, 'row')].filter(Boolean).join(' and ');
+	if (!paidText && !freeText) return failure;
+	const { answersShared, answersReused, reusedFromTries } = ledger.figures;
+	const reusedFree = answersReused - reusedFromTries;
+	const freeWhy = [
+		answersShared ? `${answersShared.toLocaleString('en-US')} shared the answer of a repeated value` : '',
+		reusedFree ? `${reusedFree.toLocaleString('en-US')} reused an answer an earlier run paid for` : '',
+	]
+		.filter(Boolean)
+		.join(', ');
+	const discarded = paidText
+		? `${paidText} already answered (and charged) in this run${freeText ? `, and ${freeText} more answered at no charge (${freeWhy})` : ''}`
+		: `${freeText} answered at no charge in this run (${freeWhy})`;
 	const error = failure as Error & { description?: string | null };
 	// What is kept is the process's: n8n in queue mode may run the retry on another worker.
 	const kept = keptForRetry
 		? ` This n8n keeps the ${keptForRetry.toLocaleString('en-US')} paid ${keptForRetry === 1 ? 'answer' : 'answers'} for an hour: a Retry of this execution (in the executions list) within the hour reuses them instead of paying again. In queue mode the retry may run on another worker, which keeps none.`
 		: '';
-	const cost = `Discarded: ${answered.join(' and ')} already answered (and charged) in this run, as n8n keeps no output of a node that stops on an error.${kept} To keep every answer, set the node's Settings > On Error to "Continue (using error output)": answers then go to the success output and failures, each with its reason, to the error output.`;
+	const cost = `Discarded: ${discarded}, as n8n keeps no output of a node that stops on an error.${kept} To keep every answer, set the node's Settings > On Error to "Continue (using error output)": answers then go to the success output and failures, each with its reason, to the error output.`;
 	error.description = error.description ? `${error.description} ${cost}` : cost;
 	return error;
+}
+
+/** "1 item", "3 rows", or '' for none. */
+function counted(count: number, noun: 'item' | 'row'): string {
+	return count ? `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}` : '';
 }
 
 /** What the run saved and where it stopped, above the node's output in the editor. */
@@ -390,25 +434,29 @@ function addHints<Prepared>(
 	tally: Tally,
 	keeping: AnswerKeeping | undefined,
 ): void {
-	const answered = tally.items + tally.rows;
+	const { requestsSent, answersPaid, answersShared, answersReused } = ledger.figures;
+	const answered = answersPaid + answersShared + answersReused;
 	const noun = tally.rows ? 'rows' : 'items';
 	const hints: Array<{ message: string; type: 'info' | 'warning'; location: 'outputPane' }> = [];
-	const { fromTry, fromRetry } = keeping?.reused ?? { fromTry: 0, fromRetry: 0 };
-	if (ledger.requestsSaved > 0) {
-		hints.push({
-			message: `${answered.toLocaleString('en-US')} ${noun} answered with ${(answered - ledger.requestsSaved - fromTry - fromRetry).toLocaleString('en-US')} requests: repeated values were sent once (turn Send Repeated Values Once off in Options for a fresh answer each)`,
-			type: 'info',
-			location: 'outputPane',
-		});
+	const info = (message: string) => hints.push({ message, type: 'info', location: 'outputPane' });
+	if (answersShared > 0) {
+		// Requests sent count retries and refusals too: said apart when they differ from the paid answers.
+		const requests = requestsSent === answersPaid ? `${requestsSent.toLocaleString('en-US')} requests` : `${answersPaid.toLocaleString('en-US')} paid requests (${requestsSent.toLocaleString('en-US')} sent)`;
+		info(`${answered.toLocaleString('en-US')} ${noun} answered with ${requests}: repeated values were sent once (turn Send Repeated Values Once off in Options for a fresh answer each)`);
 	}
+	const { fromTry, fromRetry, fromTestRuns, fromEarlierRuns } = keeping?.reused ?? { fromTry: 0, fromRetry: 0, fromTestRuns: 0, fromEarlierRuns: 0 };
 	const reusedFrom = (count: number, where: string) =>
-		hints.push({
-			message: `${count.toLocaleString('en-US')} ${count === 1 ? 'answer' : 'answers'} reused from ${where}, not paid for again`,
-			type: 'info',
-			location: 'outputPane',
-		});
+		info(`${count.toLocaleString('en-US')} ${count === 1 ? 'answer' : 'answers'} reused from ${where}, not paid for again`);
 	if (fromTry > 0) reusedFrom(fromTry, "this node's earlier try (Settings > Retry On Fail)");
 	if (fromRetry > 0) reusedFrom(fromRetry, 'the failed execution this one retries');
+	const ages = keeping?.reuseAges();
+	if (ages && fromTestRuns + fromEarlierRuns > 0) {
+		const count = fromTestRuns + fromEarlierRuns;
+		const runs = fromTestRuns > 0 ? ['a test run', 'test runs'] : ['an earlier run', 'earlier runs'];
+		const from = ages.executions === 1 ? `${runs[0]} ${ago(ages.newestAgo, ages.oldestAgo)}` : `${ages.executions} ${runs[1]} ${ago(ages.newestAgo, ages.oldestAgo)}`;
+		const how = fromTestRuns > 0 ? 'turn Reuse Answers of Test Runs off in Options to ask afresh' : 'Options > Reuse Answers For (Hours)';
+		info(`${count.toLocaleString('en-US')} of ${answered.toLocaleString('en-US')} ${count === 1 && answered === 1 ? 'answer' : 'answers'} reused from ${from}: no credit (${how})`);
+	}
 	if (ledger.stoppedAt !== undefined) {
 		hints.push({
 			message: `${ledger.stopReason === 'keyRejected' ? `The ${service.serviceName} key was rejected (401)` : `The plan's API credits for ${service.serviceName} ran out`} at ${ledger.stoppedAt}: ${tally.notSent.toLocaleString('en-US')} ${noun} after it were not sent and cost nothing`,
@@ -418,6 +466,23 @@ function addHints<Prepared>(
 	}
 	// n8n 1.x before execution hints has no addExecutionHints.
 	if (hints.length > 0 && typeof ctx.addExecutionHints === 'function') ctx.addExecutionHints(...hints);
+}
+
+/** "4 minutes ago", or "4 to 12 minutes ago" for answers of several runs. */
+function ago(newestMs: number, oldestMs: number): string {
+	const [newest, newestUnit] = duration(newestMs);
+	const [oldest, oldestUnit] = duration(oldestMs);
+	if (newest === oldest && newestUnit === oldestUnit) return `${newest} ${newestUnit} ago`;
+	if (newestUnit === oldestUnit) return `${newest} to ${oldest} ${oldestUnit} ago`;
+	return `${newest} ${newestUnit} to ${oldest} ${oldestUnit} ago`;
+}
+
+/** A time as a person says it: [4, 'minutes'], ['less than a', 'minute'], [3, 'hours']. */
+function duration(ms: number): [string, string] {
+	const minutes = Math.floor(ms / 60_000);
+	if (minutes < 1) return ['less than a', 'minute'];
+	if (minutes < 120) return [String(minutes), minutes === 1 ? 'minute' : 'minutes'];
+	return [String(Math.floor(minutes / 60)), 'hours'];
 }
 
 /** A JSON answer as items: the record as it came, or one item per element of an array. */

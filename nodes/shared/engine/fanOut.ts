@@ -36,6 +36,8 @@ export interface RunTally {
 	requestsSent: number;
 	/** Units answered from an earlier unit's identical request, without a request of their own. */
 	requestsSaved: number;
+	/** Units answered by an answer kept from an earlier try or run (keptAnswers.ts): no request, no credit. */
+	answersReused?: number;
 	/** Set when the run stopped sending: the label of the unit whose answer said the plan ran out or the key was rejected. */
 	stoppedAt?: string;
 }

@@ -13,18 +13,27 @@ import type { RunTally, UnitOutcome } from './fanOut';
  * run (the node has one credential): requests in flight finish, and every unit not yet sent
  * fails with a NotSentError that says it cost nothing.
  */
-export class RunLedger implements RunTally {
-	requestsSent = 0;
-
-	requestsSaved = 0;
+export class RunLedger {
+	/**
+	 * What the run cost and what it got for nothing, as four separate figures (a hint, an error
+	 * message or a file's summary uses the one it speaks of, never one derived from another):
+	 * - requestsSent: requests that left for the service, retries and refused ones included;
+	 * - answersPaid: units answered by a request of their own (the service charges an answer);
+	 * - answersShared: units answered by another unit's identical request (a repeat): no request;
+	 * - answersReused: units answered by an answer kept from an earlier try or run: no request.
+	 * A unit that failed is in none of the last three: a repeat of a refused value saved nothing.
+	 * Of the reused answers, `reusedFromTries` were paid by an earlier try of this execution
+	 * (Retry On Fail): charged in this execution, not in this try.
+	 */
+	readonly figures: MoneyFigures = emptyFigures();
 
 	stoppedAt?: string;
 
 	/** Why the run stopped sending. */
 	stopReason?: StopReason;
 
-	/** Requests sent and saved for each input item (a file's summary counts its own). */
-	private readonly byItem = new Map<number, { sent: number; saved: number }>();
+	/** The same figures for each input item (a file's summary counts its own). */
+	private readonly byItem = new Map<number, MoneyFigures>();
 
 	/** A shared answer, and how many more units will ask for it (undefined: not known, kept to the end). */
 	private readonly answers = new Map<string, { outcome: Promise<UnitOutcome>; remaining: number | undefined }>();
@@ -94,13 +103,13 @@ export class RunLedger implements RunTally {
 		if (entry.remaining !== undefined && --entry.remaining <= 0) this.answers.delete(key);
 		const shared = await entry.outcome;
 		if ('answered' in shared) {
-			this.saved(itemIndex);
+			this.count('answersShared', itemIndex);
 			return { answered: shared.answered.map(copyItem), repeated: true };
 		}
 		// The same request was refused for a reason of its own (400, 401...): sending it again
-		// would be refused too. A request that was never sent is not sent for this unit either.
+		// would be refused too, and the unit fails with it (nothing was answered, so nothing saved).
+		// A request that was never sent is not sent for this unit either.
 		if (shared.notSent) return { failed: notSent(), notSent: true };
-		this.saved(itemIndex);
 		return shared;
 	}
 
@@ -119,10 +128,7 @@ export class RunLedger implements RunTally {
 				}
 				if (this.stoppedAt !== undefined) throw this.notSentError(itemIndex, label);
 			},
-			departing: () => {
-				this.requestsSent++;
-				this.countsOf(itemIndex).sent++;
-			},
+			departing: () => this.count('requestsSent', itemIndex),
 			stopSending: (reason) => {
 				if (this.stoppedAt !== undefined) return;
 				this.stoppedAt = label;
@@ -146,25 +152,55 @@ export class RunLedger implements RunTally {
 		return withStopReason(error, this.stopReason ?? 'planRanOut');
 	}
 
+	/** A unit of item `itemIndex` was answered by a request of its own (the service charged it). */
+	paid(itemIndex: number): void {
+		this.count('answersPaid', itemIndex);
+	}
+
+	/** A unit of item `itemIndex` was answered by a kept answer of an earlier try (`fromTry`) or run. */
+	reused(itemIndex: number, fromTry: boolean): void {
+		this.count('answersReused', itemIndex);
+		if (fromTry) this.count('reusedFromTries', itemIndex);
+	}
+
+	/** The four figures of one input item (a file's rows). */
+	figuresOf(itemIndex: number): MoneyFigures {
+		return { ...(this.byItem.get(itemIndex) ?? emptyFigures()) };
+	}
+
 	/** What the run did for one input item (a file's rows), for a result file's summary. */
 	tallyOf(itemIndex: number): RunTally {
-		const { sent, saved } = this.countsOf(itemIndex);
-		return { requestsSent: sent, requestsSaved: saved, stoppedAt: this.stoppedAt };
+		const figures = this.figuresOf(itemIndex);
+		return {
+			requestsSent: figures.requestsSent,
+			requestsSaved: figures.answersShared,
+			answersReused: figures.answersReused,
+			stoppedAt: this.stoppedAt,
+		};
 	}
 
-	private saved(itemIndex: number): void {
-		this.requestsSaved++;
-		this.countsOf(itemIndex).saved++;
-	}
-
-	private countsOf(itemIndex: number): { sent: number; saved: number } {
+	private count(figure: keyof MoneyFigures, itemIndex: number): void {
+		this.figures[figure]++;
 		let counts = this.byItem.get(itemIndex);
 		if (!counts) {
-			counts = { sent: 0, saved: 0 };
+			counts = emptyFigures();
 			this.byItem.set(itemIndex, counts);
 		}
-		return counts;
+		counts[figure]++;
 	}
+}
+
+/** The money figures of a run, or of one input item's units. */
+export interface MoneyFigures {
+	requestsSent: number;
+	answersPaid: number;
+	answersShared: number;
+	answersReused: number;
+	reusedFromTries: number;
+}
+
+function emptyFigures(): MoneyFigures {
+	return { requestsSent: 0, answersPaid: 0, answersShared: 0, answersReused: 0, reusedFromTries: 0 };
 }
 
 /** What a unit's requests ask of the run. */

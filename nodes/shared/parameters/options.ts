@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { invalidInput } from '../engine/errors';
+import type { ReusePolicy } from '../engine/keptAnswers';
 import { numberWithin } from '../values/validate';
 
 /**
@@ -80,3 +81,45 @@ export const sendRepeatsOnceOption: INodeProperties = {
 	description:
 		'Whether items of one run that would send the same request send it once and each get its answer: a repeated value costs one credit, not one per item. Turn off for a fresh answer per item.',
 };
+
+/**
+ * `reuseTestRunAnswers`, in every service node's Options: a test run (Execute workflow, Execute
+ * step, a test webhook: n8n's manual mode) takes the answers the node's test runs paid for in the
+ * last hour instead of paying again (keptAnswers.ts). People building a workflow run it again and
+ * again on the same test data. Off, every test run asks the service afresh.
+ */
+export const reuseTestRunAnswersOption: INodeProperties = {
+	displayName: 'Reuse Answers of Test Runs',
+	name: 'reuseTestRunAnswers',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether a test run (Execute workflow or Execute step) reuses the answers this node\'s test runs paid for in the last hour: a test run pays only for values not asked before. Turn off to ask the service afresh. Production runs never reuse them.',
+};
+
+/**
+ * `reuseAnswersForHours`, in every service node's Options: production runs (trigger, webhook,
+ * schedule...) reuse the answers earlier production runs of the node paid for, for that long.
+ * Kept in this n8n process's memory only: a restart forgets them, and in queue mode each worker
+ * keeps its own.
+ */
+export const reuseAnswersForHoursOption: INodeProperties = {
+	displayName: 'Reuse Answers For (Hours)',
+	name: 'reuseAnswersForHours',
+	type: 'number',
+	default: 0,
+	typeOptions: { minValue: 0, numberPrecision: 2 },
+	description:
+		'How long production runs reuse the answers earlier production runs of this node paid for, instead of paying again; 0 asks afresh every time. Kept in this n8n\'s memory only: a restart forgets them, and in queue mode each worker keeps its own.',
+};
+
+/** The two options of answer reuse, for a service node's Options beside Send Repeated Values Once (in the Add Option list's order). */
+export const answerReuseOptions: INodeProperties[] = [reuseAnswersForHoursOption, reuseTestRunAnswersOption];
+
+/** What item `itemIndex`'s Options ask of answer reuse, checked (an expression may give anything). */
+export function reusePolicyOf(ctx: IExecuteFunctions, itemIndex: number): ReusePolicy {
+	const testRuns = flag(ctx, itemIndex, `${reuseTestRunAnswersOption.displayName} (reuseTestRunAnswers)`, ctx.getNodeParameter('options.reuseTestRunAnswers', itemIndex, true));
+	const hoursValue = ctx.getNodeParameter('options.reuseAnswersForHours', itemIndex, 0);
+	const hours = numberWithin(ctx, itemIndex, `${reuseAnswersForHoursOption.displayName} (reuseAnswersForHours)`, hoursValue, { min: 0 });
+	return { testRuns: testRuns as boolean, hours };
+}

@@ -1,0 +1,77 @@
+import { Container } from '@n8n/di';
+import { BinaryDataService } from 'n8n-core';
+
+import { newWorkflowId } from '../harness/retryOnFail';
+import { runNode } from '../harness/run';
+import { sandboxCredential } from '../harness/sandboxCredentials';
+import { binaryBytes } from '../nodes/mediaHelpers';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+
+// The store the nodes run with: the harness loads them from dist/, so this is the same module.
+const kept = require('../../dist/nodes/shared/engine/keptAnswers.js') as typeof import('../../nodes/shared/engine/keptAnswers');
+
+/**
+ * A test run that reuses a file (an avatar) gives the next node a file it can read, in the
+ * binary mode the process runs (memory or filesystem: each a test file of its own, as n8n's mode
+ * is set once per process); a file n8n no longer has is not reused, the request is sent.
+ */
+export function testRunFileCases(mode: 'memory' | 'filesystem'): void {
+	let sandbox: Sandbox;
+	beforeAll(async () => {
+		sandbox = await startSandbox();
+	});
+	afterAll(async () => {
+		kept.dropKeptAnswers?.();
+		await sandbox.close();
+	});
+	beforeEach(() => {
+		sandbox.reset();
+		kept.dropKeptAnswers?.();
+	});
+
+	const names = ['Ada Lovelace', 'Grace Hopper', 'Ada Lovelace'];
+	const avatars = (workflowId: string) =>
+		runNode({
+			type: 'abstractAvatars',
+			parameters: { name: '={{ $json.name }}', options: { imageSize: 128 } },
+			credential: sandboxCredential(sandbox, 'avatars'),
+			items: names.map((name) => ({ json: { name } })),
+			workflowId,
+		});
+	const bytesOf = async (run: Awaited<ReturnType<typeof avatars>>) => await Promise.all(run.items.map(async (item) => await binaryBytes(item)));
+
+	it(`${mode} mode: the second test run sends nothing, and its files hold the same bytes`, async () => {
+		const workflowId = newWorkflowId('test-run-files');
+		const first = await avatars(workflowId);
+		expect(first.error).toBeUndefined();
+		expect(sandbox.requests('avatars')).toHaveLength(2);
+		sandbox.reset();
+		const second = await avatars(workflowId);
+		expect(second.error).toBeUndefined();
+		expect(sandbox.requests('avatars')).toHaveLength(0);
+		expect(second.items.map((item) => item.pairedItem)).toEqual(names.map((_, item) => ({ item })));
+		expect(second.items.map((item) => item.json)).toEqual(first.items.map((item) => item.json));
+		const before = await bytesOf(first);
+		expect(await bytesOf(second)).toEqual(before);
+		if (mode === 'filesystem') {
+			// Stored again for the second execution: its files outlive the first one's.
+			for (const [index, item] of second.items.entries()) expect(item.binary!.data.id).not.toBe(first.items[index].binary!.data.id);
+			await Container.get(BinaryDataService).deleteManyByBinaryDataId(first.items.map((item) => item.binary!.data.id!));
+			expect(await bytesOf(second)).toEqual(before);
+		}
+	});
+
+	if (mode === 'filesystem') {
+		it('filesystem mode: a kept answer whose file n8n has deleted is not reused: the request is sent', async () => {
+			const workflowId = newWorkflowId('test-run-files');
+			const first = await avatars(workflowId);
+			expect(first.error).toBeUndefined();
+			await Container.get(BinaryDataService).deleteManyByBinaryDataId(first.items.map((item) => item.binary!.data.id!));
+			sandbox.reset();
+			const second = await avatars(workflowId);
+			expect(second.error).toBeUndefined();
+			expect(sandbox.requests('avatars')).toHaveLength(2);
+			expect(await bytesOf(second)).toHaveLength(3);
+		});
+	}
+}

@@ -1,0 +1,3 @@
+import { testRunFileCases } from './testRunFiles';
+
+testRunFileCases('memory');
