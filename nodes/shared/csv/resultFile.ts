@@ -47,6 +47,8 @@ export interface ResultFileSetup {
 	streamSibling?: NodeJS.ReadableStream;
 	/** What an answer without data says (IP geolocation's 204), or undefined for one with data (csvInput's CsvLookup). */
 	noDataOf?(record: IDataObject): string | undefined;
+	/** Why a row needed no request (Company Enrichment's webmail address), for its status; the summary then counts `skipped`. */
+	skippedOf?(record: IDataObject): string;
 }
 
 /** The summary counts of failed rows, by reason. */
@@ -67,6 +69,8 @@ export class ResultFile implements UnitCollector {
 	private answered = 0;
 	/** Answered rows for which the service has no data: counted as answered, their status says so. */
 	private noData = 0;
+	/** Rows the service answered without a request (skippedOf): not answered, not failed. */
+	private skipped = 0;
 	private readonly failed: Failed = { invalidValue: 0, serviceError: 0, planRanOut: 0, keyRejected: 0 };
 	/** The first row that the plan's end kept from an answer: where the next run starts. */
 	private firstUnanswered: number | undefined;
@@ -115,7 +119,10 @@ export class ResultFile implements UnitCollector {
 		const { flattener, width } = this.setup;
 		let answer = this.noAnswer;
 		let status: string;
-		if ('answered' in outcome) {
+		if ('answered' in outcome && outcome.withoutRequest && this.setup.skippedOf) {
+			this.skipped++;
+			status = `skipped: ${this.setup.skippedOf(outcome.answered[0]?.json ?? {})}`;
+		} else if ('answered' in outcome) {
 			this.answered++;
 			const [first, ...more] = outcome.answered;
 			const noData = this.setup.noDataOf?.(first?.json ?? {});
@@ -178,6 +185,7 @@ export class ResultFile implements UnitCollector {
 			answered: this.answered,
 			// Only where a service can answer without data: the other summaries keep their shape.
 			...(this.setup.noDataOf ? { noData: this.noData } : {}),
+			...(this.setup.skippedOf ? { skipped: this.skipped } : {}),
 			failed: { ...this.failed },
 			requestsSent: tally.requestsSent,
 			requestsSaved: tally.requestsSaved,
