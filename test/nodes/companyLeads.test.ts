@@ -129,6 +129,21 @@ describe('Company enrichment skips webmail addresses at no credit', () => {
 		const hints = JSON.stringify(run.data.resultData.runData.Node[0].hints ?? []);
 		expect(hints).toContain('2 items answered with 1 requests');
 	});
+	it("still skips a webmail address after the plan's credits ran out: it never needed a credit", async () => {
+		sandbox.setQuota('company', 1);
+		// One request at a time (a free plan's rate), so that the plan has run out before the last item.
+		const { items } = await runNode({
+			type: 'abstractCompany',
+			parameters: { domain: '={{ $json.value }}', options: {} },
+			credential: sandboxCredential(sandbox, 'company', { requestsPerSecond: 1 }),
+			items: ['ada@acme.io', 'bob@globex.com', 'eve@gmail.com'].map((value) => ({ json: { value } })),
+			onError: 'continueRegularOutput',
+		});
+		expect(sent()).toEqual(['acme.io', 'globex.com']);
+		expect(items[0].json).toEqual(answered('acme.io'));
+		expect(String(items[1].json.error)).toMatch(/credits/);
+		expect(items[2].json).toEqual(skipped('free email provider', 'gmail.com'));
+	});
 });
 
 describe('Company enrichment of leads: the three On Error settings', () => {
