@@ -77,6 +77,13 @@ const NOT_MAILBOX_PROVIDERS = [
 	'disney.com', 'cnn.com', 'bbc.co.uk', 'nytimes.com', 'tencent.com', 'baidu.com', 'yandex.com.tr',
 ];
 
+/**
+ * Entries shaped like a country's second-level suffix (net.ua, co.cc): a subdomain counts as its
+ * parent's (mailProviders.ts), so such an entry would make every company registered under it a
+ * provider.
+ */
+const SUFFIX_LIKE = /^(com?|net|org|gov|edu|ac|ne|or)\.[a-z]{2}$/;
+
 /** Names of organisations' domains by their suffix: universities, governments, armed forces. */
 const ORGANISATION_SUFFIX = /(^|\.)(edu|gov|mil|ac|gouv|gob|govt|go)(\.[a-z]{2})?$|\.(edu|gov|mil)$/;
 
@@ -98,7 +105,7 @@ function main(): void {
 	const relay = new Set(RELAY_DOMAINS);
 	const clean = (domain: string) => domain.trim().toLowerCase().replace(/\.$/, '');
 	const notProvider = new Set(NOT_MAILBOX_PROVIDERS);
-	const isKept = (domain: string) => domain.includes('.') && !relay.has(domain) && !notProvider.has(domain) && !ORGANISATION_SUFFIX.test(domain);
+	const isKept = (domain: string) => domain.includes('.') && !relay.has(domain) && !notProvider.has(domain) && !ORGANISATION_SUFFIX.test(domain) && !SUFFIX_LIKE.test(domain);
 
 	const disposableSet = new Set(disposable.map(clean).filter(isKept));
 	const inProviders = new Set(emailProviders.map(clean));
