@@ -25,26 +25,6 @@ function domainName(text: string): string | undefined {
 	return domain;
 }
 
-/**
- * A bare domain such as example.com, as company enrichment wants it. A pasted website address
- * (scheme, path, port, query) is refused with a hint rather than trimmed silently, so the
- * person sees which domain is looked up and pays for.
- */
-export function bareDomain(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
-	const text = requiredText(ctx, itemIndex, field, value);
-	if (SCHEME.test(text) || /[/?#@:\s]/.test(text)) {
-		throw invalidInput(
-			ctx,
-			itemIndex,
-			field,
-			`must be a bare domain such as example.com, without http(s)://, path, port or query; got "${text}"`,
-		);
-	}
-	const domain = domainName(text);
-	if (domain === undefined) throw invalidInput(ctx, itemIndex, field, `must be a domain name such as example.com; got "${text}"`);
-	return domain;
-}
-
 /** How a company's domain was given: as it is, in an email address, or in a website address. */
 export type DomainForm = 'domain' | 'email' | 'url';
 
@@ -63,8 +43,8 @@ export const DOMAIN_EMAIL_OR_URL_RULE =
  * - an email address (`ada@acme.com`, `mailto:ada@acme.com`): the part after its last `@`;
  * - a website address (`https://www.acme.com/about`, `acme.com/about`, `acme.com:8080`): its
  *   host, without a leading `www.` (a website's `www.` is its web server, not another company);
- * - anything else is a bare domain, read exactly as before this function read more than domains:
- *   `www.acme.com` typed as a domain is looked up as typed.
+ * - anything else is a bare domain, looked up as typed (lower-cased, without a trailing dot), as
+ *   saved workflows sent it when the node took nothing but domains: `www.acme.com` stays.
  * Returns why it is none of them instead, for a caller that must not throw (header detection).
  */
 export function readDomainOf(value: string): DomainOfValue | { refused: string } {
