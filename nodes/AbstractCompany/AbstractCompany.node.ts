@@ -8,7 +8,7 @@ import { sendRepeatsOnceOption } from '../shared/parameters/options';
 import { recordItems, runService } from '../shared/engine/engine';
 import { fieldsOption, fieldsParameter } from '../shared/parameters/fields';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
-import { companyLookup, looksLikeCompanyValue, skippedItems, skippedStatus, skipWebmailOption, LOOKUP_DOMAIN_KEY, type CompanyLookup, type CompanyRequest } from './companyLookup';
+import { addSkippedHint, companyLookup, looksLikeCompanyValue, skippedItems, skippedStatus, skipWebmailOption, LOOKUP_DOMAIN_KEY, type CompanyLookup, type CompanyRequest } from './companyLookup';
 
 /** The keys of the company record (all top-level), for `fields`. */
 const RECORD_KEYS = COMPANY_ANSWER_COLUMNS;
@@ -93,6 +93,8 @@ export class AbstractCompany implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runService(this, companyEnrichment);
+		const output = await runService(this, companyEnrichment);
+		addSkippedHint(this, output);
+		return output;
 	}
 }

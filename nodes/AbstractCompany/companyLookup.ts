@@ -78,3 +78,25 @@ export const looksLikeCompanyValue = (cell: string) => cell.includes('.') && !('
 export function skippedStatus(record: IDataObject): string {
 	return `${String(record.skipped)} (${String(record[LOOKUP_DOMAIN_KEY])})`;
 }
+
+/**
+ * An info hint above the output when addresses were skipped, so that a person who expected a
+ * company for each lead sees why some have none, and how to look them up anyway.
+ */
+export function addSkippedHint(ctx: IExecuteFunctions, output: INodeExecutionData[][]): void {
+	let skipped = 0;
+	for (const item of output[0] ?? []) {
+		const { json } = item;
+		if (typeof json.skipped === 'string' && json[LOOKUP_DOMAIN_KEY] !== undefined) skipped++;
+		// A result file's summary counts its own.
+		else if (typeof json.skipped === 'number' && item.binary) skipped += json.skipped;
+	}
+	// n8n 1.x before execution hints has no addExecutionHints.
+	if (skipped === 0 || typeof ctx.addExecutionHints !== 'function') return;
+	ctx.addExecutionHints({
+		message: `${skipped.toLocaleString('en-US')} ${skipped === 1 ? 'email address was' : 'email addresses were'} skipped at no credit: at a free, disposable or relay email provider, the company would be the provider (Skip Free and Disposable Email Domains in Options looks them up)`,
+		type: 'info',
+		location: 'outputPane',
+	});
+}
+

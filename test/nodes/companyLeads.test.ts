@@ -128,6 +128,7 @@ describe('Company enrichment skips webmail addresses at no credit', () => {
 		expect(items).toHaveLength(4);
 		const hints = JSON.stringify(run.data.resultData.runData.Node[0].hints ?? []);
 		expect(hints).toContain('2 items answered with 1 requests');
+		expect(hints).toContain('2 email addresses were skipped at no credit');
 	});
 	it("still skips a webmail address after the plan's credits ran out: it never needed a credit", async () => {
 		sandbox.setQuota('company', 1);
@@ -217,10 +218,11 @@ describe('Company enrichment of a lead list (CSV file)', () => {
 	});
 
 	it('Result File: a skipped row says why in its status and is counted in the summary; a row costs a request only for a company', async () => {
-		const { items, error } = await enrichFile(LEADS_CSV, { output: 'resultFile', resultBinaryPropertyName: 'result' });
+		const { items, error, run } = await enrichFile(LEADS_CSV, { output: 'resultFile', resultBinaryPropertyName: 'result' });
 		expect(error).toBeUndefined();
 		expect(sent()).toEqual(['acme.io', 'globex.com', 'initech.com']);
 		expect(items[0].json).toMatchObject({ rows: 6, answered: 4, skipped: 2, requestsSent: 3, requestsSaved: 1, nextRow: null });
+		expect(JSON.stringify(run.data.resultData.runData.Node[0].hints ?? [])).toContain('2 email addresses were skipped at no credit');
 		expect(items[0].json.failed).toEqual({ invalidValue: 0, serviceError: 0, planRanOut: 0, keyRejected: 0 });
 		const { header, rows } = await resultOf(items[0]);
 		expect(header).toEqual(['name', 'email', 'website', ...COMPANY_ANSWER_COLUMNS, 'other_fields', 'status']);
