@@ -116,7 +116,9 @@ function main(): void {
 	const relay = new Set(RELAY_DOMAINS);
 	const clean = (domain: string) => domain.trim().toLowerCase().replace(/\.$/, '');
 	const notProvider = new Set(NOT_MAILBOX_PROVIDERS);
-	const isKept = (domain: string) => domain.includes('.') && !relay.has(domain) && !notProvider.has(domain) && !ORGANISATION_SUFFIX.test(domain) && !SUFFIX_LIKE.test(domain);
+	// A relay's subdomain (x.33mail.com) is the relay's, whichever list carries it.
+	const isRelay = (domain: string) => relay.has(domain) || RELAY_DOMAINS.some((parent) => domain.endsWith(`.${parent}`));
+	const isKept = (domain: string) => domain.includes('.') && !isRelay(domain) && !notProvider.has(domain) && !ORGANISATION_SUFFIX.test(domain) && !SUFFIX_LIKE.test(domain);
 
 	const disposableSet = new Set(disposable.map(clean).filter(isKept));
 	const inProviders = new Set(emailProviders.map(clean));
