@@ -55,7 +55,7 @@ const RELAY_DOMAINS = [
 /**
  * Domains the lists call free email providers that are organisations whose own people write from
  * them (or a site that no longer gives anyone a mailbox): a lead there is that organisation's.
- * The well-known ones the issue's reviewers found (facebook.com, comcast.com, easypost.com,
+ * The well-known ones the popular lists carry (facebook.com, comcast.com, easypost.com,
  * name.com, clerk.com) and those found reading the 400 most visited domains of the lists.
  */
 const NOT_MAILBOX_PROVIDERS = [
