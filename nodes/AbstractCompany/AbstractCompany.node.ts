@@ -3,39 +3,51 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INo
 
 import { columnsOfKeys, COMPANY_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
 import { columnOf, columnParameter, csvFileOptions, csvFileParameters } from '../shared/csv/csvParameters';
-import { csvFanOut, inputKindOf, inputParameter } from '../shared/csv/csvInput';
-import { bareDomain } from '../shared/values/domain';
+import { csvFanOut, inputKindOf, inputParameter, outputOf } from '../shared/csv/csvInput';
 import { answerReuseOptions, sendRepeatsOnceOption } from '../shared/parameters/options';
-import { runService } from '../shared/engine/engine';
+import { recordItems, runService } from '../shared/engine/engine';
 import { fieldsOption, fieldsParameter } from '../shared/parameters/fields';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
+import { addSkippedHint, companyLookup, looksLikeCompanyValue, skippedItems, skippedStatus, skipWebmailOption, LOOKUP_DOMAIN_KEY, type CompanyLookup, type CompanyRequest } from './companyLookup';
 
 /** The keys of the company record (all top-level), for `fields`. */
 const RECORD_KEYS = COMPANY_ANSWER_COLUMNS;
 
-const domainColumn = columnParameter({ displayName: 'Domain Column', name: 'domainColumn', default: 'domain', holds: 'the domains (bare, such as example.com)' });
+const domainColumn = columnParameter({
+	displayName: 'Domain Column',
+	name: 'domainColumn',
+	default: 'domain',
+	holds: 'the domains, email addresses (ada@example.com) or websites (https://www.example.com) of the companies',
+});
 
-/** For header detection: a domain has a dot between two parts and no space; a column name hardly. */
-const looksLikeDomain = (cell: string) => /^[^\s.]+(\.[^\s.]+)+\.?$/.test(cell.trim());
-
-/** Company enrichment (its API version 2, /v2/): one domain per item, or every row of a CSV file, answered with the company record. */
-const companyEnrichment: ServiceDefinition = {
+/** Company enrichment (GET /v2/): one domain, email address or website per item, or every row of a CSV file. */
+const companyEnrichment: ServiceDefinition<CompanyLookup> = {
 	credentialType: 'abstractCompanyApi',
 	serviceName: 'Company Enrichment',
+	answerWithoutRequest: skippedItems,
 	async prepare(itemIndex) {
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const fields = fieldsParameter(this, itemIndex, options.fields, RECORD_KEYS);
 		const request = (domain: string): ServiceRequest => ({ method: 'GET', path: '/v2/', qs: fields ? { domain, fields } : { domain } });
+		const skipWebmail = options.skipWebmail !== false;
 		if (inputKindOf(this, itemIndex) === 'csvFile') {
+			const setup = { request, skipWebmail, nameDomain: outputOf(this, itemIndex) !== 'resultFile' };
 			return await csvFanOut(this, itemIndex, {
 				column: columnOf(this, itemIndex, domainColumn),
-				looksLikeValue: looksLikeDomain,
+				looksLikeValue: looksLikeCompanyValue,
 				valueLabel: 'Domain',
 				answerColumns: columnsOfKeys(COMPANY_ANSWER_COLUMNS, fields),
-				prepare: (value, field) => request(bareDomain(this, itemIndex, field, value)),
+				prepare: (value, field) => companyLookup(this, itemIndex, field, value, setup),
+				skippedOf: skippedStatus,
 			});
 		}
-		return request(bareDomain(this, itemIndex, 'Domain (domain)', this.getNodeParameter('domain', itemIndex)));
+		return companyLookup(this, itemIndex, 'Domain (domain)', this.getNodeParameter('domain', itemIndex), { request, skipWebmail, nameDomain: true });
+	},
+	async run(itemIndex, lookup, client) {
+		const { request, lookupDomain } = lookup as CompanyRequest;
+		const items = recordItems((await client.request(request)).body);
+		if (lookupDomain !== undefined) for (const item of items) item.json[LOOKUP_DOMAIN_KEY] = lookupDomain;
+		return items;
 	},
 };
 
@@ -46,8 +58,8 @@ export class AbstractCompany implements INodeType {
 		icon: { light: 'file:abstractCompany.svg', dark: 'file:abstractCompany.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["input"] === "csvFile" ? "Enrich a CSV file\'s domains" : "Enrich " + $parameter["domain"]}}',
-		description: 'Get company details for a domain: name, industry, size, revenue, location and social profiles',
+		subtitle: '={{$parameter["input"] === "csvFile" ? "Enrich a CSV file\'s companies" : "Enrich " + $parameter["domain"]}}',
+		description: 'Get company details for a domain, email address or website: name, industry, size, revenue, location and social profiles',
 		documentationUrl: 'https://docs.abstractapi.com/company-enrichment',
 		defaults: { name: 'Company Enrichment' },
 		usableAsTool: true,
@@ -55,7 +67,7 @@ export class AbstractCompany implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'abstractCompanyApi', required: true }],
 		properties: [
-			inputParameter('domain'),
+			inputParameter('domain, email address or website'),
 			{
 				displayName: 'Domain',
 				name: 'domain',
@@ -64,9 +76,9 @@ export class AbstractCompany implements INodeType {
 				required: true,
 				displayOptions: { show: { input: ['value'] } },
 				placeholder: 'example.com',
-				hint: 'A bare domain such as example.com: no https://, no www., no path',
+				hint: 'A domain (example.com), an email address (ada@example.com) or a website (https://www.example.com/about)',
 				description:
-					'The domain the company\'s website is hosted on, bare: example.com, not https://www.example.com/about. For a lead\'s email address, use the part after the @.',
+					"The company's domain, or a lead's email address (the part after the @ is looked up) or website (its host, without www.). An address at a free, disposable or relay email provider is skipped at no credit (see Options).",
 			},
 			...csvFileParameters(domainColumn),
 			{
@@ -75,12 +87,14 @@ export class AbstractCompany implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: csvFileOptions(COMPANY_ANSWER_COLUMNS, [fieldsOption('company record', RECORD_KEYS), sendRepeatsOnceOption, ...answerReuseOptions]),
+				options: csvFileOptions(COMPANY_ANSWER_COLUMNS, [fieldsOption('company record', RECORD_KEYS), sendRepeatsOnceOption, skipWebmailOption, ...answerReuseOptions]),
 			},
 		],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runService(this, companyEnrichment);
+		const output = await runService(this, companyEnrichment);
+		addSkippedHint(this, output);
+		return output;
 	}
 }

@@ -48,6 +48,8 @@ export interface Example {
 export interface ExampleExpectation {
 	branches?: Record<string, Array<Record<string, string | RegExp>>>;
 	failedBeforeSending?: Record<string, number>;
+	/** Items a node of the package answers without a request (Company Enrichment's webmail leads): they cost no request either. */
+	skippedWithoutRequest?: Record<string, number>;
 }
 
 const NO_ADDRESS = /^Invalid Email \(email\): is required/;
@@ -59,6 +61,19 @@ function wholeList(list: string): Array<Record<string, RegExp>> {
 }
 
 export const EXAMPLE_EXPECTATIONS: Record<string, ExampleExpectation> = {
+	// Company Enrichment takes each lead's email address: the webmail ones are skipped, at no request.
+	'lead-enrichment.json': {
+		branches: {
+			'Enriched lead': [
+				{ name: 'Ada Lovelace', company_skipped: '' },
+				{ name: 'Grace Hopper', company_skipped: '' },
+				{ name: 'Alan Turing', company_skipped: '' },
+				{ name: 'Katherine Johnson', company_skipped: 'disposable email provider' },
+				{ name: 'Edsger Dijkstra', company_skipped: 'free email provider' },
+			],
+		},
+		skippedWithoutRequest: { 'Company Enrichment': 2 },
+	},
 	// The stored lists the harness puts in ~/.n8n-files, as the README asks a user to.
 	'bulk-email-result-file.json': { branches: { 'Email Reputation': wholeList('leads.csv') } },
 	'bulk-company-result-file.json': { branches: { 'Company Enrichment': wholeList('domains.csv') } },

@@ -124,8 +124,9 @@ export async function checkRun(
 		}
 		// A node reading a CSV file sends one request per row, and outputs one item per row, or
 		// (Output: Result File) one item per file whose summary counts the file's rows.
-		// Items that fail before sending (an example's expected failures) cost no request.
-		const unsent = expectation?.failedBeforeSending?.[node.name] ?? 0;
+		// Items that fail before sending (an example's expected failures) cost no request, nor do
+		// those a node answers without one (an example's expected skips).
+		const unsent = (expectation?.failedBeforeSending?.[node.name] ?? 0) + (expectation?.skippedWithoutRequest?.[node.name] ?? 0);
 		const sent =
 			(node.parameters.input !== 'csvFile'
 				? inputItemCount(runData, tasks)

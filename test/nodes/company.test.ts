@@ -83,12 +83,11 @@ describe('Company enrichment: input checks before any request', () => {
 	});
 
 	it.each([['https://example.com/x'], ['example.com/about'], ['http://example.com']])(
-		'rejects the website address %s and asks for the bare domain',
+		'reads the website address %s as its domain (companyLeads.test.ts has every form)',
 		async (value) => {
 			const { error } = await enrich([value]);
-			expect(error?.message).toContain('Domain (domain)');
-			expect(error?.message).toContain('bare domain such as example.com');
-			expect(sandbox.requests('company')).toEqual([]);
+			expect(error).toBeUndefined();
+			expect(sandbox.requests('company').map((request) => request.query.domain)).toEqual(['example.com']);
 		},
 	);
 
@@ -105,7 +104,7 @@ describe('Company enrichment: input checks before any request', () => {
 	});
 
 	it('fails the run on a bad item among good ones before sending any of them', async () => {
-		const { error } = await enrich(['stripe.com', 'https://example.com/x', 'acme.io']);
+		const { error } = await enrich(['stripe.com', 'exa mple.com', 'acme.io']);
 		expect(error?.message).toContain('Domain (domain)');
 		expect(error?.description).toContain('Item 2');
 		expect(sandbox.requests('company')).toEqual([]);

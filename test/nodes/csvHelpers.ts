@@ -117,9 +117,9 @@ export const FILE_NODES: FileNode[] = [
 		value: (index) => `acme${index + 1}.io`,
 		record: companyRecord,
 		sent: query('domain'),
-		refused: 'https://acme.io/about',
+		refused: 'acme io',
 		valueLabel: 'Domain',
-		rule: 'must be a bare domain',
+		rule: 'must be a domain',
 	},
 	{
 		label: 'IBAN Validation',

@@ -271,6 +271,8 @@ export interface CsvLookup<Prepared> {
 	 * says, or undefined for a record with data. A result file writes it in the row's status.
 	 */
 	noDataOf?(record: IDataObject): string | undefined;
+	/** For a service that answers some rows without a request: why, for the row's status (`skipped: ...`). */
+	skippedOf?(record: IDataObject): string;
 }
 
 /** The parameters that decide a CSV file's output: rows as items, or one result file. */
@@ -319,6 +321,7 @@ export async function csvFanOut<Prepared>(
 		streamSibling: plan.streamSibling,
 		noDataOf: lookup.noDataOf,
 		format,
+		skippedOf: lookup.skippedOf,
 	});
 	return new FanOut(sliceUnits(ctx, meta, lookup, sliceOfPlan(plan), output, collector), { collector, keyCounts: plan.keyCounts });
 }

@@ -50,6 +50,8 @@ export interface ResultFileSetup {
 	noDataOf?(record: IDataObject): string | undefined;
 	/** How the file is written (csvInput's resultFormatOf). */
 	format: CsvFormat;
+	/** Why a row needed no request (Company Enrichment's webmail address), for its status; the summary then counts `skipped`. */
+	skippedOf?(record: IDataObject): string;
 }
 
 /** The summary counts of failed rows, by reason. */
@@ -70,6 +72,8 @@ export class ResultFile implements UnitCollector {
 	private answered = 0;
 	/** Answered rows for which the service has no data: counted as answered, their status says so. */
 	private noData = 0;
+	/** Rows the service answered without a request (skippedOf): not answered, not failed. */
+	private skipped = 0;
 	private readonly failed: Failed = { invalidValue: 0, serviceError: 0, planRanOut: 0, keyRejected: 0 };
 	/** The first row that the plan's end kept from an answer: where the next run starts. */
 	private firstUnanswered: number | undefined;
@@ -119,7 +123,10 @@ export class ResultFile implements UnitCollector {
 		const { flattener, width } = this.setup;
 		let answer = this.noAnswer;
 		let status: string;
-		if ('answered' in outcome) {
+		if ('answered' in outcome && outcome.withoutRequest && this.setup.skippedOf) {
+			this.skipped++;
+			status = `skipped: ${this.setup.skippedOf(outcome.answered[0]?.json ?? {})}`;
+		} else if ('answered' in outcome) {
 			this.answered++;
 			const [first, ...more] = outcome.answered;
 			const noData = this.setup.noDataOf?.(first?.json ?? {});
@@ -186,6 +193,7 @@ export class ResultFile implements UnitCollector {
 			answered: this.answered,
 			// Only where a service can answer without data: the other summaries keep their shape.
 			...(this.setup.noDataOf ? { noData: this.noData } : {}),
+			...(this.setup.skippedOf ? { skipped: this.skipped } : {}),
 			failed: { ...this.failed },
 			requestsSent: tally.requestsSent,
 			requestsSaved: tally.requestsSaved,

@@ -223,6 +223,8 @@ async function sendAll<Prepared>(
 	const source = unitsOf(ctx, jobs, continueOnFail);
 	const outcomeOf = async (job: Job<Prepared>, unit: FanOutUnit<Prepared>): Promise<UnitOutcome> => {
 		if ('failed' in unit) return { failed: unit.failed, notSent: false };
+		const withoutRequest = service.answerWithoutRequest?.(unit.prepared);
+		if (withoutRequest) return { answered: withoutRequest, repeated: false, withoutRequest: true };
 		if (connection instanceof Error) return { failed: connection, notSent: false };
 		const key = keyOf(service, job, unit.prepared);
 		const keptKey = keeping?.keyFor(job.sendRepeatsOnce ? key : serviceKey(service, unit.prepared), job.sendRepeatsOnce);
@@ -268,7 +270,9 @@ async function sendAll<Prepared>(
 			if (next.done) return;
 			const { job, unitIndex, unit } = next.value;
 			const outcome = await outcomeOf(job, unit);
-			if ('answered' in outcome) tally[job.rows ? 'rows' : 'items']++;
+			if ('answered' in outcome) {
+				if (!outcome.withoutRequest) tally[job.rows ? 'rows' : 'items']++;
+			}
 			else if (outcome.notSent) tally.notSent++;
 			// A result file keeps every row's outcome in its status column, whatever On Error says:
 			// the file (and its next row to start from) is what the run is for.

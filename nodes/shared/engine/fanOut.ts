@@ -21,13 +21,14 @@ export type FanOutUnit<Prepared> = ({ prepared: Prepared } | { failed: Error }) 
  * What became of one unit:
  * - `answered`: the items its request produced (unpaired; json and binary as the service gave
  *   them). `repeated` is true when an earlier unit of the run sent the same request and this one
- *   shares its answer without a request of its own.
+ *   shares its answer without a request of its own. `withoutRequest` is true when the service
+ *   answered it without any request (ServiceDefinition's answerWithoutRequest): it cost nothing.
  * - `failed`: its error (an invalid value, a service error after its retries). `notSent` is
  *   true when the run stopped sending before this unit (the plan's credits ran out): it cost
  *   nothing.
  */
 export type UnitOutcome =
-	| { answered: INodeExecutionData[]; repeated: boolean }
+	| { answered: INodeExecutionData[]; repeated: boolean; withoutRequest?: boolean }
 	| { failed: Error; notSent: boolean };
 
 /** What the run did, for a collector's summary. */

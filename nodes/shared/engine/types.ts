@@ -79,6 +79,12 @@ export interface ServiceDefinition<Prepared = ServiceRequest> {
 	 */
 	keepAnswersForRetry?: boolean;
 	/**
+	 * The output of a prepared unit that needs no request (a webmail address Company Enrichment
+	 * skips), or undefined for one to send. Such a unit costs nothing: it is not paced, not counted
+	 * as answered or sent, and still answered after the run has stopped sending.
+	 */
+	answerWithoutRequest?(prepared: Prepared): INodeExecutionData[] | undefined;
+	/**
 	 * Reads and checks item `itemIndex`'s parameters. Throws an input error naming the field; it
 	 * runs for every item before the first request, so a bad row costs no credit. An item that
 	 * stands for many requests (a bulk CSV file) returns a FanOut of them.
