@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { firstTimeOnly, newWorkflowId, RETRY_ON_FAIL } from '../harness/retryOnFail';
+import { keptAnswers as kept } from '../harness/keptStore';
 import { retryExecution, runNode, type NodeRun, type RunResult } from '../harness/run';
 import { sandboxCredential } from '../harness/sandboxCredentials';
 import { csvItem, leadsCsv } from '../nodes/csvHelpers';
@@ -9,8 +10,6 @@ import { emailRecord } from '../sandbox/services/email';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import type { SandboxRequest } from '../sandbox/types';
 
-// The store the nodes run with: the harness loads them from dist/, so this is the same module.
-const kept = require('../../dist/nodes/shared/engine/keptAnswers.js') as typeof import('../../nodes/shared/engine/keptAnswers');
 
 /**
  * n8n runs a node again on the same input: Retry On Fail (n8n-core's WorkflowExecute tries a node

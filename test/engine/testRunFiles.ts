@@ -1,14 +1,11 @@
 import { Container } from '@n8n/di';
 import { BinaryDataService } from 'n8n-core';
 
+import { sandboxWithEmptyStore } from '../harness/keptStore';
 import { newWorkflowId } from '../harness/retryOnFail';
 import { runNode } from '../harness/run';
 import { sandboxCredential } from '../harness/sandboxCredentials';
 import { binaryBytes } from '../nodes/mediaHelpers';
-import { startSandbox, type Sandbox } from '../sandbox/server';
-
-// The store the nodes run with: the harness loads them from dist/, so this is the same module.
-const kept = require('../../dist/nodes/shared/engine/keptAnswers.js') as typeof import('../../nodes/shared/engine/keptAnswers');
 
 /**
  * A test run that reuses a file (an avatar) gives the next node a file it can read, in the
@@ -16,25 +13,14 @@ const kept = require('../../dist/nodes/shared/engine/keptAnswers.js') as typeof 
  * is set once per process); a file n8n no longer has is not reused, the request is sent.
  */
 export function testRunFileCases(mode: 'memory' | 'filesystem'): void {
-	let sandbox: Sandbox;
-	beforeAll(async () => {
-		sandbox = await startSandbox();
-	});
-	afterAll(async () => {
-		kept.dropKeptAnswers?.();
-		await sandbox.close();
-	});
-	beforeEach(() => {
-		sandbox.reset();
-		kept.dropKeptAnswers?.();
-	});
+	const sandbox = sandboxWithEmptyStore();
 
 	const names = ['Ada Lovelace', 'Grace Hopper', 'Ada Lovelace'];
 	const avatars = (workflowId: string) =>
 		runNode({
 			type: 'abstractAvatars',
 			parameters: { name: '={{ $json.name }}', options: { imageSize: 128 } },
-			credential: sandboxCredential(sandbox, 'avatars'),
+			credential: sandboxCredential(sandbox(), 'avatars'),
 			items: names.map((name) => ({ json: { name } })),
 			workflowId,
 		});
@@ -44,11 +30,11 @@ export function testRunFileCases(mode: 'memory' | 'filesystem'): void {
 		const workflowId = newWorkflowId('test-run-files');
 		const first = await avatars(workflowId);
 		expect(first.error).toBeUndefined();
-		expect(sandbox.requests('avatars')).toHaveLength(2);
-		sandbox.reset();
+		expect(sandbox().requests('avatars')).toHaveLength(2);
+		sandbox().reset();
 		const second = await avatars(workflowId);
 		expect(second.error).toBeUndefined();
-		expect(sandbox.requests('avatars')).toHaveLength(0);
+		expect(sandbox().requests('avatars')).toHaveLength(0);
 		expect(second.items.map((item) => item.pairedItem)).toEqual(names.map((_, item) => ({ item })));
 		expect(second.items.map((item) => item.json)).toEqual(first.items.map((item) => item.json));
 		const before = await bytesOf(first);
@@ -67,10 +53,10 @@ export function testRunFileCases(mode: 'memory' | 'filesystem'): void {
 			const first = await avatars(workflowId);
 			expect(first.error).toBeUndefined();
 			await Container.get(BinaryDataService).deleteManyByBinaryDataId(first.items.map((item) => item.binary!.data.id!));
-			sandbox.reset();
+			sandbox().reset();
 			const second = await avatars(workflowId);
 			expect(second.error).toBeUndefined();
-			expect(sandbox.requests('avatars')).toHaveLength(2);
+			expect(sandbox().requests('avatars')).toHaveLength(2);
 			expect(await bytesOf(second)).toHaveLength(3);
 		});
 	}

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { newWorkflowId } from '../harness/retryOnFail';
+import { keptAnswers as kept } from '../harness/keptStore';
 import { retryExecution, runNode, runWorkflow, type NodeRun, type RunResult } from '../harness/run';
 import { sandboxCredential } from '../harness/sandboxCredentials';
 import { csvItem, leadsCsv } from '../nodes/csvHelpers';
@@ -8,8 +9,6 @@ import { RESULT, resultOf } from '../nodes/resultFileCases';
 import { emailRecord } from '../sandbox/services/email';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 
-// The store the nodes run with: the harness loads them from dist/, so this is the same module.
-const kept = require('../../dist/nodes/shared/engine/keptAnswers.js') as typeof import('../../nodes/shared/engine/keptAnswers');
 
 /**
  * A person building a workflow runs it again and again (Execute workflow, Execute step: n8n's

@@ -1,36 +1,22 @@
+import { sandboxWithEmptyStore } from '../harness/keptStore';
 import { newWorkflowId } from '../harness/retryOnFail';
 import { runNode } from '../harness/run';
 import { sandboxCredential } from '../harness/sandboxCredentials';
 import { binaryBytes } from '../nodes/mediaHelpers';
-import { startSandbox, type Sandbox } from '../sandbox/server';
 import { CASES, valueItems, type NodeCase } from './serviceNodeCases';
-
-// The store the nodes run with: the harness loads them from dist/, so this is the same module.
-const kept = require('../../dist/nodes/shared/engine/keptAnswers.js') as typeof import('../../nodes/shared/engine/keptAnswers');
 
 /**
  * Every service node, each input: a second test run (n8n's `manual` mode) of the same workflow
  * sends nothing and gives the same items (files with the same bytes), paired; a production run
  * (`trigger`) sends every request; with Reuse Answers of Test Runs off, a test run does too.
  */
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => {
-	kept.dropKeptAnswers?.();
-	await sandbox.close();
-});
-beforeEach(() => {
-	sandbox.reset();
-	kept.dropKeptAnswers?.();
-});
+const sandbox = sandboxWithEmptyStore();
 
 const run = (testCase: NodeCase, workflowId: string, mode: 'manual' | 'trigger' = 'manual', options: Record<string, unknown> = {}) =>
 	runNode({
 		type: testCase.type,
 		parameters: { ...testCase.parameters, options: { ...((testCase.parameters.options as object) ?? {}), ...options } },
-		credential: sandboxCredential(sandbox, testCase.service),
+		credential: sandboxCredential(sandbox(), testCase.service),
 		items: (testCase.items ?? valueItems)(testCase.values),
 		workflowId,
 		mode,
@@ -45,27 +31,27 @@ for (const testCase of CASES) {
 			const workflowId = newWorkflowId('test-run-nodes');
 			const first = await run(testCase, workflowId);
 			expect(first.error).toBeUndefined();
-			const requests = sandbox.requests(testCase.service).length;
+			const requests = sandbox().requests(testCase.service).length;
 			expect(requests).toBeGreaterThanOrEqual(3);
-			sandbox.reset();
+			sandbox().reset();
 			const second = await run(testCase, workflowId);
 			expect(second.error).toBeUndefined();
-			expect(sandbox.requests(testCase.service)).toHaveLength(0);
+			expect(sandbox().requests(testCase.service)).toHaveLength(0);
 			expect(second.items.map((item) => item.json)).toEqual(first.items.map((item) => item.json));
 			expect(second.items.map((item) => item.pairedItem)).toEqual(first.items.map((item) => item.pairedItem));
 			if (testCase.file) expect(await filesOf(second.items)).toEqual(await filesOf(first.items));
-			sandbox.reset();
+			sandbox().reset();
 			expect((await run(testCase, workflowId, 'trigger')).error).toBeUndefined();
-			expect(sandbox.requests(testCase.service)).toHaveLength(requests);
+			expect(sandbox().requests(testCase.service)).toHaveLength(requests);
 		});
 
 		it('Reuse Answers of Test Runs off: a test run sends every request', async () => {
 			const workflowId = newWorkflowId('test-run-nodes');
 			await run(testCase, workflowId);
-			const requests = sandbox.requests(testCase.service).length;
-			sandbox.reset();
+			const requests = sandbox().requests(testCase.service).length;
+			sandbox().reset();
 			expect((await run(testCase, workflowId, 'manual', { reuseTestRunAnswers: false })).error).toBeUndefined();
-			expect(sandbox.requests(testCase.service)).toHaveLength(requests);
+			expect(sandbox().requests(testCase.service)).toHaveLength(requests);
 		});
 	});
 }
