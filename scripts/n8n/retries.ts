@@ -28,10 +28,10 @@ import { environmentFor, startAndCheck, type Prepared } from './setup';
 const EMAIL_CREDENTIAL = 'abstractEmailApi';
 const ADDRESSES = Array.from({ length: 12 }, (_, index) => `retry-lead${index + 1}@example.com`);
 
-function emailWorkflow(id: string, name: string, settings: Record<string, unknown>): Workflow {
-	const leads = JSON.stringify({ leads: ADDRESSES.map((email) => ({ email })) }, null, 2);
-	const node = (nodeName: string, type: string, typeVersion: number, x: number, parameters: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-		id: `${id}-${x}`,
+/** The node builder of workflow `workflowId`: each node's id is the workflow's and its own name's. */
+function nodeOfWorkflow(workflowId: string) {
+	return (nodeName: string, type: string, typeVersion: number, x: number, parameters: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+		id: `${workflowId}-${nodeName.replace(/\W/g, '')}`,
 		name: nodeName,
 		type,
 		typeVersion,
@@ -39,6 +39,11 @@ function emailWorkflow(id: string, name: string, settings: Record<string, unknow
 		parameters,
 		...extra,
 	});
+}
+
+function emailWorkflow(id: string, name: string, settings: Record<string, unknown>): Workflow {
+	const leads = JSON.stringify({ leads: ADDRESSES.map((email) => ({ email })) }, null, 2);
+	const node = nodeOfWorkflow(id);
 	const nodes = [
 		node('Start', MANUAL_TRIGGER, 1, 0, {}),
 		node('Leads', 'n8n-nodes-base.set', 3.4, 220, { mode: 'raw', jsonOutput: leads, options: {} }),
@@ -145,15 +150,7 @@ const TEST_LEADS = Array.from({ length: 50 }, (_, index) => `test-run-lead${inde
 /** Manual Trigger and production Webhook both into 50 leads and Email Reputation. */
 function testRunWorkflow(id: string, name: string, options: Record<string, unknown>): Workflow {
 	const leads = JSON.stringify({ leads: TEST_LEADS.map((email) => ({ email })) }, null, 2);
-	const node = (nodeName: string, type: string, typeVersion: number, x: number, parameters: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-		id: `${id}-${nodeName.replace(/\W/g, '')}`,
-		name: nodeName,
-		type,
-		typeVersion,
-		position: [x, 0] as [number, number],
-		parameters,
-		...extra,
-	});
+	const node = nodeOfWorkflow(id);
 	const nodes = [
 		node('Start', MANUAL_TRIGGER, 1, 0, {}),
 		node('Hook', 'n8n-nodes-base.webhook', 2, 0, { httpMethod: 'POST', path: id, responseMode: 'lastNode', responseData: 'allEntries', options: {} }, { webhookId: id }),
