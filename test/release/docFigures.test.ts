@@ -123,26 +123,6 @@ const FACTS: Fact[] = [
 		name: 'n8n Cloud Pro-2 memory',
 		patterns: [/\bPro-2 \((\d[\d,]*) MiB\)/g],
 	},
-	{
-		name: 'the IBAN node against HTTP Request with the key in its query, in the bench (node .out/bench/httpRequest.js)',
-		patterns: [/\| IBAN Validation \(key in the query\) \| ([\d.]+)x \(\d+ items\/s\) \|/g, /\bIBAN Validation measured [\d.]+x to ([\d.]+)x the items per second\b/g],
-	},
-	{
-		name: 'the IBAN node against HTTP Request with the key in its query, in the independent run',
-		patterns: [/\| IBAN Validation \(key in the query\) \| ([\d.]+)x \| \| an independent run\b/g, /\bIBAN Validation measured ([\d.]+)x to [\d.]+x\b/g],
-	},
-	{
-		name: 'Email with Send As Query String against HTTP Request with the key in its query',
-		patterns: [/\| Email Reputation, Send As \*Query String\* \| ([\d.]+)x \|/g, /\bbut ([\d.]+)x with \*Query String\*/g],
-	},
-	{
-		name: 'Email with Send As Bearer against HTTP Request with the key in its query',
-		patterns: [/\| Email Reputation, Send As \*Bearer Header and JSON Body\* \| ([\d.]+)x \|/g, /\bEmail Reputation ([\d.]+)x with Send As \*Bearer Header and JSON Body\*/g],
-	},
-	{
-		name: 'the node against HTTP Request with a Query Auth credential, in the bench',
-		patterns: [/\| IBAN Validation \(key in the query\) \| [\d.]+x \(\d+ items\/s\) \| ([\d.]+)x \|/g, /\bQuery Auth credential, [\d.]+x to ([\d.]+)x\b/g],
-	},
 ];
 
 /** Every value a fact's patterns find, with the page it is on. */
@@ -179,5 +159,40 @@ describe('the benchmarks page', () => {
 		const sections = [...page.matchAll(/^## (.+)$/gm)].map((match) => match[1].trim());
 		const listed = [...page.matchAll(/^- \[([^\]]+)\]\(#[^)]+\)$/gm)].map((match) => match[1]);
 		expect(sections.filter((section) => !listed.includes(section))).toEqual([]);
+	});
+});
+
+/**
+ * Throughput against HTTP Request: benchmarks.md's table gives each run's ratio with its node and
+ * form; the prose on both pages gives the range of the table's ratios, for the key typed into
+ * HTTP Request's query and for its Query Auth credential, and must be that range.
+ */
+describe('throughput against HTTP Request', () => {
+	const page = fs.readFileSync(path.join(root, 'docs', 'benchmarks.md'), 'utf8');
+	const rows = page.split('\n').filter((line) => line.startsWith('| IBAN Validation') || line.startsWith('| Email Reputation') || line.startsWith('| (the node'));
+	/** The ratios of one column of the table (1: the key in the query, 2: Query Auth), as written, lowest and highest. */
+	function rangeOf(column: 1 | 2): string {
+		const ratios = rows
+			.map((row) => row.split('|')[column + 1]?.match(/([\d.]+)x/)?.[1])
+			.filter((ratio): ratio is string => ratio !== undefined)
+			.sort((a, b) => Number(a) - Number(b));
+		return `${ratios[0]}x to ${ratios[ratios.length - 1]}x`;
+	}
+
+	it('reads a table of at least three runs', () => {
+		expect(rows.length).toBeGreaterThanOrEqual(3);
+	});
+
+	it('states the range of the table\'s ratios on both pages', () => {
+		const query = rangeOf(1);
+		const queryAuth = rangeOf(2);
+		const benchmarks = flat(path.join('docs', 'benchmarks.md'));
+		const pacing = flat(path.join('docs', 'pacing-and-queue-mode.md'));
+		expect({
+			benchmarksQuery: benchmarks.includes(`between ${query.replace(' to ', ' and ')}`),
+			benchmarksQueryAuth: benchmarks.includes(`credential, ${queryAuth} in every run`),
+			pacingQuery: pacing.includes(`(${query} the items per second`),
+			pacingQueryAuth: pacing.includes(`Query Auth credential, ${queryAuth}.`),
+		}).toEqual({ benchmarksQuery: true, benchmarksQueryAuth: true, pacingQuery: true, pacingQueryAuth: true });
 	});
 });
