@@ -99,16 +99,7 @@ async function retryOfAnExecution(prepared: Prepared, env: NodeJS.ProcessEnv, sa
 	sandbox.setQuota('email', 7);
 	const { server, cookie } = await startAndCheck(prepared, env);
 	try {
-		const rest = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-			const response = await fetch(`${server.url}${path}`, {
-				method,
-				headers: { cookie, 'content-type': 'application/json', 'browser-id': 'e2e' },
-				body: body === undefined ? undefined : JSON.stringify(body),
-			});
-			const text = await response.text();
-			if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${text.slice(0, 300)}`);
-			return (JSON.parse(text) as { data: T }).data;
-		};
+		const rest = restClient(server, cookie);
 		const started = await rest<{ executionId: string }>('POST', `/rest/workflows/${SPENT_PLAN.id}/run`, { triggerToStartFrom: { name: 'Start' } });
 		const failed = await finished(server, rest, started.executionId);
 		if (failed.status !== 'error') return [`${what}: the first run ended "${failed.status}", not stopped by the spent plan`];
