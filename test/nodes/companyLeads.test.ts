@@ -105,7 +105,7 @@ describe('Company enrichment skips webmail addresses at no credit', () => {
 		expect(items.map((item) => item.json)).toEqual([companyRecord('gmail.com'), answered('mail.yahoo.com')]);
 	});
 
-	it('looks a webmail address up when Skip Free and Disposable Email Domains is off', async () => {
+	it('looks a webmail address up when Skip Webmail Addresses is off', async () => {
 		const { items } = await enrich(['ana.silva@gmail.com', 'temp123@mailinator.com'], { skipWebmail: false });
 		expect(sent()).toEqual(['gmail.com', 'mailinator.com']);
 		expect(items.map((item) => item.json)).toEqual([answered('gmail.com'), answered('mailinator.com')]);
