@@ -109,10 +109,8 @@ export interface ReuseCounts {
 
 /** When the reused answers of earlier runs were paid for, and by how many executions. */
 export interface ReuseAges {
-	oldestPaidAt: number;
-	newestPaidAt: number;
 	executions: number;
-	/** Milliseconds since `oldestPaidAt` and `newestPaidAt`, by the store's clock. */
+	/** Milliseconds since the oldest and the newest of them was paid for, by the store's clock. */
 	oldestAgo: number;
 	newestAgo: number;
 }
@@ -241,17 +239,10 @@ export class AnswerKeeping {
 		if (this.reuseSources.size === 0) return undefined;
 		const now = clock();
 		return {
-			oldestPaidAt: this.oldestPaidAt,
-			newestPaidAt: this.newestPaidAt,
 			executions: this.reuseSources.size,
 			oldestAgo: Math.max(0, now - this.oldestPaidAt),
 			newestAgo: Math.max(0, now - this.newestPaidAt),
 		};
-	}
-
-	/** Whether this run's mode is a test run (`manual`). */
-	get isTestRun(): boolean {
-		return this.testRun;
 	}
 
 	/**
