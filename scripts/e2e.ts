@@ -10,7 +10,7 @@ import { runQueueMode } from './n8n/queueMode';
 import { checkImported, type LoadReport } from './n8n/loadingCheck';
 import { runAsNewcomer } from './n8n/newcomer';
 import { runRetryChecks, runTestRunChecks } from './n8n/retries';
-import { checkRun, parseExecution } from './n8n/runChecks';
+import { executeAndCheck } from './n8n/runChecks';
 import { runtimeSpec } from './n8n/runtime';
 import { emptyFilesFolder, environmentFor, prepare, ROOT, startAndCheck, type Prepared } from './n8n/setup';
 
@@ -227,22 +227,12 @@ async function runExample(
 	await placeStoredDatabases(example.workflow, prepared.userFolder);
 	// And one that reads a stored list (leads, domains) finds the sample one.
 	await placeStoredInputs(example.workflow, prepared.userFolder);
-	const startedAt = Date.now();
-	const result = await n8nCommand(prepared.runtime, env, ['execute', `--id=${runnable.workflow.id}`, '--rawOutput']);
-	if (result.code !== 0) {
-		const tail = `${result.stdout}\n${result.stderr}`.split('\n').filter((line) => /error|fail|message/i.test(line)).slice(0, 8);
-		console.error(`FAILED ${example.file}: n8n execute exited with ${result.code}\n  ${tail.join('\n  ')}`);
-		return [`${example.file}: n8n execute exited with ${result.code}: ${tail.slice(-1)[0] ?? ''}`];
+	const ran = await executeAndCheck(prepared, env, sandbox, example, runnable.workflow, 8);
+	if ('exitCode' in ran) {
+		console.error(`FAILED ${example.file}: n8n execute exited with ${ran.exitCode}\n  ${ran.why.join('\n  ')}`);
+		return [`${example.file}: n8n execute exited with ${ran.exitCode}: ${ran.why.slice(-1)[0] ?? ''}`];
 	}
-	const check = await checkRun(example, runnable.workflow, {
-		stdout: result.stdout,
-		execution: parseExecution(result.stdout),
-		log: [...sandbox.log],
-		keys: Object.values(sandbox.keys),
-		startedAt,
-		userFolder: prepared.userFolder,
-		packageName: prepared.manifest.name,
-	});
+	const { check } = ran;
 	log(check.summary);
 	for (const problem of check.problems) console.error(`         ${problem}`);
 	return check.problems.map((problem) => `${example.file}: ${problem}`);

@@ -7,7 +7,7 @@ import { SAMPLE_FILES_FOLDER } from '../../test/sandbox/storedInputs';
 import { cliRunnable, readExamples, workflowId, type Example, type Workflow } from './examples';
 import { n8nCommand } from './instance';
 import { assertSucceeded } from './processes';
-import { checkRun, parseExecution } from './runChecks';
+import { executeAndCheck } from './runChecks';
 import { environmentFor, ROOT, type Prepared } from './setup';
 
 /**
@@ -91,22 +91,12 @@ export async function runAsNewcomer(prepared: Prepared, sandbox: Sandbox, log: (
 			continue;
 		}
 		sandbox.reset();
-		const startedAt = Date.now();
-		const result = await n8nCommand(prepared.runtime, env, ['execute', `--id=${workflow.id}`, '--rawOutput']);
-		if (result.code !== 0) {
-			const tail = `${result.stdout}\n${result.stderr}`.split('\n').filter((line) => /error|fail|message/i.test(line)).slice(0, 4);
-			failures.push(`newcomer: ${example.file}: n8n execute exited with ${result.code}: ${tail.join(' | ')}`);
+		const ran = await executeAndCheck(prepared, env, sandbox, example, workflow, 4);
+		if ('exitCode' in ran) {
+			failures.push(`newcomer: ${example.file}: n8n execute exited with ${ran.exitCode}: ${ran.why.join(' | ')}`);
 			continue;
 		}
-		const check = await checkRun(example, workflow, {
-			stdout: result.stdout,
-			execution: parseExecution(result.stdout),
-			log: [...sandbox.log],
-			keys: Object.values(sandbox.keys),
-			startedAt,
-			userFolder: prepared.userFolder,
-			packageName: prepared.manifest.name,
-		});
+		const { check } = ran;
 		log(`  ${check.summary}`);
 		failures.push(...check.problems.map((problem) => `newcomer: ${example.file}: ${problem}`));
 	}

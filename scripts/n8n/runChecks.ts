@@ -2,9 +2,12 @@ import { promises as fs } from 'fs';
 import path from 'path';
 
 import { CREDENTIAL_TYPES } from '../../test/harness/sandboxCredentials';
+import type { Sandbox } from '../../test/sandbox/server';
 import type { LoggedRequest } from '../../test/sandbox/types';
 import { EXAMPLE_EXPECTATIONS, type Example, type Workflow } from './examples';
 import { signatureProblem } from './fileSignatures';
+import { n8nCommand } from './instance';
+import type { Prepared } from './setup';
 
 /** The parts of `n8n execute --rawOutput`'s JSON (an IRun) these checks read. */
 export interface ExecutionOutput {
@@ -57,6 +60,39 @@ export interface RunCheck {
 	/** The line printed per example (its nodes' item counts, in the order they ran), then requests and files. */
 	summary: string;
 	problems: string[];
+}
+
+/** What `n8n execute` of an example came to: the CLI's non-zero exit with the lines of its output that say why, or the run checked. */
+export type ExampleExecution = { exitCode: number; why: string[] } | { check: RunCheck };
+
+/**
+ * Runs an example's workflow with n8n's CLI (`n8n execute`) and checks the run (checkRun) against
+ * what the sandbox logged: the caller resets the sandbox and places the example's files first.
+ */
+export async function executeAndCheck(
+	prepared: Prepared,
+	env: NodeJS.ProcessEnv,
+	sandbox: Sandbox,
+	example: Example,
+	workflow: Workflow,
+	whyLines: number,
+): Promise<ExampleExecution> {
+	const startedAt = Date.now();
+	const result = await n8nCommand(prepared.runtime, env, ['execute', `--id=${workflow.id}`, '--rawOutput']);
+	if (result.code !== 0) {
+		const why = `${result.stdout}\n${result.stderr}`.split('\n').filter((line) => /error|fail|message/i.test(line)).slice(0, whyLines);
+		return { exitCode: result.code ?? 1, why };
+	}
+	const check = await checkRun(example, workflow, {
+		stdout: result.stdout,
+		execution: parseExecution(result.stdout),
+		log: [...sandbox.log],
+		keys: Object.values(sandbox.keys),
+		startedAt,
+		userFolder: prepared.userFolder,
+		packageName: prepared.manifest.name,
+	});
+	return { check };
 }
 
 /**
