@@ -1,17 +1,15 @@
-import type { IBinaryData, IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
+import { jsonCopy, sizeOf, storeFilesAgain } from './keptItems';
 import { copyItem } from './runLedger';
 
 /**
- * The answers this n8n process has paid for, as one ledger: n8n runs a node again on the same input,
- * and a person runs the same work again on purpose, and neither should pay twice.
- * - Retry On Fail: n8n-core's WorkflowExecute runs a node up to `maxTries` times while it throws,
- *   and (setting on) while the first item of its first output carries `json.error`. The tries
- *   share the execution id.
- * - Retry of a failed execution (the executions list): a new execution in mode `retry` that runs
- *   the failed node again on its stored input. n8n kept no output of the failed node.
- * - Test runs (n8n's `manual` mode: Execute workflow, Execute step, a test webhook), again and
- *   again on the same data; production runs when Reuse Answers For (Hours) asks for it.
+ * The answers this n8n process has paid for, as one ledger, so that nothing is paid twice when n8n
+ * runs a node again on the same input (Retry On Fail: WorkflowExecute's tries, which share the
+ * execution id, while the node throws or its first item is an error item; a Retry of a failed
+ * execution: a new execution in mode `retry` from the failed node's stored input, of which n8n
+ * kept no output) or a person does (test runs: n8n's `manual` mode), and when production runs
+ * are told to reuse (Reuse Answers For (Hours)).
  *
  * Each entry is one paid answer: what it answers (the request key, requestKey.ts: what was sent,
  * nothing of presentation), its scope (workflow, node id, type and version, credential identity),
@@ -43,7 +41,7 @@ export const KEEP_FOR_RETRY_MS = 60 * 60 * 1000;
 /** How long a test run's answers serve the node's next test runs. */
 export const REUSE_TEST_RUNS_MS = 60 * 60 * 1000;
 
-const HOUR_MS = 60 * 60 * 1000;
+const HOUR_MS = KEEP_FOR_RETRY_MS;
 
 /** A policy under which any rule may give an entry (for telling what a run is about to take). */
 const ANY_REUSE: ReusePolicy = { testRuns: true, hours: Number.POSITIVE_INFINITY };
@@ -107,16 +105,6 @@ let nextSweep = Number.POSITIVE_INFINITY;
 /** The store's clock: the tests move it to see answers expire without waiting. */
 let clock: () => number = () => Date.now();
 
-/** Where reused answers came from, for the hint and the summary. */
-export interface ReuseCounts {
-	fromTry: number;
-	fromRetry: number;
-	fromTestRuns: number;
-	fromEarlierRuns: number;
-}
-
-const COUNT_OF: Record<ReuseSource, keyof ReuseCounts> = { try: 'fromTry', retry: 'fromRetry', testRuns: 'fromTestRuns', earlierRuns: 'fromEarlierRuns' };
-
 /** When the reused answers of earlier runs were paid for, and by how many executions. */
 export interface ReuseAges {
 	executions: number;
@@ -130,8 +118,6 @@ export interface ReuseAges {
  * and on finishing says what becomes of them.
  */
 export class AnswerKeeping {
-	readonly reused: ReuseCounts = { fromTry: 0, fromRetry: 0, fromTestRuns: 0, fromEarlierRuns: 0 };
-
 	/** Occurrences of each request so far, when repeats are each sent (Send Repeated Values Once off). */
 	private readonly occurrences = new Map<string, number>();
 
@@ -252,15 +238,15 @@ export class AnswerKeeping {
 		const [entry, source] = found;
 		const copies = entry.answered.map(copyItem);
 		for (const name of entry.besideKeys ?? []) for (const copy of copies) delete copy.json[name];
-		if (source !== 'try') {
+		// An estimate stores nothing: it only tells what a run would take.
+		if (source !== 'try' && this.run) {
 			try {
 				for (const copy of copies) await storeFilesAgain(ctx, copy);
 			} catch {
-				if (this.run) forget(entry);
+				forget(entry);
 				return undefined;
 			}
 		}
-		this.reused[COUNT_OF[source]]++;
 		if (source === 'retry') this.sources.retry.add(entry.payer);
 		if (source === 'testRuns' || source === 'earlierRuns') {
 			this.sources.earlier.add(entry.payer);
@@ -467,38 +453,9 @@ function sweep(now: number): void {
 	for (const [id, run] of runs) if (run.lastPaidAt + KEEP_FOR_RETRY_MS <= now) runs.delete(id);
 }
 
-/** An item's own copy, its JSON copied through text, its files' descriptions copied. */
-function jsonCopy(item: INodeExecutionData): INodeExecutionData {
-	const copy: INodeExecutionData = { json: JSON.parse(JSON.stringify(item.json)) as IDataObject };
-	if (item.binary) copy.binary = Object.fromEntries(Object.entries(item.binary).map(([name, data]) => [name, { ...data }]));
-	return copy;
-}
-
 /** Whether a job's Options take and keep answers of earlier runs in this mode. */
 function reusesWith(policy: ReusePolicy, testRun: boolean): boolean {
 	return testRun ? policy.testRuns : policy.hours > 0;
-}
-
-/**
- * A reused item's files, stored again for this execution: the bytes read through n8n's binary
- * helpers (from the item in memory mode, from n8n's store in filesystem mode).
- */
-async function storeFilesAgain(ctx: IExecuteFunctions, item: INodeExecutionData): Promise<void> {
-	if (!item.binary) return;
-	for (const [name, file] of Object.entries(item.binary)) {
-		if (!file.id) continue;
-		const bytes = await ctx.helpers.binaryToBuffer(await ctx.helpers.getBinaryStream(file.id));
-		item.binary[name] = { ...(await ctx.helpers.prepareBinaryData(bytes, file.fileName, file.mimeType)), ...pick(file) };
-	}
-}
-
-/** What an item's file says of itself besides its bytes (kept as the answer gave it). */
-function pick(file: IBinaryData): Partial<IBinaryData> {
-	const kept: Partial<IBinaryData> = {};
-	if (file.fileName !== undefined) kept.fileName = file.fileName;
-	if (file.fileExtension !== undefined) kept.fileExtension = file.fileExtension;
-	if (file.mimeType !== undefined) kept.mimeType = file.mimeType;
-	return kept;
 }
 
 /** n8n-core's number of tries of a node with Retry On Fail on (WorkflowExecute: 2 to 5, default 3). */
@@ -507,25 +464,12 @@ function triesOf(node: INode): number {
 }
 
 /**
- * An answer's size: its JSON as text, and its files (bytes held in the item in n8n's memory mode,
- * a reference to n8n's binary store otherwise), plus the entry itself.
- */
-function sizeOf(key: string, answered: INodeExecutionData[]): number {
-	let size = 200 + key.length;
-	for (const item of answered) {
-		size += JSON.stringify(item.json).length;
-		for (const file of Object.values(item.binary ?? {})) size += 200 + file.data.length;
-	}
-	return size;
-}
-
-/**
  * What the ledger holds now, for the bench and the tests of its bounds: every answer, those a
  * failed execution or a waiting try may take (`forRetries`), and those only later runs' reuse
  * may take (`forNextRuns`).
  */
-export function keptAnswersHeld(): { answers: number; size: number; forRetries: number; forNextRuns: number } {
-	return { answers: convenient.size + claimed.size, size: sizeKept, forRetries: claimed.size, forNextRuns: convenient.size };
+export function keptAnswersHeld(): { answers: number; size: number; forRetries: number; forNextRuns: number; scopes: number; runs: number } {
+	return { answers: convenient.size + claimed.size, size: sizeKept, forRetries: claimed.size, forNextRuns: convenient.size, scopes: scopes.size, runs: runs.size };
 }
 
 /** Sets the process's budget (0 turns keeping off); returns the previous one. Lowering it drops at once. */
