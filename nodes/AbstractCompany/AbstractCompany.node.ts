@@ -21,14 +21,18 @@ const domainColumn = columnParameter({
 	holds: 'the domains, email addresses (ada@example.com) or websites (https://www.example.com) of the companies',
 });
 
+/**
+ * The request alone: stripe.com, ada@stripe.com and https://stripe.com send the same one, and the
+ * domain an item named (lookupDomain) is its presentation, added by `present`.
+ */
+const companyRequestKey = (lookup: CompanyLookup) => ('request' in lookup ? requestKey(lookup.request) : undefined);
+
 /** Company enrichment (GET /v2/): one domain, email address or website per item, or every row of a CSV file. */
 const companyEnrichment: ServiceDefinition<CompanyLookup> = {
 	credentialType: 'abstractCompanyApi',
 	serviceName: 'Company Enrichment',
 	answerWithoutRequest: skippedItems,
-	// The request alone: stripe.com, ada@stripe.com and https://stripe.com send the same one, and
-	// the domain an item named (lookupDomain) is its presentation, added by `present`.
-	requestKey: (lookup) => ('request' in lookup ? requestKey(lookup.request) : undefined),
+	requestKey: companyRequestKey,
 	async prepare(itemIndex) {
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const fields = fieldsParameter(this, itemIndex, options.fields, RECORD_KEYS);
@@ -43,6 +47,7 @@ const companyEnrichment: ServiceDefinition<CompanyLookup> = {
 				answerColumns: columnsOfKeys(COMPANY_ANSWER_COLUMNS, fields),
 				prepare: (value, field) => companyLookup(this, itemIndex, field, value, setup),
 				skippedOf: skippedStatus,
+				requestKey: companyRequestKey,
 			});
 		}
 		return companyLookup(this, itemIndex, 'Domain (domain)', this.getNodeParameter('domain', itemIndex), { request, skipWebmail, nameDomain: true });

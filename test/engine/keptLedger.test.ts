@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { firstTimeOnly, newWorkflowId, RETRY_ON_FAIL } from '../harness/retryOnFail';
+import { emailOf, firstTimeOnly, newWorkflowId, paidEmails, RETRY_ON_FAIL } from '../harness/retryOnFail';
 import { keptAnswers as kept } from '../harness/keptStore';
 import { chainConnections, retryExecution, runNode, runWorkflow, workflowNode, type NodeRun, type RunResult } from '../harness/run';
 import { PACKAGE_NAME } from '../harness/nodeTypes';
@@ -35,15 +35,9 @@ beforeEach(() => {
 	now = Date.now();
 });
 
-const valueOf = (request: { fields: Record<string, unknown>; query: Record<string, string> }) => String(request.fields.email ?? request.query.email);
+const valueOf = emailOf;
 const sent = () => sandbox.requests('email').map(valueOf);
-/** The values the service answered (200: charged), sorted. */
-const paid = () =>
-	sandbox
-		.requests('email')
-		.filter((request) => request.status === 200)
-		.map(valueOf)
-		.sort();
+const paid = () => paidEmails(sandbox);
 const emails = (count: number, prefix = 'lead') => Array.from({ length: count }, (_, index) => `${prefix}${index + 1}@example.com`);
 const emailItems = (values: string[]) => values.map((email) => ({ json: { email } }));
 const hintsOf = (run: RunResult, node = 'Node', runIndex = 0) => (run.run.data.resultData.runData[node]?.[runIndex]?.hints ?? []).map((hint) => hint.message);

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { firstTimeOnly, newWorkflowId, RETRY_ON_FAIL } from '../harness/retryOnFail';
+import { emailOf, firstTimeOnly, newWorkflowId, paidEmails, RETRY_ON_FAIL } from '../harness/retryOnFail';
 import { keptAnswers as kept } from '../harness/keptStore';
 import { retryExecution, runNode, type NodeRun, type RunResult } from '../harness/run';
 import { sandboxCredential } from '../harness/sandboxCredentials';
@@ -26,16 +26,9 @@ afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.reset());
 
 
-const valueOf = (request: { fields: Record<string, unknown>; query: Record<string, string> }) =>
-	String(request.fields.email ?? request.query.email);
+const valueOf = emailOf;
 const sent = () => sandbox.requests('email').map(valueOf);
-/** The values the service answered (200: paid), sorted. */
-const paid = () =>
-	sandbox
-		.requests('email')
-		.filter((request) => request.status === 200)
-		.map(valueOf)
-		.sort();
+const paid = () => paidEmails(sandbox);
 const emails = (count: number) => Array.from({ length: count }, (_, index) => `lead${index + 1}@example.com`);
 const hintsOf = (run: RunResult, node = 'Node') => (run.run.data.resultData.runData[node]?.[0]?.hints ?? []).map((hint) => hint.message);
 
