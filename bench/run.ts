@@ -4,6 +4,7 @@ import path from 'path';
 import { run as credits } from './credits';
 import { run as email } from './email';
 import { run as faults } from './faults';
+import { run as keptSoak } from './keptSoak';
 import { run as multiProcess } from './multiProcess';
 import { run as pacing } from './pacing';
 import { run as retries } from './retries';
@@ -21,6 +22,7 @@ async function main() {
 	await faults();
 	await retries();
 	await testRuns();
+	await keptSoak();
 	await multiProcess();
 	console.log('\n(Throughput against n8n\'s HTTP Request node needs the n8n that `npm run test:e2e` caches: node .out/bench/httpRequest.js)');
 	for (const name of ['media', 'database', 'csv', 'csvResultFile', 'companyLeads', 'mmdbReader', 'ipLookup', 'ipLookupMemory', 'ipLookupLog']) {

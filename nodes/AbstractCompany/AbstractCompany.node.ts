@@ -6,6 +6,7 @@ import { columnOf, columnParameter, csvFileOptions, csvFileParameters } from '..
 import { csvFanOut, inputKindOf, inputParameter, outputOf } from '../shared/csv/csvInput';
 import { answerReuseOptions, sendRepeatsOnceOption } from '../shared/parameters/options';
 import { recordItems, runService } from '../shared/engine/engine';
+import { requestKey } from '../shared/engine/requestKey';
 import { fieldsOption, fieldsParameter } from '../shared/parameters/fields';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { addSkippedHint, companyLookup, looksLikeCompanyValue, skippedItems, skippedStatus, skipWebmailOption, LOOKUP_DOMAIN_KEY, type CompanyLookup, type CompanyRequest } from './companyLookup';
@@ -20,11 +21,18 @@ const domainColumn = columnParameter({
 	holds: 'the domains, email addresses (ada@example.com) or websites (https://www.example.com) of the companies',
 });
 
+/**
+ * The request alone: stripe.com, ada@stripe.com and https://stripe.com send the same one, and the
+ * domain an item named (lookupDomain) is its presentation, added by `present`.
+ */
+const companyRequestKey = (lookup: CompanyLookup) => ('request' in lookup ? requestKey(lookup.request) : undefined);
+
 /** Company enrichment (GET /v2/): one domain, email address or website per item, or every row of a CSV file. */
 const companyEnrichment: ServiceDefinition<CompanyLookup> = {
 	credentialType: 'abstractCompanyApi',
 	serviceName: 'Company Enrichment',
 	answerWithoutRequest: skippedItems,
+	requestKey: companyRequestKey,
 	async prepare(itemIndex) {
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const fields = fieldsParameter(this, itemIndex, options.fields, RECORD_KEYS);
@@ -39,14 +47,20 @@ const companyEnrichment: ServiceDefinition<CompanyLookup> = {
 				answerColumns: columnsOfKeys(COMPANY_ANSWER_COLUMNS, fields),
 				prepare: (value, field) => companyLookup(this, itemIndex, field, value, setup),
 				skippedOf: skippedStatus,
+				requestKey: companyRequestKey,
 			});
 		}
 		return companyLookup(this, itemIndex, 'Domain (domain)', this.getNodeParameter('domain', itemIndex), { request, skipWebmail, nameDomain: true });
 	},
 	async run(itemIndex, lookup, client) {
-		const { request, lookupDomain } = lookup as CompanyRequest;
-		const items = recordItems((await client.request(request)).body);
-		if (lookupDomain !== undefined) for (const item of items) item.json[LOOKUP_DOMAIN_KEY] = lookupDomain;
+		return recordItems((await client.request((lookup as CompanyRequest).request)).body);
+	},
+	present(itemIndex, lookup, items) {
+		const { lookupDomain } = lookup as CompanyRequest;
+		for (const item of items) {
+			delete item.json[LOOKUP_DOMAIN_KEY];
+			if (lookupDomain !== undefined) item.json[LOOKUP_DOMAIN_KEY] = lookupDomain;
+		}
 		return items;
 	},
 };

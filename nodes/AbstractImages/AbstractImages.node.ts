@@ -92,7 +92,8 @@ const imageProcessing: ServiceDefinition<PreparedImage> = {
 	credentialType: 'abstractImagesApi',
 	serviceName: 'Image Processing',
 	// An uploaded file is the item's own: two items naming the same field hold different files.
-	requestKey: (image) => (image.inputProperty === undefined ? requestKey(image) : undefined),
+	// The field a download goes in is not part of the request.
+	requestKey: (image) => (image.inputProperty === undefined ? requestKey({ url: image.url, options: image.options }) : undefined),
 	prepare(itemIndex) {
 		const source = this.getNodeParameter('source', itemIndex, 'url') as string;
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -112,11 +113,23 @@ const imageProcessing: ServiceDefinition<PreparedImage> = {
 		}
 		return image;
 	},
+	// The processing is what is charged: the engine counts and keeps it the moment it is answered,
+	// before the download (`present`), so that a refused download does not pay for it again.
 	async run(itemIndex, image, client) {
 		const { body } = await client.request(await requestFor(this, itemIndex, image));
-		const record = body as IDataObject;
-		if (image.downloadTo === undefined) return [{ json: record }];
-		return [await downloadResult(this, client, record, image.downloadTo)];
+		return [{ json: body as IDataObject }];
+	},
+	async present(itemIndex, image, items, client) {
+		const { downloadTo } = image;
+		return await Promise.all(
+			items.map(async (item) => {
+				if (downloadTo === undefined) return { json: item.json };
+				// Downloaded already (a repeat's, or a kept answer's): in this item's field.
+				const file = Object.values(item.binary ?? {})[0];
+				if (file) return { json: item.json, binary: { [downloadTo]: file } };
+				return await downloadResult(this, client, item.json, downloadTo);
+			}),
+		);
 	},
 };
 

@@ -9,6 +9,7 @@ import type {
 
 import { outputField, outputFieldParameter, safeFileName } from '../shared/binary/files';
 import { runService } from '../shared/engine/engine';
+import { requestKey } from '../shared/engine/requestKey';
 import { asBuffer, dimensionsOf, imageItem, imageTypeOf } from '../shared/binary/imageFile';
 import { answerReuseOptions, flag, oneOf, optionalText, sendRepeatsOnceOption, wholeAtLeast, wireOptions } from '../shared/parameters/options';
 import type { WireOption } from '../shared/parameters/options';
@@ -39,6 +40,8 @@ interface PreparedScreenshot {
 const screenshots: ServiceDefinition<PreparedScreenshot> = {
 	credentialType: 'abstractScreenshotApi',
 	serviceName: 'Website Screenshot',
+	// What is sent (path and query): the HTTP timeout and the output field are not the capture's.
+	requestKey: (capture) => requestKey({ path: capture.request.path, qs: capture.request.qs }),
 	prepare(itemIndex) {
 		const url = httpUrl(this, itemIndex, 'URL (url)', this.getNodeParameter('url', itemIndex));
 		const property = outputField(this, itemIndex);
@@ -59,6 +62,14 @@ const screenshots: ServiceDefinition<PreparedScreenshot> = {
 				json: { url: capture.url, ...dimensionsOf(bytes) },
 			}),
 		];
+	},
+	/** The capture in the item's own output field (a shared or kept one may have been filed under another). */
+	present(itemIndex, capture, items) {
+		for (const item of items) {
+			const [name, file] = Object.entries(item.binary ?? {})[0] ?? [];
+			if (name !== undefined && name !== capture.property && file) item.binary = { [capture.property]: file };
+		}
+		return items;
 	},
 };
 

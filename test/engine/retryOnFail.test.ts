@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { firstTimeOnly, newWorkflowId, RETRY_ON_FAIL } from '../harness/retryOnFail';
+import { emailOf, firstTimeOnly, newWorkflowId, paidEmails, RETRY_ON_FAIL } from '../harness/retryOnFail';
 import { keptAnswers as kept } from '../harness/keptStore';
 import { retryExecution, runNode, type NodeRun, type RunResult } from '../harness/run';
 import { sandboxCredential } from '../harness/sandboxCredentials';
@@ -26,16 +26,9 @@ afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.reset());
 
 
-const valueOf = (request: { fields: Record<string, unknown>; query: Record<string, string> }) =>
-	String(request.fields.email ?? request.query.email);
+const valueOf = emailOf;
 const sent = () => sandbox.requests('email').map(valueOf);
-/** The values the service answered (200: paid), sorted. */
-const paid = () =>
-	sandbox
-		.requests('email')
-		.filter((request) => request.status === 200)
-		.map(valueOf)
-		.sort();
+const paid = () => paidEmails(sandbox);
 const emails = (count: number) => Array.from({ length: count }, (_, index) => `lead${index + 1}@example.com`);
 const hintsOf = (run: RunResult, node = 'Node') => (run.run.data.resultData.runData[node]?.[0]?.hints ?? []).map((hint) => hint.message);
 
@@ -156,7 +149,7 @@ describe('Retry of an execution that a spent plan stopped', () => {
 		const failed = await runEmail({ items: emailItems(values), settings: {} });
 		expect(failed.error?.message).toMatch(/credits/);
 		expect(failed.error?.description).toMatch(
-			/Discarded: 6 items already answered \(and charged\) in this run.*This n8n keeps the 6 paid answers for an hour: a Retry of this execution \(in the executions list\) within the hour reuses them instead of paying again\. In queue mode the retry may run on another worker, which keeps none\./,
+			/Discarded: 6 items already answered \(and charged\) in this run.*This n8n process keeps the 6 answers this execution paid for, each for an hour from its payment: a Retry of this execution \(in the executions list\) within that hour reuses them instead of paying again\. In queue mode a Retry runs on a worker, and a test run on main unless OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true: the Retry of a test run on main will pay again\./,
 		);
 		expect(kept.keptAnswersHeld().forRetries).toBe(6);
 		sandbox.setQuota('email', 100);
@@ -165,14 +158,14 @@ describe('Retry of an execution that a spent plan stopped', () => {
 		expect(retried.output('Node').map((item) => item.json)).toEqual(values.map((value) => emailRecord(value)));
 		expect(retried.output('Node').map((item) => item.pairedItem)).toEqual(values.map((_, item) => ({ item })));
 		expect(paid()).toEqual([...values].sort());
-		expect(hintsOf(retried)).toContain('6 answers reused from the failed execution this one retries, not paid for again');
+		expect(hintsOf(retried)).toContain('6 answers reused from a failed test run of this node (a Retry takes them for an hour), not paid for again');
 	});
 
 	it('CSV rows: 120 of 200 answered before the plan ran out are not paid again by the retry', async () => {
 		const values = emails(200);
 		sandbox.setQuota('email', 120);
 		const failed = await runEmail({ items: [csvItem(leadsCsv(200))], parameters: CSV_ROWS });
-		expect(failed.error?.description).toMatch(/Discarded: 120 rows already answered .*keeps the 120 paid answers for an hour/);
+		expect(failed.error?.description).toMatch(/Discarded: 120 rows already answered .*keeps the 120 answers this execution paid for, each for an hour/);
 		sandbox.setQuota('email', 1000);
 		const retried = await retryExecution(failed);
 		expect(retried.error).toBeUndefined();
@@ -198,6 +191,11 @@ describe('a request refused on every try', () => {
 		const retried = await retryExecution(run);
 		expect(retried.error).toBeUndefined();
 		expect(paid()).toEqual([values[3]]);
+		// The production run failed too, after paying the same 7: its Retry takes them in turn.
+		expect(kept.keptAnswersHeld().forRetries).toBe(7);
+		const retriedAgain = await retryExecution(again);
+		expect(retriedAgain.error).toBeUndefined();
+		expect(paid()).toEqual([values[3], values[3]]);
 	});
 
 	it('with Send Repeated Values Once off, each repeat keeps its own answer: one 200 per item', async () => {
@@ -270,7 +268,7 @@ describe('the memory budget', () => {
 			expect(held.size).toBeLessThanOrEqual(20_000);
 			expect(held.answers).toBeGreaterThan(0);
 			expect(held.answers).toBeLessThan(120);
-			expect(failed.error?.description).toMatch(new RegExp(`keeps the ${held.answers} paid answers for an hour`));
+			expect(failed.error?.description).toMatch(new RegExp(`keeps the ${held.answers} answers this execution paid for, each for an hour`));
 			sandbox.setQuota('email', 1000);
 			sandbox.reset();
 			const retried = await retryExecution(failed);

@@ -241,7 +241,7 @@ describe('production runs ask afresh unless told', () => {
 		const retried = await retryExecution(failed);
 		expect(retried.error).toBeUndefined();
 		expect(sent()).toBe(7);
-		expect(hintsOf(retried)).toContain('3 answers reused from the failed execution this one retries, not paid for again');
+		expect(hintsOf(retried)).toContain('3 answers reused from a failed execution of this node (a Retry takes them for an hour), not paid for again');
 		// The test run's answers were there all along: the next test run takes them.
 		const [test] = await counted(async () => await runEmail({ items: emailItems(values10), workflowId }));
 		expect(test).toBe(0);
@@ -317,6 +317,6 @@ describe('every figure about money is exact', () => {
 		await runEmail({ items: emailItems(values), workflowId });
 		sandbox.faultWhen('email', (request) => (request.query.email ?? request.fields.email) === 'new@example.com', { kind: 'status', status: 400, message: 'Bad request' });
 		const run = await runEmail({ items: emailItems([...values, 'new@example.com']), workflowId });
-		expect(run.error?.description).toMatch(/Discarded: 5 items answered at no charge in this run \(5 reused an answer an earlier run paid for\), as n8n/);
+		expect(run.error?.description).toMatch(/Discarded: 5 items answered at no charge in this run \(5 reused an answer an earlier test run paid for\), as n8n/);
 	});
 });

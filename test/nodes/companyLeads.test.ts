@@ -127,7 +127,7 @@ describe('Company enrichment skips webmail addresses at no credit', () => {
 		expect(sent()).toEqual(['acme.com']);
 		expect(items).toHaveLength(4);
 		const hints = JSON.stringify(run.data.resultData.runData.Node[0].hints ?? []);
-		expect(hints).toContain('2 items answered with 1 requests');
+		expect(hints).toContain('2 items answered with 1 request:');
 		expect(hints).toContain('2 email addresses were skipped at no credit');
 	});
 	it("still skips a webmail address after the plan's credits ran out: it never needed a credit", async () => {

@@ -48,6 +48,8 @@ export interface Sandbox {
 	 * every time they come: one item of a run fails after its retries, the others are answered.
 	 */
 	faultWhen(service: string, when: (request: SandboxRequest) => boolean, fault: Fault): void;
+	/** Downloads from the storage host that `when` picks (by path) are refused with 403, as an expired link is. */
+	refuseDownloads(when: (path: string) => boolean): void;
 	/** Credits left for a service; at zero it answers `status` (422, or 403 as email may). */
 	setQuota(service: string, credits: number, status?: 422 | 403): void;
 	/** Another key a service accepts, with whatever the module makes of it (database entitlements). */
@@ -220,6 +222,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		faultPattern: (service, pattern) =>
 			patterns.set(service, { ...pattern, seen: 0, used: 0, random: randomFraction(pattern.seed ?? 1) }),
 		faultWhen: (service, when, fault) => picked.set(service, [...(picked.get(service) ?? []), { when, fault }]),
+		refuseDownloads: (when) => storage.refuseWhen(when),
 		setQuota: (service, credits, status = 422) => quotas.set(service, { credits, status }),
 		addKey: (service, key) => validKeys.get(service)?.add(key),
 		reset: () => {
@@ -230,6 +233,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			rateLimits.clear();
 			quotas.clear();
 			picked.clear();
+			storage.refuseWhen(undefined);
 		},
 		close: async () => {
 			server.closeAllConnections();

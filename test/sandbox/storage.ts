@@ -10,8 +10,10 @@ import type { LoggedRequest, StorageHost, StoredObject, StoredOptions } from './
 export async function createStorageHost(
 	host: string,
 	log: LoggedRequest[],
-): Promise<StorageHost & { close(): Promise<void> }> {
+): Promise<StorageHost & { close(): Promise<void>; refuseWhen(when: ((path: string) => boolean) | undefined): void }> {
 	const objects = new Map<string, StoredObject>();
+	/** Downloads refused (403) as an expired link is, whatever the object: a test's fault. */
+	let refused: ((path: string) => boolean) | undefined;
 	const server = http.createServer((req, res) => {
 		const url = new URL(req.url ?? '/', 'http://storage');
 		const entry: LoggedRequest = {
@@ -29,7 +31,7 @@ export async function createStorageHost(
 		const object = objects.get(url.pathname);
 		const signed = object?.requireQuery ?? {};
 		const signatureOk = Object.entries(signed).every(([name, value]) => url.searchParams.get(name) === value);
-		const expired = object?.expiresAt !== undefined && Date.now() > object.expiresAt;
+		const expired = (object?.expiresAt !== undefined && Date.now() > object.expiresAt) || refused?.(url.pathname) === true;
 		if (!object || !signatureOk || expired) {
 			entry.status = object ? 403 : 404;
 			res.writeHead(entry.status, { 'Content-Type': 'text/plain' });
@@ -55,6 +57,9 @@ export async function createStorageHost(
 			return `${baseUrl}${clean}`;
 		},
 		get: (path) => objects.get(`/${path.replace(/^\/+/, '')}`),
+		refuseWhen: (when) => {
+			refused = when;
+		},
 		close: async () => {
 			server.closeAllConnections();
 			await new Promise<void>((resolve) => server.close(() => resolve()));

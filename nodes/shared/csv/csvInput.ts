@@ -273,6 +273,8 @@ export interface CsvLookup<Prepared> {
 	noDataOf?(record: IDataObject): string | undefined;
 	/** For a service that answers some rows without a request: why, for the row's status (`skipped: ...`). */
 	skippedOf?(record: IDataObject): string;
+	/** The service's own request key (ServiceDefinition's), when it has one: rows are counted by it. */
+	requestKey?(prepared: Prepared): string | undefined;
 }
 
 /** The parameters that decide a CSV file's output: rows as items, or one result file. */
@@ -407,7 +409,7 @@ async function checkFile<Prepared>(
 			if (!continueOnFail) throw unit.failed;
 			return;
 		}
-		const key = requestKey(unit.prepared);
+		const key = lookup.requestKey ? lookup.requestKey(unit.prepared) : requestKey(unit.prepared);
 		if (key !== undefined) keyCounts.set(key, (keyCounts.get(key) ?? 0) + 1);
 	}, { delimiter: 'detect' });
 	let streamSibling: NodeJS.ReadableStream | undefined;

@@ -31,7 +31,8 @@ export async function runService<Prepared>(
 ): Promise<INodeExecutionData[][]> {
 	const continueOnFail = ctx.continueOnFail();
 	const ledger = new RunLedger(ctx, service.serviceName);
-	const jobs = await prepareJobs(ctx, service, ledger, continueOnFail);
+	const planned = new Set<string>();
+	const jobs = await prepareJobs(ctx, service, ledger, continueOnFail, planned);
 
 	let connection: Connection | Error = new Error('no request to send');
 	if (jobs.some((job) => job.sends)) {
@@ -50,6 +51,7 @@ export async function runService<Prepared>(
 					connection.identity,
 					jobs.map((job) => job.reuse),
 				);
+	keeping?.willAsk(planned);
 	const tally = { items: 0, rows: 0, notSent: 0 };
 	const failure = await sendAll(ctx, service, jobs, ledger, connection, continueOnFail, tally, keeping);
 	// Stopped by the user: n8n keeps nothing of this run, and an error would mark it failed, not stopped.
@@ -59,9 +61,9 @@ export async function runService<Prepared>(
 		return [[]];
 	}
 	if (failure !== undefined) {
-		const keptForRetry = keeping?.finish('threw') ?? 0;
+		const keptForRetry = keeping?.finish('threw') ?? { paid: 0, reused: 0 };
 		await Promise.all(jobs.map(async (job) => await job.collector?.abort?.()));
-		throw withCost(failure, jobs, ledger, keptForRetry);
+		throw withCost(failure, jobs, ledger, keptForRetry, keeping?.testRun === true);
 	}
 
 	const output: INodeExecutionData[] = [];
@@ -135,6 +137,8 @@ async function prepareJobs<Prepared>(
 	service: ServiceDefinition<Prepared>,
 	ledger: RunLedger,
 	continueOnFail: boolean,
+	/** Collects the request keys the run will ask for (the kept answers it may take are not dropped for room). */
+	planned: Set<string>,
 ): Promise<Array<Job<Prepared>>> {
 	const jobs: Array<Job<Prepared>> = [];
 	const items = ctx.getInputData();
@@ -161,16 +165,17 @@ async function prepareJobs<Prepared>(
 				if (Array.isArray(fanOut.units)) {
 					for (const unit of fanOut.units as Array<FanOutUnit<Prepared>>) {
 						if ('failed' in unit && !continueOnFail) throw unit.failed;
-						if ('prepared' in unit) expectKey(service, ledger, job, unit.prepared);
+						if ('prepared' in unit) expectKey(service, ledger, job, unit.prepared, planned);
 					}
 				} else if (fanOut.options.keyCounts && job.sendRepeatsOnce) {
+					for (const key of fanOut.options.keyCounts.keys()) planned.add(key);
 					ledger.expectCounts(fanOut.options.keyCounts);
 				} else {
 					ledger.countsUnknown();
 				}
 			} else {
 				Object.assign(job, { units: [{ prepared, label }], sends: true });
-				expectKey(service, ledger, job, prepared as Prepared);
+				expectKey(service, ledger, job, prepared as Prepared, planned);
 			}
 		} catch (error) {
 			if (!continueOnFail) throw asNodeError(ctx, error, itemIndex);
@@ -193,9 +198,11 @@ function serviceKey<Prepared>(service: ServiceDefinition<Prepared>, prepared: Pr
 	return service.requestKey ? service.requestKey(prepared) : requestKey(prepared);
 }
 
-function expectKey<Prepared>(service: ServiceDefinition<Prepared>, ledger: RunLedger, job: Job<Prepared>, prepared: Prepared): void {
+function expectKey<Prepared>(service: ServiceDefinition<Prepared>, ledger: RunLedger, job: Job<Prepared>, prepared: Prepared, planned: Set<string>): void {
 	const key = keyOf(service, job, prepared);
-	if (key !== undefined) ledger.expect(key);
+	if (key === undefined) return;
+	ledger.expect(key);
+	planned.add(key);
 }
 
 interface Tally {
@@ -232,29 +239,50 @@ async function sendAll<Prepared>(
 		if (ledger.stoppedAt !== undefined && !keeping?.has(keptKey, job.reuse)) {
 			return { failed: ledger.notSentError(job.itemIndex, unit.label), notSent: true };
 		}
+		const client = () => connection.clientFor(job.itemIndex, ledger.gate(job.itemIndex, unit.label));
+		// What the unit's output makes of its answer (service.present): for every unit, whether its
+		// answer was paid, shared by a repeat or reused; a failure here fails the unit, not the payment.
+		const presented = async (outcome: UnitOutcome): Promise<UnitOutcome> => {
+			if (!service.present || !('answered' in outcome)) return outcome;
+			try {
+				return { ...outcome, answered: await service.present.call(ctx, job.itemIndex, unit.prepared, outcome.answered, client()) };
+			} catch (error) {
+				return { failed: error as Error, notSent: false };
+			}
+		};
 		const send = async (): Promise<UnitOutcome> => {
 			const kept = await keeping?.take(ctx, keptKey, job.reuse);
 			if (kept) {
-				ledger.reused(job.itemIndex, kept.fromTry);
-				return { answered: kept.answered, repeated: false };
+				ledger.reused(job.itemIndex, kept.source);
+				return await presented({ answered: kept.answered, repeated: false, reusedFrom: kept.source });
 			}
+			let answered: INodeExecutionData[];
 			try {
-				const client = connection.clientFor(job.itemIndex, ledger.gate(job.itemIndex, unit.label));
-				const answered = service.run
-					? await service.run.call(ctx, job.itemIndex, unit.prepared, client)
-					: recordItems((await client.request(unit.prepared as ServiceRequest)).body);
-				ledger.paid(job.itemIndex);
-				// A result file's rows never fail the node, so only Retry On Fail (a first item that
-				// failed) runs them again: without it, its answers would hold memory for nothing
-				// (unless the Options keep them for the node's next runs).
-				keeping?.keep(keptKey, answered, unit.beside, !job.collector || keeping.retryOnFail, job.reuse);
-				return { answered, repeated: false };
+				answered = service.run
+					? await service.run.call(ctx, job.itemIndex, unit.prepared, client())
+					: recordItems((await client().request(unit.prepared as ServiceRequest)).body);
 			} catch (error) {
 				return { failed: error as Error, notSent: error instanceof NotSentError };
 			}
+			// Paid the moment the service answered: counted and kept before what the unit does with
+			// it (a download), so that the Discarded figure and n8n's next try see it. A result
+			// file's rows never fail the node, so only Retry On Fail (a first item that failed) runs
+			// them again: without it, its answers would hold memory for nothing (unless the Options
+			// keep them for the node's next runs).
+			ledger.paid(job.itemIndex);
+			const forTries = !job.collector || keeping?.retryOnFail === true;
+			keeping?.keep(keptKey, answered, unit.beside, forTries, job.reuse);
+			if (!service.present) return { answered, repeated: false };
+			const outcome = await presented({ answered, repeated: false });
+			// Kept again with a file the unit fetched for it (a download): a next run need not fetch it.
+			if ('answered' in outcome && outcome.answered.some((item, index) => item.binary && !answered[index]?.binary)) {
+				keeping?.keep(keptKey, outcome.answered, unit.beside, forTries, job.reuse);
+			}
+			return outcome;
 		};
 		if (key === undefined) return await send();
-		return await ledger.outcomeFor(key, job.itemIndex, send, () => ledger.notSentError(job.itemIndex, unit.label));
+		const outcome = await ledger.outcomeFor(key, job.itemIndex, send, () => ledger.notSentError(job.itemIndex, unit.label));
+		return 'answered' in outcome && outcome.repeated ? await presented(outcome) : outcome;
 	};
 
 	const lane = async () => {
@@ -388,27 +416,27 @@ function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number):
 
 /**
  * The error that stops a run (default On Error), saying what the run had already been answered,
- * and what of it was charged, for: n8n keeps no output of a node that stops on an error. Paid
- * answers are the charged ones; repeats that shared an answer, and answers reused from an
- * earlier try or run, cost nothing and are said apart.
+ * and what of it was charged, for: n8n keeps no output of a node that stops on an error. Each
+ * figure by its cause: charged in this execution (this try, or an earlier try or run of the node
+ * in it), shared by a repeat, reused from elsewhere; and what stays kept for a Retry.
  */
-function withCost<Prepared>(failure: Error, jobs: Array<Job<Prepared>>, ledger: RunLedger, keptForRetry: number): Error {
+function withCost<Prepared>(failure: Error, jobs: Array<Job<Prepared>>, ledger: RunLedger, kept: { paid: number; reused: number }, testRun: boolean): Error {
 	const paid = { item: 0, row: 0 };
 	const free = { item: 0, row: 0 };
 	for (const job of jobs) {
 		const figures = ledger.figuresOf(job.itemIndex);
-		// An earlier try of this execution (Retry On Fail) paid for what this try reused.
 		paid[job.rows ? 'row' : 'item'] += figures.answersPaid + figures.reusedFromTries;
 		free[job.rows ? 'row' : 'item'] += figures.answersShared + figures.answersReused - figures.reusedFromTries;
 	}
 	const paidText = [counted(paid.item, 'item'), counted(paid.row, 'row')].filter(Boolean).join(' and ');
 	const freeText = [counted(free.item, 'item'), counted(free.row, 'row')].filter(Boolean).join(' and ');
 	if (!paidText && !freeText) return failure;
-	const { answersShared, answersReused, reusedFromTries } = ledger.figures;
-	const reusedFree = answersReused - reusedFromTries;
+	const { retry, testRuns, earlierRuns } = ledger.reusedFrom;
 	const freeWhy = [
-		answersShared ? `${answersShared.toLocaleString('en-US')} shared the answer of a repeated value` : '',
-		reusedFree ? `${reusedFree.toLocaleString('en-US')} reused an answer an earlier run paid for` : '',
+		ledger.figures.answersShared ? `${number(ledger.figures.answersShared)} shared the answer of a repeated value` : '',
+		retry ? `${number(retry)} reused an answer a failed execution of this node paid for` : '',
+		testRuns ? `${number(testRuns)} reused an answer an earlier test run paid for` : '',
+		earlierRuns ? `${number(earlierRuns)} reused an answer an earlier run paid for` : '',
 	]
 		.filter(Boolean)
 		.join(', ');
@@ -416,18 +444,40 @@ function withCost<Prepared>(failure: Error, jobs: Array<Job<Prepared>>, ledger: 
 		? `${paidText} already answered (and charged) in this run${freeText ? `, and ${freeText} more answered at no charge (${freeWhy})` : ''}`
 		: `${freeText} answered at no charge in this run (${freeWhy})`;
 	const error = failure as Error & { description?: string | null };
-	// What is kept is the process's: n8n in queue mode may run the retry on another worker.
-	const kept = keptForRetry
-		? ` This n8n keeps the ${keptForRetry.toLocaleString('en-US')} paid ${keptForRetry === 1 ? 'answer' : 'answers'} for an hour: a Retry of this execution (in the executions list) within the hour reuses them instead of paying again. In queue mode the retry may run on another worker, which keeps none.`
-		: '';
-	const cost = `Discarded: ${discarded}, as n8n keeps no output of a node that stops on an error.${kept} To keep every answer, set the node's Settings > On Error to "Continue (using error output)": answers then go to the success output and failures, each with its reason, to the error output.`;
+	const cost = `Discarded: ${discarded}, as n8n keeps no output of a node that stops on an error.${keptText(kept, testRun)} To keep every answer, set the node's Settings > On Error to "Continue (using error output)": answers then go to the success output and failures, each with its reason, to the error output.`;
 	error.description = error.description ? `${error.description} ${cost}` : cost;
 	return error;
 }
 
+/** What stays kept for a Retry of the failed execution, and where (the process's memory). */
+function keptText(kept: { paid: number; reused: number }, testRun: boolean): string {
+	if (kept.paid + kept.reused === 0) return '';
+	const what = [
+		kept.paid ? `the ${plural(kept.paid, 'answer')} this execution paid for` : '',
+		kept.reused ? `the ${plural(kept.reused, 'answer')} it reused from failed executions` : '',
+	]
+		.filter(Boolean)
+		.join(' and ');
+	// In queue mode a Retry always runs on a worker; a test run runs on main unless manual
+	// executions are offloaded to workers.
+	const queue = testRun
+		? 'In queue mode a Retry runs on a worker, and a test run on main unless OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true: the Retry of a test run on main will pay again.'
+		: 'In queue mode a Retry runs on whichever worker takes it: on another worker than the one that ran this execution, it will pay again.';
+	return ` This n8n process keeps ${what}, each for an hour from its payment: a Retry of this execution (in the executions list) within that hour reuses them instead of paying again. ${queue}`;
+}
+
 /** "1 item", "3 rows", or '' for none. */
 function counted(count: number, noun: 'item' | 'row'): string {
-	return count ? `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}` : '';
+	return count ? plural(count, noun) : '';
+}
+
+/** "1 request", "2 requests", "1,000 answers". */
+function plural(count: number, noun: string): string {
+	return `${number(count)} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+function number(count: number): string {
+	return count.toLocaleString('en-US');
 }
 
 /** What the run saved and where it stopped, above the node's output in the editor. */
@@ -439,31 +489,38 @@ function addHints<Prepared>(
 	keeping: AnswerKeeping | undefined,
 ): void {
 	const { requestsSent, answersPaid, answersShared, answersReused } = ledger.figures;
-	const answered = answersPaid + answersShared + answersReused;
-	const noun = tally.rows ? 'rows' : 'items';
+	const noun = tally.rows ? 'row' : 'item';
 	const hints: Array<{ message: string; type: 'info' | 'warning'; location: 'outputPane' }> = [];
 	const info = (message: string) => hints.push({ message, type: 'info', location: 'outputPane' });
 	if (answersShared > 0) {
-		// Requests sent count retries and refusals too: said apart when they differ from the paid answers.
-		const requests = requestsSent === answersPaid ? `${requestsSent.toLocaleString('en-US')} requests` : `${answersPaid.toLocaleString('en-US')} paid requests (${requestsSent.toLocaleString('en-US')} sent)`;
-		info(`${answered.toLocaleString('en-US')} ${noun} answered with ${requests}: repeated values were sent once (turn Send Repeated Values Once off in Options for a fresh answer each)`);
+		// The units a request answered: its own, and its repeats'. Requests sent count retries and
+		// refusals too: said apart when they differ from the paid answers.
+		const requests = requestsSent === answersPaid ? plural(requestsSent, 'request') : `${plural(answersPaid, 'paid request')} (${number(requestsSent)} sent)`;
+		info(`${plural(answersPaid + answersShared, noun)} answered with ${requests}: repeated values were sent once (turn Send Repeated Values Once off in Options for a fresh answer each)`);
 	}
-	const { fromTry, fromRetry, fromTestRuns, fromEarlierRuns } = keeping?.reused ?? { fromTry: 0, fromRetry: 0, fromTestRuns: 0, fromEarlierRuns: 0 };
-	const reusedFrom = (count: number, where: string) =>
-		info(`${count.toLocaleString('en-US')} ${count === 1 ? 'answer' : 'answers'} reused from ${where}, not paid for again`);
-	if (fromTry > 0) reusedFrom(fromTry, "this node's earlier try (Settings > Retry On Fail)");
-	if (fromRetry > 0) reusedFrom(fromRetry, 'the failed execution this one retries');
+	const { try: fromTry, retry: fromRetry, testRuns: fromTestRuns, earlierRuns: fromEarlierRuns } = ledger.reusedFrom;
+	const reusedFrom = (count: number, where: string) => info(`${plural(count, 'answer')} reused from ${where}, not paid for again`);
+	if (fromTry > 0) reusedFrom(fromTry, keeping?.retryOnFail ? "this node's earlier try (Settings > Retry On Fail)" : "this node's earlier run in this execution");
+	if (fromRetry > 0) {
+		const failed = keeping?.retrySources() ?? { executions: 1, testRuns: 0 };
+		const runs =
+			failed.executions === 1
+				? `a failed ${failed.testRuns ? 'test run' : 'execution'}`
+				: `${failed.executions} failed executions${failed.testRuns ? ` (${failed.testRuns} of them test runs)` : ''}`;
+		reusedFrom(fromRetry, `${runs} of this node (a Retry takes them for an hour)`);
+	}
 	const ages = keeping?.reuseAges();
 	if (ages && fromTestRuns + fromEarlierRuns > 0) {
 		const count = fromTestRuns + fromEarlierRuns;
 		const runs = fromTestRuns > 0 ? ['a test run', 'test runs'] : ['an earlier run', 'earlier runs'];
 		const from = ages.executions === 1 ? `${runs[0]} ${ago(ages.newestAgo, ages.oldestAgo)}` : `${ages.executions} ${runs[1]} ${ago(ages.newestAgo, ages.oldestAgo)}`;
 		const how = fromTestRuns > 0 ? 'turn Reuse Answers of Test Runs off in Options to ask afresh' : 'Options > Reuse Answers For (Hours)';
-		info(`${count.toLocaleString('en-US')} of ${answered.toLocaleString('en-US')} ${count === 1 && answered === 1 ? 'answer' : 'answers'} reused from ${from}: no credit (${how})`);
+		const answered = answersPaid + answersShared + answersReused;
+		info(`${number(count)} of ${plural(answered, 'answer')} reused from ${from}: no credit (${how})`);
 	}
 	if (ledger.stoppedAt !== undefined) {
 		hints.push({
-			message: `${ledger.stopReason === 'keyRejected' ? `The ${service.serviceName} key was rejected (401)` : `The plan's API credits for ${service.serviceName} ran out`} at ${ledger.stoppedAt}: ${tally.notSent.toLocaleString('en-US')} ${noun} after it were not sent and cost nothing`,
+			message: `${ledger.stopReason === 'keyRejected' ? `The ${service.serviceName} key was rejected (401)` : `The plan's API credits for ${service.serviceName} ran out`} at ${ledger.stoppedAt}: ${plural(tally.notSent, noun)} after it ${tally.notSent === 1 ? 'was' : 'were'} not sent and cost nothing`,
 			type: 'warning',
 			location: 'outputPane',
 		});

@@ -1,5 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import type { ReuseSource } from './keptAnswers';
+
 /**
  * One input item that stands for many requests: the rows of a bulk CSV file. A service's
  * `prepare` returns a FanOut instead of one prepared request; the engine then sends each unit as
@@ -23,12 +25,13 @@ export type FanOutUnit<Prepared> = ({ prepared: Prepared } | { failed: Error }) 
  *   them). `repeated` is true when an earlier unit of the run sent the same request and this one
  *   shares its answer without a request of its own. `withoutRequest` is true when the service
  *   answered it without any request (ServiceDefinition's answerWithoutRequest): it cost nothing.
+ *   `reusedFrom` says where a kept answer came from (keptAnswers.ts): its repeats are reused too.
  * - `failed`: its error (an invalid value, a service error after its retries). `notSent` is
  *   true when the run stopped sending before this unit (the plan's credits ran out): it cost
  *   nothing.
  */
 export type UnitOutcome =
-	| { answered: INodeExecutionData[]; repeated: boolean; withoutRequest?: boolean }
+	| { answered: INodeExecutionData[]; repeated: boolean; withoutRequest?: boolean; reusedFrom?: ReuseSource }
 	| { failed: Error; notSent: boolean };
 
 /** What the run did, for a collector's summary. */

@@ -1,49 +1,50 @@
-import type { IBinaryData, IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
+import { jsonCopy, sizeOf, storeFilesAgain } from './keptItems';
 import { copyItem } from './runLedger';
 
 /**
- * Answers a node has paid for, kept in this process for the next time n8n runs the same work.
+ * The answers this n8n process has paid for, as one ledger, so that nothing is paid twice when n8n
+ * runs a node again on the same input (Retry On Fail: WorkflowExecute's tries, which share the
+ * execution id, while the node throws or its first item is an error item; a Retry of a failed
+ * execution: a new execution in mode `retry` from the failed node's stored input, of which n8n
+ * kept no output) or a person does (test runs: n8n's `manual` mode), and when production runs
+ * are told to reuse (Reuse Answers For (Hours)).
  *
- * n8n runs a node again with the same input in two ways, and without this the package would pay
- * again for every answer it already had:
- * - Retry On Fail (the node's Settings): n8n-core's WorkflowExecute runs the node up to `maxTries`
- *   times while it throws, and, with the setting on, while the first item of its first output
- *   carries `json.error` (so a file whose first row is empty runs every try, whatever changes).
- *   The tries share the execution id and the node.
- * - Retry of a failed execution (the executions list, either choice): a new execution in mode
- *   `retry`, of the same workflow, that runs the failed node again from its stored input. n8n
- *   kept no output of the failed node, so its paid answers exist only here.
+ * Each entry is one paid answer: what it answers (the request key, requestKey.ts: what was sent,
+ * nothing of presentation), its scope (workflow, node id, type and version, credential identity),
+ * when and by which execution it was paid, in which mode. Rules decide who may take it:
+ * - the same execution, while n8n may run the node again in it: an hour from that execution's
+ *   last payment (a 14-hour file keeps its first answers for its next try);
+ * - a Retry (mode `retry`): the answers of the node's failed executions, each for an hour from its
+ *   payment, test runs' included: n8n gives a Retry of a failed test run the same mode, so the
+ *   store cannot tell which execution a Retry retries, and refusing them would make a Retry of a
+ *   failed test run pay again for every answer it had; what a Retry takes answers the same
+ *   request, in the same node and credential, no older than a failed production run's would be;
+ * - a test run: test runs' answers of the last hour (Reuse Answers of Test Runs);
+ * - a production run: production answers younger than its Reuse Answers For (Hours).
+ * An answer paid again replaces the older one, and inherits the failed executions' claim on it.
+ * A Retry that ends normally gives up only the claims it took (their answers are in its output).
  *
- * And a person runs the same work again on purpose: while building a workflow, Execute workflow
- * (or Execute step, or a test webhook: n8n's `manual` mode) is clicked again and again on the same
- * test data. Answers a test run paid for are reused by the node's next test runs for an hour
- * (Reuse Answers of Test Runs, on by default). Production runs (every other mode) take none of
- * them; they reuse earlier production runs' answers only when the node's Reuse Answers For (Hours)
- * asks for it.
- *
- * Answers are kept per workflow, node (id, type and version) and credential (the key's identity:
- * another key, or another Base URL, never sees them), under the request key by which Send Repeated
- * Values Once matches requests (requestKey.ts). Only answers are kept: a request that failed is
- * sent again by the next try, which is what Retry On Fail is for.
- *
- * Bounded: at most KEPT_ANSWERS_BUDGET of them in the process, counted by size, oldest dropped
- * first, never one a running retry may still take; a try shelf is dropped when n8n's tries of the
- * node are over and it ended normally (its answers are in its output), and no answer outlives
- * its time. The lint rules for n8n Cloud forbid timers, so expiry is checked whenever a node
- * opens the store, and again when an answer is taken.
+ * One memory budget (KEPT_ANSWERS_BUDGET, counted by size). When it is full, what only saves a
+ * convenience goes first, least recently used first; then what a failed execution or a waiting
+ * try may still take, oldest first; never what the running node has taken. The lint rules for
+ * n8n Cloud forbid timers, so expired entries are swept when a node opens the store.
  */
 
 /** Memory the process gives kept answers, counted by the size of what is kept. */
 export const KEPT_ANSWERS_BUDGET = 64 * 1024 * 1024;
 
-/** How long answers of a failed run wait for a Retry of its execution. */
+/** How long a failed execution's answers wait for a Retry, and an execution's for its next try. */
 export const KEEP_FOR_RETRY_MS = 60 * 60 * 1000;
 
 /** How long a test run's answers serve the node's next test runs. */
 export const REUSE_TEST_RUNS_MS = 60 * 60 * 1000;
 
-const HOUR_MS = 60 * 60 * 1000;
+const HOUR_MS = KEEP_FOR_RETRY_MS;
+
+/** A policy under which any rule may give an entry (for telling what a run is about to take). */
+const ANY_REUSE: ReusePolicy = { testRuns: true, hours: Number.POSITIVE_INFINITY };
 
 /**
  * What the node's Options ask of one item's requests beyond n8n's own retries:
@@ -55,57 +56,54 @@ export interface ReusePolicy {
 	hours: number;
 }
 
-/** What one kept answer holds and costs; `shelf` and `key` say where it is filed. */
-interface KeptAnswer {
-	/** The run that paid for it. */
-	keptBy: AnswerKeeping;
-	shelf: Shelf;
+/**
+ * Where a kept answer comes from, by the rule that gives it: this execution's earlier try or run
+ * of the node, the node's failed executions (a Retry), earlier test runs, earlier production runs.
+ */
+export type ReuseSource = 'try' | 'retry' | 'testRuns' | 'earlierRuns';
+
+/** One execution's runs of one node (its tries): what it paid, and whether n8n may run it again. */
+interface Run {
+	/** The execution and the node's scope: its key in `runs`. */
+	id: string;
+	executionId: string;
+	testRun: boolean;
+	retryOnFail: boolean;
+	/** n8n may still run the node again in this execution (or it is running now). */
+	open: boolean;
+	tries: number;
+	/** Its last payment: its answers serve its next try for an hour from then. */
+	lastPaidAt: number;
+}
+
+interface Entry {
+	scope: Map<string, Entry>;
 	key: string;
 	answered: INodeExecutionData[];
 	/** The keys the engine puts beside the answer in its output item (a CSV row's): not the answer's. */
 	besideKeys?: string[];
 	size: number;
-	/** When it was paid for (the store's clock), for the hint and for Reuse Answers For (Hours). */
 	paidAt: number;
-	/** On a reuse shelf: when it stops serving. */
-	expiresAt: number;
+	payer: Run;
+	/** Until when later runs may reuse it (test runs', or production runs' Reuse Answers For (Hours)). */
+	reuseUntil: number;
+	/** Failed executions of the node that paid for this request, not yet given back by a Retry. */
+	failed: number;
+	retryUntil: number;
 }
 
-/**
- * The kept answers of one scope: the tries of a node in one execution, a failed run's for a retry,
- * or a node's answers for its next runs (`reuse`: test runs' or production runs').
- */
-interface Shelf {
-	id: string;
-	answers: Map<string, KeptAnswer>;
-	/** Runs of the node in this execution that opened it (a try shelf): n8n's try number. */
-	tries: number;
-	expiresAt: number;
-	reuse?: 'testRuns' | 'production';
-}
-
-const shelves = new Map<string, Shelf>();
-/** Every kept answer, oldest first (a Set keeps insertion order): what the budget drops first. */
-const byAge = new Set<KeptAnswer>();
+const scopes = new Map<string, Map<string, Entry>>();
+const runs = new Map<string, Run>();
+/** Entries nothing but reuse may take: least recently used first. */
+const convenient = new Set<Entry>();
+/** Entries a failed execution or a waiting try may take: oldest first. */
+const claimed = new Set<Entry>();
 let sizeKept = 0;
 let budget = KEPT_ANSWERS_BUDGET;
-/** The earliest time an answer on a reuse shelf expires: before it, no shelf needs a look. */
-let nextReuseExpiry = Number.POSITIVE_INFINITY;
+let nextSweep = Number.POSITIVE_INFINITY;
 
 /** The store's clock: the tests move it to see answers expire without waiting. */
 let clock: () => number = () => Date.now();
-
-/** Where a reused answer came from, for the hint and the summary. */
-export interface ReuseCounts {
-	/** From an earlier try of this node in this execution (Retry On Fail). */
-	fromTry: number;
-	/** From the failed execution this one retries. */
-	fromRetry: number;
-	/** From earlier test runs of the node (manual mode). */
-	fromTestRuns: number;
-	/** From earlier production runs of the node (Reuse Answers For (Hours)). */
-	fromEarlierRuns: number;
-}
 
 /** When the reused answers of earlier runs were paid for, and by how many executions. */
 export interface ReuseAges {
@@ -116,75 +114,90 @@ export interface ReuseAges {
 }
 
 /**
- * One run of a node's use of the store: it takes what an earlier try (or the failed execution it
- * retries, or an earlier run the Options allow) answered, files what it answers itself, and on
- * finishing says what becomes of them.
+ * One run of a node's use of the ledger: it takes what the rules give it, files what it pays for,
+ * and on finishing says what becomes of them.
  */
 export class AnswerKeeping {
-	readonly reused: ReuseCounts = { fromTry: 0, fromRetry: 0, fromTestRuns: 0, fromEarlierRuns: 0 };
-
 	/** Occurrences of each request so far, when repeats are each sent (Send Repeated Values Once off). */
 	private readonly occurrences = new Map<string, number>();
 
-	private readonly reuseSources = new Set<string>();
+	/** What this run took: never dropped for the budget while it runs; a Retry gives back its claims. */
+	private readonly taken = new Map<Entry, ReuseSource>();
+
+	/** The request keys this run will ask for: what it is about to take is not dropped for room. */
+	private asking: ReadonlySet<string> = new Set();
+
+	/** Executions whose answers were reused, by source: 'earlier' (test or production runs), 'retry'. */
+	private readonly sources = { earlier: new Set<Run>(), retry: new Set<Run>() };
 
 	private oldestPaidAt = Number.POSITIVE_INFINITY;
 
 	private newestPaidAt = Number.NEGATIVE_INFINITY;
 
 	private constructor(
-		/** Undefined when n8n will never run the same work again in this execution or a retry of it. */
-		private readonly tryShelf: Shelf | undefined,
-		private readonly retryShelf: Shelf | undefined,
-		private readonly retryShelfId: string,
-		/** Where this node's answers for its next runs are filed: test runs' or production runs'. */
-		private readonly reuseShelfId: string,
-		private readonly testRun: boolean,
+		/** This kind of run's payments (test runs' or production runs') in the node's scope. */
+		private readonly scope: Map<string, Entry>,
+		/** For a Retry: the test runs' payments, of which it takes failed executions'. */
+		private readonly testRunsScope: Map<string, Entry> | undefined,
+		/** This execution's run of the node; undefined for an estimate, which changes nothing. */
+		private readonly run: Run | undefined,
 		readonly executionId: string,
-		private readonly moreTries: boolean,
+		readonly testRun: boolean,
+		readonly retry: boolean,
 		/** The node's Retry On Fail: n8n may run it again within this execution. */
 		readonly retryOnFail: boolean,
-		/** Some item of this run takes answers of the node's earlier runs. */
-		private readonly reuses: boolean,
+		private readonly moreTries: boolean,
 	) {}
 
 	/**
-	 * The store as this run of the node uses it, or undefined when nothing would be taken or kept:
+	 * The ledger as this run of the node uses it, or undefined when nothing would be taken or kept:
 	 * with either Continue setting and Retry On Fail off, n8n keeps the node's output, whatever it
 	 * holds, and does not retry it; and no item's Options reuse answers of earlier runs.
+	 * `estimate`: a read-only view that registers no try, creates no scope, keeps nothing and
+	 * changes no eviction order (what a run would take, told before it runs).
 	 */
-	static open(ctx: IExecuteFunctions, credentialIdentity: string, reuseAsked: ReusePolicy[] = []): AnswerKeeping | undefined {
+	static open(
+		ctx: IExecuteFunctions,
+		credentialIdentity: string,
+		reuseAsked: ReusePolicy[] = [],
+		view: { estimate?: boolean } = {},
+	): AnswerKeeping | undefined {
 		const node = ctx.getNode();
 		const mode = ctx.getMode?.();
-		// Only n8n's `manual` mode is a person building the workflow (Execute workflow, Execute step,
-		// a test webhook); every other mode is production: trigger, webhook, retry, cli, integrated...
+		// Only `manual` is a person building the workflow; every other mode is production.
 		const testRun = mode === 'manual';
 		const retryOnFail = node.retryOnFail === true;
 		const forRetries = retryOnFail || !ctx.continueOnFail() || mode === 'retry';
-		const reuses = reuseAsked.some((policy) => reusesWith(policy, testRun));
-		if (!forRetries && !reuses) return undefined;
+		if (!forRetries && !reuseAsked.some((policy) => reusesWith(policy, testRun))) return undefined;
 		// A process given no memory for them keeps nothing (the bench's run without keeping).
 		if (budget <= 0) return undefined;
-		const now = clock();
-		dropExpired(now);
-		const scope = [ctx.getWorkflow().id ?? '', node.id || node.name, `${node.type}@${node.typeVersion}`, credentialIdentity].join('\n');
+		// Test runs' and production runs' payments are filed apart: each kind takes its own, and a
+		// production answer paid again does not replace what the node's next test run will take.
+		const scopeId = [ctx.getWorkflow().id ?? '', node.id || node.name, `${node.type}@${node.typeVersion}`, credentialIdentity].join('\n');
 		const executionId = String(ctx.getExecutionId());
-		let tryShelf: Shelf | undefined;
-		if (forRetries) {
-			const tryId = `try\n${executionId}\n${scope}`;
-			tryShelf = shelves.get(tryId);
-			if (!tryShelf) {
-				tryShelf = { id: tryId, answers: new Map(), tries: 0, expiresAt: now + KEEP_FOR_RETRY_MS };
-				shelves.set(tryId, tryShelf);
-			}
-			tryShelf.tries++;
+		const estimate = view.estimate === true;
+		if (!estimate) sweep(clock());
+		const scopeOf = (kind: 'test' | 'production') => {
+			const id = `${kind}\n${scopeId}`;
+			const scope = scopes.get(id) ?? new Map<string, Entry>();
+			if (!estimate && !scopes.has(id)) scopes.set(id, scope);
+			return scope;
+		};
+		const runId = `${executionId}\n${scopeId}`;
+		let run = runs.get(runId);
+		if (!estimate && !run) {
+			run = { id: runId, executionId, testRun, retryOnFail, open: true, tries: 0, lastPaidAt: clock() };
+			runs.set(runId, run);
 		}
-		const retryId = `retry\n${scope}`;
-		// Only a Retry of an execution takes a failed run's answers: a new run of the workflow asks afresh.
-		const retryShelf = mode === 'retry' ? shelves.get(retryId) : undefined;
-		const moreTries = retryOnFail && (tryShelf?.tries ?? 1) < triesOf(node);
-		const reuseShelfId = `${testRun ? 'testRuns' : 'production'}\n${scope}`;
-		return new AnswerKeeping(tryShelf, retryShelf, retryId, reuseShelfId, testRun, executionId, moreTries, retryOnFail, reuses);
+		if (!estimate && run) {
+			run.open = true;
+			run.tries++;
+		}
+		const moreTries = retryOnFail && (run?.tries ?? 1) < triesOf(node);
+		const own = scopeOf(testRun ? 'test' : 'production');
+		// A Retry also takes failed test runs' answers (see above).
+		const failedTestRuns = mode === 'retry' ? scopeOf('test') : undefined;
+		return new AnswerKeeping(own, failedTestRuns, estimate ? undefined : run, executionId, testRun, mode === 'retry', retryOnFail, moreTries);
 	}
 
 	/**
@@ -200,218 +213,249 @@ export class AnswerKeeping {
 	}
 
 	has(key: string | undefined, policy: ReusePolicy): boolean {
-		return this.find(key, policy) !== undefined;
+		return this.sourceOf(key, policy) !== undefined;
+	}
+
+	/** The request keys this run will ask for (with Send Repeated Values Once, where known before it sends). */
+	willAsk(keys: ReadonlySet<string>): void {
+		this.asking = keys;
+	}
+
+	/** From where `take` would take the answer for `key` now; no side effect. */
+	sourceOf(key: string | undefined, policy: ReusePolicy): ReuseSource | undefined {
+		return this.find(key, policy)?.[1];
 	}
 
 	/**
-	 * A kept answer for `key`, as the unit's own copy, or undefined: the unit is sent. A file kept
-	 * by another execution is stored again for this one (n8n may delete the other's files, and in
-	 * filesystem mode an item holds only a reference); one that can no longer be read is not reused.
+	 * A kept answer for `key`, as the unit's own copy, and where it came from; undefined: the unit
+	 * is sent. A file kept by another execution is stored again for this one (n8n may delete the
+	 * other's files, and in filesystem mode an item holds only a reference); one that can no
+	 * longer be read is not reused.
 	 */
-	async take(ctx: IExecuteFunctions, key: string | undefined, policy: ReusePolicy): Promise<{ answered: INodeExecutionData[]; fromTry: boolean } | undefined> {
-		const kept = this.find(key, policy);
-		if (!kept) return undefined;
-		const copies = kept.answered.map(copyItem);
-		for (const name of kept.besideKeys ?? []) for (const copy of copies) delete copy.json[name];
-		const fromThisExecution = kept.keptBy.executionId === this.executionId;
-		if (!fromThisExecution && kept.shelf.reuse) {
+	async take(ctx: IExecuteFunctions, key: string | undefined, policy: ReusePolicy): Promise<{ answered: INodeExecutionData[]; source: ReuseSource; fromTry: boolean } | undefined> {
+		const found = this.find(key, policy);
+		if (!found) return undefined;
+		const [entry, source] = found;
+		const copies = entry.answered.map(copyItem);
+		for (const name of entry.besideKeys ?? []) for (const copy of copies) delete copy.json[name];
+		// An estimate stores nothing: it only tells what a run would take.
+		if (source !== 'try' && this.run) {
 			try {
 				for (const copy of copies) await storeFilesAgain(ctx, copy);
 			} catch {
-				forget(kept);
+				forget(entry);
 				return undefined;
 			}
 		}
-		const fromTry = kept.shelf === this.tryShelf || (kept.shelf.reuse !== undefined && fromThisExecution);
-		if (fromTry) this.reused.fromTry++;
-		else if (kept.shelf === this.retryShelf) this.reused.fromRetry++;
-		else {
-			this.reused[this.testRun ? 'fromTestRuns' : 'fromEarlierRuns']++;
-			this.reuseSources.add(kept.keptBy.executionId);
-			this.oldestPaidAt = Math.min(this.oldestPaidAt, kept.paidAt);
-			this.newestPaidAt = Math.max(this.newestPaidAt, kept.paidAt);
+		if (source === 'retry') this.sources.retry.add(entry.payer);
+		if (source === 'testRuns' || source === 'earlierRuns') {
+			this.sources.earlier.add(entry.payer);
+			this.oldestPaidAt = Math.min(this.oldestPaidAt, entry.paidAt);
+			this.newestPaidAt = Math.max(this.newestPaidAt, entry.paidAt);
 		}
-		return { answered: copies, fromTry };
+		if (this.run) {
+			this.taken.set(entry, source);
+			touch(entry);
+		}
+		return { answered: copies, source, fromTry: source === 'try' };
 	}
 
-	/** When the answers reused from earlier runs (test or production) were paid, or undefined. */
+	/** When the reused answers of earlier runs were paid for, and by how many executions. */
 	reuseAges(): ReuseAges | undefined {
-		if (this.reuseSources.size === 0) return undefined;
+		if (this.sources.earlier.size === 0) return undefined;
 		const now = clock();
-		return {
-			executions: this.reuseSources.size,
-			oldestAgo: Math.max(0, now - this.oldestPaidAt),
-			newestAgo: Math.max(0, now - this.newestPaidAt),
-		};
+		return { executions: this.sources.earlier.size, oldestAgo: Math.max(0, now - this.oldestPaidAt), newestAgo: Math.max(0, now - this.newestPaidAt) };
+	}
+
+	/** The failed executions whose answers a Retry took: how many, and how many of them test runs. */
+	retrySources(): { executions: number; testRuns: number } {
+		const runsTaken = [...this.sources.retry];
+		return { executions: runsTaken.length, testRuns: runsTaken.filter((run) => run.testRun).length };
 	}
 
 	/**
-	 * Files an answer this run paid for, for a next try or a retry (`forTries`), and for the node's
-	 * next runs when the item's Options ask for it. `beside`: what the engine will put into the
-	 * answer's JSON for its output item (a CSV row's columns), left out when reused.
+	 * Files an answer this run paid for: for this execution's next try or a Retry (`forTries`), and
+	 * for the node's next runs when the item's Options ask for it. `beside`: what the engine will
+	 * put into the answer's JSON for its output item (a CSV row's columns), left out when reused.
+	 * Called again for the same unit (its download done), it replaces the answer, not the payment.
 	 */
 	keep(key: string | undefined, answered: INodeExecutionData[], beside: IDataObject | undefined, forTries: boolean, policy: ReusePolicy): void {
-		if (key === undefined) return;
-		if (reusesWith(policy, this.testRun)) {
-			// The node's next runs see a copy: the output's items go on to other nodes, which may change
-			// them. Answers are JSON (an HTTP body, n8n stores items as JSON): a JSON copy is the
-			// smallest in memory (a structured clone held 28% more per email record).
-			const expiresAt = clock() + (this.testRun ? REUSE_TEST_RUNS_MS : policy.hours * HOUR_MS);
-			this.file(this.reuseShelf(), key, answered.map(jsonCopy), undefined, expiresAt);
-			return;
-		}
-		if (forTries && this.tryShelf && !this.tryShelf.answers.has(key)) this.file(this.tryShelf, key, answered, beside, this.tryShelf.expiresAt);
-	}
-
-	private file(shelf: Shelf, key: string, answered: INodeExecutionData[], beside: IDataObject | undefined, expiresAt: number): void {
-		// The row's columns the engine then writes into the answer's JSON are held with it.
-		const size = sizeOf(key, answered) + (beside ? JSON.stringify(beside).length : 0);
-		if (size > budget) return;
-		const previous = shelf.answers.get(key);
-		if (previous) forget(previous);
-		const kept: KeptAnswer = { keptBy: this, shelf, key, answered, size, besideKeys: beside && Object.keys(beside), paidAt: clock(), expiresAt };
-		shelf.answers.set(key, kept);
-		if (shelf.reuse) {
-			shelf.expiresAt = Math.max(shelf.expiresAt, expiresAt);
-			nextReuseExpiry = Math.min(nextReuseExpiry, expiresAt);
-		}
-		this.add(kept);
-	}
-
-	private add(kept: KeptAnswer): void {
-		byAge.add(kept);
-		sizeKept += kept.size;
-		while (sizeKept > budget) {
-			const oldest = byAge.values().next().value as KeptAnswer;
-			// A run does not push out an answer it may still take (an earlier try's, the failed
-			// execution's it retries, an earlier run's of the node): the new answer is the one not
-			// kept. Else a run over more values than the budget holds would drop, value by value,
-			// the very answers it was about to reuse.
-			if (oldest.keptBy !== this && (oldest.shelf === this.tryShelf || oldest.shelf === this.retryShelf || (this.reuses && oldest.shelf.id === this.reuseShelfId))) {
-				forget(kept);
-				return;
-			}
-			forget(oldest);
-		}
-	}
-
-	private reuseShelf(): Shelf {
-		let shelf = shelves.get(this.reuseShelfId);
-		if (!shelf) {
-			shelf = { id: this.reuseShelfId, answers: new Map(), tries: 0, expiresAt: 0, reuse: this.testRun ? 'testRuns' : 'production' };
-			shelves.set(this.reuseShelfId, shelf);
-		}
-		return shelf;
-	}
-
-	/** The answer this run may take for `key`: an earlier try's, the failed run's, or an earlier run's the Options allow. */
-	private find(key: string | undefined, policy: ReusePolicy): KeptAnswer | undefined {
-		if (key === undefined) return undefined;
-		const kept = this.tryShelf?.answers.get(key) ?? this.retryShelf?.answers.get(key);
-		if (kept) return kept;
-		const reused = shelves.get(this.reuseShelfId)?.answers.get(key);
-		if (!reused) return undefined;
-		// An earlier try of this execution filed it there: Retry On Fail takes it, whatever the window.
-		if (reused.keptBy.executionId === this.executionId) return reused;
+		const run = this.run;
+		if (key === undefined || !run) return;
+		const forReuse = reusesWith(policy, this.testRun);
+		if (!forTries && !forReuse) return;
 		const now = clock();
-		if (reused.expiresAt <= now) {
-			forget(reused);
-			return undefined;
-		}
-		if (!reusesWith(policy, this.testRun)) return undefined;
-		// Production runs take what is younger than this item's window (the setting may have shrunk).
-		if (!this.testRun && reused.paidAt <= now - policy.hours * HOUR_MS) return undefined;
-		return reused;
+		const previous = this.scope.get(key);
+		// This execution's own answer for the key, not taken: the same payment, its download added.
+		const samePayment = previous?.payer === run && !this.taken.has(previous);
+		const paidAt = samePayment ? previous.paidAt : now;
+		run.lastPaidAt = Math.max(run.lastPaidAt, paidAt);
+		// Reused by later runs, the answer is a copy: the output's items go on to other nodes, which
+		// may change them. Answers are JSON: a JSON copy is the smallest in memory.
+		const kept = forReuse ? answered.map(jsonCopy) : answered;
+		const entry: Entry = {
+			scope: this.scope,
+			key,
+			answered: kept,
+			besideKeys: !forReuse && beside ? Object.keys(beside) : undefined,
+			size: sizeOf(key, kept) + (!forReuse && beside ? JSON.stringify(beside).length : 0),
+			paidAt,
+			payer: run,
+			reuseUntil: forReuse ? paidAt + (this.testRun ? REUSE_TEST_RUNS_MS : policy.hours * HOUR_MS) : 0,
+			// Failed executions paid this request too: their claim is now on the newer answer.
+			failed: previous && previous.retryUntil > now ? previous.failed : 0,
+			retryUntil: previous && previous.retryUntil > now ? paidAt + KEEP_FOR_RETRY_MS : 0,
+		};
+		if (entry.size > budget) return;
+		if (previous) forget(previous);
+		this.scope.set(key, entry);
+		sizeKept += entry.size;
+		place(entry);
+		nextSweep = Math.min(nextSweep, endOf(entry));
+		this.fitBudget(entry);
 	}
 
 	/**
-	 * The run is over. Returns how many answers stay for a Retry of the execution (0 when they stay
-	 * for n8n's next try of the node, or are dropped).
-	 * - It returned output: n8n keeps it, so nothing stays, unless Retry On Fail will run the node
-	 *   again because the first item is an error item.
-	 * - It threw (or was stopped): the next try takes the answers; after the last try they stay for
-	 *   a Retry of the execution, for an hour.
-	 * Answers filed for the node's next runs stay on their shelf, whatever happened.
+	 * The run is over. Returns how many answers stay for a Retry of this execution: those it paid
+	 * for and those it took from failed executions (0 while n8n's tries go on).
+	 * - It returned output: n8n keeps it, so this execution's claims end, unless Retry On Fail will
+	 *   run the node again because the first item is an error item. A Retry gives back the failed
+	 *   executions' claims it took: their answers are in its output.
+	 * - It threw (or was stopped): the next try takes the answers; after the last try, a Retry may.
+	 * Answers kept for the node's next runs stay, whatever happened.
 	 */
-	finish(result: { output: INodeExecutionData[][] } | 'threw'): number {
-		if (result === 'threw') {
-			if (this.moreTries) return 0;
-			return this.shelveForRetry();
-		}
-		const firstItem = result.output[0]?.[0];
-		if (this.retryOnFail && this.moreTries && firstItem?.json?.error !== undefined) return 0;
-		if (this.tryShelf) dropShelf(this.tryShelf);
-		// A retry that ended normally has its answers in its output.
-		if (this.retryShelf) dropShelf(this.retryShelf);
-		return 0;
-	}
-
-	/**
-	 * The answers this execution paid for (its try shelf's, and those it filed for the node's next
-	 * runs) join the workflow node's retry shelf, which lives an hour from now.
-	 */
-	private shelveForRetry(): number {
-		if (!this.tryShelf) return 0;
-		let retryShelf = shelves.get(this.retryShelfId);
-		if (!retryShelf) {
-			retryShelf = { id: this.retryShelfId, answers: new Map(), tries: 0, expiresAt: 0 };
-			shelves.set(this.retryShelfId, retryShelf);
-		}
-		retryShelf.expiresAt = clock() + KEEP_FOR_RETRY_MS;
-		for (const kept of this.tryShelf.answers.values()) {
-			if (retryShelf.answers.has(kept.key)) {
-				forget(kept);
-				continue;
+	finish(result: { output: INodeExecutionData[][] } | 'threw'): { paid: number; reused: number } {
+		const run = this.run;
+		const none = { paid: 0, reused: 0 };
+		if (!run) return none;
+		const threw = result === 'threw';
+		if (this.moreTries && (threw || (this.retryOnFail && result.output[0]?.[0]?.json?.error !== undefined))) return none;
+		run.open = false;
+		runs.delete(run.id);
+		const now = clock();
+		const kept = { paid: 0, reused: 0 };
+		for (const entry of this.scope.values()) {
+			if (entry.payer !== run) continue;
+			if (threw) {
+				entry.failed++;
+				entry.retryUntil = entry.paidAt + KEEP_FOR_RETRY_MS;
+				if (entry.retryUntil > now) kept.paid++;
 			}
-			kept.shelf = retryShelf;
-			retryShelf.answers.set(kept.key, kept);
+			place(entry);
 		}
-		this.tryShelf.answers.clear();
-		shelves.delete(this.tryShelf.id);
-		// Filed for the node's next runs, and for the retry too: the same items, counted once more.
-		for (const kept of shelves.get(this.reuseShelfId)?.answers.values() ?? []) {
-			if (kept.keptBy.executionId !== this.executionId || retryShelf.answers.has(kept.key)) continue;
-			const forRetry: KeptAnswer = { ...kept, shelf: retryShelf, expiresAt: retryShelf.expiresAt };
-			retryShelf.answers.set(kept.key, forRetry);
-			this.add(forRetry);
+		for (const [entry, source] of this.taken) {
+			if (entry.scope.get(entry.key) !== entry || entry.payer === run) continue;
+			if (threw) {
+				if (source === 'retry' || entry.retryUntil > now) kept.reused++;
+			} else if (source === 'retry' && entry.failed > 0) {
+				entry.failed--;
+			}
+			place(entry);
 		}
-		if (retryShelf.answers.size === 0) shelves.delete(retryShelf.id);
-		return retryShelf.answers.size;
+		return threw ? kept : none;
+	}
+
+	/** The entry this run may take for `key` now, and by which rule. */
+	private find(key: string | undefined, policy: ReusePolicy): [Entry, ReuseSource] | undefined {
+		if (key === undefined) return undefined;
+		const now = clock();
+		for (const entry of [this.scope.get(key), this.testRunsScope?.get(key)]) {
+			const source = entry && this.ruleFor(entry, policy, now);
+			if (source) return [entry, source];
+		}
+		return undefined;
+	}
+
+	/** The rule by which this run may take `entry` now, if any. */
+	private ruleFor(entry: Entry, policy: ReusePolicy, now: number): ReuseSource | undefined {
+		const own = entry.payer.executionId === this.executionId;
+		if (own && entry.payer.open && now < entry.payer.lastPaidAt + KEEP_FOR_RETRY_MS) return 'try';
+		let source: ReuseSource | undefined;
+		if (this.retry && entry.failed > 0 && now < entry.retryUntil) source = 'retry';
+		// Production runs take what is younger than this item's window (the setting may have shrunk).
+		else if (now < entry.reuseUntil && reusesWith(policy, this.testRun) && entry.payer.testRun === this.testRun && (this.testRun || entry.paidAt > now - policy.hours * HOUR_MS)) {
+			source = this.testRun ? 'testRuns' : 'earlierRuns';
+		}
+		// Paid earlier in this execution (the node run again in it): charged here, said as such.
+		return source && own ? 'try' : source;
+	}
+
+	/** Drops entries until the budget holds: convenience first, then claimed ones, never what this run took. */
+	private fitBudget(added: Entry): void {
+		const now = clock();
+		while (sizeKept > budget) {
+			// Spared: what this run took, and another run's answer it may take for a key it has yet to ask.
+			const spare = (entry: Entry) => this.taken.has(entry) || (entry.payer !== this.run && this.asking.has(entry.key) && this.find(entry.key, ANY_REUSE)?.[0] === entry);
+			const victim = firstUnspared(convenient, spare) ?? firstUnspared(claimed, spare, now) ?? added;
+			forget(victim);
+			if (victim === added) return;
+		}
 	}
 }
 
-/** An item's own copy, its JSON copied through text, its files' descriptions copied. */
-function jsonCopy(item: INodeExecutionData): INodeExecutionData {
-	const copy: INodeExecutionData = { json: JSON.parse(JSON.stringify(item.json)) as IDataObject };
-	if (item.binary) copy.binary = Object.fromEntries(Object.entries(item.binary).map(([name, data]) => [name, { ...data }]));
-	return copy;
+/** The first entry of `set` this run does not spare (in `claimed`, one whose claims expired first). */
+function firstUnspared(set: Set<Entry>, spare: (entry: Entry) => boolean, now?: number): Entry | undefined {
+	let first: Entry | undefined;
+	for (const entry of set) {
+		if (spare(entry)) continue;
+		if (now === undefined || endOf(entry) <= now) return entry;
+		first ??= entry;
+	}
+	return first;
+}
+
+/** Whether a failed execution or this execution's next try may take it: what the budget keeps longer. */
+function isClaimed(entry: Entry): boolean {
+	return (entry.payer.open && entry.payer.retryOnFail) || entry.failed > 0;
+}
+
+/** Files `entry` in its eviction order (again, after its claims changed); an entry with none left goes. */
+function place(entry: Entry): void {
+	if (!entry.payer.open && entry.failed === 0 && entry.reuseUntil <= clock()) {
+		forget(entry);
+		return;
+	}
+	const wanted = isClaimed(entry) ? claimed : convenient;
+	if (wanted.has(entry)) return;
+	convenient.delete(entry);
+	claimed.delete(entry);
+	wanted.add(entry);
+}
+
+/** Used now: last in the least-recently-used order. */
+function touch(entry: Entry): void {
+	if (convenient.delete(entry)) convenient.add(entry);
+}
+
+/** When nothing may take the entry any more (a running execution's: an hour after its last payment). */
+function endOf(entry: Entry): number {
+	const tryEnd = entry.payer.open ? entry.payer.lastPaidAt + KEEP_FOR_RETRY_MS : 0;
+	return Math.max(tryEnd, entry.failed > 0 ? entry.retryUntil : 0, entry.reuseUntil);
+}
+
+function forget(entry: Entry): void {
+	if (!convenient.delete(entry) && !claimed.delete(entry)) return;
+	sizeKept -= entry.size;
+	if (entry.scope.get(entry.key) === entry) entry.scope.delete(entry.key);
+}
+
+function sweep(now: number): void {
+	if (now < nextSweep) return;
+	nextSweep = Number.POSITIVE_INFINITY;
+	for (const set of [convenient, claimed]) {
+		for (const entry of [...set]) {
+			const end = endOf(entry);
+			if (end <= now) forget(entry);
+			else nextSweep = Math.min(nextSweep, end);
+		}
+	}
+	for (const [id, scope] of scopes) if (scope.size === 0) scopes.delete(id);
+	for (const [id, run] of runs) if (run.lastPaidAt + KEEP_FOR_RETRY_MS <= now) runs.delete(id);
 }
 
 /** Whether a job's Options take and keep answers of earlier runs in this mode. */
 function reusesWith(policy: ReusePolicy, testRun: boolean): boolean {
 	return testRun ? policy.testRuns : policy.hours > 0;
-}
-
-/**
- * A reused item's files, stored again for this execution: the bytes read through n8n's binary
- * helpers (from the item in memory mode, from n8n's store in filesystem mode).
- */
-async function storeFilesAgain(ctx: IExecuteFunctions, item: INodeExecutionData): Promise<void> {
-	if (!item.binary) return;
-	for (const [name, file] of Object.entries(item.binary)) {
-		if (!file.id) continue;
-		const bytes = await ctx.helpers.binaryToBuffer(await ctx.helpers.getBinaryStream(file.id));
-		item.binary[name] = { ...(await ctx.helpers.prepareBinaryData(bytes, file.fileName, file.mimeType)), ...pick(file) };
-	}
-}
-
-/** What an item's file says of itself besides its bytes (kept as the answer gave it). */
-function pick(file: IBinaryData): Partial<IBinaryData> {
-	const kept: Partial<IBinaryData> = {};
-	if (file.fileName !== undefined) kept.fileName = file.fileName;
-	if (file.fileExtension !== undefined) kept.fileExtension = file.fileExtension;
-	if (file.mimeType !== undefined) kept.mimeType = file.mimeType;
-	return kept;
 }
 
 /** n8n-core's number of tries of a node with Retry On Fail on (WorkflowExecute: 2 to 5, default 3). */
@@ -420,80 +464,33 @@ function triesOf(node: INode): number {
 }
 
 /**
- * An answer's size: its JSON as text, and its files (bytes held in the item in n8n's memory mode,
- * a reference to n8n's binary store otherwise), plus the entry itself.
+ * What the ledger holds now, for the bench and the tests of its bounds: every answer, those a
+ * failed execution or a waiting try may take (`forRetries`), and those only later runs' reuse
+ * may take (`forNextRuns`).
  */
-function sizeOf(key: string, answered: INodeExecutionData[]): number {
-	let size = 200 + key.length;
-	for (const item of answered) {
-		size += JSON.stringify(item.json).length;
-		for (const file of Object.values(item.binary ?? {})) size += 200 + file.data.length;
-	}
-	return size;
+export function keptAnswersHeld(): { answers: number; size: number; forRetries: number; forNextRuns: number; scopes: number; runs: number } {
+	return { answers: convenient.size + claimed.size, size: sizeKept, forRetries: claimed.size, forNextRuns: convenient.size, scopes: scopes.size, runs: runs.size };
 }
 
-function forget(kept: KeptAnswer): void {
-	if (!byAge.delete(kept)) return;
-	sizeKept -= kept.size;
-	const { shelf } = kept;
-	if (shelf.answers.get(kept.key) === kept) shelf.answers.delete(kept.key);
-	if (shelf.answers.size === 0 && shelf.tries === 0) shelves.delete(shelf.id);
-}
-
-function dropShelf(shelf: Shelf): void {
-	shelves.delete(shelf.id);
-	for (const kept of shelf.answers.values()) forget(kept);
-	shelf.answers.clear();
-}
-
-function dropExpired(now: number): void {
-	const lookAtReuse = now >= nextReuseExpiry;
-	if (lookAtReuse) nextReuseExpiry = Number.POSITIVE_INFINITY;
-	for (const shelf of shelves.values()) {
-		if (!shelf.reuse) {
-			if (shelf.expiresAt <= now) dropShelf(shelf);
-			continue;
-		}
-		if (!lookAtReuse) continue;
-		for (const kept of shelf.answers.values()) {
-			if (kept.expiresAt <= now) forget(kept);
-			else nextReuseExpiry = Math.min(nextReuseExpiry, kept.expiresAt);
-		}
-	}
-}
-
-/**
- * What the store holds now, for the bench and the tests of its bounds: every answer, and those
- * kept for n8n's retries (tries of a node, Retries of executions) apart from those kept for the
- * nodes' next runs (test runs, Reuse Answers For (Hours)).
- */
-export function keptAnswersHeld(): { answers: number; size: number; shelves: number; forRetries: number; forNextRuns: number } {
-	let forNextRuns = 0;
-	for (const kept of byAge) if (kept.shelf.reuse) forNextRuns++;
-	return { answers: byAge.size, size: sizeKept, shelves: shelves.size, forRetries: byAge.size - forNextRuns, forNextRuns };
-}
-
-/**
- * Sets the process's budget (the bench and the tests of eviction use a small one; 0 turns keeping
- * off); returns the previous one. Lowering it drops the oldest answers at once.
- */
+/** Sets the process's budget (0 turns keeping off); returns the previous one. Lowering it drops at once. */
 export function setKeptAnswersBudget(bytes: number): number {
 	const previous = budget;
 	budget = bytes;
-	while (sizeKept > budget) forget(byAge.values().next().value as KeptAnswer);
+	for (const set of [convenient, claimed]) {
+		for (const entry of [...set]) if (sizeKept > budget) forget(entry);
+	}
 	return previous;
 }
 
-/**
- * Sets the store's clock (the tests move time forward to see answers expire without waiting);
- * without an argument, the real one again.
- */
+/** Sets the store's clock (the tests move time forward); without an argument, the real one again. */
 export function setKeptAnswersClock(now?: () => number): void {
 	clock = now ?? (() => Date.now());
 }
 
 /** Drops every kept answer (the tests start each case from an empty store). */
 export function dropKeptAnswers(): void {
-	for (const shelf of [...shelves.values()]) dropShelf(shelf);
-	nextReuseExpiry = Number.POSITIVE_INFINITY;
+	for (const entry of [...convenient, ...claimed]) forget(entry);
+	scopes.clear();
+	runs.clear();
+	nextSweep = Number.POSITIVE_INFINITY;
 }

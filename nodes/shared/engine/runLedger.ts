@@ -3,6 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { capitalised } from './errors';
 import type { RunTally, UnitOutcome } from './fanOut';
+import type { ReuseSource } from './keptAnswers';
 
 /**
  * What one run of a node has spent and may still spend: the requests it sent, the answers it
@@ -20,12 +21,16 @@ export class RunLedger {
 	 * - requestsSent: requests that left for the service, retries and refused ones included;
 	 * - answersPaid: units answered by a request of their own (the service charges an answer);
 	 * - answersShared: units answered by another unit's identical request (a repeat): no request;
-	 * - answersReused: units answered by an answer kept from an earlier try or run: no request.
+	 * - answersReused: units answered by an answer kept from an earlier try or run, and their
+	 *   repeats (the repeat of a reused answer was not answered by a request either): no request.
 	 * A unit that failed is in none of the last three: a repeat of a refused value saved nothing.
-	 * Of the reused answers, `reusedFromTries` were paid by an earlier try of this execution
-	 * (Retry On Fail): charged in this execution, not in this try.
+	 * Of the reused answers, `reusedFromTries` were paid earlier in this execution (Retry On
+	 * Fail's earlier try, the node's earlier run): charged in this execution, not in this try.
 	 */
 	readonly figures: MoneyFigures = emptyFigures();
+
+	/** The reused answers by where they came from, for the hints. */
+	readonly reusedFrom: Record<ReuseSource, number> = { try: 0, retry: 0, testRuns: 0, earlierRuns: 0 };
 
 	stoppedAt?: string;
 
@@ -103,7 +108,8 @@ export class RunLedger {
 		if (entry.remaining !== undefined && --entry.remaining <= 0) this.answers.delete(key);
 		const shared = await entry.outcome;
 		if ('answered' in shared) {
-			this.count('answersShared', itemIndex);
+			if (shared.reusedFrom) this.reused(itemIndex, shared.reusedFrom);
+			else this.count('answersShared', itemIndex);
 			return { answered: shared.answered.map(copyItem), repeated: true };
 		}
 		// The same request was refused for a reason of its own (400, 401...): sending it again
@@ -157,10 +163,11 @@ export class RunLedger {
 		this.count('answersPaid', itemIndex);
 	}
 
-	/** A unit of item `itemIndex` was answered by a kept answer of an earlier try (`fromTry`) or run. */
-	reused(itemIndex: number, fromTry: boolean): void {
+	/** A unit of item `itemIndex` was answered by a kept answer (keptAnswers.ts), from `source`. */
+	reused(itemIndex: number, source: ReuseSource): void {
 		this.count('answersReused', itemIndex);
-		if (fromTry) this.count('reusedFromTries', itemIndex);
+		this.reusedFrom[source]++;
+		if (source === 'try') this.count('reusedFromTries', itemIndex);
 	}
 
 	/** The four figures of one input item (a file's rows). */

@@ -69,10 +69,19 @@ export interface ServiceDefinition<Prepared = ServiceRequest> {
 	 */
 	quotaStatuses?: number[];
 	/**
-	 * The identity of a prepared request, for sending repeated values once (requestKey.ts gives
-	 * the default); undefined for a request that must always be sent (one carrying an item's file).
+	 * The identity of a prepared request, for sending repeated values once and for kept answers
+	 * (requestKey.ts gives the default): what is sent, nothing of presentation; undefined for a
+	 * request that must always be sent (one carrying an item's file).
 	 */
 	requestKey?(prepared: Prepared): string | undefined;
+	/**
+	 * What a unit's output makes of its answer beyond what was paid for: its presentation (the
+	 * domain the item named, the field a file goes in) or a free follow-up (the download of a
+	 * processed image). Called for every unit, whether its answer was paid, shared by a repeat or
+	 * reused, so it must give the same output from any of them. The answer is counted as paid and
+	 * kept before it runs: a failure here fails the unit, not the payment.
+	 */
+	present?(this: IExecuteFunctions, itemIndex: number, prepared: Prepared, answered: INodeExecutionData[], client: ServiceClient): Promise<INodeExecutionData[]> | INodeExecutionData[];
 	/**
 	 * False when answers are too large to keep in memory for n8n's next try of the node or a Retry
 	 * of its execution (a database archive): they are fetched again. Default true (keptAnswers.ts).

@@ -1,0 +1,131 @@
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, WorkflowExecuteMode } from 'n8n-workflow';
+
+import { keptAnswers as kept } from '../harness/keptStore';
+import { NodeTypes } from '../harness/nodeTypes';
+import { newWorkflowId } from '../harness/retryOnFail';
+import { retryExecution, runWorkflow, workflowNode, type RunResult } from '../harness/run';
+
+/**
+ * The ledger's read-only view, as an estimate of a run's cost uses it: `open(..., { estimate:
+ * true })` registers no try, creates no scope, keeps nothing and changes no eviction order, and
+ * `sourceOf` tells from where `take` would take an answer, matching what a following `take` does.
+ * A probe node drives the store with the IExecuteFunctions n8n-core gives a node, as the engine does.
+ */
+const policy = { testRuns: true, hours: 2 };
+const PROBE = 'harness.ledgerProbe';
+
+interface Probe {
+	/** Keys to pay for (kept as answers) in a normal run of the store. */
+	pay?: string[];
+	/** Keys whose source an estimate tells, then a normal run takes. */
+	look?: string[];
+	/** Throw after paying (default On Error: the execution fails). */
+	fail?: boolean;
+	/** Estimate only: take and keep in an estimate view, and nothing else. */
+	estimateOnly?: boolean;
+}
+
+class LedgerProbe implements INodeType {
+	description = {
+		displayName: 'Ledger Probe',
+		name: 'ledgerProbe',
+		group: ['transform'],
+		version: 1,
+		description: 'Drives the kept answers store as the engine does',
+		defaults: { name: 'Probe' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [{ displayName: 'Probe', name: 'probe', type: 'json', default: '{}' }],
+	} as INodeType['description'];
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const probe = JSON.parse(this.getNodeParameter('probe', 0) as string) as Probe;
+		const answer = (key: string) => [{ json: { answer: key } }];
+		const estimate = kept.AnswerKeeping.open(this, 'probe', [policy], { estimate: true });
+		const sources: IDataObject = {};
+		const estimated: IDataObject = {};
+		for (const key of probe.look ?? []) {
+			sources[key] = estimate?.sourceOf(key, policy) ?? null;
+			if (probe.estimateOnly) estimated[key] = (await estimate?.take(this, key, policy))?.source ?? null;
+		}
+		if (probe.estimateOnly) {
+			for (const key of probe.pay ?? []) estimate?.keep(key, answer(key), undefined, true, policy);
+			estimate?.finish('threw');
+			return [[{ json: { sources, estimated } }]];
+		}
+		const keeping = kept.AnswerKeeping.open(this, 'probe', [policy]);
+		const taken: IDataObject = {};
+		for (const key of probe.look ?? []) taken[key] = (await keeping?.take(this, key, policy))?.source ?? null;
+		for (const key of probe.pay ?? []) keeping?.keep(key, answer(key), undefined, true, policy);
+		if (probe.fail) {
+			keeping?.finish('threw');
+			throw new NodeOperationError(this.getNode(), 'The probe fails, as asked');
+		}
+		const output = [{ json: { sources, taken } }];
+		keeping?.finish({ output: [output] });
+		return [output];
+	}
+}
+NodeTypes.register(PROBE, new LedgerProbe());
+
+beforeEach(() => kept.dropKeptAnswers());
+afterAll(() => kept.dropKeptAnswers());
+
+const probeRun = (probe: Probe, workflowId: string, mode: WorkflowExecuteMode = 'manual') =>
+	runWorkflow(
+		{
+			nodes: [workflowNode('Start', 'n8n-nodes-base.manualTrigger', 0), workflowNode('Probe', PROBE, 200, { probe: JSON.stringify(probe) })],
+			connections: { Start: { main: [[{ node: 'Probe', type: NodeConnectionTypes.Main, index: 0 }]] } },
+		},
+		{ credentials: [], workflowId, mode },
+	);
+const outputOf = (run: RunResult) => run.output('Probe')[0]?.json as IDataObject;
+
+describe('the estimate view: sourceOf tells what take then does', () => {
+	it('test runs\' answers: "testRuns" for a paid key, none for another; the take that follows agrees', async () => {
+		const workflowId = newWorkflowId('view');
+		await probeRun({ pay: ['a', 'b'] }, workflowId);
+		const run = await probeRun({ look: ['a', 'c'] }, workflowId);
+		expect(outputOf(run)).toEqual({ sources: { a: 'testRuns', c: null }, taken: { a: 'testRuns', c: null } });
+	});
+
+	it('production answers under Reuse Answers For (Hours): "earlierRuns"', async () => {
+		const workflowId = newWorkflowId('view');
+		await probeRun({ pay: ['a'] }, workflowId, 'trigger');
+		const run = await probeRun({ look: ['a'] }, workflowId, 'webhook');
+		expect(outputOf(run)).toEqual({ sources: { a: 'earlierRuns' }, taken: { a: 'earlierRuns' } });
+	});
+
+	it('a failed execution\'s answers, for its Retry: "retry"', async () => {
+		const workflowId = newWorkflowId('view');
+		const failed = await probeRun({ pay: ['a'], fail: true }, workflowId, 'trigger');
+		expect(failed.error?.message).toMatch(/fails, as asked/);
+		const probe = failed.workflowJson.nodes.map((node) => (node.name === 'Probe' ? { ...node, parameters: { probe: JSON.stringify({ look: ['a'] }) } } : node));
+		const run = await retryExecution({ ...failed, workflowJson: { ...failed.workflowJson, nodes: probe } });
+		expect(outputOf(run)).toEqual({ sources: { a: 'retry' }, taken: { a: 'retry' } });
+	});
+
+	it('an estimate keeps nothing, registers no try and creates no scope', async () => {
+		const run = await probeRun({ pay: ['a'], look: ['a'], estimateOnly: true }, newWorkflowId('view'));
+		expect(outputOf(run)).toEqual({ sources: { a: null }, estimated: { a: null } });
+		expect(kept.keptAnswersHeld()).toEqual({ answers: 0, size: 0, forRetries: 0, forNextRuns: 0, scopes: 0, runs: 0 });
+	});
+
+	it('an estimate\'s take changes no eviction order: the least recently used answer is still the first dropped', async () => {
+		const workflowId = newWorkflowId('view');
+		await probeRun({ pay: ['first'] }, workflowId);
+		await probeRun({ pay: ['second'] }, workflowId);
+		// An estimate takes the older one: a real take would make it the most recently used.
+		await probeRun({ look: ['first'], estimateOnly: true }, workflowId);
+		const { size } = kept.keptAnswersHeld();
+		const previous = kept.setKeptAnswersBudget(size);
+		try {
+			await probeRun({ pay: ['third'] }, workflowId);
+			const run = await probeRun({ look: ['first', 'second', 'third'], estimateOnly: true }, workflowId);
+			expect(outputOf(run).sources).toEqual({ first: null, second: 'testRuns', third: 'testRuns' });
+		} finally {
+			kept.setKeptAnswersBudget(previous);
+		}
+	});
+});
