@@ -95,6 +95,22 @@ let nextReuseExpiry = Number.POSITIVE_INFINITY;
 /** The store's clock: the tests move it to see answers expire without waiting. */
 let clock: () => number = () => Date.now();
 
+/**
+ * Where take() would take an answer from: an earlier try of this node in this execution, the
+ * failed execution this one retries, earlier test runs, or earlier production runs.
+ */
+export type ReuseSource = 'try' | 'retry' | 'testRuns' | 'earlierRuns';
+
+/** How a run opens the store: an estimate (Estimate Credits Only) only looks. */
+export interface OpenOptions {
+	/**
+	 * The run sends nothing: it registers no try, creates no shelf, keeps nothing, drops nothing
+	 * (expired answers are passed over, not forgotten) and changes no answer's place in the
+	 * eviction order. It asks only sourceOf().
+	 */
+	estimate?: boolean;
+}
+
 /** Where a reused answer came from, for the hint and the summary. */
 export interface ReuseCounts {
 	/** From an earlier try of this node in this execution (Retry On Fail). */
@@ -146,6 +162,8 @@ export class AnswerKeeping {
 		readonly retryOnFail: boolean,
 		/** Some item of this run takes answers of the node's earlier runs. */
 		private readonly reuses: boolean,
+		/** An estimate: it looks and changes nothing (OpenOptions). */
+		private readonly estimate = false,
 	) {}
 
 	/**
@@ -153,7 +171,7 @@ export class AnswerKeeping {
 	 * with either Continue setting and Retry On Fail off, n8n keeps the node's output, whatever it
 	 * holds, and does not retry it; and no item's Options reuse answers of earlier runs.
 	 */
-	static open(ctx: IExecuteFunctions, credentialIdentity: string, reuseAsked: ReusePolicy[] = []): AnswerKeeping | undefined {
+	static open(ctx: IExecuteFunctions, credentialIdentity: string, reuseAsked: ReusePolicy[] = [], how: OpenOptions = {}): AnswerKeeping | undefined {
 		const node = ctx.getNode();
 		const mode = ctx.getMode?.();
 		// Only n8n's `manual` mode is a person building the workflow (Execute workflow, Execute step,
@@ -166,9 +184,17 @@ export class AnswerKeeping {
 		// A process given no memory for them keeps nothing (the bench's run without keeping).
 		if (budget <= 0) return undefined;
 		const now = clock();
-		dropExpired(now);
 		const scope = [ctx.getWorkflow().id ?? '', node.id || node.name, `${node.type}@${node.typeVersion}`, credentialIdentity].join('\n');
 		const executionId = String(ctx.getExecutionId());
+		const reuseShelfId = `${testRun ? 'testRuns' : 'production'}\n${scope}`;
+		if (how.estimate) {
+			// The shelves a real run would take from, as they are: none made, none dropped.
+			const live = (shelf: Shelf | undefined) => (shelf && shelf.expiresAt > now ? shelf : undefined);
+			const tryShelf = forRetries ? live(shelves.get(`try\n${executionId}\n${scope}`)) : undefined;
+			const retryShelf = mode === 'retry' ? live(shelves.get(`retry\n${scope}`)) : undefined;
+			return new AnswerKeeping(tryShelf, retryShelf, `retry\n${scope}`, reuseShelfId, testRun, executionId, false, retryOnFail, reuses, true);
+		}
+		dropExpired(now);
 		let tryShelf: Shelf | undefined;
 		if (forRetries) {
 			const tryId = `try\n${executionId}\n${scope}`;
@@ -183,7 +209,6 @@ export class AnswerKeeping {
 		// Only a Retry of an execution takes a failed run's answers: a new run of the workflow asks afresh.
 		const retryShelf = mode === 'retry' ? shelves.get(retryId) : undefined;
 		const moreTries = retryOnFail && (tryShelf?.tries ?? 1) < triesOf(node);
-		const reuseShelfId = `${testRun ? 'testRuns' : 'production'}\n${scope}`;
 		return new AnswerKeeping(tryShelf, retryShelf, retryId, reuseShelfId, testRun, executionId, moreTries, retryOnFail, reuses);
 	}
 
@@ -197,6 +222,19 @@ export class AnswerKeeping {
 		const occurrence = (this.occurrences.get(key) ?? 0) + 1;
 		this.occurrences.set(key, occurrence);
 		return `${key}\n#${occurrence}`;
+	}
+
+	/**
+	 * Where take() would take the answer for `key` from now, or undefined when the unit would be
+	 * sent. No side effect: nothing is taken, forgotten or moved (an estimate asks it).
+	 */
+	sourceOf(key: string | undefined, policy: ReusePolicy): ReuseSource | undefined {
+		const kept = this.find(key, policy, false);
+		if (!kept) return undefined;
+		const fromThisExecution = kept.keptBy.executionId === this.executionId;
+		if (kept.shelf === this.tryShelf || (kept.shelf.reuse !== undefined && fromThisExecution)) return 'try';
+		if (kept.shelf === this.retryShelf) return 'retry';
+		return this.testRun ? 'testRuns' : 'earlierRuns';
 	}
 
 	has(key: string | undefined, policy: ReusePolicy): boolean {
@@ -251,7 +289,7 @@ export class AnswerKeeping {
 	 * answer's JSON for its output item (a CSV row's columns), left out when reused.
 	 */
 	keep(key: string | undefined, answered: INodeExecutionData[], beside: IDataObject | undefined, forTries: boolean, policy: ReusePolicy): void {
-		if (key === undefined) return;
+		if (key === undefined || this.estimate) return;
 		if (reusesWith(policy, this.testRun)) {
 			// The node's next runs see a copy: the output's items go on to other nodes, which may change
 			// them. Answers are JSON (an HTTP body, n8n stores items as JSON): a JSON copy is the
@@ -305,7 +343,7 @@ export class AnswerKeeping {
 	}
 
 	/** The answer this run may take for `key`: an earlier try's, the failed run's, or an earlier run's the Options allow. */
-	private find(key: string | undefined, policy: ReusePolicy): KeptAnswer | undefined {
+	private find(key: string | undefined, policy: ReusePolicy, forgetExpired = true): KeptAnswer | undefined {
 		if (key === undefined) return undefined;
 		const kept = this.tryShelf?.answers.get(key) ?? this.retryShelf?.answers.get(key);
 		if (kept) return kept;
@@ -315,7 +353,7 @@ export class AnswerKeeping {
 		if (reused.keptBy.executionId === this.executionId) return reused;
 		const now = clock();
 		if (reused.expiresAt <= now) {
-			forget(reused);
+			if (forgetExpired && !this.estimate) forget(reused);
 			return undefined;
 		}
 		if (!reusesWith(policy, this.testRun)) return undefined;
@@ -334,6 +372,7 @@ export class AnswerKeeping {
 	 * Answers filed for the node's next runs stay on their shelf, whatever happened.
 	 */
 	finish(result: { output: INodeExecutionData[][] } | 'threw'): number {
+		if (this.estimate) return 0;
 		if (result === 'threw') {
 			if (this.moreTries) return 0;
 			return this.shelveForRetry();
