@@ -1,8 +1,12 @@
+import { readFileSync } from 'fs';
+import path from 'path';
+
 import type { IDataObject } from 'n8n-workflow';
 
 import { sandboxWithEmptyStore, keptAnswers as kept } from '../harness/keptStore';
 import { newWorkflowId } from '../harness/retryOnFail';
 import { retryExecution, runNode, type NodeRun, type RunResult } from '../harness/run';
+import { ROOT } from '../harness/root';
 import { sandboxCredential } from '../harness/sandboxCredentials';
 import { csvItem } from '../nodes/csvHelpers';
 import { CASES, valueItems, type NodeCase } from './serviceNodeCases';
@@ -211,5 +215,35 @@ describe('a file', () => {
 		expect(hints(large)).toContain('1,001 rows of a file in this run: to know what a run will cost before it pays, turn on Estimate Credits Only in Options (it counts the requests and sends none)');
 		const small = await runCompany(domains(1000), {});
 		expect(hints(small).filter((hint) => hint.includes('Estimate Credits Only'))).toEqual([]);
+	});
+});
+
+describe('the estimate the docs show', () => {
+	it('is what Company Enrichment outputs for the shipped leads.csv; after a test run, every answer is reused', async () => {
+		const page = readFileSync(path.join(ROOT, 'docs', 'errors-and-credits.md'), 'utf8');
+		const shown = /<!-- estimate of examples\/files\/leads\.csv[^\n]*-->\n```json\n([\s\S]*?)\n```/.exec(page);
+		expect(shown).not.toBeNull();
+		const leads = () =>
+			runNode({
+				type: 'abstractCompany',
+				parameters: { input: 'csvFile', binaryPropertyName: 'data', domainColumn: 'email', options: { estimateOnly: true } },
+				credential: sandboxCredential(sandbox(), 'company'),
+				items: [csvItem(readFileSync(path.join(ROOT, 'examples', 'files', 'leads.csv')))],
+				workflowId: 'estimate-docs',
+			});
+		const [sent, estimate] = await counted('company', leads);
+		expect(sent).toBe(0);
+		expect(summaryOf(estimate)).toEqual(JSON.parse((shown as RegExpExecArray)[1]));
+		const testRun = await runNode({
+			type: 'abstractCompany',
+			parameters: { input: 'csvFile', binaryPropertyName: 'data', domainColumn: 'email', options: {} },
+			credential: sandboxCredential(sandbox(), 'company'),
+			items: [csvItem(readFileSync(path.join(ROOT, 'examples', 'files', 'leads.csv')))],
+			workflowId: 'estimate-docs',
+		});
+		expect(sandbox().requests('company')).toHaveLength(4);
+		expect(testRun.error).toBeUndefined();
+		expect(page).toContain('`"requestsToSend": 0` and `"reused": 4`, with `"reusedFrom": { "testRuns": 4 }`');
+		expect(summaryOf(await leads())).toMatchObject({ requestsToSend: 0, notSent: { reused: 4 }, reusedFrom: { testRuns: 4 } });
 	});
 });
