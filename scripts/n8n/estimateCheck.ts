@@ -90,9 +90,10 @@ export async function runEstimateCheck(prepared: Prepared, sandbox: Sandbox, log
 	const counted = estimate.run.items[0]?.json ?? {};
 	const summary = real.run.items[0]?.json ?? {};
 	const ratio = real.run.executionTime > 0 ? estimate.run.executionTime / real.run.executionTime : Number.NaN;
+	const figure = (value: unknown) => (typeof value === 'number' ? value.toLocaleString('en-US') : String(value));
 	log(
-		`\n${what}: the estimate counted ${String(counted.requestsToSend)} requests of ${String(counted.rows)} rows (${JSON.stringify(counted.notSent)}) and sent ${estimate.requests}; ` +
-			`the run sent ${real.requests} (its summary: ${String(summary.requestsSent)}). Node time: estimate ${estimate.run.executionTime} ms, run ${real.run.executionTime} ms (${ratio.toFixed(3)} of it)`,
+		`\n${what}: the estimate counted ${figure(counted.requestsToSend)} requests of ${figure(counted.rows)} rows (${JSON.stringify(counted.notSent)}) and sent ${figure(estimate.requests)}; ` +
+			`the run sent ${figure(real.requests)} (its summary: ${figure(summary.requestsSent)}). Node time: estimate ${figure(estimate.run.executionTime)} ms, run ${figure(real.run.executionTime)} ms (${ratio.toFixed(3)} of it)`,
 	);
 	if (estimate.requests !== 0) problems.push(`${what}: the estimate sent ${estimate.requests} requests`);
 	if (counted.rows !== ESTIMATE_ROWS) problems.push(`${what}: the estimate read ${String(counted.rows)} rows, not ${ESTIMATE_ROWS}`);
