@@ -9,6 +9,7 @@ import { n8nCommand } from './n8n/instance';
 import { runQueueMode } from './n8n/queueMode';
 import { checkImported, type LoadReport } from './n8n/loadingCheck';
 import { runAsNewcomer } from './n8n/newcomer';
+import { runEstimateCheck } from './n8n/estimateCheck';
 import { runRetryChecks, runTestRunChecks } from './n8n/retries';
 import { executeAndCheck } from './n8n/runChecks';
 import { runtimeSpec } from './n8n/runtime';
@@ -30,12 +31,14 @@ import { emptyFilesFolder, environmentFor, prepare, ROOT, startAndCheck, type Pr
  *  5. runs a node under Retry On Fail, and retries a failed execution through n8n's REST API:
  *     neither pays again for an answer (scripts/n8n/retries.ts);
  *  6. executes a workflow twice as the editor does, then calls its production webhook twice: test
- *     runs reuse answers, production runs ask afresh unless the node says otherwise (same file).
+ *     runs reuse answers, production runs ask afresh unless the node says otherwise (same file);
+ *  7. estimates a 50,000-row lead file through Company Enrichment (Estimate Credits Only), then
+ *     runs it: the estimate sends nothing, the run sends what it counted (scripts/n8n/estimateCheck.ts).
  *
  * Flags: --queue runs n8n in queue mode instead (main, 2 workers, Redis: scripts/n8n/queueMode.ts);
  * --keep keeps the temporary user folder; --break <dist file> replaces that file of the
  * installed copy with a throwing module before the check (to watch the e2e fail on it);
- * --no-self-test skips steps 1 and 3; --reuse-only runs steps 5 and 6 alone; --n8n 1 (or an exact version, 1.85.4) runs it all on n8n 1.x;
+ * --no-self-test skips steps 1 and 3; --reuse-only runs steps 5 and 6 alone; --estimate-only runs step 7 alone; --n8n 1 (or an exact version, 1.85.4) runs it all on n8n 1.x;
  * --as-a-newcomer runs instead the README's "Run an example in your n8n" steps and nothing more
  * (scripts/n8n/newcomer.ts): every example must run.
  */
@@ -47,20 +50,22 @@ interface Flags {
 	breakFiles: string[];
 	n8n?: string;
 	reuseOnly: boolean;
+	estimateOnly: boolean;
 }
 
 function parseFlags(argv: string[]): Flags {
-	const flags: Flags = { keep: false, queue: false, newcomer: false, selfTest: true, breakFiles: [], reuseOnly: false };
+	const flags: Flags = { keep: false, queue: false, newcomer: false, selfTest: true, breakFiles: [], reuseOnly: false, estimateOnly: false };
 	for (let index = 0; index < argv.length; index++) {
 		if (argv[index] === '--keep') flags.keep = true;
 		else if (argv[index] === '--queue') flags.queue = true;
 		else if (argv[index] === '--as-a-newcomer') flags.newcomer = true;
 		else if (argv[index] === '--no-self-test') flags.selfTest = false;
 		else if (argv[index] === '--reuse-only') flags.reuseOnly = true;
+		else if (argv[index] === '--estimate-only') flags.estimateOnly = true;
 		else if (argv[index] === '--break' && argv[index + 1]) flags.breakFiles.push(argv[++index]);
 		else if (argv[index] === '--n8n' && argv[index + 1]) flags.n8n = argv[++index];
 		else if (argv[index].startsWith('--n8n=')) flags.n8n = argv[index].slice('--n8n='.length);
-		else throw new Error(`unknown flag ${argv[index]} (known: --keep, --queue, --as-a-newcomer, --no-self-test, --reuse-only, --break <dist file>, --n8n <1|2|version>)`);
+		else throw new Error(`unknown flag ${argv[index]} (known: --keep, --queue, --as-a-newcomer, --no-self-test, --reuse-only, --estimate-only, --break <dist file>, --n8n <1|2|version>)`);
 	}
 	return flags;
 }
@@ -87,6 +92,10 @@ async function main(): Promise<number> {
 			failures.push(...(await runRetryChecks(prepared, sandbox, log)), ...(await runTestRunChecks(prepared, sandbox, log)));
 			return report(failures, started);
 		}
+		if (flags.estimateOnly) {
+			failures.push(...(await runEstimateCheck(prepared, sandbox, log)));
+			return report(failures, started);
+		}
 		const examples = await readExamples(ROOT);
 		const runs = examples.map((example) => ({ example, runnable: cliRunnable(example) }));
 		const workflows: Workflow[] = [
@@ -111,6 +120,7 @@ async function main(): Promise<number> {
 			for (const { example, runnable } of runs) failures.push(...(await runExample(prepared, env, sandbox, example, runnable)));
 			failures.push(...(await runRetryChecks(prepared, sandbox, log)));
 			failures.push(...(await runTestRunChecks(prepared, sandbox, log)));
+			failures.push(...(await runEstimateCheck(prepared, sandbox, log)));
 		}
 	} finally {
 		await sandbox?.close();

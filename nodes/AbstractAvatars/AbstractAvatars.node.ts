@@ -10,7 +10,7 @@ import type {
 import { outputField, outputFieldParameter, safeFileName } from '../shared/binary/files';
 import { runService } from '../shared/engine/engine';
 import { asBuffer, imageItem, imageTypeOf } from '../shared/binary/imageFile';
-import { answerReuseOptions, flag, oneOf, sendRepeatsOnceOption, wholeAtLeast, wireOptions } from '../shared/parameters/options';
+import { answerReuseOptions, estimateOnlyOption, flag, oneOf, sendRepeatsOnceOption, wholeAtLeast, wireOptions } from '../shared/parameters/options';
 import type { WireOption } from '../shared/parameters/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { decimalNumber, hexColor, requiredText, wholeNumber } from '../shared/values/validate';
@@ -128,6 +128,7 @@ export class AbstractAvatars implements INodeType {
 						default: 2,
 						description: 'Maximum number of characters shown, at least 1 (it may show fewer, never more)',
 					},
+					estimateOnlyOption,
 					{
 						displayName: 'Font Color',
 						name: 'fontColor',

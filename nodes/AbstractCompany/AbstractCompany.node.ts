@@ -4,7 +4,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INo
 import { columnsOfKeys, COMPANY_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
 import { columnOf, columnParameter, csvFileOptions, csvFileParameters } from '../shared/csv/csvParameters';
 import { csvFanOut, inputKindOf, inputParameter, outputOf } from '../shared/csv/csvInput';
-import { answerReuseOptions, sendRepeatsOnceOption } from '../shared/parameters/options';
+import { answerReuseOptions, estimateOnlyOption, sendRepeatsOnceOption } from '../shared/parameters/options';
 import { recordItems, runService } from '../shared/engine/engine';
 import { requestKey } from '../shared/engine/requestKey';
 import { fieldsOption, fieldsParameter } from '../shared/parameters/fields';
@@ -101,7 +101,7 @@ export class AbstractCompany implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: csvFileOptions(COMPANY_ANSWER_COLUMNS, [fieldsOption('company record', RECORD_KEYS), sendRepeatsOnceOption, skipWebmailOption, ...answerReuseOptions]),
+				options: csvFileOptions(COMPANY_ANSWER_COLUMNS, [fieldsOption('company record', RECORD_KEYS), estimateOnlyOption, sendRepeatsOnceOption, skipWebmailOption, ...answerReuseOptions]),
 			},
 		],
 	};

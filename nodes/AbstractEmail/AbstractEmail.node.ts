@@ -5,7 +5,7 @@ import { EMAIL_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
 import { csvFanOut, inputKindOf, inputParameter } from '../shared/csv/csvInput';
 import { columnOf, columnParameter, csvFileOptions, csvFileParameters } from '../shared/csv/csvParameters';
 import { runService } from '../shared/engine/engine';
-import { answerReuseOptions, sendRepeatsOnceOption } from '../shared/parameters/options';
+import { answerReuseOptions, estimateOnlyOption, sendRepeatsOnceOption } from '../shared/parameters/options';
 import { lookupRequest, sendAsOf, sendAsOption } from '../shared/parameters/sendAs';
 import type { ServiceDefinition } from '../shared/engine/types';
 import { requiredText } from '../shared/values/validate';
@@ -78,7 +78,7 @@ export class AbstractEmail implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: csvFileOptions(EMAIL_ANSWER_COLUMNS, [sendAsOption, sendRepeatsOnceOption, ...answerReuseOptions]),
+				options: csvFileOptions(EMAIL_ANSWER_COLUMNS, [estimateOnlyOption, sendAsOption, sendRepeatsOnceOption, ...answerReuseOptions]),
 			},
 		],
 	};

@@ -9,7 +9,7 @@ import type {
 
 import { countryLocatorProperty, searchCountries } from '../shared/values/countryLocator';
 import { runService } from '../shared/engine/engine';
-import { answerReuseOptions, sendRepeatsOnceOption } from '../shared/parameters/options';
+import { answerReuseOptions, estimateOnlyOption, sendRepeatsOnceOption } from '../shared/parameters/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { countryCode } from '../shared/values/validate';
 import { holidayPeriod } from './holidayPeriod';
@@ -82,6 +82,7 @@ export class AbstractHolidays implements INodeType {
 						default: 1,
 						description: 'Only the holidays on this day of the month (1-31). Needs Month and Year; the date must exist.',
 					},
+					estimateOnlyOption,
 					{
 						displayName: 'Month',
 						name: 'month',

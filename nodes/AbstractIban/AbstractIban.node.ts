@@ -5,7 +5,7 @@ import { IBAN_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
 import { columnOf, columnParameter, csvFileOptions, csvFileParameters } from '../shared/csv/csvParameters';
 import { csvFanOut, inputKindOf, inputParameter } from '../shared/csv/csvInput';
 import { runService } from '../shared/engine/engine';
-import { answerReuseOptions, sendRepeatsOnceOption } from '../shared/parameters/options';
+import { answerReuseOptions, estimateOnlyOption, sendRepeatsOnceOption } from '../shared/parameters/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { requiredText } from '../shared/values/validate';
 
@@ -72,7 +72,7 @@ export class AbstractIban implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: csvFileOptions(IBAN_ANSWER_COLUMNS, [sendRepeatsOnceOption, ...answerReuseOptions]),
+				options: csvFileOptions(IBAN_ANSWER_COLUMNS, [estimateOnlyOption, sendRepeatsOnceOption, ...answerReuseOptions]),
 			},
 		],
 	};

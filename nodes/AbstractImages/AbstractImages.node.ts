@@ -12,7 +12,7 @@ import { binaryPropertyName, fileItem, inputFile, inputFileMeta, safeFileName } 
 import { runService } from '../shared/engine/engine';
 import { requestKey } from '../shared/engine/requestKey';
 import { asBuffer, imageTypeOf } from '../shared/binary/imageFile';
-import { answerReuseOptions, flag, sendRepeatsOnceOption, wireOptions } from '../shared/parameters/options';
+import { answerReuseOptions, estimateOnlyOption, flag, sendRepeatsOnceOption, wireOptions } from '../shared/parameters/options';
 import type { WireOption } from '../shared/parameters/options';
 import type { ServiceClient, ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { httpUrl, wholeNumber } from '../shared/values/validate';
@@ -244,6 +244,7 @@ export class AbstractImages implements INodeType {
 						default: false,
 						description: 'Whether to download the processed image into the binary field (the JSON stays the service\'s answer)',
 					},
+					estimateOnlyOption,
 					...compressionOptions,
 					...answerReuseOptions,
 					sendRepeatsOnceOption,
@@ -256,7 +257,7 @@ export class AbstractImages implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
-				options: [...compressionOptions, ...answerReuseOptions, sendRepeatsOnceOption],
+				options: [estimateOnlyOption, ...compressionOptions, ...answerReuseOptions, sendRepeatsOnceOption],
 			},
 		],
 	};

@@ -5,7 +5,7 @@ import { columnsOfKeys, IP_GEOLOCATION_ANSWER_COLUMNS, topLevelKeys } from '../s
 import { columnOf, columnParameter, csvFileOptions, csvFileParameters } from '../shared/csv/csvParameters';
 import { csvFanOut, inputKindOf, inputParameter } from '../shared/csv/csvInput';
 import { recordItems, runService } from '../shared/engine/engine';
-import { answerReuseOptions, sendRepeatsOnceOption } from '../shared/parameters/options';
+import { answerReuseOptions, estimateOnlyOption, sendRepeatsOnceOption } from '../shared/parameters/options';
 import { invalidInput } from '../shared/engine/errors';
 import { fieldsOption, fieldsParameter } from '../shared/parameters/fields';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
@@ -130,7 +130,7 @@ export class AbstractIpGeolocation implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: csvFileOptions(IP_GEOLOCATION_ANSWER_COLUMNS, [fieldsOption('geolocation record', RECORD_KEYS), sendRepeatsOnceOption, ...answerReuseOptions]),
+				options: csvFileOptions(IP_GEOLOCATION_ANSWER_COLUMNS, [fieldsOption('geolocation record', RECORD_KEYS), estimateOnlyOption, sendRepeatsOnceOption, ...answerReuseOptions]),
 			},
 		],
 	};

@@ -5,7 +5,7 @@ import { COUNTRY_OPTIONS } from '../shared/values/countries';
 import { PHONE_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
 import { csvBinaryParameter, csvFanOut, csvOutputParameter, inputKindOf, inputParameter, resultFileFieldParameter } from '../shared/csv/csvInput';
 import { csvFileOptions } from '../shared/csv/csvParameters';
-import { answerReuseOptions, sendRepeatsOnceOption } from '../shared/parameters/options';
+import { answerReuseOptions, estimateOnlyOption, sendRepeatsOnceOption } from '../shared/parameters/options';
 import { runService } from '../shared/engine/engine';
 import { lookupRequest, sendAsOf, sendAsOption } from '../shared/parameters/sendAs';
 import type { ServiceDefinition } from '../shared/engine/types';
@@ -90,6 +90,7 @@ export class AbstractPhone implements INodeType {
 						description:
 							'Country of a number written without its country code; the service adds the country code to its analysis. An expression may give a two-letter code such as US or DE.',
 					},
+					estimateOnlyOption,
 					sendAsOption,
 					sendRepeatsOnceOption,
 					...answerReuseOptions,

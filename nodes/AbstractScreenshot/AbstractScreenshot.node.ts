@@ -11,7 +11,7 @@ import { outputField, outputFieldParameter, safeFileName } from '../shared/binar
 import { runService } from '../shared/engine/engine';
 import { requestKey } from '../shared/engine/requestKey';
 import { asBuffer, dimensionsOf, imageItem, imageTypeOf } from '../shared/binary/imageFile';
-import { answerReuseOptions, flag, oneOf, optionalText, sendRepeatsOnceOption, wholeAtLeast, wireOptions } from '../shared/parameters/options';
+import { answerReuseOptions, estimateOnlyOption, flag, oneOf, optionalText, sendRepeatsOnceOption, wholeAtLeast, wireOptions } from '../shared/parameters/options';
 import type { WireOption } from '../shared/parameters/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { decimalNumber, httpUrl } from '../shared/values/validate';
@@ -130,6 +130,7 @@ export class AbstractScreenshot implements INodeType {
 						default: 0,
 						description: 'Whole seconds to wait between page load and capture',
 					},
+					estimateOnlyOption,
 					{
 						displayName: 'Export Format',
 						name: 'exportFormat',

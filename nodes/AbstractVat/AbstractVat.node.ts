@@ -12,7 +12,7 @@ import { columnOf, columnParameter, csvFileOptions, csvFileParameters, onlyWhere
 import { csvFanOut, inputKindOf, inputParameter } from '../shared/csv/csvInput';
 import { countryLocatorProperty, searchCountries } from '../shared/values/countryLocator';
 import { runService } from '../shared/engine/engine';
-import { answerReuseOptions, sendRepeatsOnceOption } from '../shared/parameters/options';
+import { answerReuseOptions, estimateOnlyOption, sendRepeatsOnceOption } from '../shared/parameters/options';
 import { invalidInput } from '../shared/engine/errors';
 import { toolDescriptionProperties } from '../shared/parameters/toolDescription';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
@@ -178,6 +178,7 @@ export class AbstractVat implements INodeType {
 							displayOptions: { show: { '/operation': ['calculate'] } },
 							description: 'Whether the amount already includes VAT (then the service splits it into net amount and VAT)',
 						},
+						estimateOnlyOption,
 						sendRepeatsOnceOption,
 						...answerReuseOptions,
 						{

@@ -249,7 +249,7 @@ describe('Image processing', () => {
 			const v1Options = description.properties.find(
 				(property) => property.name === 'options' && NodeHelpers.displayParameter({}, property, { typeVersion: 1 } as INode, description),
 			)!;
-			expect((v1Options.options as INodeProperties[]).map((option) => option.name)).toEqual(['downloadResult', 'lossy', 'quality', 'reuseAnswersForHours', 'reuseTestRunAnswers', 'sendRepeatsOnce']);
+			expect((v1Options.options as INodeProperties[]).map((option) => option.name)).toEqual(['downloadResult', 'estimateOnly', 'lossy', 'quality', 'reuseAnswersForHours', 'reuseTestRunAnswers', 'sendRepeatsOnce']);
 		});
 
 		it('version 2 without Download Result returns the record only, and never touches the stored image', async () => {

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { errorItem } from './errorItems';
 import { capitalised } from './errors';
+import { addEstimateHint, estimateAsked, estimateCredits } from './estimate';
 import { FanOut, type FanOutUnit, type UnitCollector, type UnitOutcome } from './fanOut';
 import { AnswerKeeping, type ReusePolicy } from './keptAnswers';
 import { requestKey } from './requestKey';
@@ -29,6 +30,8 @@ export async function runService<Prepared>(
 	ctx: IExecuteFunctions,
 	service: ServiceDefinition<Prepared>,
 ): Promise<INodeExecutionData[][]> {
+	// Options > Estimate Credits Only: everything before sending, counted; nothing sent (estimate.ts).
+	if (estimateAsked(ctx)) return await estimateCredits(ctx, service);
 	const continueOnFail = ctx.continueOnFail();
 	const ledger = new RunLedger(ctx, service.serviceName);
 	const planned = new Set<string>();
@@ -75,6 +78,7 @@ export async function runService<Prepared>(
 	}
 	keeping?.finish({ output: [output] });
 	addHints(ctx, service, ledger, tally, keeping);
+	addEstimateHint(ctx, jobs);
 	return [output];
 }
 
@@ -106,7 +110,7 @@ async function outputOf<Prepared>(
 }
 
 /** One input item's work: its one request, or the units of its file. */
-interface Job<Prepared> {
+export interface Job<Prepared> {
 	itemIndex: number;
 	/** A file's rows (messages name rows, and error items carry the row beside). */
 	rows: boolean;
@@ -126,13 +130,15 @@ interface Job<Prepared> {
 	delivered: Promise<void>;
 	/** The file could not be read to the end, or its collector failed: the item fails whole. */
 	broken?: Error;
+	/** How many units the run read (a file's rows): for the hint on large files. */
+	unitsRead?: number;
 }
 
 /** An item whose Options could not be read (its error is the item's), or a node without the options. */
 const NO_REUSE: ReusePolicy = { testRuns: false, hours: 0 };
 
 /** Every item is read and checked before the first request: a bad row must cost no credit. */
-async function prepareJobs<Prepared>(
+export async function prepareJobs<Prepared>(
 	ctx: IExecuteFunctions,
 	service: ServiceDefinition<Prepared>,
 	ledger: RunLedger,
@@ -188,13 +194,13 @@ async function prepareJobs<Prepared>(
 }
 
 /** The key by which repeated requests of a job share one answer; undefined when each is sent. */
-function keyOf<Prepared>(service: ServiceDefinition<Prepared>, job: Job<Prepared>, prepared: Prepared): string | undefined {
+export function keyOf<Prepared>(service: ServiceDefinition<Prepared>, job: Job<Prepared>, prepared: Prepared): string | undefined {
 	if (!job.sendRepeatsOnce) return undefined;
 	return serviceKey(service, prepared);
 }
 
 /** The identity of a prepared request (undefined: it carries a file, and is always sent). */
-function serviceKey<Prepared>(service: ServiceDefinition<Prepared>, prepared: Prepared): string | undefined {
+export function serviceKey<Prepared>(service: ServiceDefinition<Prepared>, prepared: Prepared): string | undefined {
 	return service.requestKey ? service.requestKey(prepared) : requestKey(prepared);
 }
 
@@ -337,6 +343,7 @@ async function* unitsOf<Prepared>(
 		let unitIndex = 0;
 		try {
 			for await (const unit of job.units) yield { job, unitIndex: unitIndex++, unit };
+			job.unitsRead = unitIndex;
 		} catch (error) {
 			const broken = asNodeError(ctx, error, job.itemIndex);
 			if (!continueOnFail) throw broken;
@@ -409,7 +416,7 @@ function labelled(error: Error, label: string): Error {
 
 
 /** n8n errors pass as they are; anything else is wrapped so n8n shows it with its item. */
-function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }

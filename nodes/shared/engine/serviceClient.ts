@@ -51,9 +51,7 @@ export async function connect<Prepared>(
 	const requestsPerSecond = Math.max(0, Number(credentials.requestsPerSecond ?? 0) || 0);
 	// The key is read here only to keep it out of messages; n8n's credential mechanism sends it.
 	const secrets = [String(credentials.apiKey ?? '')];
-	const keyIdentity = createHash('sha256')
-		.update(`${service.credentialType}\n${baseUrl}\n${secrets[0]}`)
-		.digest('hex');
+	const keyIdentity = identityOf(service.credentialType, baseUrl, secrets[0]);
 	// n8n-core reads and decrypts the credential again on every httpRequestWithAuthentication
 	// unless it is handed the decrypted one: the run's copy is handed over, and n8n still
 	// applies it only through the credential type's `authenticate` (which also refuses any
@@ -79,6 +77,20 @@ export async function connect<Prepared>(
 				await download(ctx, service, { secrets, itemIndex }, url, options),
 		}),
 	};
+}
+
+/**
+ * The credential as what answers it, without connecting (no pacer, nothing sent): what an
+ * estimate needs to find the answers a run would reuse (they are filed under it).
+ */
+export async function credentialIdentity<Prepared>(ctx: IExecuteFunctions, service: ServiceDefinition<Prepared>): Promise<string> {
+	const credentials = await ctx.getCredentials(service.credentialType);
+	return identityOf(service.credentialType, checkedBaseUrl(ctx, service.credentialType, credentials), String(credentials.apiKey ?? ''));
+}
+
+/** Type, Base URL and a hash of the key: another key, or another address, is another identity. */
+function identityOf(credentialType: string, baseUrl: string, apiKey: string): string {
+	return createHash('sha256').update(`${credentialType}\n${baseUrl}\n${apiKey}`).digest('hex');
 }
 
 /** The credential's Base URL, or its service's live address when it is left empty. */

@@ -113,6 +113,20 @@ export const reuseAnswersForHoursOption: INodeProperties = {
 		'How long production runs reuse the answers earlier production runs of this node paid for, instead of paying again; 0 asks afresh every time. Kept in this n8n\'s memory only: a restart forgets them, and in queue mode each worker keeps its own.',
 };
 
+/**
+ * `estimateOnly`, in the Options of every node that spends credits: the run reads and checks
+ * everything as it would, counts the requests it would send and why others would not be sent,
+ * and sends nothing (engine/estimate.ts). A large file's cost is known before it is paid.
+ */
+export const estimateOnlyOption: INodeProperties = {
+	displayName: 'Estimate Credits Only',
+	name: 'estimateOnly',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to send nothing: one item counts the requests (credits) a run would send now, and why the others would not',
+};
+
 /** The two options of answer reuse, for a service node's Options beside Send Repeated Values Once (in the Add Option list's order). */
 export const answerReuseOptions: INodeProperties[] = [reuseAnswersForHoursOption, reuseTestRunAnswersOption];
 
