@@ -134,7 +134,7 @@ const FACTS: Fact[] = [
 	{
 		name: 'two processes on one key at 5/s, the latest share of the limit (npm run bench, Several processes on one key)',
 		patterns: [/\b([\d.]+) of the limit \(one process alone/g, /\bat 5\/s used it at ([\d.]+) of its limit\b/g],
-		expected: benchmarkFigure(/\bThe latest run, [^.]*?429s and ([\d.]+) of the limit/),
+		expected: benchmarkFigure(/\bThe latest run, [^;]*?429s and ([\d.]+) of the limit/),
 	},
 	{
 		name: 'real queue mode at 5/s, the share of the limit (npm run test:e2e -- --queue)',
