@@ -19,6 +19,17 @@ export async function importThroughEditor(url: string, files: string[]): Promise
 	const editor = await openEditor(url);
 	const { page } = editor;
 	const imported: EditorImport[] = [];
+	// The editor gives a new workflow its id before the save reaches n8n: wait for the save.
+	const saved = async (id: string): Promise<Workflow> => {
+		for (let attempt = 0; ; attempt++) {
+			try {
+				return await editor.api<Workflow>('GET', `/rest/workflows/${id}`);
+			} catch (error) {
+				if (attempt >= 60) throw error;
+				await pause(500);
+			}
+		}
+	};
 	try {
 		for (const file of files) {
 			await page.goto(`${url}/workflow/new`, { waitUntil: 'networkidle2' });
@@ -31,9 +42,8 @@ export async function importThroughEditor(url: string, files: string[]): Promise
 			await page.keyboard.press('s');
 			await page.keyboard.up('Control');
 			await page.waitForFunction(() => /\/workflow\/[^/]+$/.test(location.pathname) && !location.pathname.endsWith('/new'), { timeout: 30_000 });
-			await pause(800);
 			const id = page.url().split('/').pop()!.split('?')[0];
-			imported.push({ file, workflow: await editor.api<Workflow>('GET', `/rest/workflows/${id}`), notices });
+			imported.push({ file, workflow: await saved(id), notices });
 		}
 	} finally {
 		await editor.close();
