@@ -143,8 +143,10 @@ describe("README's table of nodes: the options of each", () => {
 	const defined = shorthands();
 	const rows = tableRows();
 
-	it('defines its shorthands and has a row per node', () => {
+	it('defines its shorthands, each of options some node has, and has a row per node', () => {
 		expect([...defined.keys()].sort()).toEqual(["a file's options", 'the reuse options']);
+		const options = new Set(nodes.flatMap(({ versions }) => versions.flatMap((description) => optionNames(description))));
+		expect([...defined.values()].flat().filter((name) => !options.has(name))).toEqual([]);
 		expect(rows.map((row) => `Abstract ${row.node}`).sort()).toEqual(nodes.map(({ versions }) => versions[versions.length - 1].displayName).sort());
 	});
 
