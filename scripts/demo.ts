@@ -15,7 +15,7 @@ import { ROOT } from '../test/harness/nodeTypes';
 import { placeStoredDatabases } from '../test/sandbox/ipDatabases/storedFiles';
 import { startSandbox } from '../test/sandbox/server';
 import { placeStoredInputs } from '../test/sandbox/storedInputs';
-import { cut, formatTable, leaves, outputWidth } from './table';
+import { cut, formatRecords, formatTable, leaves, outputWidth } from './table';
 
 /**
  * The package's main job on the embedded sandbox: every workflow in examples/, run through
@@ -81,6 +81,18 @@ const SHOWN_COLUMNS: Record<string, Record<string, readonly string[]>> = {
 	},
 };
 
+/**
+ * Tables shown as one block per item, every field kept at any width: the lead enrichment's
+ * joined leads, whose company fields are the point of the example and would not fit a row.
+ */
+const RECORD_TABLES: Record<string, readonly string[]> = { 'lead-enrichment.json': ['Enriched lead'] };
+
+/** The line every demo run starts with: what the answers are. */
+export const SANDBOX_NOTE = [
+	"The answers below are the sandbox's made-up data (81.2.69.142 shows as Paris,",
+	"France), not the live services': no key, no credit, nothing leaves this machine.",
+];
+
 /** One item as a table row: its leaves by dotted path, and its files by name, type and size. */
 export function itemRow(item: INodeExecutionData): Record<string, unknown> {
 	const row = leaves(item.json);
@@ -110,6 +122,8 @@ export interface ShownTable {
 	node?: string;
 	rows: number;
 	lines: string[];
+	/** Shown as one block of lines per item instead (RECORD_TABLES): each item's lines. */
+	records?: string[][];
 }
 
 /** What an example's run shows: its tables, and its full answers for the file. */
@@ -126,8 +140,13 @@ export async function viewOf(example: string, workflow: WorkflowJson, result: Ru
 	const tables: ShownTable[] = [];
 	const answers: Record<string, unknown> = {};
 	const csvFiles: ExampleView['csvFiles'] = [];
-	const table = (title: string, rows: Array<Record<string, unknown>>, key: string, maxCell: number, node?: string) =>
-		tables.push({ title: cut(title, width), node, rows: rows.length, lines: formatTable(rows, { width, maxCell, columns: columnsFor(example, key, rows) }).split('\n') });
+	const table = (title: string, rows: Array<Record<string, unknown>>, key: string, maxCell: number, node?: string) => {
+		const columns = columnsFor(example, key, rows);
+		if (node && RECORD_TABLES[example]?.includes(node)) {
+			const records = formatRecords(rows, { width, columns });
+			tables.push({ title: cut(title, width), node, rows: rows.length, lines: records.flatMap((block, index) => (index > 0 ? ['', ...block] : block)), records });
+		} else tables.push({ title: cut(title, width), node, rows: rows.length, lines: formatTable(rows, { width, maxCell, columns }).split('\n') });
+	};
 	for (const node of lastNodesThatRan(workflow, result.run.data.resultData.runData)) {
 		const items = result.output(node);
 		answers[node] = items.map((item) => ({
@@ -179,6 +198,7 @@ async function main() {
 	const outputFolder = await createN8nFilesFolder();
 	await fs.mkdir(ANSWERS_FOLDER, { recursive: true });
 
+	for (const line of SANDBOX_NOTE) console.log(cut(line, width));
 	let failed = false;
 	const written = new Map<string, number>();
 	for (const file of await exampleFiles()) {

@@ -18,8 +18,9 @@ import { emptyFilesFolder, environmentFor, prepare, ROOT, startAndCheck, type Pr
 /**
  * `npm run test:e2e`: the package in a real n8n (2.x, or 1.x with `--n8n 1`, installed once into
  * a cache folder), headless, with n8n's default settings for file access and a fresh home folder
- * holding only an empty `~/.n8n-files`, where the examples write. It installs the packed package
- * into that home's user folder as n8n installs community packages, imports credentials pointing at the sandbox (which runs in this process) and every
+ * holding only an empty `~/.n8n-files`, where the examples write. It installs the package into
+ * that home's `~/.n8n/nodes` with the README's own install commands (scripts/n8n/readmeInstall.ts),
+ * imports credentials pointing at the sandbox (which runs in this process) and every
  * workflow of examples/, then
  *  1. proves the loading check can fail: with one node file and one credential file of the
  *     installed copy replaced by a module that throws, the check must name exactly those two;

@@ -175,3 +175,22 @@ export function formatTable(rows: Array<Record<string, unknown>>, options: Table
 	}
 	return lines.join('\n');
 }
+
+/**
+ * Rows as records, one block each: its first column's value as the block's title, then every
+ * other column that has a value as `field  value`, one a line, values cut to the width. Where a
+ * table would have to cut or leave out the fields a reader came for (a lead's company, industry,
+ * size), a block keeps every one of them at any width.
+ */
+export function formatRecords(rows: Array<Record<string, unknown>>, options: TableOptions): string[][] {
+	const { width } = options;
+	const wanted = options.columns ?? [...new Set(rows.flatMap((row) => Object.keys(row)))];
+	const [title, ...fields] = wanted;
+	const fieldWidth = Math.min(Math.max(...fields.map((field) => displayWidth(field))), Math.floor(width / 3));
+	return rows.map((row) => [
+		cut(shownValue(row[title]) || '(no value)', width),
+		...fields
+			.filter((field) => shownValue(row[field]) !== '')
+			.map((field) => cut(`  ${pad(cutHeader(field, fieldWidth), fieldWidth)}  ${shownValue(row[field])}`, width)),
+	]);
+}

@@ -88,7 +88,7 @@ export function decimalOrText(value: string | undefined): number | string | null
 	return /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text) ? Number(text) : value;
 }
 
-/** "US-CA" -> "CA" (2.11: the API gives the bare subdivision); a code without the prefix stays. */
+/** "US-CA" -> "CA" (the live API gives the bare subdivision); a code without the prefix stays. */
 export function bareSubdivision(code: string | undefined, countryCode: string | null): string | null {
 	if (code === undefined) return null;
 	const dash = code.indexOf('-');

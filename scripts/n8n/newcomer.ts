@@ -4,9 +4,10 @@ import path from 'path';
 import { CREDENTIAL_DISPLAY_NAMES, CREDENTIAL_TYPES, sandboxCredential } from '../../test/harness/sandboxCredentials';
 import type { Sandbox } from '../../test/sandbox/server';
 import { SAMPLE_FILES_FOLDER } from '../../test/sandbox/storedInputs';
-import { cliRunnable, readExamples, workflowId, type Example, type Workflow } from './examples';
-import { n8nCommand } from './instance';
+import { cliRunnable, readExamples, type Example } from './examples';
 import { assertSucceeded } from './processes';
+import { importThroughEditor, type EditorImport } from './editorImport';
+import { n8nCommand, startServer } from './instance';
 import { executeAndCheck } from './runChecks';
 import { environmentFor, ROOT, type Prepared } from './setup';
 
@@ -18,9 +19,10 @@ import { environmentFor, ROOT, type Prepared } from './setup';
  *     (sandbox)" ones), its Base URL the sandbox's (a person's would stay empty, for the live
  *     address);
  *  2. `mkdir ~/.n8n-files` and the three samples of examples/files/ copied into it;
- *  3. every example imported, and each of its Abstract nodes given the person's credential (what
- *     choosing it under "Credential to connect with" and saving does); one example imported as it
- *     is, without that step, must fail: the step is needed;
+ *  3. every example imported through the editor's Import from File (Chromium driving it), which
+ *     must put the person's credential in place of each "(sandbox)" reference by itself and say
+ *     "Credentials auto-added", and saved (a workflow that kept a "(sandbox)" reference fails
+ *     the check: that credential is not the person's);
  *  4. the examples run in the README's order (the one that stores the database before the one
  *     that reads it), each checked as the e2e checks it.
  */
@@ -49,40 +51,41 @@ export async function runAsNewcomer(prepared: Prepared, sandbox: Sandbox, log: (
 	for (const sample of samples) await fs.copyFile(path.join(SAMPLE_FILES_FOLDER, sample), path.join(prepared.filesFolder, sample));
 	log(`  mkdir ~/.n8n-files; copied ${samples.join(', ')} into it`);
 
-	// 3. The examples imported, their credentials chosen; one left as imported.
+	// 3. Every example imported through the editor (Import from File), as a person does: with one
+	// credential of each type, n8n puts it in place of the examples' "(sandbox)" references by
+	// itself and says so ("Credentials auto-added"); each is saved. The Schedule Trigger example
+	// is imported in the form n8n's CLI can start (a Manual Trigger in its place).
 	const examples = inReadmeOrder(await readExamples(ROOT));
-	const picked = (workflow: Workflow): Workflow => ({
-		...workflow,
-		nodes: workflow.nodes.map((node) =>
-			node.credentials
-				? {
-						...node,
-						credentials: Object.fromEntries(
-							Object.keys(node.credentials).map((type) => [type, { id: idOf.get(type)!.id, name: idOf.get(type)!.name }]),
-						),
-					}
-				: node,
-		),
+	const uploads = await Promise.all(
+		examples.map(async (example) => {
+			const runnable = cliRunnable(example);
+			if (!runnable || runnable.workflow.id === example.id) return path.join(ROOT, 'examples', example.file);
+			const file = path.join(imports, example.file);
+			await fs.writeFile(file, JSON.stringify({ ...runnable.workflow, id: undefined }));
+			return file;
+		}),
+	);
+	const server = await startServer(prepared.runtime, env);
+	let imported: EditorImport[];
+	try {
+		imported = await importThroughEditor(server.url, uploads);
+	} finally {
+		await server.stop();
+	}
+	const runs = examples.map((example, index) => ({ example, workflow: cliRunnable(example) ? imported[index].workflow : undefined }));
+	examples.forEach((example, index) => {
+		const { workflow, notices } = imported[index];
+		const wrong = workflow.nodes.flatMap((node) =>
+			Object.entries(node.credentials ?? {}).flatMap(([type, reference]) => (reference.id === idOf.get(type)?.id ? [] : [`${node.name}: ${reference.name}`])),
+		);
+		const needsOne = example.workflow.nodes.some((node) => node.credentials);
+		const said = notices.find((notice) => notice.startsWith('Credentials auto-added'));
+		if (wrong.length > 0) failures.push(`newcomer: ${example.file} imported in the editor keeps credentials that are not the person's: ${wrong.join(', ')}`);
+		else if (needsOne && !said) failures.push(`newcomer: ${example.file} imported in the editor without "Credentials auto-added" (it said: ${notices.join(' | ') || 'nothing'})`);
 	});
-	const runs = examples.map((example) => {
-		const runnable = cliRunnable(example);
-		return { example, workflow: runnable ? { ...picked(runnable.workflow), id: workflowId(example.file, 'newcomer') } : undefined };
-	});
-	const unpicked = runs.find(({ workflow }) => workflow?.nodes.some((node) => node.credentials))!;
-	const unpickedWorkflow = { ...cliRunnable(unpicked.example)!.workflow, id: workflowId(unpicked.example.file, 'newcomer-unpicked') };
-	const workflows = [...runs.flatMap(({ workflow }) => (workflow ? [workflow] : [])), unpickedWorkflow];
-	await fs.writeFile(path.join(imports, 'workflows.json'), JSON.stringify(workflows.map((workflow) => ({ ...workflow, active: false }))));
-	assertSucceeded(await n8nCommand(prepared.runtime, env, ['import:workflow', `--input=${path.join(imports, 'workflows.json')}`]), 'n8n import:workflow');
-	await fs.rm(imports, { recursive: true, force: true });
+	log(`  imported ${imported.length} examples through the editor's Import from File; it said, for instance: "${imported.map((each) => each.notices.find((notice) => notice.startsWith('Credentials auto-added'))).find((notice) => notice?.includes('We selected')) ?? ''}"`);
 
-	// n8n 2.41.1 refuses such a run before it starts ("Node ... does not have access to the
-	// credential", in the execution it records); its CLI then prints only "No active execution
-	// found". The same workflow with the credential chosen runs below, so the references are
-	// what fails it.
-	const asImported = await n8nCommand(prepared.runtime, env, ['execute', `--id=${unpickedWorkflow.id}`, '--rawOutput']);
-	const said = `${asImported.stdout}\n${asImported.stderr}`.split('\n').filter((line) => /error|credential/i.test(line)).slice(-1)[0] ?? '';
-	if (asImported.code !== 0) log(`  ${unpicked.example.file} as imported, no credential chosen: fails as it must (exit ${asImported.code}: ${said.trim().slice(0, 120)})`);
-	else failures.push(`newcomer: ${unpicked.example.file} ran with the examples' own credential references: the README's step of choosing a credential would not be needed`);
+	await fs.rm(imports, { recursive: true, force: true });
 
 	// 4. Every example, in the README's order.
 	for (const { example, workflow } of runs) {

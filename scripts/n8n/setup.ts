@@ -3,10 +3,11 @@ import os from 'os';
 import path from 'path';
 
 import { ROOT } from '../../test/harness/root';
-import { installCommunityPackage, packPackage, readManifest, type PackageManifest } from './communityPackage';
+import { readManifest, type PackageManifest } from './communityPackage';
 import { instanceEnvironment, isN8n1, LOCAL_OWNER, ownerPasswordHash, setUpOwner, signIn, startServer, type Server } from './instance';
 import { checkLoadedTypes, listedTypes, type ListedType, type LoadReport } from './loadingCheck';
 import { freePort } from './processes';
+import { installAsReadmeSays } from './readmeInstall';
 import { ensureRuntime, type Runtime, type RuntimeSpec } from './runtime';
 
 export { ROOT };
@@ -17,7 +18,7 @@ export interface Prepared {
 	manifest: PackageManifest;
 	/** The types package.json lists, named from the repository's build. */
 	listed: ListedType[];
-	/** A temporary folder for this run: the tarball and n8n's home folder. */
+	/** A temporary folder for this run: n8n's home folder and what the run keeps beside it. */
 	workFolder: string;
 	/**
 	 * n8n's fresh HOME, working directory and user folder (n8n's own files in `.n8n`), holding
@@ -32,32 +33,37 @@ export interface Prepared {
 }
 
 /**
- * Installs n8n (the line or version `spec` names; default 2.x) if the cache lacks it, packs the
- * built package (dist/ must be current: the npm scripts build first), makes n8n a fresh home
- * folder holding an empty `.n8n-files` (what n8n's docs ask of a user) and installs the tarball
- * into it as n8n installs a community package.
+ * Installs n8n (the line or version `spec` names; default 2.x) if the cache lacks it, makes n8n
+ * a fresh home folder holding an empty `.n8n-files` (what n8n's docs ask of a user) and installs
+ * the built package (dist/ must be current: the npm scripts build first) into it with the
+ * README's own install commands: packed, and the tarball installed into `~/.n8n/nodes`.
  */
 export async function prepare(label: string, log: (line: string) => void, spec?: RuntimeSpec): Promise<Prepared> {
 	const runtime = await ensureRuntime(log, spec);
 	const manifest = await readManifest(ROOT);
 	const listed = listedTypes(ROOT, manifest);
 	const workFolder = await fs.mkdtemp(path.join(os.tmpdir(), `n8n-abstractapi-${label}-`));
-	const userFolder = path.join(workFolder, 'home');
-	const filesFolder = path.join(userFolder, '.n8n-files');
-	await fs.mkdir(filesFolder, { recursive: true });
-	const tarball = await packPackage(ROOT, workFolder);
-	const packageDir = await installCommunityPackage(userFolder, tarball);
-	log(`Installed ${path.basename(tarball)} into n8n ${runtime.n8nVersion} with a fresh home folder ${userFolder}`);
-	return {
-		runtime,
-		manifest,
-		listed,
-		workFolder,
-		userFolder,
-		filesFolder,
-		packageDir,
-		passwordHash: await ownerPasswordHash(runtime, LOCAL_OWNER),
-	};
+	try {
+		const userFolder = path.join(workFolder, 'home');
+		const filesFolder = path.join(userFolder, '.n8n-files');
+		await fs.mkdir(filesFolder, { recursive: true });
+		const packageDir = await installAsReadmeSays(ROOT, userFolder, manifest, path.join(workFolder, 'npm-cache'));
+		log(`Installed ${manifest.name} ${manifest.version} with the README's commands into n8n ${runtime.n8nVersion}'s fresh home folder ${userFolder}`);
+		return {
+			runtime,
+			manifest,
+			listed,
+			workFolder,
+			userFolder,
+			filesFolder,
+			packageDir,
+			passwordHash: await ownerPasswordHash(runtime, LOCAL_OWNER),
+		};
+	} catch (error) {
+		// A run that cannot start leaves nothing behind.
+		await fs.rm(workFolder, { recursive: true, force: true });
+		throw error;
+	}
 }
 
 /** Empties n8n's `~/.n8n-files`, so that every file found there afterwards was written since. */
@@ -67,15 +73,16 @@ export async function emptyFilesFolder(prepared: Prepared): Promise<void> {
 }
 
 /**
- * The environment of an n8n process on this user folder, on the given port, else N8N_PORT, else
- * a free one; its task broker on the port after N8N_PORT when that is set, else a free one.
+ * The environment of an n8n process on this user folder: the editor on the given port, else
+ * N8N_PORT, else a free one; its task broker (which n8n would put on 5679, or take as N8N_PORT+1
+ * in a person's setup) on the given port, else N8N_RUNNERS_BROKER_PORT, else a free one, so it
+ * never clashes with a neighbouring port the sandbox or another instance holds.
  */
-export async function environmentFor(prepared: Prepared, port?: number): Promise<NodeJS.ProcessEnv> {
-	const chosen = Number(process.env.N8N_PORT) || undefined;
+export async function environmentFor(prepared: Prepared, port?: number, brokerPort?: number): Promise<NodeJS.ProcessEnv> {
 	return instanceEnvironment(prepared.runtime, {
 		userFolder: prepared.userFolder,
-		port: port ?? chosen ?? (await freePort()),
-		brokerPort: chosen ? chosen + 1 : await freePort(),
+		port: port ?? (Number(process.env.N8N_PORT) || (await freePort())),
+		brokerPort: brokerPort ?? (Number(process.env.N8N_RUNNERS_BROKER_PORT) || (await freePort())),
 		owner: { owner: LOCAL_OWNER, passwordHash: prepared.passwordHash },
 	});
 }

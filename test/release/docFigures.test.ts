@@ -32,6 +32,16 @@ function pages(): string[] {
 /** A page's text with every run of white space one space, so a phrase wrapped over two lines is found. */
 const flat = (file: string) => fs.readFileSync(path.join(root, file), 'utf8').replace(/\s+/g, ' ');
 
+/**
+ * A figure as docs/benchmarks.md, where every figure comes from, gives it: the first match of
+ * `pattern` on that page, so another page that states the figure otherwise fails.
+ */
+function benchmarkFigure(pattern: RegExp): string {
+	const figure = flat(path.join('docs', 'benchmarks.md')).match(pattern)?.[1];
+	if (figure === undefined) throw new Error(`docs/benchmarks.md no longer states ${pattern}`);
+	return figure;
+}
+
 const NUMBER_WORDS: Record<string, string> = { eleven: '11', twelve: '12', a_fifth: '20', a_quarter: '25', a_third: '33', half: '50' };
 
 /** A stated value as a comparable one: number words as digits, thousands separators and "~" dropped. */
@@ -110,6 +120,26 @@ const FACTS: Fact[] = [
 		name: "the CSV index's share of its file (npm run bench, IP lookups)",
 		patterns: [/\bCSV index (?:at|is) (~?[\d.]+ ?%|a \w+) of the file\b/g, /\bindex itself is (~?[\d.]+ ?%|a \w+) of the file\b/g, /\bCSV index's \((~?[\d.]+ ?%) of the file\)/g],
 		compare: (value) => String(Math.round(Number(normalized(value)))),
+	},
+	{
+		name: "the CSV parser's speed (npm run bench, The CSV parser)",
+		patterns: [/\b(\d+ to \d+) MB\/s, [\d.]+ to [\d.]+ times csv-parse/g, /\bparses (\d+ to \d+) MB\/s\b/g],
+		expected: benchmarkFigure(/\b(\d+ to \d+) MB\/s, [\d.]+ to [\d.]+ times csv-parse/),
+	},
+	{
+		name: "the CSV parser against csv-parse (npm run bench, The CSV parser)",
+		patterns: [/\bMB\/s, ([\d.]+ to [\d.]+) times csv-parse/g],
+		expected: benchmarkFigure(/\bMB\/s, ([\d.]+ to [\d.]+) times csv-parse/),
+	},
+	{
+		name: 'two processes on one key at 5/s, the latest share of the limit (npm run bench, Several processes on one key)',
+		patterns: [/\b([\d.]+) of the limit \(one process alone/g, /\bat 5\/s used it at ([\d.]+) of its limit\b/g],
+		expected: benchmarkFigure(/\bThe latest run, [^;]*?429s and ([\d.]+) of the limit/),
+	},
+	{
+		name: 'real queue mode at 5/s, the share of the limit (npm run test:e2e -- --queue)',
+		patterns: [/\bat 5\/s, \d+ requests, \d+ 429s, ([\d.]+-[\d.]+) of the limit/g, /\bqueue-mode n8n \([^)]*\) at 5\/s, ([\d.]+-[\d.]+) of the limit/g],
+		expected: benchmarkFigure(/\bat 5\/s, \d+ requests, \d+ 429s, ([\d.]+-[\d.]+) of the limit/),
 	},
 	{
 		name: 'n8n Cloud Starter memory',

@@ -101,6 +101,12 @@ const UNREACHABLE_REFERENCES: RegExp[] = [
 	/\bpublic facts\b/i,
 	/(?<![\w.])\(\d{1,2}\.\d{1,2}(?:\.\d{1,2})?(?:(?:, ?| and )\d{1,2}(?:\.\d{1,2})+)*\)/,
 	/(?<![\w.])\d{1,2}\.\d{1,2}'s\b/,
+	// A section number woven into prose: "(2.11 convention 1)", "the mapping of 2.11", "(reproducible
+	// builds, 2.11)", "(2.11: the API ...)".
+	/(?<![\w.$])\d{1,2}\.\d{1,2}(?:\.\d{1,2})? convention\b/,
+	/\b(?:mapping|record|schemas?|conventions?|cadence) of \d{1,2}\.\d{1,2}\b(?!\.\d)/i,
+	/\b(?:reproducible|cadence|builds?),? \d{1,2}\.\d{1,2}[),]/,
+	/\(\d{1,2}\.\d{1,2}: (?:the|a|an)\b/,
 ];
 
 /** Every line of the repository's own files (documentation, sources, tests, scripts, examples) that `pattern` finds. */
@@ -151,10 +157,10 @@ describe('issue numbers', () => {
 describe('references a reader cannot follow', () => {
 	it('tells a reference from a figure, a version or a code literal', () => {
 		const flagged = (line: string) => UNREACHABLE_REFERENCES.some((pattern) => pattern.test(line));
-		for (const line of ['(contract 4.2)', 'spec 2.11', 'answered with 2.2.2 (2.2.2)', 'see §3', 'as 2.11\'s schemas', 'the contract\'s order', 'Contract 2.2.2:', '(public facts)', '(4.1, 4.2)']) {
+		for (const line of ['(contract 4.2)', 'spec 2.11', 'answered with 2.2.2 (2.2.2)', 'see §3', 'as 2.11\'s schemas', 'the contract\'s order', 'Contract 2.2.2:', '(public facts)', '(4.1, 4.2)', '(2.11 convention 1)', 'the mapping of 2.11', 'the record of 2.3:', '(reproducible builds, 2.11)', '(weekly cadence, 2.11)', '(2.11: the API gives']) {
 			expect([line, flagged(line)]).toEqual([line, true]);
 		}
-		for (const line of ["layout: 'contract'", '- `contract`: a flat record', 'RFC 5952 section 5', 'float(1.5)', 'toBeCloseTo(3.75)', '(1.5x)', 'n8n 2.41.1', '0.1-1.0', 'IN AN ACTION OF CONTRACT, TORT OR OTHERWISE']) {
+		for (const line of ["layout: 'contract'", '- `contract`: a flat record', 'RFC 5952 section 5', 'float(1.5)', 'toBeCloseTo(3.75)', '(1.5x)', 'n8n 2.41.1', '0.1-1.0', 'IN AN ACTION OF CONTRACT, TORT OR OTHERWISE', "printMemory('MMDB', city, 1.2);", '(0.7: seven tenths of the side)', '(1.00: production asks afresh)']) {
 			expect([line, flagged(line)]).toEqual([line, false]);
 		}
 	});

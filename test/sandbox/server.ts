@@ -1,8 +1,8 @@
 import { randomBytes } from 'crypto';
 import http from 'http';
-import type { AddressInfo } from 'net';
 
 import { errorResponse, unauthorized } from './errorBody';
+import { listen } from './listen';
 import { parseMultipart } from './multipart';
 import { randomFraction } from './random';
 import { SERVICES } from './services';
@@ -60,8 +60,16 @@ export interface Sandbox {
 }
 
 export interface SandboxOptions {
+	/** The services' port (default: a free one). */
 	port?: number;
+	/** The storage host's port (default: a free one). */
+	storagePort?: number;
 	host?: string;
+	/**
+	 * The same key for a service at every start (`sbx_phone_sandbox`), so credentials a person
+	 * made by hand for the sandbox keep working; default: new random keys each start.
+	 */
+	steadyKeys?: boolean;
 }
 
 export interface FaultPattern {
@@ -83,7 +91,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const keys: Record<string, string> = {};
 	const validKeys = new Map<string, Set<string>>();
 	for (const name of modules.keys()) {
-		keys[name] = `sbx_${name}_${randomBytes(12).toString('hex')}`;
+		keys[name] = `sbx_${name}_${options.steadyKeys ? 'sandbox' : randomBytes(12).toString('hex')}`;
 		validKeys.set(name, new Set([keys[name]]));
 	}
 	const log: LoggedRequest[] = [];
@@ -95,7 +103,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const quotas = new Map<string, { credits: number; status: 422 | 403 }>();
 	const picked = new Map<string, Array<{ when: (request: SandboxRequest) => boolean; fault: Fault }>>();
 
-	const storage = await createStorageHost(host, log);
+	const storage = await createStorageHost(host, log, options.storagePort);
 	let apiBase = '';
 	const context: SandboxContext = { storage, serviceUrl: (service) => `${apiBase}/${service}` };
 
@@ -202,8 +210,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		return pattern.faults[pattern.used++ % pattern.faults.length];
 	}
 
-	await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));
-	apiBase = `http://${host}:${(server.address() as AddressInfo).port}`;
+	try {
+		apiBase = `http://${host}:${await listen(server, options.port ?? 0, host, 'the sandbox')}`;
+	} catch (error) {
+		await storage.close();
+		throw error;
+	}
 
 	const baseUrls: Record<string, string> = {};
 	for (const name of modules.keys()) baseUrls[name] = `${apiBase}/${name}`;

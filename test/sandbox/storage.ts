@@ -1,6 +1,6 @@
 import http from 'http';
-import type { AddressInfo } from 'net';
 
+import { listen } from './listen';
 import type { LoggedRequest, StorageHost, StoredObject, StoredOptions } from './types';
 
 /**
@@ -10,6 +10,7 @@ import type { LoggedRequest, StorageHost, StoredObject, StoredOptions } from './
 export async function createStorageHost(
 	host: string,
 	log: LoggedRequest[],
+	port = 0,
 ): Promise<StorageHost & { close(): Promise<void>; refuseWhen(when: ((path: string) => boolean) | undefined): void }> {
 	const objects = new Map<string, StoredObject>();
 	/** Downloads refused (403) as an expired link is, whatever the object: a test's fault. */
@@ -47,8 +48,7 @@ export async function createStorageHost(
 		}
 		res.end(object.bytes);
 	});
-	await new Promise<void>((resolve) => server.listen(0, host, resolve));
-	const baseUrl = `http://${host}:${(server.address() as AddressInfo).port}`;
+	const baseUrl = `http://${host}:${await listen(server, port, host, "the sandbox's storage host")}`;
 	return {
 		baseUrl,
 		put(path: string, bytes: Buffer, contentType: string, options: StoredOptions = {}) {

@@ -1,4 +1,4 @@
-import { ANSWERS_FOLDER, exampleFiles, preparedExample, viewOf } from '../../scripts/demo';
+import { ANSWERS_FOLDER, exampleFiles, preparedExample, SANDBOX_NOTE, viewOf } from '../../scripts/demo';
 import { cut, displayWidth, formatTable, leaves, outputWidth, shownValue } from '../../scripts/table';
 import { createN8nFilesFolder } from '../harness/n8nFiles';
 import { runWorkflow, type RunResult, type WorkflowJson } from '../harness/run';
@@ -98,6 +98,18 @@ describe("the demo's tables of every example's real output", () => {
 			for (const table of view.tables) {
 				const shown = { file, table: table.title };
 				expect({ ...shown, tooWide: [table.title, ...table.lines].filter((line) => displayWidth(line) > width) }).toEqual({ ...shown, tooWide: [] });
+				if (table.records) {
+					// One block per item, within the width, and no field of the item left out.
+					const items = result.output(table.node!);
+					expect({ ...shown, blocks: table.records.length }).toEqual({ ...shown, blocks: items.length });
+					const dropped = table.records.flatMap((block, index) =>
+						Object.entries(leaves(items[index].json))
+							.filter(([field, value]) => shownValue(value) !== '' && !block.some((line) => line.includes(field) || line.startsWith(cut(shownValue(value), width))))
+							.map(([field]) => `${index}: ${field}`),
+					);
+					expect({ ...shown, dropped }).toEqual({ ...shown, dropped: [] });
+					continue;
+				}
 				const rows = table.lines.slice(2, 2 + table.rows);
 				expect({ ...shown, rows: rows.length, blank: rows.filter((line) => line.trim() === '').length }).toEqual({ ...shown, rows: table.rows, blank: 0 });
 				if (!table.node) continue;
@@ -113,6 +125,18 @@ describe("the demo's tables of every example's real output", () => {
 			// The answers file holds each item as the node gave it, nested objects included.
 			expect(JSON.parse(JSON.stringify(view.answers))).toEqual(view.answers);
 		}
+	});
+
+	it("shows the lead enrichment's leads one block each, company fields included, and says the answers are made up", async () => {
+		const run = runs.find((each) => each.file === 'lead-enrichment.json')!;
+		for (const width of [80, 120]) {
+			const [table] = (await viewOf(run.file, run.workflow, run.result, width)).tables;
+			expect(table.records?.length).toBe(5);
+			const fields = (table.records ?? []).flatMap((block) => block.slice(1).map((line) => line.trim().split(/\s{2,}/)[0]));
+			for (const field of ['company', 'industry', 'employees']) expect([width, field, fields.includes(field)]).toEqual([width, field, true]);
+		}
+		expect(SANDBOX_NOTE.join(' ')).toMatch(/sandbox's made-up data/);
+		expect(SANDBOX_NOTE.every((line) => displayWidth(line) <= 80)).toBe(true);
 	});
 
 	it('shows the three-databases example\'s connection and security leaves for addresses that have only those', async () => {

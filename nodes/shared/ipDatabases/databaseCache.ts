@@ -3,7 +3,7 @@ import type { IpDatabase } from './lookupTypes';
 
 /**
  * Parsed databases, kept across the items of a run and across runs of this n8n process while
- * the file's content is the same: keyed by the content's SHA-256 (builds are reproducible, 2.11,
+ * the file's content is the same: keyed by the content's SHA-256 (the service builds the same file from the same data, byte for byte,
  * so the same checksum is the same build). At most two builds per database kind (for files of
  * another schema: per metadata database_type) stay (the
  * current one and the one before, for a run that still holds it); the least recently used goes

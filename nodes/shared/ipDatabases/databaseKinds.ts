@@ -8,7 +8,7 @@ export type DatabaseKind = 'ip-geolocation' | 'ip-asn' | 'ip-security';
 
 export const DATABASE_KINDS: readonly DatabaseKind[] = ['ip-geolocation', 'ip-asn', 'ip-security'];
 
-/** A record as stored: string values only (2.11 convention 1). */
+/** A record as stored: string values only (the databases' first convention: every value is text). */
 export type StoredRecord = Record<string, string>;
 
 /** CSV columns per database, in the files' order, `network` first. */

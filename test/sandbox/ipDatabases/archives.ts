@@ -34,7 +34,7 @@ export const archiveFileName = (database: DatabaseId, format: FormatId) =>
 
 export const databaseFileName = (database: DatabaseId, format: FormatId) => `svc-${database}.${format}`;
 
-/** Build 1 is 2026-01-05 (a Monday); each later build is a week on (weekly cadence, 2.11). */
+/** Build 1 is 2026-01-05 (a Monday); each later build is a week on (the databases are rebuilt weekly). */
 export const buildEpoch = (build: number) => 1767571200 + (build - 1) * 604800;
 
 const SHA256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');

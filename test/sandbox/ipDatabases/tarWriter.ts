@@ -1,6 +1,6 @@
 /**
  * ustar archives as GNU tar writes them with --sort=name --owner=0 --group=0 --mtime=...: fixed
- * owner and times, so the same files always give the same bytes (reproducible builds, 2.11).
+ * owner and times, so the same files always give the same bytes (builds are reproducible: the same data gives the same file).
  */
 const BLOCK = 512;
 
