@@ -61,6 +61,9 @@ export const ISO_COUNTRY_CODES = ${JSON.stringify(codes.join(' '))};
 
 /** ${tlds.length} top-level domains of the DNS root zone in ASCII form (punycode for an internationalised one), newline-separated, sorted. */
 export const ROOT_ZONE_TLDS = ${JSON.stringify(tlds.join('\n'))};
+
+/** The day the list was taken, for a refusal to state (a top-level domain added since is not in it). */
+export const ROOT_ZONE_LIST_DATE = '${today}';
 `;
 	writeFileSync(join(VALUES, 'rootZoneTlds.ts'), zone);
 	console.log(`Wrote ${codes.length} country codes and ${tlds.length} top-level domains (${today}).`);
