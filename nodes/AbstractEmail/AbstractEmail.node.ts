@@ -91,7 +91,7 @@ export class AbstractEmail implements INodeType {
 				placeholder: 'name@email.com',
 				hint: 'The address to check, such as ada@example.com',
 				description:
-					'The email address to check. From Ada Lovelace <ada@example.com> the address in brackets is sent (the output names it in lookupEmail). A malformed address is still sent: the service answers it as invalid_format.',
+					'The email address to check. From "Ada Lovelace &lt;ada@example.com&gt;" the address in brackets is sent (the output names it in lookupEmail). A malformed address is still sent: the service answers it as invalid_format.',
 			},
 			...csvFileParameters(emailColumn),
 			{

@@ -1,5 +1,5 @@
 /**
- * An email address as a lead list or a CRM export writes it, read the way RFC 5322 (section 3.4)
+ * An email address as a lead list or a CRM export writes it, read the way RFC 5322 section 3.4
  * allows in a message header:
  * - the address alone, `ada@acme.com`, its local part a dot-atom or a quoted string
  *   (`"ada lovelace"@acme.com`), UTF-8 letters allowed (RFC 6532);
@@ -21,8 +21,10 @@ export interface MailAddress {
 /** RFC 5322's atext, plus any non-ASCII character (RFC 6532). */
 const ATOM = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~\\-\\u0080-\\u{10FFFF}]+";
 const DOT_ATOM = new RegExp(`^${ATOM}(?:\\.${ATOM})*$`, 'u');
-/** A quoted string: printable characters and spaces, with `\` quoting the next one. */
-const QUOTED = /^"(?:[^"\\\p{Cc}]|\\[^\p{Cc}])*"$/u;
+/** A quoted string: printable characters and spaces, with `\` quoting a printable ASCII character or a space. */
+const QUOTED = /^"(?:[^"\\\p{Cc}]|\\[\x20-\x7e\t])*"$/u;
+/** A line break that is not folding white space (CRLF then a space or tab): no part of an address. */
+const BARE_LINE_BREAK = /\r(?!\n[ \t])|(?<!\r)\n/;
 const DOMAIN_LITERAL = /^\[[^[\]\\\s]*\]$/;
 
 /**
@@ -41,7 +43,11 @@ function withoutComments(text: string): string | undefined {
 		} else if (quoted) {
 			out += char;
 			if (char === '"') quoted = false;
-		} else if (char === '(') depth++;
+		} else if (char === '(') {
+			// A comment separates what surrounds it, as white space does: test(x)test is two words.
+			if (depth === 0) out += ' ';
+			depth++;
+		}
 		else if (char === ')') {
 			if (depth === 0) return undefined;
 			depth--;
@@ -68,7 +74,9 @@ function angleStart(text: string): number {
 
 /** The address in `value`, or undefined when it holds none in a form RFC 5322 allows. */
 export function readMailAddress(value: string): MailAddress | undefined {
-	let text = value.trim();
+	if (BARE_LINE_BREAK.test(value.trim())) return undefined;
+	// Folding white space (RFC 5322 section 3.2.2): a line break before a space is the space.
+	let text = value.trim().replace(/\r\n(?=[ \t])/g, '');
 	let inBrackets = false;
 	if (text.endsWith('>')) {
 		const start = angleStart(text);

@@ -16,7 +16,20 @@ const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'c
 /** The English name of a code ("Russia" for RU), the code itself where the platform has none. */
 export const countryName = (code: string): string => regionNames.of(code) ?? code;
 
+/** A name without its accents ("Reunion" for "Réunion"): the editor's list filter matches typed text letter for letter. */
+const withoutAccents = (name: string) => name.normalize('NFD').replace(/\p{M}/gu, '');
+
+/**
+ * An option's label: the name and the code, "Russia (RU)"; a name with accents also shows them
+ * left out, "Réunion (Reunion, RE)", so that typing "reunion" or "aland" in the list finds it.
+ */
+export function countryLabel(code: string): string {
+	const name = countryName(code);
+	const plain = withoutAccents(name);
+	return plain === name ? `${name} (${code})` : `${name} (${plain}, ${code})`;
+}
+
 /** The codes as n8n options, sorted by name, each showing its code: "Russia (RU)". */
 export const PHONE_COUNTRY_OPTIONS: INodePropertyOptions[] = [...PHONE_COUNTRY_CODES]
-	.map((code) => ({ name: `${countryName(code)} (${code})`, value: code }))
+	.map((code) => ({ name: countryLabel(code), value: code }))
 	.sort((a, b) => a.name.localeCompare(b.name, 'en'));

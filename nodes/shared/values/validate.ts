@@ -20,13 +20,16 @@ export function requiredText(ctx: IExecuteFunctions, itemIndex: number, field: s
  * Reunion and Russia and BH with both Bahrain and the Bahamas. A refusal of one says where the
  * service keeps that country, so that a person is not left thinking it has none.
  */
-const FILED_UNDER: Readonly<Record<string, string>> = { RU: 'the service files Russia under RE', BS: 'the service files the Bahamas under BH' };
+export const HOLIDAYS_FILED_UNDER: Readonly<Record<string, string>> = { RU: 'the service files Russia under RE', BS: 'the service files the Bahamas under BH' };
 
-/** A country code of the holidays service's list (Public Holidays, VAT); the refusal names the value and the rule. */
-export function countryCode(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
+/**
+ * A country code of the holidays service's list (Public Holidays, VAT); the refusal names the
+ * value and the rule, and where the service files a country it lists under another code (`filedUnder`).
+ */
+export function countryCode(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown, filedUnder: Readonly<Record<string, string>> = {}): string {
 	const code = requiredText(ctx, itemIndex, field, value).toUpperCase();
 	if (!COUNTRY_CODES.has(code)) {
-		const filed = FILED_UNDER[code] ? `; ${FILED_UNDER[code]}` : '';
+		const filed = filedUnder[code] ? `; ${filedUnder[code]}` : '';
 		throw invalidInput(
 			ctx,
 			itemIndex,
