@@ -9,13 +9,13 @@ import { MAIL_PROVIDER_LABELS, mailProviderOf, type MailProviderKind } from '../
  * for the domain it holds, or no request at all for an email address at a webmail provider.
  */
 
-/** The key of an output item that says which domain was looked up, when the value was an email address or a website (the record's own `domain` is the service's). */
+/** The key of an output item that says which domain was looked up, when the value was an email address, a website, or a domain sent in another form than typed (the record's own `domain` is the service's). */
 export const LOOKUP_DOMAIN_KEY = 'lookupDomain';
 
 /** A lookup to send: the request, and the domain to name in its output (the same for every unit sharing the request). */
 export interface CompanyRequest {
 	request: ServiceRequest;
-	/** Set when the domain came out of an email address or a website: the output item names it. */
+	/** Set when the domain came out of an email address or a website, or is sent in another form than typed: the output item names it. */
 	lookupDomain?: string;
 }
 
@@ -57,13 +57,14 @@ export interface LookupSetup {
 
 /** The lookup for a value; an input error naming `field` for a value that is no domain, email address or website. */
 export function companyLookup(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown, setup: LookupSetup): CompanyLookup {
-	const { domain, form } = domainOfValue(ctx, itemIndex, field, value);
+	const { domain, form, asTyped } = domainOfValue(ctx, itemIndex, field, value);
 	if (form === 'email' && setup.skipWebmail) {
 		const kind = mailProviderOf(domain);
 		if (kind) return new SkippedLookup(domain, kind);
 	}
 	const request = setup.request(domain);
-	return form === 'domain' || !setup.nameDomain ? { request } : { request, lookupDomain: domain };
+	// A bare domain sent as typed needs no naming; one the URL parser rewrote (punycode, full-width letters) does.
+	return (form === 'domain' && asTyped) || !setup.nameDomain ? { request } : { request, lookupDomain: domain };
 }
 
 /** The item of a skipped lookup; undefined for a lookup to send (the engine's answerWithoutRequest). */

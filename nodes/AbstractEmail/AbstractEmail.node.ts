@@ -2,24 +2,43 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { EMAIL_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
-import { csvFanOut, inputKindOf, inputParameter } from '../shared/csv/csvInput';
+import { csvFanOut, inputKindOf, inputParameter, outputOf } from '../shared/csv/csvInput';
 import { columnOf, columnParameter, csvFileOptions, csvFileParameters } from '../shared/csv/csvParameters';
-import { runService } from '../shared/engine/engine';
+import { recordItems, runService } from '../shared/engine/engine';
+import { requestKey } from '../shared/engine/requestKey';
 import { answerReuseOptions, estimateOnlyOption, sendRepeatsOnceOption } from '../shared/parameters/options';
 import { lookupRequest, sendAsOf, sendAsOption } from '../shared/parameters/sendAs';
-import type { ServiceDefinition } from '../shared/engine/types';
+import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
+import { addressInBrackets } from '../shared/values/mailAddress';
 import { requiredText } from '../shared/values/validate';
 
 const emailColumn = columnParameter({ displayName: 'Email Column', name: 'emailColumn', default: 'email', holds: 'the email addresses' });
 
+/** The key of an output item that says which address was checked, when it was taken out of `Name <address>`. */
+const LOOKUP_EMAIL_KEY = 'lookupEmail';
+
+/**
+ * The request alone: `Ada <ada@acme.com>` and `ada@acme.com` send the same one, and the address an
+ * item named (lookupEmail) is its presentation, added by `present`.
+ */
+const emailRequestKey = ({ request }: EmailLookup) => requestKey(request);
+
+interface EmailLookup {
+	request: ServiceRequest;
+	/** Set when the address was taken out of angle brackets: the output item names it. */
+	lookupEmail?: string;
+}
+
 /**
  * Email reputation: one address per item, answered with the email reputation record. A
  * malformed address is not rejected here: the service answers it with a 200 saying so (its status_detail invalid_format),
- * which is the information the person wants about that row.
+ * which is the information the person wants about that row. Only the form CRM exports write,
+ * `Ada Lovelace <ada@acme.com>` or `<ada@acme.com>`, is read (RFC 5322): its address is sent.
  */
-const emailReputation: ServiceDefinition = {
+const emailReputation: ServiceDefinition<EmailLookup> = {
 	credentialType: 'abstractEmailApi',
 	serviceName: 'Email Reputation',
+	requestKey: emailRequestKey,
 	// Some accounts get 403 rather than 422 when the credits are spent: the email service answers either.
 	quotaStatuses: [422, 403],
 	statusMessages: {
@@ -28,17 +47,34 @@ const emailReputation: ServiceDefinition = {
 	async prepare(itemIndex) {
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const sendAs = sendAsOf(this, itemIndex, options.sendAs);
+		const lookup = (value: string, nameAddress: boolean): EmailLookup => {
+			const inBrackets = addressInBrackets(value);
+			const request = lookupRequest('/v1/', { email: inBrackets ?? value }, sendAs);
+			return inBrackets !== undefined && nameAddress ? { request, lookupEmail: inBrackets } : { request };
+		};
 		if (inputKindOf(this, itemIndex) === 'csvFile') {
+			// A result file's row holds the value and the answer side by side: no naming needed there.
+			const nameAddress = outputOf(this, itemIndex) !== 'resultFile';
 			return await csvFanOut(this, itemIndex, {
 				column: columnOf(this, itemIndex, emailColumn),
 				looksLikeValue: (cell) => cell.includes('@'),
 				valueLabel: 'Email',
 				answerColumns: EMAIL_ANSWER_COLUMNS,
-				prepare: (value, field) => lookupRequest('/v1/', { email: requiredText(this, itemIndex, field, value) }, sendAs),
+				prepare: (value, field) => lookup(requiredText(this, itemIndex, field, value), nameAddress),
+				requestKey: emailRequestKey,
 			});
 		}
-		const email = requiredText(this, itemIndex, 'Email (email)', this.getNodeParameter('email', itemIndex));
-		return lookupRequest('/v1/', { email }, sendAs);
+		return lookup(requiredText(this, itemIndex, 'Email (email)', this.getNodeParameter('email', itemIndex)), true);
+	},
+	async run(_itemIndex, { request }, client) {
+		return recordItems((await client.request(request)).body);
+	},
+	present(_itemIndex, { lookupEmail }, items) {
+		for (const item of items) {
+			delete item.json[LOOKUP_EMAIL_KEY];
+			if (lookupEmail !== undefined) item.json[LOOKUP_EMAIL_KEY] = lookupEmail;
+		}
+		return items;
 	},
 };
 
@@ -69,7 +105,7 @@ export class AbstractEmail implements INodeType {
 				placeholder: 'name@email.com',
 				hint: 'The address to check, such as ada@example.com',
 				description:
-					'The email address to check. A malformed address is still sent: the service answers it as undeliverable with status detail invalid_format.',
+					'The email address to check. From "Ada Lovelace &lt;ada@example.com&gt;" the address in brackets is sent (the output names it in lookupEmail). A malformed address is still sent: the service answers it as invalid_format.',
 			},
 			...csvFileParameters(emailColumn),
 			{

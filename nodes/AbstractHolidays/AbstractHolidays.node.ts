@@ -11,7 +11,7 @@ import { countryLocatorProperty, searchCountries } from '../shared/values/countr
 import { runService } from '../shared/engine/engine';
 import { answerReuseOptions, estimateOnlyOption, sendRepeatsOnceOption } from '../shared/parameters/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
-import { countryCode } from '../shared/values/validate';
+import { countryCode, HOLIDAYS_FILED_UNDER } from '../shared/values/validate';
 import { holidayPeriod } from './holidayPeriod';
 
 interface HolidaysQuery {
@@ -29,6 +29,7 @@ const publicHolidays: ServiceDefinition<HolidaysQuery> = {
 			itemIndex,
 			'Country (country)',
 			this.getNodeParameter('country', itemIndex, '', { extractValue: true }),
+			HOLIDAYS_FILED_UNDER,
 		);
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const period = holidayPeriod(this, itemIndex, options);

@@ -1,7 +1,7 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { COUNTRY_OPTIONS } from '../shared/values/countries';
+import { PHONE_COUNTRY_OPTIONS } from '../shared/values/phoneCountries';
 import { PHONE_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
 import { csvBinaryParameter, csvFanOut, csvOutputParameter, inputKindOf, inputParameter, resultFileFieldParameter } from '../shared/csv/csvInput';
 import { csvFileOptions } from '../shared/csv/csvParameters';
@@ -9,7 +9,7 @@ import { answerReuseOptions, estimateOnlyOption, sendRepeatsOnceOption } from '.
 import { runService } from '../shared/engine/engine';
 import { lookupRequest, sendAsOf, sendAsOption } from '../shared/parameters/sendAs';
 import type { ServiceDefinition } from '../shared/engine/types';
-import { countryCode, requiredText } from '../shared/values/validate';
+import { isoCountryCode, requiredText } from '../shared/values/validate';
 
 /** Phone intelligence: one number per item, answered with the phone analysis record. */
 const phoneIntelligence: ServiceDefinition = {
@@ -20,7 +20,7 @@ const phoneIntelligence: ServiceDefinition = {
 		// An empty country (an expression that found none) means "not given", not an error.
 		const country =
 			options.country !== undefined && String(options.country).trim() !== ''
-				? countryCode(this, itemIndex, 'Country (country)', options.country)
+				? isoCountryCode(this, itemIndex, 'Country (country)', options.country)
 				: undefined;
 		const sendAs = sendAsOf(this, itemIndex, options.sendAs);
 		const request = (phone: string) => lookupRequest('/v1/', country ? { phone, country } : { phone }, sendAs);
@@ -85,7 +85,7 @@ export class AbstractPhone implements INodeType {
 						displayName: 'Country',
 						name: 'country',
 						type: 'options',
-						options: COUNTRY_OPTIONS,
+						options: PHONE_COUNTRY_OPTIONS,
 						default: 'US',
 						description:
 							'Country of a number written without its country code; the service adds the country code to its analysis. An expression may give a two-letter code such as US or DE.',

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { COUNTRY_CODES } from './countries';
+import { PHONE_COUNTRY_CODES } from './phoneCountries';
 import { invalidInput } from '../engine/errors';
 
 /**
@@ -14,15 +15,36 @@ export function requiredText(ctx: IExecuteFunctions, itemIndex: number, field: s
 	return text;
 }
 
-export function countryCode(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
+/**
+ * Codes the holidays service's published list files under another code: it pairs RE with both
+ * Reunion and Russia and BH with both Bahrain and the Bahamas. A refusal of one says where the
+ * service keeps that country, so that a person is not left thinking it has none.
+ */
+export const HOLIDAYS_FILED_UNDER: Readonly<Record<string, string>> = { RU: 'the service files Russia under RE', BS: 'the service files the Bahamas under BH' };
+
+/**
+ * A country code of the holidays service's list (Public Holidays, VAT); the refusal names the
+ * value and the rule, and where the service files a country it lists under another code (`filedUnder`).
+ */
+export function countryCode(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown, filedUnder: Readonly<Record<string, string>> = {}): string {
 	const code = requiredText(ctx, itemIndex, field, value).toUpperCase();
 	if (!COUNTRY_CODES.has(code)) {
+		const filed = filedUnder[code] ? `; ${filedUnder[code]}` : '';
 		throw invalidInput(
 			ctx,
 			itemIndex,
 			field,
-			`"${String(value)}" is not a two-letter country code of the service's list (for instance US, DE, FR)`,
+			`"${String(value)}" is not a two-letter country code of the service's list (for instance US, DE, FR)${filed}`,
 		);
+	}
+	return code;
+}
+
+/** Any ISO 3166-1 alpha-2 code (Phone Intelligence's Country), sent as given, upper-cased. */
+export function isoCountryCode(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
+	const code = requiredText(ctx, itemIndex, field, value).toUpperCase();
+	if (!PHONE_COUNTRY_CODES.has(code)) {
+		throw invalidInput(ctx, itemIndex, field, `"${String(value)}" is not an ISO 3166-1 alpha-2 country code (two letters, for instance US, DE, RU)`);
 	}
 	return code;
 }
