@@ -6,7 +6,7 @@ import { invalidInput } from '../engine/errors';
 import { FanOut, type FanOutUnit } from '../engine/fanOut';
 import { requestKey } from '../engine/requestKey';
 import { AnswerFlattener, answerColumnOptions } from './answerColumns';
-import { CsvError, CsvParser, type CsvRow } from './csv';
+import { AmbiguousDelimiterError, CsvError, CsvParser, delimiterName, SepLineError, type CsvRow, type DelimiterSource } from './csv';
 import type { CsvDelimiter, CsvFormat } from './csvWriter';
 import { ResultFile } from './resultFile';
 
@@ -35,6 +35,7 @@ const RESULT_FIELDS_FIELD = 'Result Fields (resultFields)';
 const DEFUSE_FIELD = 'Defuse Formulas (defuseFormulas)';
 const BOM_FIELD = 'Byte Order Mark (byteOrderMark)';
 const DELIMITER_FIELD = 'Delimiter (delimiter)';
+const RESULT_DELIMITER_FIELD = 'Result File Delimiter (resultDelimiter)';
 
 export type InputKind = 'value' | 'csvFile';
 export type HeaderRow = 'auto' | 'yes' | 'no';
@@ -135,7 +136,23 @@ export const maxRowsOption: INodeProperties = {
 	typeOptions: { minValue: 1, numberPrecision: 0 },
 	displayOptions: { show: { '/input': ['csvFile'] } },
 	default: MAX_CSV_ROWS,
-	description: 'How many rows to send in this run, from Start at Row: a slice of a large file per execution',
+	description: 'How many rows to send in this run, from Start at Row: a slice of a large file per execution. Empty: to the end of the file.',
+};
+
+/** How the reader finds the delimiter: Detect (a `sep=` line, or the first rows together), or the one given. */
+export const inputDelimiterOption: INodeProperties = {
+	displayName: 'Delimiter',
+	name: 'delimiter',
+	type: 'options',
+	displayOptions: { show: { '/input': ['csvFile'] } },
+	options: [
+		{ name: 'Detect', value: 'detect', description: "From a first line sep=X, or else the one that gives the first rows equal columns" },
+		{ name: 'Comma', value: 'comma' },
+		{ name: 'Semicolon', value: 'semicolon', description: 'As Excel writes CSV where the decimal mark is a comma' },
+		{ name: 'Tab', value: 'tab' },
+	],
+	default: 'detect',
+	description: "The character between the input file's cells",
 };
 
 /** The `resultFields` option: which of the service's fields the result file holds (none picked: all). */
@@ -180,13 +197,13 @@ export const byteOrderMarkOption: INodeProperties = {
 	description: 'Whether the result file starts with a UTF-8 byte order mark',
 };
 
-export const delimiterOption: INodeProperties = {
-	displayName: 'Delimiter',
-	name: 'delimiter',
+export const resultDelimiterOption: INodeProperties = {
+	displayName: 'Result File Delimiter',
+	name: 'resultDelimiter',
 	type: 'options',
 	displayOptions: RESULT_FILE_ONLY,
 	options: [
-		{ name: 'Same as Input File', value: 'sameAsInput', description: "The input file's: a comma, a semicolon or a tab" },
+		{ name: 'Same as Input File', value: 'sameAsInput', description: "The delimiter the input file was read with" },
 		{ name: 'Comma', value: 'comma' },
 		{ name: 'Semicolon', value: 'semicolon', description: 'As Excel writes CSV where the decimal mark is a comma' },
 		{ name: 'Tab', value: 'tab' },
@@ -195,8 +212,8 @@ export const delimiterOption: INodeProperties = {
 	description: "The character between the result file's cells",
 };
 
-/** The result file's options (Defuse Formulas, Byte Order Mark, Delimiter), shown with Output: Result File. */
-export const resultFormatOptions: INodeProperties[] = [byteOrderMarkOption, defuseFormulasOption, delimiterOption];
+/** The result file's options (Defuse Formulas, Byte Order Mark, Result File Delimiter), shown with Output: Result File. */
+export const resultFormatOptions: INodeProperties[] = [byteOrderMarkOption, defuseFormulasOption, resultDelimiterOption];
 
 const DELIMITERS: Record<string, CsvDelimiter> = { comma: ',', semicolon: ';', tab: '\t' };
 
@@ -204,7 +221,43 @@ const DELIMITERS: Record<string, CsvDelimiter> = { comma: ',', semicolon: ';', t
 export interface InputForm {
 	/** The input's delimiter as a byte (the scanner's). */
 	delimiter: number;
+	/** Where it came from: the Delimiter option, a `sep=` line, or the first rows. */
+	delimiterSource: DelimiterSource;
 	byteOrderMark: boolean;
+}
+
+/** The delimiter as the Delimiter option gives it to the reader: 'detect' or the character. */
+export type ReaderDelimiter = CsvDelimiter | 'detect';
+
+/** The Delimiter option (the input file's): Detect unless set. */
+export function inputDelimiterOf(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject): ReaderDelimiter {
+	const value = options.delimiter;
+	const chosen = value === undefined || value === '' ? 'detect' : String(value);
+	if (chosen === 'detect') return 'detect';
+	const delimiter = DELIMITERS[chosen];
+	if (!delimiter) throw fileInputError(itemIndex, invalidInput(ctx, itemIndex, DELIMITER_FIELD, `must be detect, comma, semicolon or tab, got ${JSON.stringify(value)}`));
+	return delimiter;
+}
+
+/**
+ * How a file was read, for the errors about its columns: a wrong delimiter shows as a missing
+ * column, so the error says which one the reader used and where it came from.
+ */
+export function readAs(delimiter: number, source: DelimiterSource): string {
+	const name = delimiterName(delimiter);
+	if (source === 'sepLine') return `read as a ${name} file (its first line sep=${String.fromCharCode(delimiter)})`;
+	if (source === 'given') return `read as a ${name} file (Options > Delimiter)`;
+	return `read as a ${name} file (the delimiter found from its first rows; Options > Delimiter sets another)`;
+}
+
+/** The summary's account of the input file's delimiter. */
+export function delimiterSummary(form: InputForm): IDataObject {
+	return { delimiter: delimiterName(form.delimiter), delimiterFrom: form.delimiterSource === 'given' ? 'option' : form.delimiterSource };
+}
+
+/** A reader error that is the file's (its delimiter or its `sep=` line), as the rule it broke; undefined for another error. */
+export function delimiterRule(error: unknown): string | undefined {
+	return error instanceof AmbiguousDelimiterError || error instanceof SepLineError ? error.message : undefined;
 }
 
 /** The result file's form: its options, each by default the input file's own; defusing on unless turned off. */
@@ -219,7 +272,7 @@ export function resultFormatOf(ctx: IExecuteFunctions, itemIndex: number, option
 		throw fileInputError(itemIndex, invalidInput(ctx, itemIndex, DEFUSE_FIELD, `must be true or false, got ${JSON.stringify(defuse)}`));
 	}
 	const bom = choice(options.byteOrderMark, BOM_FIELD, ['sameAsInput', 'yes', 'no']);
-	const delimiter = choice(options.delimiter, DELIMITER_FIELD, ['sameAsInput', 'comma', 'semicolon', 'tab']);
+	const delimiter = choice(options.resultDelimiter, RESULT_DELIMITER_FIELD, ['sameAsInput', 'comma', 'semicolon', 'tab']);
 	return {
 		defuseFormulas: defuse !== false,
 		byteOrderMark: bom === 'sameAsInput' ? input.byteOrderMark : bom === 'yes',
@@ -301,9 +354,10 @@ export async function csvFanOut<Prepared>(
 	const resultColumns = output === 'resultFile' ? resultFieldsOf(ctx, itemIndex, options.resultFields, lookup.answerColumns) : [];
 	const resultProperty = output === 'resultFile' ? resultPropertyOf(ctx, itemIndex) : '';
 	const headerRow = headerRowOf(ctx, itemIndex, options.headerRow);
+	const delimiter = inputDelimiterOf(ctx, itemIndex, options);
 	if ('name' in lookup.column && headerRow === 'no') throw fileInputError(itemIndex, nameWithoutHeaderRow(ctx, itemIndex, lookup.column));
 
-	const plan = await checkFile(ctx, itemIndex, meta, lookup, headerRow, slice);
+	const plan = await checkFile(ctx, itemIndex, meta, lookup, headerRow, slice, delimiter);
 	const format = output === 'resultFile' ? resultFormatOf(ctx, itemIndex, options, plan.form) : undefined;
 	if (output === 'rowItems' || !format) {
 		return new FanOut(sliceUnits(ctx, meta, lookup, sliceOfPlan(plan), output, undefined), { keyCounts: plan.keyCounts });
@@ -322,6 +376,7 @@ export async function csvFanOut<Prepared>(
 		noDataOf: lookup.noDataOf,
 		format,
 		skippedOf: lookup.skippedOf,
+		inputDelimiter: delimiterSummary(plan.form),
 	});
 	return new FanOut(sliceUnits(ctx, meta, lookup, sliceOfPlan(plan), output, collector), { collector, keyCounts: plan.keyCounts });
 }
@@ -350,7 +405,7 @@ interface FilePlan {
 	keyCounts: Map<string, number>;
 	/** The stream the file was read from (filesystem mode): its class makes the result file's stream. */
 	streamSibling?: NodeJS.ReadableStream;
-	/** The file's delimiter (detected from its first row) and whether it has a byte order mark. */
+	/** The file's delimiter (given, from a `sep=` line or detected from its first rows) and whether it has a byte order mark. */
 	form: InputForm;
 }
 
@@ -366,6 +421,7 @@ async function checkFile<Prepared>(
 	lookup: CsvLookup<Prepared>,
 	headerRow: HeaderRow,
 	slice: Slice,
+	delimiter: ReaderDelimiter,
 ): Promise<FilePlan> {
 	const fail = fileRuleError(ctx, itemIndex);
 	const continueOnFail = ctx.continueOnFail();
@@ -385,7 +441,7 @@ async function checkFile<Prepared>(
 		lastFileRow = row.number;
 		if (row.fields.length > width) width = row.fields.length;
 		if (row.number === 1) {
-			header = firstRowHeader(ctx, itemIndex, row, lookup, headerRow);
+			header = firstRowHeader(ctx, itemIndex, row, lookup, headerRow, readAs(parser.delimiter, parser.delimiterSource));
 			position = header ? headerPosition(header, lookup.column) : (lookup.column as { position: number }).position;
 			if (header) return;
 		}
@@ -394,7 +450,9 @@ async function checkFile<Prepared>(
 		}
 		if (row.fields.length < position) {
 			const named = header ? ` ("${header[position - 1]}")` : '';
-			throw fail(`${rowName(row)} has no column ${position}${named}: it has ${row.fields.length} column${row.fields.length === 1 ? '' : 's'}`);
+			throw fail(
+				`${rowName(row)} has no column ${position}${named}: it has ${row.fields.length} column${row.fields.length === 1 ? '' : 's'}, ${readAs(parser.delimiter, parser.delimiterSource)}`,
+			);
 		}
 		if (row.number < slice.start || sliceRows >= slice.max) return;
 		if (sliceRows++ === 0) firstRow = row.number;
@@ -409,12 +467,14 @@ async function checkFile<Prepared>(
 		}
 		const key = requestKey(unit.prepared);
 		if (key !== undefined) keyCounts.set(key, (keyCounts.get(key) ?? 0) + 1);
-	}, { delimiter: 'detect' });
+	}, { delimiter });
 	let streamSibling: NodeJS.ReadableStream | undefined;
 	try {
 		streamSibling = await readInChunks(ctx, meta, (chunk) => parser.push(chunk));
 		parser.end();
 	} catch (error) {
+		const rule = delimiterRule(error);
+		if (rule) throw fail(rule);
 		if (error instanceof CsvError) throw fail(`the file is not valid CSV: ${error.message}`);
 		// A rule broken (already a NodeOperationError, passed through as it is) or a failed read.
 		throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
@@ -433,7 +493,7 @@ async function checkFile<Prepared>(
 			),
 		);
 	}
-	const form = { delimiter: parser.delimiter, byteOrderMark: parser.byteOrderMark };
+	const form = { delimiter: parser.delimiter, delimiterSource: parser.delimiterSource, byteOrderMark: parser.byteOrderMark };
 	return { header, position, dataRows, lastFileRow, width, firstRow, lastRow, keyCounts, streamSibling, form };
 }
 
@@ -488,6 +548,8 @@ export function firstRowHeader(
 	row: Pick<CsvRow, 'fields'>,
 	lookup: Pick<CsvLookup<unknown>, 'column' | 'looksLikeValue'>,
 	headerRow: HeaderRow,
+	/** How the file was read (readAs), for the error. */
+	readWith: string,
 ): string[] | undefined {
 	const { column } = lookup;
 	if (headerRow === 'no') return undefined;
@@ -499,7 +561,7 @@ export function firstRowHeader(
 					ctx,
 					itemIndex,
 					column.field,
-					`the file's first row has no column named "${column.name}" (it has: ${row.fields.map((name) => `"${name}"`).join(', ')})`,
+					`the file's first row has no column named "${column.name}" (it has: ${row.fields.map((name) => `"${name}"`).join(', ')}; ${readWith})`,
 				),
 			);
 		}
@@ -629,6 +691,8 @@ export interface Slice {
 export function sliceOf(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject, maxFallback = MAX_CSV_ROWS): Slice {
 	const whole = (field: string, value: unknown, fallback: number): number => {
 		if (value === undefined) return fallback;
+		// At Most Rows emptied (or an expression that gave nothing): no limit of its own.
+		if ((value === null || value === '') && field === MAX_ROWS_FIELD) return fallback;
 		// An expression that gave nothing is not "from the start": a scheduled run reading the last
 		// run's nextRow gets null once the file is done, and must not send the whole file again.
 		if ((value === null || value === '') && field === START_FIELD) {
