@@ -7,10 +7,10 @@
  * the sheet's other cells to someone else's server. LibreOffice also skips a leading NUL and runs
  * the `=` after it.
  *
- * The rule, applied at the start of the cell and again after every comma, semicolon, tab, `|`,
- * CR or LF inside it: where the text there, after any apostrophes, starts with one of those
- * characters (`=`, `+`, `-`, `@`, tab, CR, LF, NUL), one apostrophe goes in front (OWASP's
- * advice), which spreadsheets read as "this is text". The positions after a separator matter
+ * The rule: where the cell, after any apostrophes, starts with one of those characters (`=`, `+`,
+ * `-`, `@`, tab, CR, LF, NUL), one apostrophe goes in front (OWASP's advice), which spreadsheets
+ * read as "this is text"; the same after every comma, semicolon, tab, `|`, CR or LF inside the
+ * cell, for `=`, `+`, `-`, `@` and NUL. The positions after a separator matter
  * because a file is not always opened with its own delimiter: Excel in German, French or Dutch
  * splits a `.csv` file on `;`, and a spreadsheet reading with a delimiter the file does not use
  * splits a quoted cell too, so `Acme;=WEBSERVICE(...)` in a comma file becomes a cell
@@ -31,9 +31,18 @@
 
 const APOSTROPHE = 0x27;
 
-/** `=`, `+`, `-`, `@`, tab, CR, LF, NUL: the first characters that start a formula. */
+/** `=`, `+`, `-`, `@`, NUL: characters that start a formula wherever a cell may begin. */
 function isTrigger(code: number): boolean {
-	return code === 0x3d || code === 0x2b || code === 0x2d || code === 0x40 || code === 0x09 || code === 0x0d || code === 0x0a || code === 0x00;
+	return code === 0x3d || code === 0x2b || code === 0x2d || code === 0x40 || code === 0x00;
+}
+
+/**
+ * Tab, CR, LF: they start a formula at the cell's start (OWASP's list). After a separator they
+ * are separators themselves, and the text after them is looked at in its turn: an apostrophe
+ * before every line break of a note would change it for nothing.
+ */
+function isLeadingTrigger(code: number): boolean {
+	return isTrigger(code) || code === 0x09 || code === 0x0d || code === 0x0a;
 }
 
 /** Characters after which a spreadsheet may start a new cell: the common separators and the line breaks. */
@@ -58,35 +67,35 @@ function isSignedNumber(value: string, from: number): boolean {
 }
 
 /** Whether the text at `at` (a cell's start, or just after a separator in it) gets an apostrophe in front. */
-function needsDefusingAt(value: string, at: number): boolean {
+function needsDefusingAt(value: string, at: number, start: boolean): boolean {
 	let code = value.charCodeAt(at);
 	// Most cells start with a letter or a digit past `@` or below `'`: decided by one comparison.
 	if (code > 0x40 || (code > 0x0d && code < APOSTROPHE)) return false;
 	let from = at;
 	while (code === APOSTROPHE) code = value.charCodeAt(++from);
-	if (!isTrigger(code)) return false;
+	if (!(start ? isLeadingTrigger(code) : isTrigger(code))) return false;
 	if (code !== 0x2b && code !== 0x2d) return true;
 	return !isSignedNumber(value, from);
 }
 
 /** Whether the cell's text is written other than it is (an apostrophe at its start or after a separator). */
 export function needsDefusing(value: string): boolean {
-	if (needsDefusingAt(value, 0)) return true;
+	if (needsDefusingAt(value, 0, true)) return true;
 	if (!SEPARATORS.test(value)) return false;
 	for (let index = 0; index < value.length; index++) {
-		if (isSeparator(value.charCodeAt(index)) && needsDefusingAt(value, index + 1)) return true;
+		if (isSeparator(value.charCodeAt(index)) && needsDefusingAt(value, index + 1, false)) return true;
 	}
 	return false;
 }
 
 /** The cell as a result file writes it with defusing on (the same string when nothing changes). */
 export function defuseFormula(value: string): string {
-	const first = needsDefusingAt(value, 0);
+	const first = needsDefusingAt(value, 0, true);
 	if (!SEPARATORS.test(value)) return first ? `'${value}` : value;
 	let written = first ? "'" : '';
 	let from = 0;
 	for (let index = 0; index < value.length; index++) {
-		if (isSeparator(value.charCodeAt(index)) && needsDefusingAt(value, index + 1)) {
+		if (isSeparator(value.charCodeAt(index)) && needsDefusingAt(value, index + 1, false)) {
 			written += value.slice(from, index + 1) + "'";
 			from = index + 1;
 		}
@@ -97,12 +106,12 @@ export function defuseFormula(value: string): string {
 
 /** The cell as it was before `defuseFormula`: a program reading a result file can undo the rule exactly. */
 export function undefuseFormula(written: string): string {
-	const first = written.charCodeAt(0) === APOSTROPHE && needsDefusingAt(written, 1);
+	const first = written.charCodeAt(0) === APOSTROPHE && needsDefusingAt(written, 1, true);
 	if (!SEPARATORS.test(written)) return first ? written.slice(1) : written;
 	let value = '';
 	let from = first ? 1 : 0;
 	for (let index = from; index < written.length; index++) {
-		if (isSeparator(written.charCodeAt(index)) && written.charCodeAt(index + 1) === APOSTROPHE && needsDefusingAt(written, index + 2)) {
+		if (isSeparator(written.charCodeAt(index)) && written.charCodeAt(index + 1) === APOSTROPHE && needsDefusingAt(written, index + 2, false)) {
 			value += written.slice(from, index + 1);
 			from = index + 2;
 			index++;
