@@ -132,7 +132,7 @@ async function main(): Promise<number> {
 			const runs: Array<{ name: string; input: Buffer; options: IDataObject; delimiter: string; control?: boolean }> = [];
 			for (const [delimiterName, delimiter] of [['comma', ','], ['semicolon', ';'], ['tab', '\t']] as const) {
 				for (const byteOrderMark of ['yes', 'no']) {
-					runs.push({ name: `${slug}-${delimiterName}-bom-${byteOrderMark}`, input: nasty, options: { delimiter: delimiterName, byteOrderMark }, delimiter });
+					runs.push({ name: `${slug}-${delimiterName}-bom-${byteOrderMark}`, input: nasty, options: { resultDelimiter: delimiterName, byteOrderMark }, delimiter });
 				}
 			}
 			runs.push({ name: `${slug}-excel-list`, input: excelEuropeanList(node, 40, node.valueFirst), options: {}, delimiter: ';' });

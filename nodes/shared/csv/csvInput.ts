@@ -245,9 +245,9 @@ export function inputDelimiterOf(ctx: IExecuteFunctions, itemIndex: number, opti
  */
 export function readAs(delimiter: number, source: DelimiterSource): string {
 	const name = delimiterName(delimiter);
-	if (source === 'sepLine') return `read as a ${name} file (its first line sep=${String.fromCharCode(delimiter)})`;
-	if (source === 'given') return `read as a ${name} file (Options > Delimiter)`;
-	return `read as a ${name} file (the delimiter found from its first rows; Options > Delimiter sets another)`;
+	if (source === 'sepLine') return `read as a ${name} file, as its first line sep=${String.fromCharCode(delimiter)} says`;
+	if (source === 'given') return `read as a ${name} file, as Options > Delimiter says`;
+	return `read as a ${name} file, the delimiter found from its first rows (Options > Delimiter sets another)`;
 }
 
 /** The summary's account of the input file's delimiter. */
@@ -561,7 +561,7 @@ export function firstRowHeader(
 					ctx,
 					itemIndex,
 					column.field,
-					`the file's first row has no column named "${column.name}" (it has: ${row.fields.map((name) => `"${name}"`).join(', ')}; ${readWith})`,
+					`the file's first row has no column named "${column.name}" (it has: ${row.fields.map((name) => `"${name}"`).join(', ')}); ${readWith}`,
 				),
 			);
 		}
