@@ -142,7 +142,8 @@ function convert(files: string[], separator: string, outdir: string): void {
 	mkdirSync(outdir, { recursive: true });
 	const converted = spawnSync(
 		'soffice',
-		['--headless', '--convert-to', 'xlsx', `--infilter=CSV:${SEPARATOR[separator]},34,76,1`, '--outdir', outdir, ...files],
+		// A profile of its own: a LibreOffice already running (another check, a user's) would take the files instead.
+		[`-env:UserInstallation=file://${path.join(OUT, 'profile')}`, '--headless', '--convert-to', 'xlsx', `--infilter=CSV:${SEPARATOR[separator]},34,76,1`, '--outdir', outdir, ...files],
 		{ encoding: 'utf8', timeout: 300_000 },
 	);
 	if (converted.status !== 0) throw new Error(`soffice failed: ${converted.stderr}`);

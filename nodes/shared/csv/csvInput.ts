@@ -180,7 +180,7 @@ export const defuseFormulasOption: INodeProperties = {
 	displayOptions: RESULT_FILE_ONLY,
 	default: true,
 	description:
-		"Whether to put an apostrophe in front of a cell a spreadsheet would run as a formula (starting with =, +, -, @, a tab or a carriage return; signed numbers and phone numbers stay as they are). Turn off for a file only programs read.",
+		"Whether to put an apostrophe before text a spreadsheet would run as a formula (=, +, -, @, a tab, a line break or NUL at a cell's start, or after a separator inside it; signed numbers, amounts and phone numbers stay as they are). Turn off for a file only programs read.",
 };
 
 export const byteOrderMarkOption: INodeProperties = {
