@@ -165,3 +165,14 @@ describe('an error about a column names the delimiter the file was read with', (
 		expect(email.sent()).toEqual([]);
 	});
 });
+
+describe('a value cell holding a semicolon or a tab is cells joined: refused before any request, naming the delimiter', () => {
+	it.each(READERS.map((reader) => [reader.label, reader] as const))('%s, a semicolon file read with Delimiter: Comma', async (_label, reader) => {
+		const { items, error } = await reader.run(`${reader.value(0)};Müller\n${reader.value(1)};Schulz\n`, '1', { delimiter: 'comma' });
+		expect(items).toEqual([]);
+		expect(error?.message).toMatch(
+			/\(row [12], column 1\): holds a semicolon, so it is more than one cell: the file was read as a comma file, as Options > Delimiter says\. Set Options > Delimiter to the delimiter the file uses$/,
+		);
+		expect(reader.sent()).toEqual([]);
+	});
+});

@@ -357,10 +357,13 @@ export async function csvFanOut<Prepared>(
 	const delimiter = inputDelimiterOf(ctx, itemIndex, options);
 	if ('name' in lookup.column && headerRow === 'no') throw fileInputError(itemIndex, nameWithoutHeaderRow(ctx, itemIndex, lookup.column));
 
-	const plan = await checkFile(ctx, itemIndex, meta, lookup, headerRow, slice, delimiter);
+	const reading = { readWith: '' };
+	const checked = joinedCellGuard(ctx, itemIndex, lookup, reading);
+	const plan = await checkFile(ctx, itemIndex, meta, checked, headerRow, slice, delimiter, reading);
+	reading.readWith = readAs(plan.form.delimiter, plan.form.delimiterSource);
 	const format = output === 'resultFile' ? resultFormatOf(ctx, itemIndex, options, plan.form) : undefined;
 	if (output === 'rowItems' || !format) {
-		return new FanOut(sliceUnits(ctx, meta, lookup, sliceOfPlan(plan), output, undefined), { keyCounts: plan.keyCounts });
+		return new FanOut(sliceUnits(ctx, meta, checked, sliceOfPlan(plan), output, undefined), { keyCounts: plan.keyCounts });
 	}
 	const collector = new ResultFile(ctx, {
 		property: resultProperty,
@@ -378,7 +381,28 @@ export async function csvFanOut<Prepared>(
 		skippedOf: lookup.skippedOf,
 		inputDelimiter: delimiterSummary(plan.form),
 	});
-	return new FanOut(sliceUnits(ctx, meta, lookup, sliceOfPlan(plan), output, collector), { collector, keyCounts: plan.keyCounts });
+	return new FanOut(sliceUnits(ctx, meta, checked, sliceOfPlan(plan), output, collector), { collector, keyCounts: plan.keyCounts });
+}
+
+/**
+ * No value a node sends holds a semicolon or a tab (phone numbers, email addresses, IP addresses,
+ * domains, IBANs, VAT numbers), so a value cell that does is cells of a file read with the wrong
+ * delimiter (`+4930123456;Müller` of a semicolon file read as a comma file): the row is refused
+ * before any request, naming the delimiter used, rather than paid for as joined text. A value
+ * with a `/` is left to the node: a website's path (Company Enrichment) may hold a semicolon.
+ */
+function joinedCellGuard<Prepared>(ctx: IExecuteFunctions, itemIndex: number, lookup: CsvLookup<Prepared>, reading: { readWith: string }): CsvLookup<Prepared> {
+	return {
+		...lookup,
+		prepare(value, field) {
+			const joined = value && !value.includes('/') ? /[;\t]/.exec(value) : null;
+			if (joined) {
+				const name = joined[0] === ';' ? 'semicolon' : 'tab';
+				throw invalidInput(ctx, itemIndex, field, `holds a ${name}, so it is more than one cell: the file was ${reading.readWith}. Set Options > Delimiter to the delimiter the file uses`);
+			}
+			return lookup.prepare(value, field);
+		},
+	};
 }
 
 /** What the second pass needs of the plan: not its key counts (the engine has them), which would live as long as the units. */
@@ -422,6 +446,8 @@ async function checkFile<Prepared>(
 	headerRow: HeaderRow,
 	slice: Slice,
 	delimiter: ReaderDelimiter,
+	/** Set once the delimiter is known: how the file is read, for the errors of its rows. */
+	reading: { readWith: string },
 ): Promise<FilePlan> {
 	const fail = fileRuleError(ctx, itemIndex);
 	const continueOnFail = ctx.continueOnFail();
@@ -441,7 +467,8 @@ async function checkFile<Prepared>(
 		lastFileRow = row.number;
 		if (row.fields.length > width) width = row.fields.length;
 		if (row.number === 1) {
-			header = firstRowHeader(ctx, itemIndex, row, lookup, headerRow, readAs(parser.delimiter, parser.delimiterSource));
+			reading.readWith = readAs(parser.delimiter, parser.delimiterSource);
+			header = firstRowHeader(ctx, itemIndex, row, lookup, headerRow, reading.readWith);
 			position = header ? headerPosition(header, lookup.column) : (lookup.column as { position: number }).position;
 			if (header) return;
 		}
