@@ -121,6 +121,7 @@ export async function lookUpFile(
 				items.push({ json: { ...deepCopy(found), ...csvRow }, pairedItem: { item: itemIndex } });
 			}
 		});
+		sliceHint(ctx, shape);
 		return items;
 	}
 
@@ -172,6 +173,21 @@ export async function lookUpFile(
 	delete summary.json.requestsSaved;
 	summary.json.lookups = memo.lookups;
 	return [{ ...summary, pairedItem: { item: itemIndex } }];
+}
+
+/**
+ * Rows as items have no summary: a run that At Most Rows ended before the file did says so in an
+ * execution hint, with the row the next run starts from (a result file's summary has stoppedBy).
+ */
+function sliceHint(ctx: IExecuteFunctions, shape: Pick<FileShape, 'firstRow' | 'lastRow' | 'lastFileRow'>): void {
+	// n8n 1.x before execution hints has no addExecutionHints.
+	if (shape.lastRow >= shape.lastFileRow || typeof ctx.addExecutionHints !== 'function') return;
+	const rows = (row: number) => row.toLocaleString('en-US');
+	ctx.addExecutionHints({
+		message: `Rows ${rows(shape.firstRow)} to ${rows(shape.lastRow)} of the file looked up, as At Most Rows says; it goes on to row ${rows(shape.lastFileRow)}: Start at Row ${rows(shape.lastRow + 1)} continues it`,
+		type: 'info',
+		location: 'outputPane',
+	});
 }
 
 /** The result file's form (csvInput's resultFormatOf); a bad option is an error of the whole file. */

@@ -60,4 +60,18 @@ describe('IP Database Lookup over a million-line log, At Most Rows added and lef
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ rows: 2, firstRow: 2, lastRow: 3, nextRow: 4, stoppedBy: 'atMostRows', fileRows: 3 });
 	});
+
+	it('rows as items: a hint says the run stopped at At Most Rows and where the next starts', async () => {
+		const run = await lookUp({
+			file: { bytes: databaseFileOf('ip-geolocation', 'mmdb', 1), fileName: databaseFileName('ip-geolocation', 'mmdb') },
+			ips: [],
+			csvFile: { bytes: 'time,client\n2026-11-01,8.8.8.8\n2026-11-01,1.1.1.1\n2026-11-02,8.8.4.4\n', fileName: 'access-log.csv' },
+			parameters: { addressColumn: 'client', options: { maxRows: 2 } },
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(2);
+		expect(JSON.stringify(run.run.data.resultData.runData.Lookup[0].hints ?? [])).toContain(
+			'Rows 2 to 3 of the file looked up, as At Most Rows says; it goes on to row 4: Start at Row 4 continues it',
+		);
+	});
 });
