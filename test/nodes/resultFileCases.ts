@@ -86,6 +86,8 @@ export function defineResultFileCases(getSandbox: () => Sandbox): void {
 			answersReused: 0,
 			nextRow: null,
 			fileRows: 5,
+			delimiter: 'comma',
+			delimiterFrom: 'detected',
 			defusedCells: 1,
 		});
 		expect(items[0].binary?.result.fileName).toBe('leads-results.csv');

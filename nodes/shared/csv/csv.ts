@@ -5,8 +5,8 @@
  * in a record the fast path hands over to the careful one, see csvScanner.ts).
  *
  * Rules (RFC 4180 plus what real exports need):
- * - Fields are separated by `,` (or `;` or a tab: the scanner's delimiter, given or detected from
- *   the first record, see csvScanner.ts); a record ends with CRLF, LF or a lone CR (one line break each).
+ * - Fields are separated by `,` (or `;` or a tab: the scanner's delimiter, given, or taken from a
+ *   first line `sep=X` (skipped) or the first rows, see delimiter.ts); a record ends with CRLF, LF or a lone CR (one line break each).
  *   The last record may lack a line end; a line end after it does not make an empty record.
  * - A field that starts with `"` is quoted: it may hold commas, CR, LF and CRLF (kept as they are)
  *   and `""` for one quote. After its closing quote only `,`, a line end or the end of the file
@@ -22,9 +22,10 @@
  * The scanning is in csvScanner.ts (records as byte ranges); this file makes strings of them.
  */
 
-import { CsvError, CsvScanner, type CsvRecord, type CsvScannerOptions } from './csvScanner';
+import { CsvError, CsvScanner, SepLineError, type CsvRecord, type CsvScannerOptions } from './csvScanner';
+import { AmbiguousDelimiterError, delimiterName, type DelimiterSource } from './delimiter';
 
-export { CsvError, CsvScanner, type CsvRecord, type CsvScannerOptions };
+export { AmbiguousDelimiterError, CsvError, CsvScanner, delimiterName, SepLineError, type CsvRecord, type CsvScannerOptions, type DelimiterSource };
 
 export interface CsvRow {
 	fields: string[];
@@ -141,9 +142,14 @@ export class CsvParser {
 		);
 	}
 
-	/** The byte between fields (given, or detected once the first record is read). */
+	/** The byte between fields (given, or detected once the first rows are read). */
 	get delimiter(): number {
 		return this.scanner.delimiter;
+	}
+
+	/** Where the delimiter came from: given, a `sep=` line, or the first rows. */
+	get delimiterSource(): DelimiterSource {
+		return this.scanner.delimiterSource;
 	}
 
 	/** Whether the input started with a UTF-8 byte order mark. */

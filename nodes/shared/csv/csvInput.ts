@@ -6,7 +6,7 @@ import { invalidInput } from '../engine/errors';
 import { FanOut, type FanOutUnit } from '../engine/fanOut';
 import { requestKey } from '../engine/requestKey';
 import { AnswerFlattener, answerColumnOptions } from './answerColumns';
-import { CsvError, CsvParser, type CsvRow } from './csv';
+import { AmbiguousDelimiterError, CsvError, CsvParser, delimiterName, SepLineError, type CsvRow, type DelimiterSource } from './csv';
 import type { CsvDelimiter, CsvFormat } from './csvWriter';
 import { ResultFile } from './resultFile';
 
@@ -35,6 +35,7 @@ const RESULT_FIELDS_FIELD = 'Result Fields (resultFields)';
 const DEFUSE_FIELD = 'Defuse Formulas (defuseFormulas)';
 const BOM_FIELD = 'Byte Order Mark (byteOrderMark)';
 const DELIMITER_FIELD = 'Delimiter (delimiter)';
+const RESULT_DELIMITER_FIELD = 'Result File Delimiter (resultDelimiter)';
 
 export type InputKind = 'value' | 'csvFile';
 export type HeaderRow = 'auto' | 'yes' | 'no';
@@ -135,7 +136,23 @@ export const maxRowsOption: INodeProperties = {
 	typeOptions: { minValue: 1, numberPrecision: 0 },
 	displayOptions: { show: { '/input': ['csvFile'] } },
 	default: MAX_CSV_ROWS,
-	description: 'How many rows to send in this run, from Start at Row: a slice of a large file per execution',
+	description: 'How many rows to send in this run, from Start at Row: a slice of a large file per execution. Empty: to the end of the file.',
+};
+
+/** How the reader finds the delimiter: Detect (a `sep=` line, or the first rows together), or the one given. */
+export const inputDelimiterOption: INodeProperties = {
+	displayName: 'Delimiter',
+	name: 'delimiter',
+	type: 'options',
+	displayOptions: { show: { '/input': ['csvFile'] } },
+	options: [
+		{ name: 'Detect', value: 'detect', description: "From a first line sep=X, or else the one that gives the first rows equal columns" },
+		{ name: 'Comma', value: 'comma' },
+		{ name: 'Semicolon', value: 'semicolon', description: 'As Excel writes CSV where the decimal mark is a comma' },
+		{ name: 'Tab', value: 'tab' },
+	],
+	default: 'detect',
+	description: "The character between the input file's cells",
 };
 
 /** The `resultFields` option: which of the service's fields the result file holds (none picked: all). */
@@ -163,7 +180,7 @@ export const defuseFormulasOption: INodeProperties = {
 	displayOptions: RESULT_FILE_ONLY,
 	default: true,
 	description:
-		"Whether to put an apostrophe in front of a cell a spreadsheet would run as a formula (starting with =, +, -, @, a tab or a carriage return; signed numbers and phone numbers stay as they are). Turn off for a file only programs read.",
+		"Whether to put an apostrophe before text a spreadsheet would run as a formula (=, +, -, @, a tab, a line break or NUL at a cell's start, or after a separator inside it; signed numbers, amounts and phone numbers stay as they are). Turn off for a file only programs read.",
 };
 
 export const byteOrderMarkOption: INodeProperties = {
@@ -180,13 +197,13 @@ export const byteOrderMarkOption: INodeProperties = {
 	description: 'Whether the result file starts with a UTF-8 byte order mark',
 };
 
-export const delimiterOption: INodeProperties = {
-	displayName: 'Delimiter',
-	name: 'delimiter',
+export const resultDelimiterOption: INodeProperties = {
+	displayName: 'Result File Delimiter',
+	name: 'resultDelimiter',
 	type: 'options',
 	displayOptions: RESULT_FILE_ONLY,
 	options: [
-		{ name: 'Same as Input File', value: 'sameAsInput', description: "The input file's: a comma, a semicolon or a tab" },
+		{ name: 'Same as Input File', value: 'sameAsInput', description: "The delimiter the input file was read with" },
 		{ name: 'Comma', value: 'comma' },
 		{ name: 'Semicolon', value: 'semicolon', description: 'As Excel writes CSV where the decimal mark is a comma' },
 		{ name: 'Tab', value: 'tab' },
@@ -195,8 +212,8 @@ export const delimiterOption: INodeProperties = {
 	description: "The character between the result file's cells",
 };
 
-/** The result file's options (Defuse Formulas, Byte Order Mark, Delimiter), shown with Output: Result File. */
-export const resultFormatOptions: INodeProperties[] = [byteOrderMarkOption, defuseFormulasOption, delimiterOption];
+/** The result file's options (Defuse Formulas, Byte Order Mark, Result File Delimiter), shown with Output: Result File. */
+export const resultFormatOptions: INodeProperties[] = [byteOrderMarkOption, defuseFormulasOption, resultDelimiterOption];
 
 const DELIMITERS: Record<string, CsvDelimiter> = { comma: ',', semicolon: ';', tab: '\t' };
 
@@ -204,7 +221,43 @@ const DELIMITERS: Record<string, CsvDelimiter> = { comma: ',', semicolon: ';', t
 export interface InputForm {
 	/** The input's delimiter as a byte (the scanner's). */
 	delimiter: number;
+	/** Where it came from: the Delimiter option, a `sep=` line, or the first rows. */
+	delimiterSource: DelimiterSource;
 	byteOrderMark: boolean;
+}
+
+/** The delimiter as the Delimiter option gives it to the reader: 'detect' or the character. */
+export type ReaderDelimiter = CsvDelimiter | 'detect';
+
+/** The Delimiter option (the input file's): Detect unless set. */
+export function inputDelimiterOf(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject): ReaderDelimiter {
+	const value = options.delimiter;
+	const chosen = value === undefined || value === '' ? 'detect' : String(value);
+	if (chosen === 'detect') return 'detect';
+	const delimiter = DELIMITERS[chosen];
+	if (!delimiter) throw fileInputError(itemIndex, invalidInput(ctx, itemIndex, DELIMITER_FIELD, `must be detect, comma, semicolon or tab, got ${JSON.stringify(value)}`));
+	return delimiter;
+}
+
+/**
+ * How a file was read, for the errors about its columns: a wrong delimiter shows as a missing
+ * column, so the error says which one the reader used and where it came from.
+ */
+export function readAs(delimiter: number, source: DelimiterSource): string {
+	const name = delimiterName(delimiter);
+	if (source === 'sepLine') return `read as a ${name} file, as its first line sep=${String.fromCharCode(delimiter)} says`;
+	if (source === 'given') return `read as a ${name} file, as Options > Delimiter says`;
+	return `read as a ${name} file, the delimiter found from its first rows (Options > Delimiter sets another)`;
+}
+
+/** The summary's account of the input file's delimiter. */
+export function delimiterSummary(form: InputForm): IDataObject {
+	return { delimiter: delimiterName(form.delimiter), delimiterFrom: form.delimiterSource === 'given' ? 'option' : form.delimiterSource };
+}
+
+/** A reader error that is the file's (its delimiter or its `sep=` line), as the rule it broke; undefined for another error. */
+export function delimiterRule(error: unknown): string | undefined {
+	return error instanceof AmbiguousDelimiterError || error instanceof SepLineError ? error.message : undefined;
 }
 
 /** The result file's form: its options, each by default the input file's own; defusing on unless turned off. */
@@ -219,7 +272,7 @@ export function resultFormatOf(ctx: IExecuteFunctions, itemIndex: number, option
 		throw fileInputError(itemIndex, invalidInput(ctx, itemIndex, DEFUSE_FIELD, `must be true or false, got ${JSON.stringify(defuse)}`));
 	}
 	const bom = choice(options.byteOrderMark, BOM_FIELD, ['sameAsInput', 'yes', 'no']);
-	const delimiter = choice(options.delimiter, DELIMITER_FIELD, ['sameAsInput', 'comma', 'semicolon', 'tab']);
+	const delimiter = choice(options.resultDelimiter, RESULT_DELIMITER_FIELD, ['sameAsInput', 'comma', 'semicolon', 'tab']);
 	return {
 		defuseFormulas: defuse !== false,
 		byteOrderMark: bom === 'sameAsInput' ? input.byteOrderMark : bom === 'yes',
@@ -303,12 +356,16 @@ export async function csvFanOut<Prepared>(
 	const resultColumns = output === 'resultFile' ? resultFieldsOf(ctx, itemIndex, options.resultFields, lookup.answerColumns) : [];
 	const resultProperty = output === 'resultFile' ? resultPropertyOf(ctx, itemIndex) : '';
 	const headerRow = headerRowOf(ctx, itemIndex, options.headerRow);
+	const delimiter = inputDelimiterOf(ctx, itemIndex, options);
 	if ('name' in lookup.column && headerRow === 'no') throw fileInputError(itemIndex, nameWithoutHeaderRow(ctx, itemIndex, lookup.column));
 
-	const plan = await checkFile(ctx, itemIndex, meta, lookup, headerRow, slice);
+	const reading = { readWith: '' };
+	const checked = joinedCellGuard(ctx, itemIndex, lookup, reading);
+	const plan = await checkFile(ctx, itemIndex, meta, checked, headerRow, slice, delimiter, reading);
+	reading.readWith = readAs(plan.form.delimiter, plan.form.delimiterSource);
 	const format = output === 'resultFile' ? resultFormatOf(ctx, itemIndex, options, plan.form) : undefined;
 	if (output === 'rowItems' || !format) {
-		return new FanOut(sliceUnits(ctx, meta, lookup, sliceOfPlan(plan), output, undefined), { keyCounts: plan.keyCounts });
+		return new FanOut(sliceUnits(ctx, meta, checked, sliceOfPlan(plan), output, undefined), { keyCounts: plan.keyCounts });
 	}
 	const collector = new ResultFile(ctx, {
 		property: resultProperty,
@@ -324,8 +381,30 @@ export async function csvFanOut<Prepared>(
 		noDataOf: lookup.noDataOf,
 		format,
 		skippedOf: lookup.skippedOf,
+		inputDelimiter: delimiterSummary(plan.form),
 	});
-	return new FanOut(sliceUnits(ctx, meta, lookup, sliceOfPlan(plan), output, collector), { collector, keyCounts: plan.keyCounts });
+	return new FanOut(sliceUnits(ctx, meta, checked, sliceOfPlan(plan), output, collector), { collector, keyCounts: plan.keyCounts });
+}
+
+/**
+ * No value a node sends holds a semicolon or a tab (phone numbers, email addresses, IP addresses,
+ * domains, IBANs, VAT numbers), so a value cell that does is cells of a file read with the wrong
+ * delimiter (`+4930123456;Müller` of a semicolon file read as a comma file): the row is refused
+ * before any request, naming the delimiter used, rather than paid for as joined text. A value
+ * with a `/` is left to the node: a website's path (Company Enrichment) may hold a semicolon.
+ */
+function joinedCellGuard<Prepared>(ctx: IExecuteFunctions, itemIndex: number, lookup: CsvLookup<Prepared>, reading: { readWith: string }): CsvLookup<Prepared> {
+	return {
+		...lookup,
+		prepare(value, field) {
+			const joined = value && !value.includes('/') ? /[;\t]/.exec(value) : null;
+			if (joined) {
+				const name = joined[0] === ';' ? 'semicolon' : 'tab';
+				throw invalidInput(ctx, itemIndex, field, `holds a ${name}, so it is more than one cell: the file was ${reading.readWith}. Set Options > Delimiter to the delimiter the file uses`);
+			}
+			return lookup.prepare(value, field);
+		},
+	};
 }
 
 /** What the second pass needs of the plan: not its key counts (the engine has them), which would live as long as the units. */
@@ -352,7 +431,7 @@ interface FilePlan {
 	keyCounts: Map<string, number>;
 	/** The stream the file was read from (filesystem mode): its class makes the result file's stream. */
 	streamSibling?: NodeJS.ReadableStream;
-	/** The file's delimiter (detected from its first row) and whether it has a byte order mark. */
+	/** The file's delimiter (given, from a `sep=` line or detected from its first rows) and whether it has a byte order mark. */
 	form: InputForm;
 }
 
@@ -368,6 +447,9 @@ async function checkFile<Prepared>(
 	lookup: CsvLookup<Prepared>,
 	headerRow: HeaderRow,
 	slice: Slice,
+	delimiter: ReaderDelimiter,
+	/** Set once the delimiter is known: how the file is read, for the errors of its rows. */
+	reading: { readWith: string },
 ): Promise<FilePlan> {
 	const fail = fileRuleError(ctx, itemIndex);
 	const continueOnFail = ctx.continueOnFail();
@@ -387,7 +469,8 @@ async function checkFile<Prepared>(
 		lastFileRow = row.number;
 		if (row.fields.length > width) width = row.fields.length;
 		if (row.number === 1) {
-			header = firstRowHeader(ctx, itemIndex, row, lookup, headerRow);
+			reading.readWith = readAs(parser.delimiter, parser.delimiterSource);
+			header = firstRowHeader(ctx, itemIndex, row, lookup, headerRow, reading.readWith);
 			position = header ? headerPosition(header, lookup.column) : (lookup.column as { position: number }).position;
 			if (header) return;
 		}
@@ -396,7 +479,9 @@ async function checkFile<Prepared>(
 		}
 		if (row.fields.length < position) {
 			const named = header ? ` ("${header[position - 1]}")` : '';
-			throw fail(`${rowName(row)} has no column ${position}${named}: it has ${row.fields.length} column${row.fields.length === 1 ? '' : 's'}`);
+			throw fail(
+				`${rowName(row)} has no column ${position}${named}: it has ${row.fields.length} column${row.fields.length === 1 ? '' : 's'}, ${readAs(parser.delimiter, parser.delimiterSource)}`,
+			);
 		}
 		if (row.number < slice.start || sliceRows >= slice.max) return;
 		if (sliceRows++ === 0) firstRow = row.number;
@@ -411,12 +496,14 @@ async function checkFile<Prepared>(
 		}
 		const key = lookup.requestKey ? lookup.requestKey(unit.prepared) : requestKey(unit.prepared);
 		if (key !== undefined) keyCounts.set(key, (keyCounts.get(key) ?? 0) + 1);
-	}, { delimiter: 'detect' });
+	}, { delimiter });
 	let streamSibling: NodeJS.ReadableStream | undefined;
 	try {
 		streamSibling = await readInChunks(ctx, meta, (chunk) => parser.push(chunk));
 		parser.end();
 	} catch (error) {
+		const rule = delimiterRule(error);
+		if (rule) throw fail(rule);
 		if (error instanceof CsvError) throw fail(`the file is not valid CSV: ${error.message}`);
 		// A rule broken (already a NodeOperationError, passed through as it is) or a failed read.
 		throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
@@ -435,7 +522,7 @@ async function checkFile<Prepared>(
 			),
 		);
 	}
-	const form = { delimiter: parser.delimiter, byteOrderMark: parser.byteOrderMark };
+	const form = { delimiter: parser.delimiter, delimiterSource: parser.delimiterSource, byteOrderMark: parser.byteOrderMark };
 	return { header, position, dataRows, lastFileRow, width, firstRow, lastRow, keyCounts, streamSibling, form };
 }
 
@@ -490,6 +577,8 @@ export function firstRowHeader(
 	row: Pick<CsvRow, 'fields'>,
 	lookup: Pick<CsvLookup<unknown>, 'column' | 'looksLikeValue'>,
 	headerRow: HeaderRow,
+	/** How the file was read (readAs), for the error. */
+	readWith: string,
 ): string[] | undefined {
 	const { column } = lookup;
 	if (headerRow === 'no') return undefined;
@@ -501,7 +590,7 @@ export function firstRowHeader(
 					ctx,
 					itemIndex,
 					column.field,
-					`the file's first row has no column named "${column.name}" (it has: ${row.fields.map((name) => `"${name}"`).join(', ')})`,
+					`the file's first row has no column named "${column.name}" (it has: ${row.fields.map((name) => `"${name}"`).join(', ')}); ${readWith}`,
 				),
 			);
 		}
@@ -631,6 +720,8 @@ export interface Slice {
 export function sliceOf(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject, maxFallback = MAX_CSV_ROWS): Slice {
 	const whole = (field: string, value: unknown, fallback: number): number => {
 		if (value === undefined) return fallback;
+		// At Most Rows emptied (or an expression that gave nothing): no limit of its own.
+		if ((value === null || value === '') && field === MAX_ROWS_FIELD) return fallback;
 		// An expression that gave nothing is not "from the start": a scheduled run reading the last
 		// run's nextRow gets null once the file is done, and must not send the whole file again.
 		if ((value === null || value === '') && field === START_FIELD) {

@@ -6,6 +6,7 @@ import {
 	csvBinaryParameter,
 	csvOutputParameter,
 	headerRowOption,
+	inputDelimiterOption,
 	maxRowsOption,
 	resultFieldsOption,
 	resultFileFieldParameter,
@@ -25,13 +26,13 @@ export function csvFileParameters(column?: INodeProperties): INodeProperties[] {
 }
 
 /**
- * The node's own options and a file's (At Most Rows, Header Row, Start at Row, and for a result
- * file Result Fields, Byte Order Mark, Defuse Formulas, Delimiter) as
+ * The node's own options and a file's (At Most Rows, Delimiter, Header Row, Start at Row, and for
+ * a result file Result Fields, Byte Order Mark, Defuse Formulas, Result File Delimiter) as
  * one `options` collection list, by name as the Add Option list shows them. `show`: conditions
  * under which the file's options are shown besides Input: CSV File (VAT: the Validate operation).
  */
 export function csvFileOptions(answerColumns: readonly string[], own: INodeProperties[], show?: Record<string, string[]>): INodeProperties[] {
-	const file = [maxRowsOption, headerRowOption, resultFieldsOption(answerColumns), startAtRowOption, ...resultFormatOptions];
+	const file = [maxRowsOption, inputDelimiterOption, headerRowOption, resultFieldsOption(answerColumns), startAtRowOption, ...resultFormatOptions];
 	return [...own, ...(show ? onlyWhere(file, show, true) : file)].sort((a, b) => a.displayName.localeCompare(b.displayName));
 }
 

@@ -14,6 +14,8 @@
  * Both give the same fields; the oracle tests in test/shared/csv.test.ts hold them to it.
  */
 
+import { detectDelimiter, delimiterName, sepLine, SEP_LINE_BYTES, type DelimiterSource } from './delimiter';
+
 export class CsvError extends Error {
 	constructor(
 		message: string,
@@ -73,48 +75,31 @@ const enum State {
 /** The fast path gave the record to the careful path. */
 const CAREFUL = -1;
 
-/** Bytes held to find the delimiter when the first record has no line end in them (a first line this long is no header). */
+/**
+ * Bytes held to find the delimiter (delimiter.ts reads the first rows together): the first rows of
+ * a bulk file are in them, and holding them costs nothing next to a file of many MB.
+ */
 const SNIFF_LIMIT = 64 * 1024;
 
-/**
- * The delimiter of a file whose first record is in `bytes` (its line end, or as much of it as
- * there is): a comma when that record has one outside quotes (so a comma file reads as it always
- * has), else a semicolon (as Excel writes CSV where the decimal mark is a comma), else a tab,
- * else a comma (a file of one column).
- */
-export function delimiterOf(bytes: Uint8Array): number {
-	let semicolons = 0;
-	let tabs = 0;
-	let quoted = false;
-	for (let i = 0; i < bytes.length; i++) {
-		const b = bytes[i];
-		if (b === QUOTE) quoted = !quoted;
-		else if (quoted) continue;
-		else if (b === COMMA) return COMMA;
-		else if (b === SEMICOLON) semicolons++;
-		else if (b === TAB) tabs++;
-		else if (b === LF || b === CR) break;
-	}
-	return semicolons > 0 ? SEMICOLON : tabs > 0 ? TAB : COMMA;
-}
-
-/** Whether `bytes` hold a line end outside quotes: the whole first record is there. */
-function holdsLineEnd(bytes: Uint8Array): boolean {
-	let quoted = false;
-	for (let i = 0; i < bytes.length; i++) {
-		const b = bytes[i];
-		if (b === QUOTE) quoted = !quoted;
-		else if (!quoted && (b === LF || b === CR)) return true;
-	}
-	return false;
-}
+/** Bytes held at the start to see a byte order mark and a `sep=` line. */
+const PRELUDE_BYTES = BOM.length + SEP_LINE_BYTES;
 
 export interface CsvScannerOptions {
 	/**
-	 * The byte between fields: `,` (the default), `;` or a tab; 'detect' reads it from the first
-	 * record (delimiterOf). The IP lookup's database files are comma files and keep the default.
+	 * The byte between fields: `,` (the default), `;` or a tab; 'detect' decides it from a first
+	 * line `sep=X` or the first rows (delimiter.ts). A `sep=` line is honoured and skipped in either
+	 * case (one naming another delimiter than the one given is an error). The IP lookup's database
+	 * files are comma files and keep the default.
 	 */
 	delimiter?: ',' | ';' | '\t' | 'detect';
+}
+
+/** A `sep=` line the reader cannot follow, or one that contradicts the delimiter given. */
+export class SepLineError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = 'SepLineError';
+	}
 }
 
 export class CsvScanner {
@@ -136,15 +121,18 @@ export class CsvScanner {
 	private bufferLength = 0;
 	/** careful path: where the current field's bytes begin in `buffer` */
 	private fieldBegin = 0;
-	/** the first bytes of the input, held until it is known whether they are a BOM */
-	private head: number[] | undefined = [];
-	/** The byte between fields (known once the first record is read when detected). */
+	/** the first bytes of the input (a copy), held until it is known whether they are a BOM and a `sep=` line */
+	private head: Uint8Array | undefined = new Uint8Array(0);
+	/** The byte between fields (known once the first rows are read when detected). */
 	delimiter: number;
+	/** Where the delimiter came from: given, a `sep=` line, or the first rows. */
+	delimiterSource: DelimiterSource = 'given';
 	/** Whether the input started with a UTF-8 byte order mark (known after its first three bytes). */
 	byteOrderMark = false;
-	/** Detecting the delimiter: the input's first chunks (copies), until they hold the first record's line end. */
+	/** Detecting the delimiter: the input's first chunks (copies), until they hold SNIFF_LIMIT bytes or the end. */
 	private sniffed: Uint8Array[] | undefined;
 	private sniffedLength = 0;
+	private readonly detect: boolean;
 
 	private readonly record: CsvRecord = {
 		bytes: Buffer.alloc(0),
@@ -164,29 +152,32 @@ export class CsvScanner {
 		options: CsvScannerOptions = {},
 	) {
 		const delimiter = options.delimiter ?? ',';
-		if (delimiter === 'detect') {
-			this.delimiter = COMMA;
-			this.sniffed = [];
-		} else {
-			this.delimiter = delimiter.charCodeAt(0);
-		}
+		this.detect = delimiter === 'detect';
+		this.delimiter = this.detect ? COMMA : delimiter.charCodeAt(0);
 	}
 
 	push(chunk: Uint8Array): void {
 		if (this.head !== undefined) {
-			chunk = this.takeHead(chunk);
-			if (this.head !== undefined) return;
+			const held = this.head;
+			const joined = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
+			if (joined.length < PRELUDE_BYTES) {
+				// A copy: the caller may reuse its chunk.
+				this.head = Uint8Array.from(joined);
+				return;
+			}
+			this.head = undefined;
+			chunk = this.prelude(joined, false);
 		}
 		this.scanOrSniff(chunk);
 	}
 
 	end(): void {
 		if (this.head !== undefined) {
-			const held = Uint8Array.from(this.head);
+			const held = this.head;
 			this.head = undefined;
-			this.scanOrSniff(held);
+			this.scanOrSniff(this.prelude(held, true));
 		}
-		if (this.sniffed !== undefined) this.stopSniffing();
+		if (this.sniffed !== undefined) this.stopSniffing(true);
 		switch (this.state) {
 			case State.FieldStart:
 				// After a comma the record has a last, empty field; at a record start there is no record.
@@ -205,24 +196,40 @@ export class CsvScanner {
 		this.atRecordStart = true;
 	}
 
-	/** Holds bytes until the first three are known; returns the rest of the chunk to scan. */
-	private takeHead(chunk: Uint8Array): Uint8Array {
-		const head = this.head as number[];
-		const held = head.length;
-		let used = 0;
-		while (head.length < BOM.length && used < chunk.length) head.push(chunk[used++]);
-		if (head.length < BOM.length) return chunk.subarray(chunk.length);
-		this.head = undefined;
-		const isBom = head[0] === BOM[0] && head[1] === BOM[1] && head[2] === BOM[2];
-		if (isBom) {
-			this.base = BOM.length;
+	/**
+	 * The input's first bytes: a byte order mark and a `sep=` line skipped (offsets and line numbers
+	 * still count them), the delimiter taken from the line; returns the rest to scan. `whole`: the
+	 * bytes are the whole input.
+	 */
+	private prelude(bytes: Uint8Array, whole: boolean): Uint8Array {
+		let at = 0;
+		if (bytes[0] === BOM[0] && bytes[1] === BOM[1] && bytes[2] === BOM[2]) {
 			this.byteOrderMark = true;
-			return chunk.subarray(used);
+			at = BOM.length;
 		}
-		// Not a BOM: the bytes held from earlier chunks, then this whole chunk (its first record
-		// stays whole, for the fast path).
-		if (held > 0) this.scanOrSniff(Uint8Array.from(head.slice(0, held)));
-		return chunk;
+		const sep = sepLine(bytes, at, whole);
+		if (sep) {
+			if (sep.delimiter !== COMMA && sep.delimiter !== SEMICOLON && sep.delimiter !== TAB) {
+				throw new SepLineError(
+					`its first line says sep=${String.fromCharCode(sep.delimiter)}, a delimiter this node cannot read (a comma, a semicolon or a tab): save the file with one of those`,
+				);
+			}
+			if (!this.detect && sep.delimiter !== this.delimiter) {
+				throw new SepLineError(
+					`its first line says sep=${String.fromCharCode(sep.delimiter)} (${delimiterName(sep.delimiter)}), but Delimiter is ${delimiterName(this.delimiter)}: set Delimiter to Detect or to ${delimiterName(sep.delimiter)}`,
+				);
+			}
+			if (this.detect) {
+				this.delimiter = sep.delimiter;
+				this.delimiterSource = 'sepLine';
+			}
+			at += sep.length;
+			this.line++;
+		} else if (this.detect) {
+			this.sniffed = [];
+		}
+		this.base = at;
+		return bytes.subarray(at);
 	}
 
 	/** Scans the chunk, or holds it while the delimiter is still to be found. */
@@ -234,15 +241,16 @@ export class CsvScanner {
 		// A copy: the caller may reuse its chunk.
 		this.sniffed.push(new Uint8Array(chunk));
 		this.sniffedLength += chunk.length;
-		if (this.sniffedLength >= SNIFF_LIMIT || holdsLineEnd(this.sniffed.length === 1 ? chunk : Buffer.concat(this.sniffed))) this.stopSniffing();
+		if (this.sniffedLength >= SNIFF_LIMIT) this.stopSniffing(false);
 	}
 
-	/** The delimiter from the bytes held, which are then scanned. */
-	private stopSniffing(): void {
+	/** The delimiter from the bytes held (`whole`: they are the whole input), which are then scanned. */
+	private stopSniffing(whole: boolean): void {
 		const held = this.sniffed ?? [];
 		this.sniffed = undefined;
 		const bytes = held.length === 1 ? held[0] : Buffer.concat(held);
-		this.delimiter = delimiterOf(bytes);
+		this.delimiter = detectDelimiter(bytes, whole);
+		this.delimiterSource = 'detected';
 		if (bytes.length > 0) this.scan(bytes);
 	}
 

@@ -1,8 +1,10 @@
 /**
  * The package's CSV writer (RFC 4180, the reader's rules in reverse): cells separated by the
  * delimiter (`,` unless the result file's options say `;` or tab), records ended by CRLF, a cell
- * quoted when it holds the delimiter, a quote, CR or LF (its quotes doubled), or starts or ends
- * with a space (which some readers trim). Text is UTF-8, with a byte order mark in front when
+ * quoted when it holds a quote, CR or LF (its quotes doubled), any common separator (comma,
+ * semicolon, tab or `|`, whatever the file's own delimiter, so that a spreadsheet opening the
+ * file with another one still reads the cell whole wherever it respects quotes), or starts or
+ * ends with a space (which some readers trim). Text is UTF-8, with a byte order mark in front when
  * asked (what Excel needs to read a CSV file as UTF-8 rather than in the local code page).
  *
  * `CsvStream` turns written records into chunks of bytes that a consumer pulls (n8n's binary
@@ -11,7 +13,7 @@
  * a time, and the rows' requests do not wait for each write to reach the disk.
  */
 
-import { needsDefusing } from './formulas';
+import { defuseFormula } from './formulas';
 
 export type CsvDelimiter = ',' | ';' | '\t';
 
@@ -25,15 +27,12 @@ export interface CsvFormat {
 /** The plain form: commas, no byte order mark, every cell as it is. */
 export const PLAIN_CSV: CsvFormat = { delimiter: ',', byteOrderMark: false, defuseFormulas: false };
 
-const NEEDS_QUOTES: Record<CsvDelimiter, RegExp> = {
-	',': /[",\r\n]|^ | $/,
-	';': /[";\r\n]|^ | $/,
-	'\t': /["\t\r\n]|^ | $/,
-};
+/** A cell quoted in every file: a quote, a line break, any common separator, a space at either end. */
+const NEEDS_QUOTES = /[",;\t|\r\n]|^ | $/;
 
 /** One cell as CSV text (commas, nothing defused). */
 export function csvCell(value: string): string {
-	return NEEDS_QUOTES[','].test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+	return NEEDS_QUOTES.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
 /** One record as CSV text, line end included (commas, nothing defused). */
@@ -53,24 +52,21 @@ export class CsvCellWriter {
 	/** Cells written with an apostrophe in front, so far. */
 	defused = 0;
 	readonly delimiter: CsvDelimiter;
-	private readonly needsQuotes: RegExp;
 	private readonly defuse: boolean;
 
 	constructor(format: CsvFormat) {
 		this.delimiter = format.delimiter;
-		this.needsQuotes = NEEDS_QUOTES[format.delimiter];
 		this.defuse = format.defuseFormulas;
 	}
 
 	cell(value: string): string {
-		// The apostrophe never needs quotes itself (a defused cell starts with no space): whether the
-		// cell is quoted is decided on its text, and the apostrophe added once, in the same concatenation.
-		let prefix = '';
-		if (this.defuse && needsDefusing(value)) {
-			this.defused++;
-			prefix = "'";
+		// An apostrophe never needs quotes itself: whether the cell is quoted is decided on its text.
+		let text = value;
+		if (this.defuse) {
+			text = defuseFormula(value);
+			if (text !== value) this.defused++;
 		}
-		return this.needsQuotes.test(value) ? `"${prefix}${value.replace(/"/g, '""')}"` : prefix + value;
+		return NEEDS_QUOTES.test(value) ? `"${text.replace(/"/g, '""')}"` : text;
 	}
 
 	/** Cells separated by the delimiter, no line end: a part of a record. */

@@ -52,6 +52,8 @@ export interface ResultFileSetup {
 	format: CsvFormat;
 	/** Why a row needed no request (Company Enrichment's webmail address), for its status; the summary then counts `skipped`. */
 	skippedOf?(record: IDataObject): string;
+	/** The input file's delimiter and where it came from, for the summary (csvInput's delimiterSummary). */
+	inputDelimiter: IDataObject;
 }
 
 /** The summary counts of failed rows, by reason. */
@@ -186,6 +188,9 @@ export class ResultFile implements UnitCollector {
 		const binary = await stored;
 		const { fileRows, lastFileRow, firstRow, lastRow } = this.setup;
 		const nextRow = this.firstUnanswered ?? (lastRow < lastFileRow ? lastRow + 1 : null);
+		// A run that ends before the file does says why, beside where the next one starts.
+		const stopped =
+			nextRow === null ? undefined : this.firstUnanswered === undefined ? 'atMostRows' : this.failed.keyRejected > 0 ? 'keyRejected' : 'planRanOut';
 		const json: IDataObject = {
 			rows: this.rows,
 			firstRow,
@@ -200,7 +205,9 @@ export class ResultFile implements UnitCollector {
 			// Rows answered by an earlier run's kept answer (a test run's): no request, no credit.
 			...(tally.answersReused === undefined ? {} : { answersReused: tally.answersReused }),
 			nextRow,
+			...(stopped ? { stoppedBy: stopped } : {}),
 			fileRows,
+			...this.setup.inputDelimiter,
 			// Cells written with an apostrophe in front so that no spreadsheet runs them (formulas.ts).
 			defusedCells: this.stream.writer.defused,
 		};
