@@ -387,24 +387,38 @@ export async function csvFanOut<Prepared>(
 }
 
 /**
- * No value a node sends holds a semicolon or a tab (phone numbers, email addresses, IP addresses,
- * domains, IBANs, VAT numbers), so a value cell that does is cells of a file read with the wrong
- * delimiter (`+4930123456;Müller` of a semicolon file read as a comma file): the row is refused
- * before any request, naming the delimiter used, rather than paid for as joined text. A value
- * with a `/` is left to the node: a website's path (Company Enrichment) may hold a semicolon.
+ * No value a node sends holds a semicolon or a tab outside double quotes (phone numbers, IP
+ * addresses, domains, IBANs, VAT numbers never do; an email address only inside a quoted local
+ * part or display name, as RFC 5322 writes `"Giant; Box" <box@example.net>`), so a value cell that
+ * does is cells of a file read with the wrong delimiter (`+4930123456;Müller` of a semicolon file
+ * read as a comma file): the row is refused before any request, naming the delimiter used, rather
+ * than paid for as joined text. A value with a `/` is left to the node: a website's path (Company
+ * Enrichment) may hold a semicolon.
  */
 function joinedCellGuard<Prepared>(ctx: IExecuteFunctions, itemIndex: number, lookup: CsvLookup<Prepared>, reading: { readWith: string }): CsvLookup<Prepared> {
 	return {
 		...lookup,
 		prepare(value, field) {
-			const joined = value && !value.includes('/') ? /[;\t]/.exec(value) : null;
+			const joined = value && !value.includes('/') ? separatorOutsideQuotes(value) : undefined;
 			if (joined) {
-				const name = joined[0] === ';' ? 'semicolon' : 'tab';
+				const name = joined === ';' ? 'semicolon' : 'tab';
 				throw invalidInput(ctx, itemIndex, field, `holds a ${name}, so it is more than one cell: the file was ${reading.readWith}. Set Options > Delimiter to the delimiter the file uses`);
 			}
 			return lookup.prepare(value, field);
 		},
 	};
+}
+
+/** The first semicolon or tab outside a double-quoted part of a value (a backslash escapes inside quotes). */
+function separatorOutsideQuotes(value: string): ';' | '\t' | undefined {
+	let quoted = false;
+	for (let index = 0; index < value.length; index++) {
+		const char = value[index];
+		if (quoted && char === '\\') index++;
+		else if (char === '"') quoted = !quoted;
+		else if (!quoted && (char === ';' || char === '\t')) return char;
+	}
+	return undefined;
 }
 
 /** What the second pass needs of the plan: not its key counts (the engine has them), which would live as long as the units. */
