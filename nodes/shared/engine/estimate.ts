@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { capitalised, invalidInput } from './errors';
-import { asNodeError, keyOf, prepareJobs, serviceKey, type Job } from './engine';
+import { asNodeError, keyOf, prepareJobs, serviceKey, type Job } from './jobs';
 import { AnswerKeeping, type ReuseSource } from './keptAnswers';
 import { RunLedger } from './runLedger';
 import { credentialIdentity } from './serviceClient';
