@@ -5,7 +5,18 @@ import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
 import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
 
 export default [
-	{ ignores: ['dist/**', '.out/**', 'node_modules/**', 'test/**', 'bench/**', 'scripts/**', 'examples/**', 'gulpfile.js'] },
+	{
+		ignores: [
+			'dist/**',
+			'.out/**',
+			'node_modules/**',
+			'test/**',
+			'bench/**',
+			'scripts/**',
+			'examples/**',
+			'gulpfile.js',
+		],
+	},
 	{
 		files: ['**/*.ts'],
 		languageOptions: { parser: tsParser, parserOptions: { sourceType: 'module' } },

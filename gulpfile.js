@@ -5,6 +5,9 @@ const { task, src, dest } = require('gulp');
 task('build:icons', copyIcons);
 
 function copyIcons() {
-	const nodeIcons = src(['nodes/**/*.{png,svg}', 'icons/**/*.{png,svg}'], { base: '.', encoding: false });
+	const nodeIcons = src(['nodes/**/*.{png,svg}', 'icons/**/*.{png,svg}'], {
+		base: '.',
+		encoding: false,
+	});
 	return nodeIcons.pipe(dest(path.resolve('dist')));
 }

@@ -22,7 +22,23 @@ const WEBMAIL_SHARE = 0.4;
 const ROUNDS = Number(process.env.BENCH_COMPANY_ROUNDS ?? 3);
 
 /** Common providers, the first ones more often, as in a real list; two disposable ones among them. */
-const WEBMAIL = ['gmail.com', 'gmail.com', 'gmail.com', 'yahoo.com', 'outlook.com', 'hotmail.com', 'icloud.com', 'gmx.de', 'web.de', 'mail.ru', 'qq.com', 'naver.com', 'orange.fr', 'mailinator.com', 'yopmail.com'];
+const WEBMAIL = [
+	'gmail.com',
+	'gmail.com',
+	'gmail.com',
+	'yahoo.com',
+	'outlook.com',
+	'hotmail.com',
+	'icloud.com',
+	'gmx.de',
+	'web.de',
+	'mail.ru',
+	'qq.com',
+	'naver.com',
+	'orange.fr',
+	'mailinator.com',
+	'yopmail.com',
+];
 
 /** Every 5th lead of 2 is webmail (40 %), spread through the file. */
 const isWebmail = (index: number) => (index * 2) % 5 < 2;
@@ -33,7 +49,8 @@ function leadDomain(index: number): string {
 
 function leadsFile(): Buffer {
 	let text = 'name,email,domain\n';
-	for (let index = 0; index < LEADS; index++) text += `Lead ${index},lead${index}@${leadDomain(index)},${leadDomain(index)}\n`;
+	for (let index = 0; index < LEADS; index++)
+		text += `Lead ${index},lead${index}@${leadDomain(index)},${leadDomain(index)}\n`;
 	return Buffer.from(text);
 }
 
@@ -45,15 +62,31 @@ interface Took {
 	skipped: number;
 }
 
-async function enrich(sandbox: Sandbox, file: Buffer, column: 'email' | 'domain', skipWebmail: boolean, rows = LEADS, sendRepeatsOnce = true): Promise<Took> {
+async function enrich(
+	sandbox: Sandbox,
+	file: Buffer,
+	column: 'email' | 'domain',
+	skipWebmail: boolean,
+	rows = LEADS,
+	sendRepeatsOnce = true,
+): Promise<Took> {
 	sandbox.reset();
 	const started = performance.now();
 	const cpu = process.cpuUsage();
 	const result = await runNode({
 		type: 'abstractCompany',
-		parameters: { input: 'csvFile', binaryPropertyName: 'data', domainColumn: column, output: 'resultFile', resultBinaryPropertyName: 'result', options: { skipWebmail, sendRepeatsOnce } },
+		parameters: {
+			input: 'csvFile',
+			binaryPropertyName: 'data',
+			domainColumn: column,
+			output: 'resultFile',
+			resultBinaryPropertyName: 'result',
+			options: { skipWebmail, sendRepeatsOnce },
+		},
 		credential: sandboxCredential(sandbox, 'company'),
-		items: [{ json: {}, binary: { data: { bytes: file, mimeType: 'text/csv', fileName: 'leads.csv' } } }],
+		items: [
+			{ json: {}, binary: { data: { bytes: file, mimeType: 'text/csv', fileName: 'leads.csv' } } },
+		],
 	});
 	const seconds = (performance.now() - started) / 1000;
 	const used = process.cpuUsage(cpu);
@@ -61,7 +94,12 @@ async function enrich(sandbox: Sandbox, file: Buffer, column: 'email' | 'domain'
 	if (result.error) throw result.error;
 	const summary = result.items[0].json;
 	if (summary.rows !== rows) throw new Error(`expected ${rows} rows, got ${String(summary.rows)}`);
-	return { seconds, cpuSeconds, requests: sandbox.requests('company').length, skipped: Number(summary.skipped ?? 0) };
+	return {
+		seconds,
+		cpuSeconds,
+		requests: sandbox.requests('company').length,
+		skipped: Number(summary.skipped ?? 0),
+	};
 }
 
 const WAYS = [
@@ -72,16 +110,28 @@ const WAYS = [
 
 async function leads(sandbox: Sandbox) {
 	const file = leadsFile();
-	console.log(`(a) ${LEADS.toLocaleString('en-US')} leads, ${WEBMAIL_SHARE * 100} % at webmail providers, one CSV file (Output: Result File), pacing off, ${ROUNDS} rounds, the order alternating`);
-	await enrich(sandbox, Buffer.from(file.toString().split('\n').slice(0, 501).join('\n')), 'email', true, 500); // warm-up
+	console.log(
+		`(a) ${LEADS.toLocaleString('en-US')} leads, ${WEBMAIL_SHARE * 100} % at webmail providers, one CSV file (Output: Result File), pacing off, ${ROUNDS} rounds, the order alternating`,
+	);
+	await enrich(
+		sandbox,
+		Buffer.from(file.toString().split('\n').slice(0, 501).join('\n')),
+		'email',
+		true,
+		500,
+	); // warm-up
 	const figures = new Map<string, Took[]>(WAYS.map((way) => [way.name, []]));
 	for (let round = 1; round <= ROUNDS; round++) {
 		const order = round % 2 === 1 ? WAYS : [...WAYS].reverse();
-		for (const way of order) figures.get(way.name)?.push(await enrich(sandbox, file, way.column, way.skipWebmail));
+		for (const way of order)
+			figures.get(way.name)?.push(await enrich(sandbox, file, way.column, way.skipWebmail));
 	}
-	const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+	const median = (values: number[]) =>
+		[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 	const baseline = median((figures.get(WAYS[0].name) ?? []).map((took) => LEADS / took.seconds));
-	const cpuBaseline = median((figures.get(WAYS[0].name) ?? []).map((took) => LEADS / took.cpuSeconds));
+	const cpuBaseline = median(
+		(figures.get(WAYS[0].name) ?? []).map((took) => LEADS / took.cpuSeconds),
+	);
 	// Each webmail provider's leads share one request above (Send Repeated Values Once): with it off,
 	// as for a list sent item by item in older workflows, every webmail lead pays. One run: a count.
 	const everyLead = await enrich(sandbox, file, 'domain', true, LEADS, false);
@@ -120,7 +170,9 @@ function listCost() {
 		const characters = lists.FREE_MAIL_DOMAINS.length + lists.DISPOSABLE_MAIL_DOMAINS.length + lists.RELAY_MAIL_DOMAINS.length;
 		const domains = [lists.FREE_MAIL_DOMAINS, lists.DISPOSABLE_MAIL_DOMAINS, lists.RELAY_MAIL_DOMAINS].map((list) => list.split('\\n').length);
 		console.log(JSON.stringify({ characters, domains, loaded: loaded - before, used: used - before, perLookup, found }));`;
-	const figures = JSON.parse(execFileSync(process.execPath, ['--expose-gc', '-e', script], { encoding: 'utf8' })) as {
+	const figures = JSON.parse(
+		execFileSync(process.execPath, ['--expose-gc', '-e', script], { encoding: 'utf8' }),
+	) as {
 		characters: number;
 		domains: number[];
 		loaded: number;

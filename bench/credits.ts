@@ -10,11 +10,27 @@ import { startSandbox, type Sandbox } from '../test/sandbox/server';
  */
 const csvFile = (rows: number, distinct: number) => {
 	const lines = ['name,email'];
-	for (let row = 0; row < rows; row++) lines.push(`Lead ${row + 1},lead${row % distinct}@example.com`);
-	return { json: {}, binary: { data: { bytes: Buffer.from(`${lines.join('\n')}\n`), mimeType: 'text/csv', fileName: 'leads.csv' } } };
+	for (let row = 0; row < rows; row++)
+		lines.push(`Lead ${row + 1},lead${row % distinct}@example.com`);
+	return {
+		json: {},
+		binary: {
+			data: {
+				bytes: Buffer.from(`${lines.join('\n')}\n`),
+				mimeType: 'text/csv',
+				fileName: 'leads.csv',
+			},
+		},
+	};
 };
 
-async function emailFile(sandbox: Sandbox, rows: number, distinct: number, options: Record<string, unknown> = {}, credits?: number) {
+async function emailFile(
+	sandbox: Sandbox,
+	rows: number,
+	distinct: number,
+	options: Record<string, unknown> = {},
+	credits?: number,
+) {
 	sandbox.reset();
 	if (credits !== undefined) sandbox.setQuota('email', credits);
 	return await runNode({
@@ -30,7 +46,9 @@ export async function run(): Promise<void> {
 	const sandbox = await startSandbox();
 	try {
 		console.log('\n## Credits (Email Reputation, CSV input, pacing off: 32 requests in flight)');
-		console.log('(a) the plan runs out at row 300 of a 1,000-row file: requests after the first quota answer');
+		console.log(
+			'(a) the plan runs out at row 300 of a 1,000-row file: requests after the first quota answer',
+		);
 		for (let round = 1; round <= 3; round++) {
 			const result = await emailFile(sandbox, 1000, 1000, {}, 300);
 			const log = sandbox.requests('email');

@@ -17,7 +17,8 @@ const address = (index: number) => `lead${index}@example.com`;
 
 function leadsFile(count: number): Buffer {
 	let text = 'name,email,company\n';
-	for (let index = 0; index < count; index++) text += `"Lead ${index}",${address(index)},"Acme, Inc."\n`;
+	for (let index = 0; index < count; index++)
+		text += `"Lead ${index}",${address(index)},"Acme, Inc."\n`;
 	return Buffer.from(text);
 }
 
@@ -42,24 +43,35 @@ async function asItems(sandbox: Sandbox, count: number): Promise<Took> {
 		type: 'abstractEmail',
 		parameters: { email: '={{ $json.email }}', options: {} },
 		credential: sandboxCredential(sandbox, 'email'),
-		items: Array.from({ length: count }, (_, index) => ({ json: { name: `Lead ${index}`, email: address(index), company: 'Acme, Inc.' } })),
+		items: Array.from({ length: count }, (_, index) => ({
+			json: { name: `Lead ${index}`, email: address(index), company: 'Acme, Inc.' },
+		})),
 	});
 	if (result.error) throw result.error;
-	if (result.items.length !== count) throw new Error(`expected ${count} items, got ${result.items.length}`);
+	if (result.items.length !== count)
+		throw new Error(`expected ${count} items, got ${result.items.length}`);
 	return took();
 }
 
-async function asCsv(sandbox: Sandbox, file: Buffer, count: number, continueOnFail = false): Promise<Took> {
+async function asCsv(
+	sandbox: Sandbox,
+	file: Buffer,
+	count: number,
+	continueOnFail = false,
+): Promise<Took> {
 	const took = stopwatch();
 	const result = await runNode({
 		type: 'abstractEmail',
 		parameters: { input: 'csvFile', binaryPropertyName: 'data', emailColumn: 'email', options: {} },
 		credential: sandboxCredential(sandbox, 'email'),
-		items: [{ json: {}, binary: { data: { bytes: file, mimeType: 'text/csv', fileName: 'leads.csv' } } }],
+		items: [
+			{ json: {}, binary: { data: { bytes: file, mimeType: 'text/csv', fileName: 'leads.csv' } } },
+		],
 		continueOnFail,
 	});
 	if (result.error) throw result.error;
-	if (result.items.length !== count) throw new Error(`expected ${count} items, got ${result.items.length}`);
+	if (result.items.length !== count)
+		throw new Error(`expected ${count} items, got ${result.items.length}`);
 	return took();
 }
 
@@ -89,7 +101,8 @@ async function perRow(sandbox: Sandbox) {
 			`    round ${round}: CSV ${perUnit(csv.wall)} µs/row (CPU ${perUnit(csv.cpu)}), items ${perUnit(items.wall)} µs/item (CPU ${perUnit(items.cpu)}), ratio ${(csv.wall / items.wall).toFixed(3)} (CPU ${(csv.cpu / items.cpu).toFixed(3)})`,
 		);
 	}
-	const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+	const median = (values: number[]) =>
+		[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 	console.log(
 		`    median ratio CSV row / item: wall time ${median(wallRatios).toFixed(3)}, CPU time ${median(cpuRatios).toFixed(3)} (goal <= 1.2)`,
 	);
@@ -101,11 +114,15 @@ async function largestFile(sandbox: Sandbox) {
 	for (let index = 0; index < count; index++) empty += `Lead ${index},\n`;
 	sandbox.reset();
 	const checked = (await asCsv(sandbox, Buffer.from(empty), count, true)).wall;
-	console.log(`(b) a ${count.toLocaleString('en-US')}-row file, every address empty (read, checked, ${count.toLocaleString('en-US')} error items, no request): ${(checked / 1000).toFixed(2)} s`);
+	console.log(
+		`(b) a ${count.toLocaleString('en-US')}-row file, every address empty (read, checked, ${count.toLocaleString('en-US')} error items, no request): ${(checked / 1000).toFixed(2)} s`,
+	);
 	sandbox.reset();
 	const sent = (await asCsv(sandbox, leadsFile(count), count)).wall;
 	const requests = sandbox.requests('email').length;
-	console.log(`(c) a ${count.toLocaleString('en-US')}-row file sent, pacing off: ${(sent / 1000).toFixed(1)} s, ${requests} requests, ${((sent / count) * 1000).toFixed(0)} µs/row`);
+	console.log(
+		`(c) a ${count.toLocaleString('en-US')}-row file sent, pacing off: ${(sent / 1000).toFixed(1)} s, ${requests} requests, ${((sent / count) * 1000).toFixed(0)} µs/row`,
+	);
 }
 
 /**
@@ -118,7 +135,9 @@ function parserSpeed() {
 	const lines: string[] = [];
 	for (let index = 0; index < 400_000; index++) {
 		const city = index % 7 ? '"Some City, ""X"""' : 'Zürich';
-		lines.push(`1.${(index >> 16) & 255}.${(index >> 8) & 255}.0/24,${index},${city},DE,Europe,52.5${index % 100},13.4${index % 97},Europe/Berlin,10115`);
+		lines.push(
+			`1.${(index >> 16) & 255}.${(index >> 8) & 255}.0/24,${index},${city},DE,Europe,52.5${index % 100},13.4${index % 97},Europe/Berlin,10115`,
+		);
 	}
 	const bytes = Buffer.from(lines.join('\n') + '\n');
 	const megabytes = bytes.length / 1e6;
@@ -136,19 +155,23 @@ function parserSpeed() {
 				},
 				{ delimiter },
 			);
-			for (let at = 0; at < bytes.length; at += 64 * 1024) parser.push(bytes.subarray(at, at + 64 * 1024));
+			for (let at = 0; at < bytes.length; at += 64 * 1024)
+				parser.push(bytes.subarray(at, at + 64 * 1024));
 			parser.end();
 			const ours = performance.now() - started;
 			started = performance.now();
 			const theirs = (csvParse(bytes, { relax_quotes: true }) as string[][]).length;
 			const oracle = performance.now() - started;
-			if (theirs !== lines.length || fields !== lines.length * 9) throw new Error('the parsers disagree on the record count');
+			if (theirs !== lines.length || fields !== lines.length * 9)
+				throw new Error('the parsers disagree on the record count');
 			ratios.push(oracle / ours);
 			console.log(
 				`    round ${round}: ${(megabytes / (ours / 1000)).toFixed(0)} MB/s, csv-parse ${(megabytes / (oracle / 1000)).toFixed(0)} MB/s, ${(oracle / ours).toFixed(2)}x as fast`,
 			);
 		}
-		console.log(`    median: ${[...ratios].sort((a, b) => a - b)[1].toFixed(2)}x csv-parse's speed`);
+		console.log(
+			`    median: ${[...ratios].sort((a, b) => a - b)[1].toFixed(2)}x csv-parse's speed`,
+		);
 	}
 }
 
@@ -159,7 +182,8 @@ export async function run(): Promise<void> {
 		// `--parser-only`: the parser's speed alone (part (d)).
 		if (!process.argv.includes('--parser-only')) await perRow(sandbox);
 		// `--rows-only`: the ratio alone, without the two 50,000-row runs (minutes on a busy machine).
-		if (!process.argv.includes('--rows-only') && !process.argv.includes('--parser-only')) await largestFile(sandbox);
+		if (!process.argv.includes('--rows-only') && !process.argv.includes('--parser-only'))
+			await largestFile(sandbox);
 		parserSpeed();
 	} finally {
 		await sandbox.close();

@@ -59,7 +59,8 @@ interface ChildFigures {
 
 function leadsFile(count: number): Buffer {
 	let text = 'name,email,company,note\n';
-	for (let index = 0; index < count; index++) text += `"Lead ${index}",lead${index}@example.com,"Acme, Inc.","met at the ""expo"", ${index % 7} times"\n`;
+	for (let index = 0; index < count; index++)
+		text += `"Lead ${index}",lead${index}@example.com,"Acme, Inc.","met at the ""expo"", ${index % 7} times"\n`;
 	return Buffer.from(text);
 }
 
@@ -122,8 +123,10 @@ async function child(mode: Mode, baseUrl: string, apiKey: string): Promise<void>
 	gc?.();
 	const held = process.memoryUsage().heapUsed - baseline.heapUsed;
 	const expected = mode === 'rowItems' ? ROWS : 1;
-	if (result.items.length !== expected) throw new Error(`${mode}: expected ${expected} items, got ${result.items.length}`);
-	if (mode === 'resultFile' && result.items[0].json.answered !== ROWS) throw new Error(`resultFile: ${JSON.stringify(result.items[0].json)}`);
+	if (result.items.length !== expected)
+		throw new Error(`${mode}: expected ${expected} items, got ${result.items.length}`);
+	if (mode === 'resultFile' && result.items[0].json.answered !== ROWS)
+		throw new Error(`resultFile: ${JSON.stringify(result.items[0].json)}`);
 	const figures: ChildFigures = {
 		mode,
 		rows: ROWS,
@@ -138,15 +141,26 @@ async function child(mode: Mode, baseUrl: string, apiKey: string): Promise<void>
 	process.stdout.write(`FIGURES ${JSON.stringify(figures)}\n`);
 }
 
-async function inChild(mode: Mode, baseUrl: string, apiKey: string, heapLimitMiB?: number): Promise<ChildFigures> {
+async function inChild(
+	mode: Mode,
+	baseUrl: string,
+	apiKey: string,
+	heapLimitMiB?: number,
+): Promise<ChildFigures> {
 	return await childFigures<ChildFigures>(mode, ['child', mode, baseUrl, apiKey], heapLimitMiB);
 }
 
 /** Runs this file in a child with `args`, and reads the figures it prints. */
-async function childFigures<Figures>(name: string, args: string[], heapLimitMiB?: number): Promise<Figures> {
+async function childFigures<Figures>(
+	name: string,
+	args: string[],
+	heapLimitMiB?: number,
+): Promise<Figures> {
 	const limit = heapLimitMiB ? [`--max-old-space-size=${heapLimitMiB}`] : [];
 	return await new Promise((resolve, reject) => {
-		const processChild = spawn(process.execPath, ['--expose-gc', ...limit, __filename, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+		const processChild = spawn(process.execPath, ['--expose-gc', ...limit, __filename, ...args], {
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		let output = '';
 		processChild.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
 		processChild.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -155,7 +169,16 @@ async function childFigures<Figures>(name: string, args: string[], heapLimitMiB?
 			const line = output.split('\n').find((text) => text.startsWith('FIGURES '));
 			if (code !== 0 || !line) {
 				const outOfMemory = /heap out of memory|Allocation failed/i.test(output);
-				return reject(Object.assign(new Error(outOfMemory ? 'ran out of heap' : `the ${name} child exited with ${code}:\n${output.slice(-2000)}`), { outOfMemory }));
+				return reject(
+					Object.assign(
+						new Error(
+							outOfMemory
+								? 'ran out of heap'
+								: `the ${name} child exited with ${code}:\n${output.slice(-2000)}`,
+						),
+						{ outOfMemory },
+					),
+				);
 			}
 			resolve(JSON.parse(line.slice('FIGURES '.length)) as Figures);
 		});
@@ -181,7 +204,9 @@ async function emailModes(): Promise<void> {
 			resultFile: [],
 		};
 		for (let round = 1; round <= ROUNDS; round++) {
-			for (const mode of (round % 2 === 1 ? ['rowItems', 'resultFile'] : ['resultFile', 'rowItems']) as Mode[]) {
+			for (const mode of (round % 2 === 1
+				? ['rowItems', 'resultFile']
+				: ['resultFile', 'rowItems']) as Mode[]) {
 				sandbox.reset();
 				const measured = {
 					...(await inChild(mode, sandbox.baseUrls.email, sandbox.keys.email)),
@@ -198,11 +223,20 @@ async function emailModes(): Promise<void> {
 		// then only what the run really holds counts.
 		for (const mode of ['resultFile', 'rowItems'] as Mode[]) {
 			sandbox.reset();
-			const outcome = await inChild(mode, sandbox.baseUrls.email, sandbox.keys.email, HEAP_LIMIT_MIB).then(
-				(measured) => `completes (${(ROWS / measured.seconds).toFixed(0)} rows/s, peak RSS growth ${measured.rssGrowthMiB.toFixed(0)} MiB)`,
-				(error: Error & { outOfMemory?: boolean }) => (error.outOfMemory ? 'runs out of heap' : `fails: ${error.message.split('\n')[0]}`),
+			const outcome = await inChild(
+				mode,
+				sandbox.baseUrls.email,
+				sandbox.keys.email,
+				HEAP_LIMIT_MIB,
+			).then(
+				(measured) =>
+					`completes (${(ROWS / measured.seconds).toFixed(0)} rows/s, peak RSS growth ${measured.rssGrowthMiB.toFixed(0)} MiB)`,
+				(error: Error & { outOfMemory?: boolean }) =>
+					error.outOfMemory ? 'runs out of heap' : `fails: ${error.message.split('\n')[0]}`,
 			);
-			console.log(`    with V8's old space limited to ${HEAP_LIMIT_MIB} MiB, ${mode === 'rowItems' ? 'one item per row' : 'result file'} ${outcome}`);
+			console.log(
+				`    with V8's old space limited to ${HEAP_LIMIT_MIB} MiB, ${mode === 'rowItems' ? 'one item per row' : 'result file'} ${outcome}`,
+			);
 		}
 	} finally {
 		await sandbox.close();
@@ -211,7 +245,8 @@ async function emailModes(): Promise<void> {
 
 /** The rounds' ratios: memory (worst round of each) and speed (best round of each). */
 function report(figures: Record<Mode, ChildFigures[]>): void {
-	const worst = (mode: Mode, key: 'heapGrowthMiB' | 'rssGrowthMiB') => Math.max(...figures[mode].map((entry) => entry[key]));
+	const worst = (mode: Mode, key: 'heapGrowthMiB' | 'rssGrowthMiB') =>
+		Math.max(...figures[mode].map((entry) => entry[key]));
 	const speed = (mode: Mode) => {
 		const all = figures[mode].map((entry) => ROWS / entry.seconds).sort((a, b) => a - b);
 		return all[all.length - 1];
@@ -239,19 +274,40 @@ async function nodeChild(label: string, baseUrl: string, apiKey: string): Promis
 	await useBinaryMode('filesystem');
 	const node = FILE_NODES.find((candidate) => candidate.label === label)!;
 	// The sandbox of this child's runs is the parent's: only its address and key are needed here.
-	const sandbox = { baseUrls: { [node.service]: baseUrl }, keys: { [node.service]: apiKey } } as unknown as Sandbox;
+	const sandbox = {
+		baseUrls: { [node.service]: baseUrl },
+		keys: { [node.service]: apiKey },
+	} as unknown as Sandbox;
 	const run = async (rows: number) => {
-		const file = { json: {}, binary: { data: { bytes: Buffer.from(rowsCsv(node, rows)), mimeType: 'text/csv', fileName: 'rows.csv' } } };
-		const result = await runCsv(node, { sandbox, items: [file], parameters: { output: 'resultFile' } });
+		const file = {
+			json: {},
+			binary: {
+				data: {
+					bytes: Buffer.from(rowsCsv(node, rows)),
+					mimeType: 'text/csv',
+					fileName: 'rows.csv',
+				},
+			},
+		};
+		const result = await runCsv(node, {
+			sandbox,
+			items: [file],
+			parameters: { output: 'resultFile' },
+		});
 		if (result.error) throw result.error;
-		if (result.items[0].json.answered !== rows) throw new Error(`${label}: ${JSON.stringify(result.items[0].json)}`);
+		if (result.items[0].json.answered !== rows)
+			throw new Error(`${label}: ${JSON.stringify(result.items[0].json)}`);
 	};
 	await run(10);
 	const started = performance.now();
 	const cpu = process.cpuUsage();
 	await run(NODE_ROWS);
 	const cpuUsed = process.cpuUsage(cpu);
-	const figures: NodeFigures = { label, rowsPerSecond: NODE_ROWS / ((performance.now() - started) / 1000), cpuMicrosPerRow: (cpuUsed.user + cpuUsed.system) / NODE_ROWS };
+	const figures: NodeFigures = {
+		label,
+		rowsPerSecond: NODE_ROWS / ((performance.now() - started) / 1000),
+		cpuMicrosPerRow: (cpuUsed.user + cpuUsed.system) / NODE_ROWS,
+	};
 	process.stdout.write(`FIGURES ${JSON.stringify(figures)}\n`);
 }
 
@@ -267,10 +323,20 @@ async function nodesAgainstEmail(): Promise<void> {
 			const order = round % 2 === 1 ? FILE_NODES : [...FILE_NODES].reverse();
 			for (const node of order) {
 				sandbox.reset();
-				const figures = await childFigures<NodeFigures>(node.label, ['node', node.label, sandbox.baseUrls[node.service], sandbox.keys[node.service]]);
+				const figures = await childFigures<NodeFigures>(node.label, [
+					'node',
+					node.label,
+					sandbox.baseUrls[node.service],
+					sandbox.keys[node.service],
+				]);
 				best.set(node.label, Math.max(best.get(node.label) ?? 0, figures.rowsPerSecond));
-				leastCpu.set(node.label, Math.min(leastCpu.get(node.label) ?? Infinity, figures.cpuMicrosPerRow));
-				console.log(`    round ${round}, ${node.label}: ${figures.rowsPerSecond.toFixed(0)} rows/s (CPU ${figures.cpuMicrosPerRow.toFixed(0)} µs/row)`);
+				leastCpu.set(
+					node.label,
+					Math.min(leastCpu.get(node.label) ?? Infinity, figures.cpuMicrosPerRow),
+				);
+				console.log(
+					`    round ${round}, ${node.label}: ${figures.rowsPerSecond.toFixed(0)} rows/s (CPU ${figures.cpuMicrosPerRow.toFixed(0)} µs/row)`,
+				);
 			}
 		}
 		const [email] = FILE_NODES;
@@ -290,7 +356,9 @@ async function nodesAgainstEmail(): Promise<void> {
 function defuseLeads(count: number, nasty: boolean): Buffer {
 	let text = 'name,email,note,amount\n';
 	for (let index = 0; index < count; index++) {
-		const name = nasty ? `"=HYPERLINK(""http://x.example/?${index}"",""Lead ${index}"")"` : `Lead ${index} Müller`;
+		const name = nasty
+			? `"=HYPERLINK(""http://x.example/?${index}"",""Lead ${index}"")"`
+			: `Lead ${index} Müller`;
 		const note = nasty ? `@note ${index % 7}` : `met at the expo, ${index % 7} times`;
 		text += `${name},lead${index}@example.com,"${note}",-${index}.5\n`;
 	}
@@ -304,15 +372,34 @@ interface DefuseFigures {
 }
 
 /** The child of one setting: a 10-row warm-up, then NODE_ROWS rows of Email into a result file, timed. */
-async function defuseChild(setting: 'on' | 'off', nasty: boolean, baseUrl: string, apiKey: string): Promise<void> {
+async function defuseChild(
+	setting: 'on' | 'off',
+	nasty: boolean,
+	baseUrl: string,
+	apiKey: string,
+): Promise<void> {
 	await useBinaryMode('filesystem');
 	const [email] = FILE_NODES;
-	const sandbox = { baseUrls: { [email.service]: baseUrl }, keys: { [email.service]: apiKey } } as unknown as Sandbox;
+	const sandbox = {
+		baseUrls: { [email.service]: baseUrl },
+		keys: { [email.service]: apiKey },
+	} as unknown as Sandbox;
 	const run = async (rows: number) => {
-		const file = { json: {}, binary: { data: { bytes: defuseLeads(rows, nasty), mimeType: 'text/csv', fileName: 'leads.csv' } } };
-		const result = await runCsv(email, { sandbox, items: [file], parameters: { output: 'resultFile' }, options: { defuseFormulas: setting === 'on' } });
+		const file = {
+			json: {},
+			binary: {
+				data: { bytes: defuseLeads(rows, nasty), mimeType: 'text/csv', fileName: 'leads.csv' },
+			},
+		};
+		const result = await runCsv(email, {
+			sandbox,
+			items: [file],
+			parameters: { output: 'resultFile' },
+			options: { defuseFormulas: setting === 'on' },
+		});
 		if (result.error) throw result.error;
-		if (result.items[0].json.answered !== rows) throw new Error(`defusing ${setting}: ${JSON.stringify(result.items[0].json)}`);
+		if (result.items[0].json.answered !== rows)
+			throw new Error(`defusing ${setting}: ${JSON.stringify(result.items[0].json)}`);
 		return result.items[0].json.defusedCells as number;
 	};
 	await run(10);
@@ -320,7 +407,11 @@ async function defuseChild(setting: 'on' | 'off', nasty: boolean, baseUrl: strin
 	const cpu = process.cpuUsage();
 	const defusedCells = await run(NODE_ROWS);
 	const cpuUsed = process.cpuUsage(cpu);
-	const figures: DefuseFigures = { rowsPerSecond: NODE_ROWS / ((performance.now() - started) / 1000), cpuMicrosPerRow: (cpuUsed.user + cpuUsed.system) / NODE_ROWS, defusedCells };
+	const figures: DefuseFigures = {
+		rowsPerSecond: NODE_ROWS / ((performance.now() - started) / 1000),
+		cpuMicrosPerRow: (cpuUsed.user + cpuUsed.system) / NODE_ROWS,
+		defusedCells,
+	};
 	process.stdout.write(`FIGURES ${JSON.stringify(figures)}\n`);
 }
 
@@ -329,14 +420,26 @@ export function writerOnOff(nasty: boolean): void {
 	const rows = 200_000;
 	const records: string[][] = [];
 	for (let index = 0; index < 1000; index++) {
-		const name = nasty ? `=HYPERLINK("http://x.example/?${index}","Lead ${index}")` : `Lead ${index} Müller`;
-		records.push([name, `lead${index}@example.com`, nasty ? `@note ${index % 7}` : `met at the expo, ${index % 7} times`, `-${index}.5`, 'true', 'false', '0.87', 'ok']);
+		const name = nasty
+			? `=HYPERLINK("http://x.example/?${index}","Lead ${index}")`
+			: `Lead ${index} Müller`;
+		records.push([
+			name,
+			`lead${index}@example.com`,
+			nasty ? `@note ${index % 7}` : `met at the expo, ${index % 7} times`,
+			`-${index}.5`,
+			'true',
+			'false',
+			'0.87',
+			'ok',
+		]);
 	}
 	const speed = (defuseFormulas: boolean) => {
 		const writer = new CsvCellWriter({ delimiter: ',', byteOrderMark: false, defuseFormulas });
 		let length = 0;
 		const started = performance.now();
-		for (let row = 0; row < rows; row++) length += writer.line(records[row % records.length]).length;
+		for (let row = 0; row < rows; row++)
+			length += writer.line(records[row % records.length]).length;
 		if (length === 0) throw new Error('nothing written');
 		return rows / ((performance.now() - started) / 1000);
 	};
@@ -346,7 +449,8 @@ export function writerOnOff(nasty: boolean): void {
 	const ratios: number[] = [];
 	for (let round = 1; round <= 10; round++) {
 		const measured = { on: 0, off: 0 };
-		for (const setting of round % 2 === 1 ? (['off', 'on'] as const) : (['on', 'off'] as const)) measured[setting] = speed(setting === 'on');
+		for (const setting of round % 2 === 1 ? (['off', 'on'] as const) : (['on', 'off'] as const))
+			measured[setting] = speed(setting === 'on');
 		best.on = Math.max(best.on, measured.on);
 		best.off = Math.max(best.off, measured.off);
 		ratios.push(measured.on / measured.off);
@@ -358,7 +462,9 @@ export function writerOnOff(nasty: boolean): void {
 }
 
 async function defusingOnOff(): Promise<void> {
-	console.log(`\n## Bulk CSV: a result file with Defuse Formulas on against off (the writer alone; Email, ${NODE_ROWS.toLocaleString('en-US')} rows, pacing off, filesystem binary mode, each run in a child process of its own)`);
+	console.log(
+		`\n## Bulk CSV: a result file with Defuse Formulas on against off (the writer alone; Email, ${NODE_ROWS.toLocaleString('en-US')} rows, pacing off, filesystem binary mode, each run in a child process of its own)`,
+	);
 	writerOnOff(false);
 	writerOnOff(true);
 	const sandbox = await startSandbox();
@@ -368,13 +474,23 @@ async function defusingOnOff(): Promise<void> {
 			const leastCpu = { on: Infinity, off: Infinity };
 			let defused = 0;
 			for (let round = 1; round <= NODE_ROUNDS + 1; round++) {
-				for (const setting of round % 2 === 1 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
+				for (const setting of round % 2 === 1
+					? (['off', 'on'] as const)
+					: (['on', 'off'] as const)) {
 					sandbox.reset();
-					const figures = await childFigures<DefuseFigures>(`defuse ${setting}`, ['defuse', setting, nasty ? 'nasty' : 'plain', sandbox.baseUrls.email, sandbox.keys.email]);
+					const figures = await childFigures<DefuseFigures>(`defuse ${setting}`, [
+						'defuse',
+						setting,
+						nasty ? 'nasty' : 'plain',
+						sandbox.baseUrls.email,
+						sandbox.keys.email,
+					]);
 					best[setting] = Math.max(best[setting], figures.rowsPerSecond);
 					leastCpu[setting] = Math.min(leastCpu[setting], figures.cpuMicrosPerRow);
 					if (setting === 'on') defused = figures.defusedCells;
-					console.log(`    round ${round}, ${nasty ? 'formula-like' : 'plain'} list, defusing ${setting.padEnd(3)}: ${figures.rowsPerSecond.toFixed(0)} rows/s (CPU ${figures.cpuMicrosPerRow.toFixed(0)} µs/row), ${figures.defusedCells} cells defused`);
+					console.log(
+						`    round ${round}, ${nasty ? 'formula-like' : 'plain'} list, defusing ${setting.padEnd(3)}: ${figures.rowsPerSecond.toFixed(0)} rows/s (CPU ${figures.cpuMicrosPerRow.toFixed(0)} µs/row), ${figures.defusedCells} cells defused`,
+					);
 				}
 			}
 			console.log(
@@ -388,7 +504,12 @@ async function defusingOnOff(): Promise<void> {
 
 if (require.main === module) {
 	if (process.argv[2] === 'defuse') {
-		void defuseChild(process.argv[3] as 'on' | 'off', process.argv[4] === 'nasty', process.argv[5], process.argv[6]).then(
+		void defuseChild(
+			process.argv[3] as 'on' | 'off',
+			process.argv[4] === 'nasty',
+			process.argv[5],
+			process.argv[6],
+		).then(
 			() => process.exit(0),
 			(error: Error) => {
 				console.error(error);

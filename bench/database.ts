@@ -20,9 +20,13 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const MB = 1024 * 1024;
 
 function startSandbox(): Promise<{ ready: BenchSandboxReady; stop: () => void }> {
-	const child = fork(path.join(__dirname, 'databaseSandbox.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+	const child = fork(path.join(__dirname, 'databaseSandbox.js'), [], {
+		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+	});
 	return new Promise((resolve, reject) => {
-		child.once('message', (ready) => resolve({ ready: ready as BenchSandboxReady, stop: () => child.disconnect() }));
+		child.once('message', (ready) =>
+			resolve({ ready: ready as BenchSandboxReady, stop: () => child.disconnect() }),
+		);
 		child.once('exit', (code) => reject(new Error(`The benchmark sandbox stopped (${code})`)));
 	});
 }
@@ -30,7 +34,12 @@ function startSandbox(): Promise<{ ready: BenchSandboxReady; stop: () => void }>
 /** The plain way: ask for the link (JSON form), then stream the archive to a file with undici. */
 async function plainDownload(ready: BenchSandboxReady, file: string): Promise<number> {
 	const started = performance.now();
-	const query = new URLSearchParams({ api_key: ready.apiKey, database: 'ip-geolocation', format: 'csv', response: 'json' });
+	const query = new URLSearchParams({
+		api_key: ready.apiKey,
+		database: 'ip-geolocation',
+		format: 'csv',
+		response: 'json',
+	});
 	const answer = await request(`${ready.baseUrl}/v1/database/download/?${query}`);
 	const { url } = (await answer.body.json()) as { url: string };
 	const download = await request(url);
@@ -39,7 +48,9 @@ async function plainDownload(ready: BenchSandboxReady, file: string): Promise<nu
 }
 
 /** Peak RSS while `work` runs, sampled every 10 ms. */
-async function withPeakRss<T>(work: () => Promise<T>): Promise<{ result: T; peak: number; before: number }> {
+async function withPeakRss<T>(
+	work: () => Promise<T>,
+): Promise<{ result: T; peak: number; before: number }> {
 	const before = process.memoryUsage().rss;
 	let peak = before;
 	const sampler = setInterval(() => {
@@ -54,19 +65,28 @@ async function withPeakRss<T>(work: () => Promise<T>): Promise<{ result: T; peak
 	}
 }
 
-async function nodeDownload(ready: BenchSandboxReady, output: string, database = 'ip-geolocation', format = 'csv') {
+async function nodeDownload(
+	ready: BenchSandboxReady,
+	output: string,
+	database = 'ip-geolocation',
+	format = 'csv',
+) {
 	const started = performance.now();
 	const run = await runNode({
 		type: 'abstractIpDatabase',
 		parameters: { database, format, output },
-		credential: { type: 'abstractIpIntelligenceApi', data: { apiKey: ready.apiKey, baseUrl: ready.baseUrl } },
+		credential: {
+			type: 'abstractIpIntelligenceApi',
+			data: { apiKey: ready.apiKey, baseUrl: ready.baseUrl },
+		},
 	});
 	const ms = performance.now() - started;
 	if (run.error) throw run.error;
 	return { ms, json: run.items[0].json };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: number[]) =>
+	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
 
 export async function run(): Promise<void> {
@@ -87,7 +107,8 @@ export async function run(): Promise<void> {
 			plain.push(await plainDownload(ready, path.join(scratch, 'plain.tar.gz')));
 			for (const output of ['archive', 'databaseFile']) {
 				const measured = await withPeakRss(async () => await nodeDownload(ready, output));
-				if (measured.result.json.sha256 !== ready.sha256) throw new Error('The node returned another checksum');
+				if (measured.result.json.sha256 !== ready.sha256)
+					throw new Error('The node returned another checksum');
 				const entry = (results[output] ??= { times: [], peak: 0, growth: 0 });
 				entry.times.push(measured.result.ms);
 				entry.peak = Math.max(entry.peak, measured.peak);
@@ -95,7 +116,9 @@ export async function run(): Promise<void> {
 			}
 		}
 		const baseline = median(plain);
-		console.log(`  plain undici download streamed to disk: ${(baseline / 1000).toFixed(2)} s (median)`);
+		console.log(
+			`  plain undici download streamed to disk: ${(baseline / 1000).toFixed(2)} s (median)`,
+		);
 		for (const [output, entry] of Object.entries(results)) {
 			const time = median(entry.times);
 			console.log(

@@ -25,7 +25,10 @@ export interface BenchSandboxReady {
 const TARGET_BYTES = Number(process.env.BENCH_ARCHIVE_BYTES ?? 100 * 1024 * 1024);
 
 async function largeArchive(): Promise<{ archive: DatabaseArchive; cached: boolean }> {
-	const file = path.join(os.tmpdir(), `abstractapi-bench-ip-geolocation-csv-${TARGET_BYTES}.tar.gz`);
+	const file = path.join(
+		os.tmpdir(),
+		`abstractapi-bench-ip-geolocation-csv-${TARGET_BYTES}.tar.gz`,
+	);
 	const facts = `${file}.json`;
 	if (existsSync(file) && existsSync(facts)) {
 		const known = JSON.parse(await fs.readFile(facts, 'utf8')) as Omit<DatabaseArchive, 'bytes'>;

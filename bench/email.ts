@@ -12,7 +12,8 @@ import { startSandbox, type Sandbox } from '../test/sandbox/server';
  */
 const CONCURRENCY = 32; // the engine's bound when pacing is off (nodes/shared/engine/pacing.ts)
 
-const emails = (count: number) => Array.from({ length: count }, (_, index) => ({ json: { email: `lead${index}@example.com` } }));
+const emails = (count: number) =>
+	Array.from({ length: count }, (_, index) => ({ json: { email: `lead${index}@example.com` } }));
 
 async function runEmail(sandbox: Sandbox, count: number, requestsPerSecond: number) {
 	const started = performance.now();
@@ -27,8 +28,14 @@ async function runEmail(sandbox: Sandbox, count: number, requestsPerSecond: numb
 }
 
 async function pacing(sandbox: Sandbox) {
-	console.log('(a) pacing: achieved requests per second over configured, sandbox limited to the same rate');
-	for (const [rate, count] of [[1, 6], [5, 26], [20, 101]]) {
+	console.log(
+		'(a) pacing: achieved requests per second over configured, sandbox limited to the same rate',
+	);
+	for (const [rate, count] of [
+		[1, 6],
+		[5, 26],
+		[20, 101],
+	]) {
 		sandbox.reset();
 		sandbox.limitRate('email', rate);
 		await runEmail(sandbox, count, rate);
@@ -36,7 +43,9 @@ async function pacing(sandbox: Sandbox) {
 		const span = (log[log.length - 1].at - log[0].at) / 1000;
 		const achieved = (log.length - 1) / span;
 		const refused = log.filter((entry) => entry.status === 429).length;
-		console.log(`    ${String(rate).padStart(2)}/s: ${count} items, achieved ${achieved.toFixed(2)}/s = ${(achieved / rate).toFixed(3)} of configured, 429s received: ${refused}`);
+		console.log(
+			`    ${String(rate).padStart(2)}/s: ${count} items, achieved ${achieved.toFixed(2)}/s = ${(achieved / rate).toFixed(3)} of configured, 429s received: ${refused}`,
+		);
 	}
 }
 
@@ -52,7 +61,10 @@ async function undiciLoop(sandbox: Sandbox, count: number): Promise<number> {
 			const response = await request(url, {
 				method: 'POST',
 				dispatcher,
-				headers: { authorization: `Bearer ${sandbox.keys.email}`, 'content-type': 'application/json' },
+				headers: {
+					authorization: `Bearer ${sandbox.keys.email}`,
+					'content-type': 'application/json',
+				},
 				body: JSON.stringify({ email: `lead${index}@example.com` }),
 			});
 			await response.body.json();
@@ -65,7 +77,9 @@ async function undiciLoop(sandbox: Sandbox, count: number): Promise<number> {
 
 async function throughput(sandbox: Sandbox) {
 	const count = 300;
-	console.log(`(b) throughput, pacing off: ${count} items through the node over a plain undici loop (concurrency ${CONCURRENCY}), 3 alternating rounds`);
+	console.log(
+		`(b) throughput, pacing off: ${count} items through the node over a plain undici loop (concurrency ${CONCURRENCY}), 3 alternating rounds`,
+	);
 	sandbox.reset();
 	await runEmail(sandbox, 20, 0); // warm-up
 	await undiciLoop(sandbox, 20);
@@ -77,7 +91,9 @@ async function throughput(sandbox: Sandbox) {
 		const nodeRate = node.items / node.seconds;
 		const plainRate = count / plain;
 		ratios.push(nodeRate / plainRate);
-		console.log(`    round ${round}: node ${nodeRate.toFixed(0)} items/s, undici ${plainRate.toFixed(0)} requests/s, ratio ${(nodeRate / plainRate).toFixed(3)}`);
+		console.log(
+			`    round ${round}: node ${nodeRate.toFixed(0)} items/s, undici ${plainRate.toFixed(0)} requests/s, ratio ${(nodeRate / plainRate).toFixed(3)}`,
+		);
 	}
 	const median = [...ratios].sort((a, b) => a - b)[1];
 	console.log(`    median ratio node/undici: ${median.toFixed(3)}`);

@@ -11,7 +11,11 @@ import type { Fault } from '../test/sandbox/types';
  * longest run of failures any item had, and the backoff that run cost it.
  */
 const COUNT = 1000;
-const FAULTS: Fault[] = [{ kind: 'status', status: 429 }, { kind: 'status', status: 503 }, { kind: 'drop' }];
+const FAULTS: Fault[] = [
+	{ kind: 'status', status: 429 },
+	{ kind: 'status', status: 503 },
+	{ kind: 'drop' },
+];
 
 async function oneRun(sandbox: Sandbox, setup: (sandbox: Sandbox) => void) {
 	sandbox.reset();
@@ -33,10 +37,16 @@ async function oneRun(sandbox: Sandbox, setup: (sandbox: Sandbox) => void) {
 		list.push({ at: entry.at, ok: entry.status === 200 });
 		byItem.set(entry.query.iban, list);
 	}
-	const resent = [...byItem.values()].filter((list) => list.findIndex((request) => request.ok) !== list.length - 1).length;
-	const succeeded = result.items.filter((item) => item.json.error === undefined && item.json.iban !== undefined).length;
+	const resent = [...byItem.values()].filter(
+		(list) => list.findIndex((request) => request.ok) !== list.length - 1,
+	).length;
+	const succeeded = result.items.filter(
+		(item) => item.json.error === undefined && item.json.iban !== undefined,
+	).length;
 	const worst = [...byItem.values()].reduce((a, b) => (b.length > a.length ? b : a));
-	const finishes = [...byItem.values()].map((list) => list[list.length - 1].at).sort((a, b) => a - b);
+	const finishes = [...byItem.values()]
+		.map((list) => list[list.length - 1].at)
+		.sort((a, b) => a - b);
 	const first = log[0].at;
 	return {
 		seconds,
@@ -51,7 +61,9 @@ async function oneRun(sandbox: Sandbox, setup: (sandbox: Sandbox) => void) {
 }
 
 export async function run(): Promise<void> {
-	console.log(`\n## Tail under faults (IBAN node, pacing off, ${COUNT} items; 1 request in 3 failing: 429, 503, dropped connection)`);
+	console.log(
+		`\n## Tail under faults (IBAN node, pacing off, ${COUNT} items; 1 request in 3 failing: 429, 503, dropped connection)`,
+	);
 	const sandbox = await startSandbox();
 	try {
 		await oneRun(sandbox, () => {}); // warm-up
@@ -59,7 +71,10 @@ export async function run(): Promise<void> {
 		console.log(`    no faults: ${clean.seconds.toFixed(2)} s, ${clean.requests} requests`);
 		const cases: Array<[string, (sandbox: Sandbox) => void]> = [
 			['every 3rd', (s) => s.faultPattern('iban', { every: 3, faults: FAULTS })],
-			['1 in 3 at random', (s) => s.faultPattern('iban', { probability: 1 / 3, faults: FAULTS, seed: 7 })],
+			[
+				'1 in 3 at random',
+				(s) => s.faultPattern('iban', { probability: 1 / 3, faults: FAULTS, seed: 7 }),
+			],
 		];
 		for (const [name, setup] of cases) {
 			const faulty = await oneRun(sandbox, setup);

@@ -2,7 +2,12 @@ import { promises as fs } from 'fs';
 import path from 'path';
 
 import { startSandbox, type Sandbox } from '../test/sandbox/server';
-import { importIntoN8n, MANUAL_TRIGGER, type Workflow, type WorkflowNode } from '../scripts/n8n/examples';
+import {
+	importIntoN8n,
+	MANUAL_TRIGGER,
+	type Workflow,
+	type WorkflowNode,
+} from '../scripts/n8n/examples';
 import { n8nCommand } from '../scripts/n8n/instance';
 import { assertSucceeded } from '../scripts/n8n/processes';
 import { environmentFor, prepare } from '../scripts/n8n/setup';
@@ -26,7 +31,9 @@ const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 5721);
 
 /** The looked-up values of a run: IBANs, or with `field` emails, addresses. */
 const valuesOf = (field: string, count: number) =>
-	Array.from({ length: count }, (_, index) => (field === 'emails' ? `lead${index}@example.com` : `DE89370400440532013000-${index}`));
+	Array.from({ length: count }, (_, index) =>
+		field === 'emails' ? `lead${index}@example.com` : `DE89370400440532013000-${index}`,
+	);
 
 function workflow(id: string, target: WorkflowNode, count = COUNT, field = 'ibans'): Workflow {
 	const values = valuesOf(field, count);
@@ -42,7 +49,13 @@ function workflow(id: string, target: WorkflowNode, count = COUNT, field = 'iban
 				position: [200, 0],
 				parameters: { mode: 'raw', jsonOutput: JSON.stringify({ [field]: values }) },
 			},
-			{ name: 'Split', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [400, 0], parameters: { fieldToSplitOut: field } },
+			{
+				name: 'Split',
+				type: 'n8n-nodes-base.splitOut',
+				typeVersion: 1,
+				position: [400, 0],
+				parameters: { fieldToSplitOut: field },
+			},
 			{ ...target, name: 'Target', position: [600, 0] },
 		],
 		connections: {
@@ -59,7 +72,11 @@ function workflow(id: string, target: WorkflowNode, count = COUNT, field = 'iban
  * batch, interval 1000/R ms, the hand-made way to pace it), the sandbox limited to R/s.
  * Accepted requests per second over R, and 429s, from the sandbox's log.
  */
-async function pacingAgainstBatching(prepared: Awaited<ReturnType<typeof prepare>>, env: NodeJS.ProcessEnv, sandbox: Sandbox) {
+async function pacingAgainstBatching(
+	prepared: Awaited<ReturnType<typeof prepare>>,
+	env: NodeJS.ProcessEnv,
+	sandbox: Sandbox,
+) {
 	const url = `${sandbox.baseUrls.iban}/v1/`;
 	const cases = [
 		[1, 11],
@@ -73,49 +90,78 @@ async function pacingAgainstBatching(prepared: Awaited<ReturnType<typeof prepare
 	}));
 	const file = path.join(prepared.workFolder, 'paced.json');
 	await fs.writeFile(file, JSON.stringify(credentials));
-	assertSucceeded(await n8nCommand(prepared.runtime, env, ['import:credentials', `--input=${file}`]), 'n8n import:credentials');
+	assertSucceeded(
+		await n8nCommand(prepared.runtime, env, ['import:credentials', `--input=${file}`]),
+		'n8n import:credentials',
+	);
 	await fs.rm(file);
 	const workflows: Workflow[] = [];
 	for (const [rate, count] of cases) {
 		workflows.push(
-			workflow(`benchPacedNode${rate}`, {
-				name: 'Target',
-				type: `${prepared.manifest.name}.abstractIban`,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: { iban: '={{ $json.ibans }}' },
-				credentials: { abstractIbanApi: { id: `bench-iban-${rate}`, name: `IBAN (sandbox, ${rate}/s)` } },
-			}, count),
-			workflow(`benchPacedHttp${rate}`, {
-				name: 'Target',
-				type: 'n8n-nodes-base.httpRequest',
-				typeVersion: 4.2,
-				position: [0, 0],
-				parameters: {
-					url,
-					sendQuery: true,
-					queryParameters: { parameters: [{ name: 'iban', value: '={{ $json.ibans }}' }, { name: 'api_key', value: sandbox.keys.iban }] },
-					options: { batching: { batch: { batchSize: 1, batchInterval: 1000 / rate } } },
+			workflow(
+				`benchPacedNode${rate}`,
+				{
+					name: 'Target',
+					type: `${prepared.manifest.name}.abstractIban`,
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: { iban: '={{ $json.ibans }}' },
+					credentials: {
+						abstractIbanApi: { id: `bench-iban-${rate}`, name: `IBAN (sandbox, ${rate}/s)` },
+					},
 				},
-			}, count),
+				count,
+			),
+			workflow(
+				`benchPacedHttp${rate}`,
+				{
+					name: 'Target',
+					type: 'n8n-nodes-base.httpRequest',
+					typeVersion: 4.2,
+					position: [0, 0],
+					parameters: {
+						url,
+						sendQuery: true,
+						queryParameters: {
+							parameters: [
+								{ name: 'iban', value: '={{ $json.ibans }}' },
+								{ name: 'api_key', value: sandbox.keys.iban },
+							],
+						},
+						options: { batching: { batch: { batchSize: 1, batchInterval: 1000 / rate } } },
+					},
+				},
+				count,
+			),
 		);
 	}
 	const folder = path.join(prepared.workFolder, 'paced-workflows.json');
 	await fs.writeFile(folder, JSON.stringify(workflows));
-	assertSucceeded(await n8nCommand(prepared.runtime, env, ['import:workflow', `--input=${folder}`]), 'n8n import:workflow');
+	assertSucceeded(
+		await n8nCommand(prepared.runtime, env, ['import:workflow', `--input=${folder}`]),
+		'n8n import:workflow',
+	);
 	await fs.rm(folder);
 
-	console.log('\n## Pacing in n8n 2.41.1: the node against HTTP Request with Batching (1 per batch, 1000/R ms), sandbox limited to R/s');
+	console.log(
+		'\n## Pacing in n8n 2.41.1: the node against HTTP Request with Batching (1 per batch, 1000/R ms), sandbox limited to R/s',
+	);
 	for (const [rate, count] of cases) {
 		const line: string[] = [];
-		for (const [label, id] of [['node', `benchPacedNode${rate}`], ['HTTP Request Batching', `benchPacedHttp${rate}`]]) {
+		for (const [label, id] of [
+			['node', `benchPacedNode${rate}`],
+			['HTTP Request Batching', `benchPacedHttp${rate}`],
+		]) {
 			sandbox.reset();
 			sandbox.limitRate('iban', rate);
 			const result = await n8nCommand(prepared.runtime, env, ['execute', `--id=${id}`]);
 			const log = sandbox.requests('iban');
 			const accepted = log.filter((entry) => entry.status === 200);
-			const achieved = (accepted.length - 1) / ((accepted[accepted.length - 1].at - accepted[0].at) / 1000);
-			line.push(`${label} ${(achieved / rate).toFixed(3)} of R, ${log.length - accepted.length} 429s${result.code === 0 ? '' : ` (exit ${result.code})`}`);
+			const achieved =
+				(accepted.length - 1) / ((accepted[accepted.length - 1].at - accepted[0].at) / 1000);
+			line.push(
+				`${label} ${(achieved / rate).toFixed(3)} of R, ${log.length - accepted.length} 429s${result.code === 0 ? '' : ` (exit ${result.code})`}`,
+			);
 		}
 		console.log(`    ${rate}/s, ${count} items: ${line.join('; ')}`);
 	}
@@ -134,14 +180,25 @@ async function main() {
 			typeVersion: 1,
 			position: [0, 0],
 			parameters: { email: '={{ $json.emails }}', options: { sendAs } },
-			credentials: { abstractEmailApi: { id: 'sandbox-abstractEmailApi', name: 'Email (sandbox)' } },
+			credentials: {
+				abstractEmailApi: { id: 'sandbox-abstractEmailApi', name: 'Email (sandbox)' },
+			},
 		});
-		const http = (parameters: Record<string, unknown>, credentials?: WorkflowNode['credentials']): WorkflowNode => ({
+		const http = (
+			parameters: Record<string, unknown>,
+			credentials?: WorkflowNode['credentials'],
+		): WorkflowNode => ({
 			name: 'Target',
 			type: 'n8n-nodes-base.httpRequest',
 			typeVersion: 4.2,
 			position: [0, 0],
-			parameters: { url, sendQuery: true, queryParameters: { parameters: [{ name: 'iban', value: '={{ $json.ibans }}' }] }, options: {}, ...parameters },
+			parameters: {
+				url,
+				sendQuery: true,
+				queryParameters: { parameters: [{ name: 'iban', value: '={{ $json.ibans }}' }] },
+				options: {},
+				...parameters,
+			},
 			...(credentials ? { credentials } : {}),
 		});
 		const workflows = {
@@ -166,7 +223,10 @@ async function main() {
 			),
 			queryAuth: workflow(
 				'benchHttpQueryAuth',
-				http({ authentication: 'genericCredentialType', genericAuthType: 'httpQueryAuth' }, { httpQueryAuth: { id: 'benchQueryAuth', name: 'IBAN key (query)' } }),
+				http(
+					{ authentication: 'genericCredentialType', genericAuthType: 'httpQueryAuth' },
+					{ httpQueryAuth: { id: 'benchQueryAuth', name: 'IBAN key (query)' } },
+				),
 			),
 			emailQuery: workflow('benchEmailQuery', emailNode('query'), COUNT, 'emails'),
 			emailBearer: workflow('benchEmailBearer', emailNode('bearerJson'), COUNT, 'emails'),
@@ -185,36 +245,73 @@ async function main() {
 				'emails',
 			),
 		};
-		const serviceOf = (name: keyof typeof workflows) => (name.startsWith('email') ? 'email' : 'iban');
-		await importIntoN8n(prepared.runtime, env, sandbox, Object.values(workflows), { requestsPerSecond: 0 });
+		const serviceOf = (name: keyof typeof workflows) =>
+			name.startsWith('email') ? 'email' : 'iban';
+		await importIntoN8n(prepared.runtime, env, sandbox, Object.values(workflows), {
+			requestsPerSecond: 0,
+		});
 		const extra = path.join(prepared.workFolder, 'queryAuth.json');
-		await fs.writeFile(extra, JSON.stringify([{ id: 'benchQueryAuth', name: 'IBAN key (query)', type: 'httpQueryAuth', data: { name: 'api_key', value: sandbox.keys.iban } }]));
-		assertSucceeded(await n8nCommand(prepared.runtime, env, ['import:credentials', `--input=${extra}`]), 'n8n import:credentials');
+		await fs.writeFile(
+			extra,
+			JSON.stringify([
+				{
+					id: 'benchQueryAuth',
+					name: 'IBAN key (query)',
+					type: 'httpQueryAuth',
+					data: { name: 'api_key', value: sandbox.keys.iban },
+				},
+			]),
+		);
+		assertSucceeded(
+			await n8nCommand(prepared.runtime, env, ['import:credentials', `--input=${extra}`]),
+			'n8n import:credentials',
+		);
 		await fs.rm(extra);
 
-		const rates: Record<keyof typeof workflows, number[]> = { node: [], keyInUrl: [], queryAuth: [], emailQuery: [], emailBearer: [], emailKeyInUrl: [] };
+		const rates: Record<keyof typeof workflows, number[]> = {
+			node: [],
+			keyInUrl: [],
+			queryAuth: [],
+			emailQuery: [],
+			emailBearer: [],
+			emailKeyInUrl: [],
+		};
 		const once = async (name: keyof typeof workflows) => {
 			sandbox.reset();
-			const result = await n8nCommand(prepared.runtime, env, ['execute', `--id=${workflows[name].id}`, '--rawOutput']);
+			const result = await n8nCommand(prepared.runtime, env, [
+				'execute',
+				`--id=${workflows[name].id}`,
+				'--rawOutput',
+			]);
 			const ok = sandbox.requests(serviceOf(name)).filter((entry) => entry.status === 200).length;
-			if (result.code !== 0 || ok !== COUNT) throw new Error(`${name}: exit ${result.code}, ${ok} of ${COUNT} answered\n${result.stdout.slice(-2000)}\n${result.stderr.slice(-2000)}`);
+			if (result.code !== 0 || ok !== COUNT)
+				throw new Error(
+					`${name}: exit ${result.code}, ${ok} of ${COUNT} answered\n${result.stdout.slice(-2000)}\n${result.stderr.slice(-2000)}`,
+				);
 			// The Target node's own execution time in n8n's run data: from its start to its last answer.
 			// (n8n may print log lines after the JSON, so the one number is read, not the whole.)
 			const runData = result.stdout.slice(result.stdout.indexOf('"runData"'));
-			const milliseconds = Number(/"Target":\s*\[\s*\{[^]*?"executionTime":\s*(\d+)/.exec(runData)?.[1]);
-			if (!milliseconds) throw new Error(`${name}: no execution time of the Target node in n8n's output`);
+			const milliseconds = Number(
+				/"Target":\s*\[\s*\{[^]*?"executionTime":\s*(\d+)/.exec(runData)?.[1],
+			);
+			if (!milliseconds)
+				throw new Error(`${name}: no execution time of the Target node in n8n's output`);
 			return COUNT / (milliseconds / 1000);
 		};
-		console.log(`\n## Throughput in n8n ${'2.41.1'}: ${COUNT} IBAN items, pacing off, ${ROUNDS} alternating rounds (items/s over the node's execution time in n8n's run data)`);
+		console.log(
+			`\n## Throughput in n8n ${'2.41.1'}: ${COUNT} IBAN items, pacing off, ${ROUNDS} alternating rounds (items/s over the node's execution time in n8n's run data)`,
+		);
 		await once('node'); // warm-up of the cache files
 		await once('emailQuery');
 		for (let round = 1; round <= ROUNDS; round++) {
-			for (const name of Object.keys(rates) as Array<keyof typeof workflows>) rates[name].push(await once(name));
+			for (const name of Object.keys(rates) as Array<keyof typeof workflows>)
+				rates[name].push(await once(name));
 			console.log(
 				`    round ${round}: node ${rates.node[round - 1].toFixed(0)}/s, HTTP Request key in URL ${rates.keyInUrl[round - 1].toFixed(0)}/s, HTTP Request Query Auth ${rates.queryAuth[round - 1].toFixed(0)}/s; Email Query String ${rates.emailQuery[round - 1].toFixed(0)}/s, Email Bearer ${rates.emailBearer[round - 1].toFixed(0)}/s, HTTP Request email key in URL ${rates.emailKeyInUrl[round - 1].toFixed(0)}/s`,
 			);
 		}
-		const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+		const median = (values: number[]) =>
+			[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 		console.log(
 			`    median: node ${median(rates.node).toFixed(0)}/s = ${(median(rates.node) / median(rates.keyInUrl)).toFixed(2)}x HTTP Request with the key in its URL, ${(median(rates.node) / median(rates.queryAuth)).toFixed(2)}x HTTP Request with Query Auth`,
 		);

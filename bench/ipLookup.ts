@@ -7,7 +7,12 @@ import { CsvParser, CsvScanner } from '../nodes/shared/csv/csv';
 import { CsvIndexBuilder } from '../nodes/shared/ipDatabases/csvIndex';
 import { describeNodeType } from '../test/harness/baseNodes';
 import { NodeTypes, PACKAGE_NAME, ROOT } from '../test/harness/nodeTypes';
-import { chainConnections, runWorkflow, workflowNode as node, type WorkflowJson } from '../test/harness/run';
+import {
+	chainConnections,
+	runWorkflow,
+	workflowNode as node,
+	type WorkflowJson,
+} from '../test/harness/run';
 import { addresses, csvChunks, csvFile, mmdbFile } from './ipLookupData';
 
 /**
@@ -27,7 +32,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CSV_ROUNDS = Number(process.env.BENCH_CSV_ROUNDS ?? 2);
 const MB = 1024 * 1024;
 const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: number[]) =>
+	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /**
  * The file's chunks, generated once before any timing: the generator's own cost stays out of the
@@ -73,7 +79,11 @@ function scanOnly(): number {
 }
 
 /** The index built from the same chunks; the builder lives only in here, as in the node. */
-function buildIndex(): { ms: number; peakGrowth: number; index: ReturnType<CsvIndexBuilder['end']> } {
+function buildIndex(): {
+	ms: number;
+	peakGrowth: number;
+	index: ReturnType<CsvIndexBuilder['end']>;
+} {
 	const rssBefore = process.memoryUsage().rss;
 	let peak = rssBefore;
 	const started = performance.now();
@@ -116,7 +126,9 @@ function csvIndexBuild() {
 	const scannerMs = Math.min(...scanners);
 	const buildMs = Math.min(...builds);
 	const rate = (ms: number) => `${(fileBytes / MB / (ms / 1000)).toFixed(1)} MB/s`;
-	console.log(`(a) CSV index, ${index.rows.toLocaleString('en-US')} rows, file ${mb(fileBytes)} held in 1 MB chunks, ${CSV_ROUNDS} interleaved rounds (fastest):`);
+	console.log(
+		`(a) CSV index, ${index.rows.toLocaleString('en-US')} rows, file ${mb(fileBytes)} held in 1 MB chunks, ${CSV_ROUNDS} interleaved rounds (fastest):`,
+	);
 	console.log(
 		`    CSV parser alone ${(parseMs / 1000).toFixed(2)} s, ${rate(parseMs)} = ${(parseMs / scanMs).toFixed(2)} x a plain byte scan of the same chunks (${(scanMs / 1000).toFixed(2)} s, ${rate(scanMs)})`,
 	);
@@ -132,7 +144,8 @@ function csvIndexBuild() {
 			`index with its records ~${mb(index.retainedBytes)} = ${((index.retainedBytes / fileBytes) * 100).toFixed(1)} % of the file; ` +
 			`peak RSS growth during a build ${mb(peakGrowth)} = ${((peakGrowth / fileBytes) * 100).toFixed(1)} % of the file`,
 	);
-	if (!index.lookup(Uint8Array.from([1, 0, 5, 9]))) throw new Error('The index does not answer 1.0.5.9');
+	if (!index.lookup(Uint8Array.from([1, 0, 5, 9])))
+		throw new Error('The index does not answer 1.0.5.9');
 }
 
 /** A pass-through node: reads the same per-item parameter, returns the items as they came. */
@@ -151,7 +164,12 @@ class PassThrough implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
-		return [items.map((item, itemIndex) => ({ json: { ...item.json, ip: this.getNodeParameter('ipAddress', itemIndex) as string }, pairedItem: { item: itemIndex } }))];
+		return [
+			items.map((item, itemIndex) => ({
+				json: { ...item.json, ip: this.getNodeParameter('ipAddress', itemIndex) as string },
+				pairedItem: { item: itemIndex },
+			})),
+		];
 	}
 }
 
@@ -159,16 +177,29 @@ let benchFile: Buffer = Buffer.alloc(0);
 let benchIps: string[] = [];
 
 class BenchSource implements INodeType {
-	description = describeNodeType('benchSource', 'Bench Source', { group: ['input'], version: 1, description: 'The database file and the addresses' });
+	description = describeNodeType('benchSource', 'Bench Source', {
+		group: ['input'],
+		version: 1,
+		description: 'The database file and the addresses',
+	});
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const binary = await this.helpers.prepareBinaryData(benchFile, 'database', 'application/octet-stream');
+		const binary = await this.helpers.prepareBinaryData(
+			benchFile,
+			'database',
+			'application/octet-stream',
+		);
 		return [[{ json: {}, binary: { data: binary } }]];
 	}
 }
 
 class BenchItems implements INodeType {
-	description = { ...new BenchSource().description, name: 'benchItems', displayName: 'Bench Items', defaults: { name: 'Bench Items' } };
+	description = {
+		...new BenchSource().description,
+		name: 'benchItems',
+		displayName: 'Bench Items',
+		defaults: { name: 'Bench Items' },
+	};
 
 	async execute(): Promise<INodeExecutionData[][]> {
 		return [benchIps.map((ip) => ({ json: { ip }, pairedItem: { item: 0 } }))];
@@ -179,33 +210,51 @@ NodeTypes.register('bench.passThrough', new PassThrough());
 NodeTypes.register('bench.source', new BenchSource());
 NodeTypes.register('bench.items', new BenchItems());
 
-
 async function timeNode(type: 'lookup' | 'passThrough'): Promise<number> {
 	const last =
 		type === 'lookup'
-			? node('Last', `${PACKAGE_NAME}.abstractIpLookup`, 600, { ipAddress: '={{ $json.ip }}', databaseSource: 'fromNode', databaseNode: 'Source', binaryPropertyName: 'data', outputShape: 'asStored' })
+			? node('Last', `${PACKAGE_NAME}.abstractIpLookup`, 600, {
+					ipAddress: '={{ $json.ip }}',
+					databaseSource: 'fromNode',
+					databaseNode: 'Source',
+					binaryPropertyName: 'data',
+					outputShape: 'asStored',
+				})
 			: node('Last', 'bench.passThrough', 600, { ipAddress: '={{ $json.ip }}' });
 	const workflow: WorkflowJson = {
-		nodes: [node('Start', 'n8n-nodes-base.manualTrigger', 0), node('Source', 'bench.source', 200), node('Items', 'bench.items', 400), last],
+		nodes: [
+			node('Start', 'n8n-nodes-base.manualTrigger', 0),
+			node('Source', 'bench.source', 200),
+			node('Items', 'bench.items', 400),
+			last,
+		],
 		connections: chainConnections(['Start', 'Source', 'Items', 'Last']),
 	};
 	const run = await runWorkflow(workflow, { credentials: [] });
 	if (run.error) throw run.error;
-	if (run.output('Last').length !== ITEMS) throw new Error(`${type}: ${run.output('Last').length} items`);
+	if (run.output('Last').length !== ITEMS)
+		throw new Error(`${type}: ${run.output('Last').length} items`);
 	return run.run.data.resultData.runData.Last[0].executionTime;
 }
 
 function parses(): number {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const cache = require(path.join(ROOT, 'dist/nodes/shared/ipDatabases/databaseCache.js')) as { cacheStats: () => { parses: number } };
+	const cache = require(path.join(ROOT, 'dist/nodes/shared/ipDatabases/databaseCache.js')) as {
+		cacheStats: () => { parses: number };
+	};
 	return cache.cacheStats().parses;
 }
 
 async function nodeInN8n() {
-	console.log(`(b) the node in n8n-core, ${ITEMS.toLocaleString('en-US')} items (1 in 10 a miss), database of ${NODE_DB_ROWS.toLocaleString('en-US')} networks, memory binary mode, ${ROUNDS} rounds (medians):`);
+	console.log(
+		`(b) the node in n8n-core, ${ITEMS.toLocaleString('en-US')} items (1 in 10 a miss), database of ${NODE_DB_ROWS.toLocaleString('en-US')} networks, memory binary mode, ${ROUNDS} rounds (medians):`,
+	);
 	benchIps = addresses(NODE_DB_ROWS, ITEMS);
 	await timeNode('passThrough'); // warm-up: n8n-core's modules load here
-	for (const [format, make] of [['MMDB', mmdbFile], ['CSV', csvFile]] as const) {
+	for (const [format, make] of [
+		['MMDB', mmdbFile],
+		['CSV', csvFile],
+	] as const) {
 		// Load on a shared machine drifts: each round's runs are set against the pass-through runs
 		// just before and after them, and the ratios' medians are reported.
 		const firstRatios: number[] = [];
@@ -219,7 +268,8 @@ async function nodeInN8n() {
 			const first = await timeNode('lookup');
 			const second = await timeNode('lookup');
 			const passAfter = await timeNode('passThrough');
-			if (parses() !== before + 1) throw new Error(`${format}: ${parses() - before} parses for two runs of one file`);
+			if (parses() !== before + 1)
+				throw new Error(`${format}: ${parses() - before} parses for two runs of one file`);
 			const pass = (passBefore + passAfter) / 2;
 			firstRatios.push(first / pass);
 			secondRatios.push(second / pass);

@@ -65,7 +65,10 @@ export function csvFile(rows: number): Buffer {
 
 export function mmdbFile(rows: number): Buffer {
 	return writeMmdb(
-		Array.from({ length: rows }, (_, row) => ({ network: networkOf(row), record: place(row % PLACES) })),
+		Array.from({ length: rows }, (_, row) => ({
+			network: networkOf(row),
+			record: place(row % PLACES),
+		})),
 		{ databaseType: 'svc-ip-geolocation', description: 'bench', buildEpoch: 1767571200 },
 	);
 }
@@ -76,6 +79,8 @@ export function addresses(rows: number, count: number): string[] {
 		if (index % 10 === 0) return `10.${index & 255}.${(index >> 8) & 255}.1`;
 		const row = (index * 7919) % rows;
 		const network = networkOf(row);
-		return network.includes(':') ? network.replace('::/48', '::1') : network.replace('.0/24', `.${index % 250}`);
+		return network.includes(':')
+			? network.replace('::/48', '::1')
+			: network.replace('.0/24', `.${index % 250}`);
 	});
 }

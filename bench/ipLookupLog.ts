@@ -10,7 +10,13 @@ import { parseIpAddress } from '../nodes/shared/values/ipAddress';
 import { cacheRoot } from '../scripts/n8n/runtime';
 import { describeNodeType } from '../test/harness/baseNodes';
 import { NodeTypes, PACKAGE_NAME } from '../test/harness/nodeTypes';
-import { chainConnections, runWorkflow, useBinaryMode, workflowNode as node, type WorkflowJson } from '../test/harness/run';
+import {
+	chainConnections,
+	runWorkflow,
+	useBinaryMode,
+	workflowNode as node,
+	type WorkflowJson,
+} from '../test/harness/run';
 import { logAddresses } from '../test/sandbox/ipDatabases/accessLog';
 import { addresses, csvChunks, mmdbFile } from './ipLookupData';
 
@@ -36,15 +42,21 @@ export async function fullDatabase(format: 'mmdb' | 'csv'): Promise<string> {
 	if (existsSync(file)) return file;
 	await fs.mkdir(path.dirname(file), { recursive: true });
 	const partial = `${file}.partial`;
-	await writeChunks(partial, format === 'csv' ? csvChunks(DATABASE_ROWS) : [mmdbFile(DATABASE_ROWS)]);
+	await writeChunks(
+		partial,
+		format === 'csv' ? csvChunks(DATABASE_ROWS) : [mmdbFile(DATABASE_ROWS)],
+	);
 	await fs.rename(partial, file);
 	return file;
 }
 
 export async function writeChunks(file: string, chunks: Iterable<Buffer>): Promise<void> {
 	const out = createWriteStream(file);
-	for (const chunk of chunks) if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
-	await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+	for (const chunk of chunks)
+		if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+	await new Promise<void>((resolve, reject) =>
+		out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+	);
 }
 
 /** The log's client addresses: nine in ten of the distinct ones inside the database's networks (one in ten of those IPv6), the rest private. */
@@ -71,10 +83,18 @@ let benchDatabase: Buffer = Buffer.alloc(0);
 let benchLog: Buffer = Buffer.alloc(0);
 
 class LogSource implements INodeType {
-	description = describeNodeType('logSource', 'Log Source', { group: ['input'], version: 1, description: 'The database file and the log' });
+	description = describeNodeType('logSource', 'Log Source', {
+		group: ['input'],
+		version: 1,
+		description: 'The database file and the log',
+	});
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const data = await this.helpers.prepareBinaryData(benchDatabase, 'geolocation', 'application/octet-stream');
+		const data = await this.helpers.prepareBinaryData(
+			benchDatabase,
+			'geolocation',
+			'application/octet-stream',
+		);
 		const log = await this.helpers.prepareBinaryData(benchLog, 'access-log.csv', 'text/csv');
 		return [[{ json: {}, binary: { data, log } }]];
 	}
@@ -102,7 +122,8 @@ async function timeLookup(): Promise<number> {
 	const run = await runWorkflow(workflow, { credentials: [] });
 	if (run.error) throw run.error;
 	const summary = run.output('Lookup')[0]?.json;
-	if (summary?.rows !== LOG_LINES) throw new Error(`the result file has ${String(summary?.rows)} rows, not ${LOG_LINES}`);
+	if (summary?.rows !== LOG_LINES)
+		throw new Error(`the result file has ${String(summary?.rows)} rows, not ${LOG_LINES}`);
 	return run.run.data.resultData.runData.Lookup[0].executionTime;
 }
 
@@ -114,18 +135,27 @@ function timeLoop(database: IpDatabase, ips: string[]): { ms: number; found: num
 	return { ms: performance.now() - started, found };
 }
 
-const perSecond = (rows: number, ms: number) => Math.round(rows / (ms / 1000)).toLocaleString('en-US');
+const perSecond = (rows: number, ms: number) =>
+	Math.round(rows / (ms / 1000)).toLocaleString('en-US');
 
 export async function run(): Promise<void> {
 	await useBinaryMode('filesystem');
-	console.log(`\nIP Database Lookup on a ${LOG_LINES.toLocaleString('en-US')}-line log (CSV File -> Result File), n8n-core, filesystem binary mode:`);
+	console.log(
+		`\nIP Database Lookup on a ${LOG_LINES.toLocaleString('en-US')}-line log (CSV File -> Result File), n8n-core, filesystem binary mode:`,
+	);
 	benchLog = Buffer.concat([...logChunks(LOG_LINES)]);
 	const ips = [...logClients(LOG_LINES)];
-	console.log(`    log ${(benchLog.length / 1048576).toFixed(1)} MiB, ${new Set(ips).size.toLocaleString('en-US')} distinct addresses, ${ips.filter((ip) => ip.includes(':')).length.toLocaleString('en-US')} IPv6 lines`);
-	for (const format of (process.env.BENCH_LOG_FORMATS ?? 'mmdb,csv').split(',') as Array<'mmdb' | 'csv'>) {
+	console.log(
+		`    log ${(benchLog.length / 1048576).toFixed(1)} MiB, ${new Set(ips).size.toLocaleString('en-US')} distinct addresses, ${ips.filter((ip) => ip.includes(':')).length.toLocaleString('en-US')} IPv6 lines`,
+	);
+	for (const format of (process.env.BENCH_LOG_FORMATS ?? 'mmdb,csv').split(',') as Array<
+		'mmdb' | 'csv'
+	>) {
 		benchDatabase = await fs.readFile(await fullDatabase(format));
 		const database = format === 'mmdb' ? openMmdbDatabase(benchDatabase) : indexOf(benchDatabase);
-		const loop = [timeLoop(database, ips), timeLoop(database, ips), timeLoop(database, ips)].sort((a, b) => a.ms - b.ms)[0];
+		const loop = [timeLoop(database, ips), timeLoop(database, ips), timeLoop(database, ips)].sort(
+			(a, b) => a.ms - b.ms,
+		)[0];
 		const first = await timeLookup();
 		const again = [await timeLookup(), await timeLookup()].sort((a, b) => a - b)[0];
 		console.log(

@@ -1,6 +1,14 @@
 import { execFileSync } from 'child_process';
 import { createHash } from 'crypto';
-import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'fs';
+import {
+	createReadStream,
+	createWriteStream,
+	mkdtempSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from 'fs';
 import { tmpdir } from 'os';
 import path from 'path';
 
@@ -13,10 +21,22 @@ import { CsvIndexBuilder } from '../nodes/shared/ipDatabases/csvIndex';
 import { parseDatabase } from '../nodes/shared/ipDatabases/databaseSource';
 import { describeNodeType } from '../test/harness/baseNodes';
 import { NodeTypes, PACKAGE_NAME, ROOT } from '../test/harness/nodeTypes';
-import { chainConnections, runWorkflow, useBinaryMode, workflowNode as node, type WorkflowJson } from '../test/harness/run';
+import {
+	chainConnections,
+	runWorkflow,
+	useBinaryMode,
+	workflowNode as node,
+	type WorkflowJson,
+} from '../test/harness/run';
 import { randomIpv4 } from '../test/sandbox/ipDatabases/addresses';
 import { random32 } from '../test/sandbox/random';
-import { float, uint16, uint32, writeTestMmdb, type MmdbValue } from '../test/ipLookup/mmdbTestWriter';
+import {
+	float,
+	uint16,
+	uint32,
+	writeTestMmdb,
+	type MmdbValue,
+} from '../test/ipLookup/mmdbTestWriter';
 import { addresses, csvChunks } from './ipLookupData';
 import { csvLine } from '../test/sandbox/ipDatabases/csvWriter';
 import { COLUMNS } from '../test/sandbox/ipDatabases/records';
@@ -53,7 +73,8 @@ const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
 const CITY = path.join(ROOT, 'node_modules/geolite2/dbs/GeoLite2-City.mmdb');
 
 /** The kernel's peak RSS mark of this process, which resetPeak() sets back to the current RSS. */
-const peakRss = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
+const peakRss = () =>
+	Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
 
 let rssAtReset = 0;
 
@@ -70,10 +91,18 @@ let filePath = '';
 let ips: string[] = [];
 
 const stored = async (ctx: IExecuteFunctions, file: string) =>
-	await ctx.helpers.prepareBinaryData(createReadStream(file, { highWaterMark: 1024 * 1024 }), path.basename(file), 'application/octet-stream');
+	await ctx.helpers.prepareBinaryData(
+		createReadStream(file, { highWaterMark: 1024 * 1024 }),
+		path.basename(file),
+		'application/octet-stream',
+	);
 
 class StreamedFile implements INodeType {
-	description = describeNodeType('streamedFile', 'Streamed File', { group: ['input'], version: 1, description: 'The database file, streamed from disk into n8n\'s binary store' });
+	description = describeNodeType('streamedFile', 'Streamed File', {
+		group: ['input'],
+		version: 1,
+		description: "The database file, streamed from disk into n8n's binary store",
+	});
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return [[{ json: {}, binary: { data: await stored(this, filePath) } }]];
@@ -81,7 +110,12 @@ class StreamedFile implements INodeType {
 }
 
 class Items implements INodeType {
-	description = { ...new StreamedFile().description, name: 'memoryItems', displayName: 'Items', defaults: { name: 'Items' } };
+	description = {
+		...new StreamedFile().description,
+		name: 'memoryItems',
+		displayName: 'Items',
+		defaults: { name: 'Items' },
+	};
 
 	async execute(): Promise<INodeExecutionData[][]> {
 		const items = ips.map((ip) => ({ json: { ip }, pairedItem: { item: 0 } }));
@@ -90,16 +124,23 @@ class Items implements INodeType {
 	}
 }
 
-
 /** One run of the workflow on the file at `file`: the node's own time (n8n's executionTime) and the peak RSS growth from the lookup's start. */
-async function lookUp(file: string): Promise<{ ms: number; growth: number; peak: number; start: number }> {
+async function lookUp(
+	file: string,
+): Promise<{ ms: number; growth: number; peak: number; start: number }> {
 	filePath = file;
 	const workflow: WorkflowJson = {
 		nodes: [
 			node('Start', 'n8n-nodes-base.manualTrigger', 0),
 			node('File', 'bench.streamedFile', 200),
 			node('Items', 'bench.memoryItems', 400),
-			node('Lookup', `${PACKAGE_NAME}.abstractIpLookup`, 600, { ipAddress: '={{ $json.ip }}', databaseSource: 'fromNode', databaseNode: 'File', binaryPropertyName: 'data', outputShape: 'asStored' }),
+			node('Lookup', `${PACKAGE_NAME}.abstractIpLookup`, 600, {
+				ipAddress: '={{ $json.ip }}',
+				databaseSource: 'fromNode',
+				databaseNode: 'File',
+				binaryPropertyName: 'data',
+				outputShape: 'asStored',
+			}),
 		],
 		connections: chainConnections(['Start', 'File', 'Items', 'Lookup']),
 	};
@@ -107,9 +148,15 @@ async function lookUp(file: string): Promise<{ ms: number; growth: number; peak:
 	if (run.error) throw run.error;
 	const items = run.output('Lookup');
 	if (items.length !== ITEMS) throw new Error(`${items.length} items`);
-	if (items.filter((item) => item.json.found === false).length > ITEMS / 2) throw new Error('Most lookups missed: the bench measures nothing');
+	if (items.filter((item) => item.json.found === false).length > ITEMS / 2)
+		throw new Error('Most lookups missed: the bench measures nothing');
 	const peak = peakRss();
-	return { ms: run.run.data.resultData.runData.Lookup[0].executionTime, growth: peak - rssAtReset, peak, start: rssAtReset };
+	return {
+		ms: run.run.data.resultData.runData.Lookup[0].executionTime,
+		growth: peak - rssAtReset,
+		peak,
+		start: rssAtReset,
+	};
 }
 
 interface MemoryFigures {
@@ -134,16 +181,31 @@ async function memoryCase(tiny: string, real: string): Promise<MemoryFigures> {
 	const small = await lookUp(tiny);
 	const first = await lookUp(real);
 	const second = await lookUp(real);
-	return { fileBytes: statSync(real).size, tinyPeak: small.peak, firstPeak: first.peak, tiny: small.growth, first: first.growth, second: second.growth, firstMs: first.ms, secondMs: second.ms };
+	return {
+		fileBytes: statSync(real).size,
+		tinyPeak: small.peak,
+		firstPeak: first.peak,
+		tiny: small.growth,
+		first: first.growth,
+		second: second.growth,
+		firstMs: first.ms,
+		secondMs: second.ms,
+	};
 }
 
 /* ---------- the databases ---------- */
 
 /** mmdb-lib's decoded value as the test writer's value: integers as uint32 (or uint16), others as double. */
 export function asWritten(value: unknown): MmdbValue {
-	if (typeof value === 'number') return Number.isInteger(value) && value >= 0 ? (value < 65536 ? uint16(value) : uint32(value)) : value;
+	if (typeof value === 'number')
+		return Number.isInteger(value) && value >= 0
+			? value < 65536
+				? uint16(value)
+				: uint32(value)
+			: value;
 	if (Array.isArray(value)) return value.map(asWritten);
-	if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, asWritten(entry)]));
+	if (value !== null && typeof value === 'object')
+		return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, asWritten(entry)]));
 	return value as MmdbValue;
 }
 
@@ -167,15 +229,28 @@ export function tinyCity(dir: string): string {
 export function tinyCsv(dir: string): string {
 	const columns = COLUMNS['ip-geolocation'];
 	const big = [...csvChunks(3)][0].toString('utf8').split('\r\n');
-	const rowOf = (network: string, line: number) => csvLine([network, ...big[line].split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/).slice(1).map((field) => field.replace(/^"|"$/g, '').replace(/""/g, '"'))]);
+	const rowOf = (network: string, line: number) =>
+		csvLine([
+			network,
+			...big[line]
+				.split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/)
+				.slice(1)
+				.map((field) => field.replace(/^"|"$/g, '').replace(/""/g, '"')),
+		]);
 	const file = path.join(dir, 'tiny.csv');
-	writeFileSync(file, [csvLine(columns), rowOf('0.0.0.0/1', 1), rowOf('128.0.0.0/1', 2), rowOf('2000::/3', 3)].join(''));
+	writeFileSync(
+		file,
+		[csvLine(columns), rowOf('0.0.0.0/1', 1), rowOf('128.0.0.0/1', 2), rowOf('2000::/3', 3)].join(
+			'',
+		),
+	);
 	return file;
 }
 
 async function writeLargeCsv(file: string): Promise<void> {
 	const out = createWriteStream(file);
-	for (const chunk of csvChunks(CSV_ROWS)) if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+	for (const chunk of csvChunks(CSV_ROWS))
+		if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
 	await new Promise((resolve) => out.end(resolve));
 }
 
@@ -185,7 +260,8 @@ async function writeLargeCsv(file: string): Promise<void> {
 async function nodePathMs(file: string): Promise<number> {
 	const size = statSync(file).size;
 	// The stream's own iterator, as the node reads n8n's stream (databaseSource.ts).
-	const chunks = () => createReadStream(file, { highWaterMark: 16 * 1024 }) as AsyncIterable<Uint8Array>;
+	const chunks = () =>
+		createReadStream(file, { highWaterMark: 16 * 1024 }) as AsyncIterable<Uint8Array>;
 	const started = performance.now();
 	const hash = createHash('sha256');
 	const database = await parseDatabase(chunks, size, (chunk) => hash.update(chunk));
@@ -198,7 +274,8 @@ async function nodePathMs(file: string): Promise<number> {
 function buildSpeed(file: string): { scanMs: number; buildMs: number; bytes: number } {
 	const bytes = readFileSync(file);
 	const chunks: Buffer[] = [];
-	for (let at = 0; at < bytes.length; at += 1024 * 1024) chunks.push(bytes.subarray(at, at + 1024 * 1024));
+	for (let at = 0; at < bytes.length; at += 1024 * 1024)
+		chunks.push(bytes.subarray(at, at + 1024 * 1024));
 	const scans: number[] = [];
 	const builds: number[] = [];
 	for (let round = 0; round < SPEED_ROUNDS; round++) {
@@ -213,28 +290,40 @@ function buildSpeed(file: string): { scanMs: number; buildMs: number; bytes: num
 		for (const chunk of chunks) builder.push(chunk);
 		const index = builder.end();
 		builds.push(performance.now() - started);
-		if (index.rows !== records - 1) throw new Error(`${index.rows} rows indexed, ${records - 1} scanned`);
+		if (index.rows !== records - 1)
+			throw new Error(`${index.rows} rows indexed, ${records - 1} scanned`);
 	}
 	return { scanMs: Math.min(...scans), buildMs: Math.min(...builds), bytes: bytes.length };
 }
 
 /* ---------- parent and children ---------- */
 
-type ChildFigures = MemoryFigures & { speed?: ReturnType<typeof buildSpeed> & { nodePathMs: number } };
+type ChildFigures = MemoryFigures & {
+	speed?: ReturnType<typeof buildSpeed> & { nodePathMs: number };
+};
 
 function child(args: string[]): ChildFigures {
-	const out = execFileSync(process.execPath, ['--expose-gc', __filename, ...args], { encoding: 'utf8', maxBuffer: 1 << 20 });
+	const out = execFileSync(process.execPath, ['--expose-gc', __filename, ...args], {
+		encoding: 'utf8',
+		maxBuffer: 1 << 20,
+	});
 	return JSON.parse(out.trim().split('\n').pop()!) as ChildFigures;
 }
 
 /** CHILDREN children of one case; the one whose growth over the tiny database is the median, and all growths. */
 function medianChild(args: string[]): { figures: ChildFigures; growths: number[] } {
 	const growth = (run: ChildFigures) => run.firstPeak - run.tinyPeak;
-	const runs = Array.from({ length: CHILDREN }, () => child(args)).sort((a, b) => growth(a) - growth(b));
+	const runs = Array.from({ length: CHILDREN }, () => child(args)).sort(
+		(a, b) => growth(a) - growth(b),
+	);
 	return { figures: runs[Math.floor(runs.length / 2)], growths: runs.map(growth) };
 }
 
-function printMemory(label: string, { figures, growths }: { figures: MemoryFigures; growths: number[] }, goal: number) {
+function printMemory(
+	label: string,
+	{ figures, growths }: { figures: MemoryFigures; growths: number[] },
+	goal: number,
+) {
 	const growth = figures.firstPeak - figures.tinyPeak;
 	const ratio = growth / figures.fileBytes;
 	console.log(
@@ -250,7 +339,9 @@ function printMemory(label: string, { figures, growths }: { figures: MemoryFigur
 export async function run(): Promise<void> {
 	const dir = mkdtempSync(path.join(tmpdir(), 'ip-lookup-memory-'));
 	try {
-		console.log(`\nIP database lookups: memory and build speed against the file's size (a child process per case; ${ITEMS.toLocaleString('en-US')} lookups; n8n-core, filesystem binary mode)`);
+		console.log(
+			`\nIP database lookups: memory and build speed against the file's size (a child process per case; ${ITEMS.toLocaleString('en-US')} lookups; n8n-core, filesystem binary mode)`,
+		);
 		const city = medianChild(['mmdb', tinyCity(dir), CITY]);
 		printMemory('MMDB, GeoLite2-City.mmdb read as stored', city, 1.2);
 		const csvPath = path.join(dir, 'geolocation.csv');
@@ -272,13 +363,19 @@ export async function run(): Promise<void> {
 async function childMain(kind: string, tiny: string, real: string) {
 	if (kind === 'speed') {
 		// A process of its own: no n8n, no cached index, no items to share the heap with.
-		const speed = { ...buildSpeed(tiny), nodePathMs: Math.min(await nodePathMs(tiny), await nodePathMs(tiny), await nodePathMs(tiny)) };
+		const speed = {
+			...buildSpeed(tiny),
+			nodePathMs: Math.min(await nodePathMs(tiny), await nodePathMs(tiny), await nodePathMs(tiny)),
+		};
 		process.stdout.write(`\n${JSON.stringify({ speed })}\n`);
 		return;
 	}
 	const next = random32(18);
 	// MMDB: random IPv4 addresses (GeoLite2 covers most); CSV: the bench's addresses, 9 in 10 in its networks.
-	ips = kind === 'csv' ? addresses(CSV_ROWS, ITEMS) : Array.from({ length: ITEMS }, () => randomIpv4(next));
+	ips =
+		kind === 'csv'
+			? addresses(CSV_ROWS, ITEMS)
+			: Array.from({ length: ITEMS }, () => randomIpv4(next));
 	const figures = await memoryCase(tiny, real);
 	const speed = undefined;
 	process.stdout.write(`\n${JSON.stringify({ ...figures, speed })}\n`);

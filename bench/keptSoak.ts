@@ -9,7 +9,9 @@ import { startSandbox, type Sandbox } from '../test/sandbox/server';
 
 // The ledger the nodes run with (the harness loads them from dist/).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const kept = require(path.join(ROOT, 'dist/nodes/shared/engine/keptAnswers.js')) as typeof import('../nodes/shared/engine/keptAnswers');
+const kept = require(
+	path.join(ROOT, 'dist/nodes/shared/engine/keptAnswers.js'),
+) as typeof import('../nodes/shared/engine/keptAnswers');
 
 /**
  * Kept answers over a simulated day of an n8n instance: 1,000 executions of three Email
@@ -45,7 +47,13 @@ class Oracle {
 	private key = (workflow: string, kind: Kind, value: string) => `${workflow}\n${kind}\n${value}`;
 
 	/** Whether a rule gives execution's value from an earlier execution now; by which kind, for a Retry. */
-	shouldTake(workflow: string, mode: string, hours: number, value: string, now: number): Kind | undefined {
+	shouldTake(
+		workflow: string,
+		mode: string,
+		hours: number,
+		value: string,
+		now: number,
+	): Kind | undefined {
 		const of = (kind: Kind) => this.paid.get(this.key(workflow, kind, value));
 		if (mode === 'retry') {
 			for (const kind of ['production', 'test'] as const) {
@@ -60,12 +68,23 @@ class Oracle {
 	}
 
 	/** The execution's payments, and its end: a failure claims what it paid, a Retry's success gives back what it took. */
-	settle(workflow: string, kind: Kind, paidValues: string[], tookForRetry: Array<[string, Kind]>, failed: boolean, askedAt: Map<string, number>): void {
+	settle(
+		workflow: string,
+		kind: Kind,
+		paidValues: string[],
+		tookForRetry: Array<[string, Kind]>,
+		failed: boolean,
+		askedAt: Map<string, number>,
+	): void {
 		for (const value of paidValues) {
 			const now = askedAt.get(value) ?? 0;
 			const previous = this.paid.get(this.key(workflow, kind, value));
 			const inherited = previous && now < previous.retryUntil ? previous.failed : 0;
-			this.paid.set(this.key(workflow, kind, value), { paidAt: now, failed: inherited + (failed ? 1 : 0), retryUntil: inherited || failed ? now + HOUR_MS : 0 });
+			this.paid.set(this.key(workflow, kind, value), {
+				paidAt: now,
+				failed: inherited + (failed ? 1 : 0),
+				retryUntil: inherited || failed ? now + HOUR_MS : 0,
+			});
 		}
 		if (failed) return;
 		for (const [value, from] of tookForRetry) {
@@ -124,13 +143,43 @@ async function day(sandbox: Sandbox, budget: number): Promise<Soak> {
 	let now = Date.UTC(2026, 0, 1);
 	kept.setKeptAnswersClock(() => now);
 	const random = randomFraction(7);
-	const pool = (prefix: string, count: number) => Array.from({ length: count }, (_, index) => `${prefix}${index + 1}@example.com`);
-	const form: Workflow = { id: newWorkflowId('soak-form'), mode: 'webhook', pool: pool('form', 150), size: 3, hours: 2 };
-	const sync: Workflow = { id: newWorkflowId('soak-sync'), mode: 'trigger', pool: pool('sync', 60), size: 12, hours: 0 };
-	const building: Workflow = { id: newWorkflowId('soak-test'), mode: 'manual', pool: pool('test', 40), size: 15, hours: 0, settings: RETRY_ON_FAIL };
+	const pool = (prefix: string, count: number) =>
+		Array.from({ length: count }, (_, index) => `${prefix}${index + 1}@example.com`);
+	const form: Workflow = {
+		id: newWorkflowId('soak-form'),
+		mode: 'webhook',
+		pool: pool('form', 150),
+		size: 3,
+		hours: 2,
+	};
+	const sync: Workflow = {
+		id: newWorkflowId('soak-sync'),
+		mode: 'trigger',
+		pool: pool('sync', 60),
+		size: 12,
+		hours: 0,
+	};
+	const building: Workflow = {
+		id: newWorkflowId('soak-test'),
+		mode: 'manual',
+		pool: pool('test', 40),
+		size: 15,
+		hours: 0,
+		settings: RETRY_ON_FAIL,
+	};
 	const oracle = new Oracle();
 	const pending: Array<{ run: RunResult; workflow: Workflow }> = [];
-	const soak: Soak = { executions: 0, retries: 0, failed: 0, requests: 0, paid: 0, paidAgain: 0, maxHeld: 0, longTries: 0, hours: 0 };
+	const soak: Soak = {
+		executions: 0,
+		retries: 0,
+		failed: 0,
+		requests: 0,
+		paid: 0,
+		paidAgain: 0,
+		maxHeld: 0,
+		longTries: 0,
+		hours: 0,
+	};
 	const start = now;
 	try {
 		for (let index = 0; index < EXECUTIONS; index++) {
@@ -138,13 +187,15 @@ async function day(sandbox: Sandbox, budget: number): Promise<Soak> {
 			sandbox.reset();
 			const slot = index % 10;
 			const workflow = slot < 4 ? form : slot < 7 ? sync : building;
-			const retry = slot >= 4 && pending.length > 0 && random() < 0.25 ? pending.shift() : undefined;
+			const retry =
+				slot >= 4 && pending.length > 0 && random() < 0.25 ? pending.shift() : undefined;
 			const target = retry?.workflow ?? workflow;
 			const values = retry ? [] : pick(target, random);
 			const mode = retry ? 'retry' : (target.mode as string);
 			const asked = retry ? itemsOf(retry.run) : values;
 			const shouldTake = new Map<string, ReturnType<Oracle['shouldTake']>>();
-			for (const value of new Set(asked)) shouldTake.set(value, oracle.shouldTake(target.id, mode, target.hours, value, now));
+			for (const value of new Set(asked))
+				shouldTake.set(value, oracle.shouldTake(target.id, mode, target.hours, value, now));
 			// When each value was asked, by the ledger's clock (a long try moves it while it runs).
 			const askedAt = new Map<string, number>();
 			const record = (request: Parameters<typeof emailOf>[0]) => {
@@ -157,8 +208,10 @@ async function day(sandbox: Sandbox, budget: number): Promise<Soak> {
 				result = await retryExecution(retry.run);
 				soak.retries++;
 			} else {
-				if (target === sync && random() < 0.3) sandbox.setQuota('email', Math.floor(random() * target.size));
-				if (target === building && random() < 0.05) sandbox.setQuota('email', Math.floor(random() * target.size));
+				if (target === sync && random() < 0.3)
+					sandbox.setQuota('email', Math.floor(random() * target.size));
+				if (target === building && random() < 0.05)
+					sandbox.setQuota('email', Math.floor(random() * target.size));
 				else if (target === building && random() < 0.3) {
 					// A long try in 1 of 2 of these: each request takes 5 minutes, so the next try starts over an hour after the first answer.
 					if (random() < 0.5) {
@@ -171,7 +224,11 @@ async function day(sandbox: Sandbox, budget: number): Promise<Soak> {
 					}
 					const refused = values[values.length - 1];
 					let left = 1;
-					sandbox.faultWhen('email', (request) => valueOf(request) === refused && left-- > 0, { kind: 'status', status: 400, message: 'Bad request, once' });
+					sandbox.faultWhen('email', (request) => valueOf(request) === refused && left-- > 0, {
+						kind: 'status',
+						status: 400,
+						message: 'Bad request, once',
+					});
 				}
 				result = await emailRun(sandbox, target, values);
 			}
@@ -181,7 +238,9 @@ async function day(sandbox: Sandbox, budget: number): Promise<Soak> {
 			soak.paid += paid.length;
 			const seen = new Set<string>();
 			// A long try moves the clock while it runs: what a rule still gave at its end, it gave throughout.
-			const stillGiven = (value: string) => shouldTake.get(value) !== undefined && oracle.shouldTake(target.id, mode, target.hours, value, now) !== undefined;
+			const stillGiven = (value: string) =>
+				shouldTake.get(value) !== undefined &&
+				oracle.shouldTake(target.id, mode, target.hours, value, now) !== undefined;
 			for (const value of paid) {
 				// Paid twice in one execution (n8n's tries), or paid though an earlier one was to be taken.
 				if (seen.has(value) || stillGiven(value)) soak.paidAgain++;
@@ -192,9 +251,18 @@ async function day(sandbox: Sandbox, budget: number): Promise<Soak> {
 				soak.failed++;
 				pending.push({ run: result, workflow: target });
 			}
-			const tookForRetry = [...shouldTake].filter(([value, kind]) => kind !== undefined && mode === 'retry' && !seen.has(value)) as Array<[string, Kind]>;
+			const tookForRetry = [...shouldTake].filter(
+				([value, kind]) => kind !== undefined && mode === 'retry' && !seen.has(value),
+			) as Array<[string, Kind]>;
 			// A Retry is a production execution, whatever it retries.
-			oracle.settle(target.id, mode === 'manual' ? 'test' : 'production', paid, tookForRetry, failed, askedAt);
+			oracle.settle(
+				target.id,
+				mode === 'manual' ? 'test' : 'production',
+				paid,
+				tookForRetry,
+				failed,
+				askedAt,
+			);
 			soak.maxHeld = Math.max(soak.maxHeld, kept.keptAnswersHeld().size);
 		}
 		soak.hours = (now - start) / HOUR_MS;
@@ -207,7 +275,10 @@ async function day(sandbox: Sandbox, budget: number): Promise<Soak> {
 const valueOf = emailOf;
 
 function pick(workflow: Workflow, random: () => number): string[] {
-	return Array.from({ length: workflow.size }, () => workflow.pool[Math.floor(random() * workflow.pool.length)]);
+	return Array.from(
+		{ length: workflow.size },
+		() => workflow.pool[Math.floor(random() * workflow.pool.length)],
+	);
 }
 
 /** The addresses a failed execution's node was given (its stored input, which a Retry runs again). */
@@ -218,7 +289,10 @@ function itemsOf(run: RunResult): string[] {
 const emailRun = (sandbox: Sandbox, workflow: Workflow, values: string[]) =>
 	runNode({
 		type: 'abstractEmail',
-		parameters: { email: '={{ $json.email }}', options: workflow.hours ? { reuseAnswersForHours: workflow.hours } : {} },
+		parameters: {
+			email: '={{ $json.email }}',
+			options: workflow.hours ? { reuseAnswersForHours: workflow.hours } : {},
+		},
 		credential: sandboxCredential(sandbox, 'email'),
 		items: values.map((email) => ({ json: { email } })),
 		workflowId: workflow.id,

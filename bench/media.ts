@@ -40,7 +40,16 @@ interface Workload {
 	query(index: number): Record<string, string>;
 }
 
-const NAMES = ['Ada Lovelace', 'Grace Hopper', 'Alan Turing', 'Katherine Johnson', 'Edsger Dijkstra', 'Barbara Liskov', 'Donald Knuth', 'Frances Allen'];
+const NAMES = [
+	'Ada Lovelace',
+	'Grace Hopper',
+	'Alan Turing',
+	'Katherine Johnson',
+	'Edsger Dijkstra',
+	'Barbara Liskov',
+	'Donald Knuth',
+	'Frances Allen',
+];
 const PAGES = Array.from({ length: 8 }, (_, index) => `https://site${index}.example.com/`);
 
 const avatarWork = (count: number): Workload => ({
@@ -64,7 +73,9 @@ const screenshotWork = (count: number): Workload => ({
 });
 
 const itemsFor = (work: Workload) =>
-	Array.from({ length: work.count }, (_, index) => ({ json: { value: Object.values(work.query(index))[0] } }));
+	Array.from({ length: work.count }, (_, index) => ({
+		json: { value: Object.values(work.query(index))[0] },
+	}));
 
 /** One run of the node over the workload: seconds and binary bytes returned. */
 async function throughNode(target: Target, work: Workload) {
@@ -74,7 +85,11 @@ async function throughNode(target: Target, work: Workload) {
 		parameters: work.parameters,
 		credential: {
 			type: work.credentialType,
-			data: { apiKey: target.keys[work.service], baseUrl: target.baseUrls[work.service], requestsPerSecond: 0 },
+			data: {
+				apiKey: target.keys[work.service],
+				baseUrl: target.baseUrls[work.service],
+				requestsPerSecond: 0,
+			},
 		},
 		items: itemsFor(work),
 	});
@@ -92,8 +107,13 @@ async function throughUndici(target: Target, work: Workload) {
 	const started = performance.now();
 	const lane = async () => {
 		while (next < work.count) {
-			const query = new URLSearchParams({ ...work.query(next++), api_key: target.keys[work.service] });
-			const response = await request(`${target.baseUrls[work.service]}/v1/?${query}`, { dispatcher });
+			const query = new URLSearchParams({
+				...work.query(next++),
+				api_key: target.keys[work.service],
+			});
+			const response = await request(`${target.baseUrls[work.service]}/v1/?${query}`, {
+				dispatcher,
+			});
 			const body = await response.body.arrayBuffer();
 			bytes += body.byteLength;
 		}
@@ -113,10 +133,18 @@ async function throughput(target: Target, mode: Mode, work: Workload): Promise<s
 	for (let round = 0; round < 3; round++) {
 		const node = await throughNode(target, work);
 		const plain = await throughUndici(target, work);
-		if (node.bytes !== plain.bytes) throw new Error(`${work.label}: the node returned ${node.bytes} bytes, undici ${plain.bytes}`);
+		if (node.bytes !== plain.bytes)
+			throw new Error(
+				`${work.label}: the node returned ${node.bytes} bytes, undici ${plain.bytes}`,
+			);
 		const nodeRate = node.bytes / node.seconds;
 		const plainRate = plain.bytes / plain.seconds;
-		rounds.push({ ratio: nodeRate / plainRate, node: nodeRate, plain: plainRate, bytes: node.bytes });
+		rounds.push({
+			ratio: nodeRate / plainRate,
+			node: nodeRate,
+			plain: plainRate,
+			bytes: node.bytes,
+		});
 	}
 	const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[1];
 	return (
@@ -143,7 +171,8 @@ async function memoryTask(target: Target, mode: Mode, count: number): Promise<st
 	const maxRss = process.resourceUsage().maxRSS * 1024;
 	peak.rss = Math.max(peak.rss, maxRss);
 	const returned = run.bytes;
-	const share = (delta: number) => `${megabytes(delta)} MB = ${(delta / returned).toFixed(3)} of the bytes returned`;
+	const share = (delta: number) =>
+		`${megabytes(delta)} MB = ${(delta / returned).toFixed(3)} of the bytes returned`;
 	return [
 		`    ${mode} mode: ${run.items} screenshots, ${megabytes(returned)} MB returned in ${run.seconds.toFixed(1)} s; ` +
 			`peak RSS +${share(peak.rss - before.rss)}; peak heap +${share(peak.heapUsed - before.heapUsed)}; ` +
@@ -154,7 +183,10 @@ async function memoryTask(target: Target, mode: Mode, count: number): Promise<st
 async function child(task: Task): Promise<string[]> {
 	await useBinaryMode(task.mode);
 	if (task.kind === 'memory') return await memoryTask(task.target, task.mode, task.count ?? 100);
-	return [await throughput(task.target, task.mode, avatarWork(400)), await throughput(task.target, task.mode, screenshotWork(60))];
+	return [
+		await throughput(task.target, task.mode, avatarWork(400)),
+		await throughput(task.target, task.mode, screenshotWork(60)),
+	];
 }
 
 function inChild(task: Task): Promise<string[]> {
@@ -166,7 +198,9 @@ function inChild(task: Task): Promise<string[]> {
 		let lines: string[] | undefined;
 		worker.on('message', (message) => (lines = message as string[]));
 		worker.on('error', reject);
-		worker.on('exit', (code) => (lines ? resolve(lines) : reject(new Error(`bench child exited with ${code}`))));
+		worker.on('exit', (code) =>
+			lines ? resolve(lines) : reject(new Error(`bench child exited with ${code}`)),
+		);
 	});
 }
 
@@ -179,11 +213,16 @@ export async function run(): Promise<void> {
 		console.log(
 			`(a) throughput, pacing off: binary bytes per second through the node over a plain undici request() of the same URLs (concurrency ${CONCURRENCY}), median of 3 alternating rounds`,
 		);
-		for (const mode of MODES) for (const line of await inChild({ kind: 'throughput', mode, target })) console.log(line);
-		console.log('(b) peak memory of one run returning 100 screenshots of 1 MB each, over the process before the run');
-		for (const mode of MODES) for (const line of await inChild({ kind: 'memory', mode, target })) console.log(line);
+		for (const mode of MODES)
+			for (const line of await inChild({ kind: 'throughput', mode, target })) console.log(line);
+		console.log(
+			'(b) peak memory of one run returning 100 screenshots of 1 MB each, over the process before the run',
+		);
+		for (const mode of MODES)
+			for (const line of await inChild({ kind: 'memory', mode, target })) console.log(line);
 		// The same in filesystem mode with three times the screenshots: what remains grows far less than the bytes.
-		for (const line of await inChild({ kind: 'memory', mode: 'filesystem', target, count: 300 })) console.log(line);
+		for (const line of await inChild({ kind: 'memory', mode: 'filesystem', target, count: 300 }))
+			console.log(line);
 	} finally {
 		setScreenshotMinimumBytes(0);
 		await sandbox.close();

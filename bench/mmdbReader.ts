@@ -39,9 +39,11 @@ function packageRoot(): string {
 	return dir;
 }
 
-
 /** Lookups per second of one pass; `hits` keeps the results alive so no pass is optimised away. */
-function pass(lookup: (ip: string) => unknown, addresses: string[]): { perSecond: number; hits: number } {
+function pass(
+	lookup: (ip: string) => unknown,
+	addresses: string[],
+): { perSecond: number; hits: number } {
 	let hits = 0;
 	const start = process.hrtime.bigint();
 	for (let index = 0; index < addresses.length; index++) if (lookup(addresses[index])) hits++;
@@ -49,15 +51,20 @@ function pass(lookup: (ip: string) => unknown, addresses: string[]): { perSecond
 	return { perSecond: (addresses.length * 1e9) / nanoseconds, hits };
 }
 
-function passBytes(reader: PackageReader, addresses: Uint8Array[]): { perSecond: number; hits: number } {
+function passBytes(
+	reader: PackageReader,
+	addresses: Uint8Array[],
+): { perSecond: number; hits: number } {
 	let hits = 0;
 	const start = process.hrtime.bigint();
-	for (let index = 0; index < addresses.length; index++) if (reader.lookup(addresses[index])) hits++;
+	for (let index = 0; index < addresses.length; index++)
+		if (reader.lookup(addresses[index])) hits++;
 	const nanoseconds = Number(process.hrtime.bigint() - start);
 	return { perSecond: (addresses.length * 1e9) / nanoseconds, hits };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: number[]) =>
+	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const rate = (perSecond: number) => `${Math.round(perSecond).toLocaleString('en-US')}/s`;
 
 interface Figures {
@@ -68,7 +75,12 @@ interface Figures {
 	hits: number;
 }
 
-function compare(ours: PackageReader, theirs: Reader<Response>, addresses: string[], parse: (text: string) => Uint8Array): Figures {
+function compare(
+	ours: PackageReader,
+	theirs: Reader<Response>,
+	addresses: string[],
+	parse: (text: string) => Uint8Array,
+): Figures {
 	const parsed = addresses.map(parse);
 	const oursText = (ip: string) => ours.lookupText(ip);
 	const theirsText = (ip: string) => theirs.get(ip);
@@ -100,7 +112,13 @@ function compare(ours: PackageReader, theirs: Reader<Response>, addresses: strin
 		hits = [mine.hits, other.hits];
 	}
 	if (hits[0] !== hits[1]) throw new Error(`The readers found ${hits[0]} and ${hits[1]} addresses`);
-	return { ratio: median(ratios), bytesRatio: median(bytesRatios), ours: median(oursRates), theirs: median(theirsRates), hits: hits[0] };
+	return {
+		ratio: median(ratios),
+		bytesRatio: median(bytesRatios),
+		ours: median(oursRates),
+		theirs: median(theirsRates),
+		hits: hits[0],
+	};
 }
 
 function print(label: string, figures: Figures) {
@@ -114,7 +132,9 @@ function print(label: string, figures: Figures) {
 export async function run(): Promise<void> {
 	const root = packageRoot();
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { MmdbReader } = require(path.join(root, 'dist/nodes/shared/ipDatabases/mmdbReader.js')) as {
+	const { MmdbReader } = require(
+		path.join(root, 'dist/nodes/shared/ipDatabases/mmdbReader.js'),
+	) as {
 		MmdbReader: new (file: Uint8Array) => PackageReader;
 	};
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -122,8 +142,15 @@ export async function run(): Promise<void> {
 		parseIpAddress: (text: string) => Uint8Array;
 	};
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const version = (require(path.join(root, 'node_modules/mmdb-lib/package.json')) as { version: string }).version;
-	const file = readFileSync(path.join(root, 'node_modules/@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb'));
+	const version = (
+		require(path.join(root, 'node_modules/mmdb-lib/package.json')) as { version: string }
+	).version;
+	const file = readFileSync(
+		path.join(
+			root,
+			'node_modules/@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb',
+		),
+	);
 	const ours = new MmdbReader(file);
 	const theirs = new Reader<Response>(file, {}); // no `cache` option: mmdb-lib decodes every lookup afresh
 	const next = random32(2026);
@@ -132,16 +159,45 @@ export async function run(): Promise<void> {
 		`\nMMDB reader, package over mmdb-lib ${version}: geo-whois-asn-country.mmdb (${(file.length / 1e6).toFixed(1)} MB), ` +
 			`${COUNT.toLocaleString('en-US')} seeded addresses a family, text in, record out, no cache on either side, median of ${ROUNDS} interleaved rounds`,
 	);
-	print('IPv4', compare(ours, theirs, Array.from({ length: COUNT }, () => randomIpv4(next)), parseIpAddress));
+	print(
+		'IPv4',
+		compare(
+			ours,
+			theirs,
+			Array.from({ length: COUNT }, () => randomIpv4(next)),
+			parseIpAddress,
+		),
+	);
 	const uniform6 = Array.from({ length: COUNT }, (_, index) => randomIpv6(next, index));
-	print('IPv6', compare(ours, theirs, [...uniform6.slice(0, COUNT / 2), ...aroundHits(theirs, uniform6, COUNT / 2, next, parseIpAddress)], parseIpAddress));
+	print(
+		'IPv6',
+		compare(
+			ours,
+			theirs,
+			[
+				...uniform6.slice(0, COUNT / 2),
+				...aroundHits(theirs, uniform6, COUNT / 2, next, parseIpAddress),
+			],
+			parseIpAddress,
+		),
+	);
 
 	// Larger records: the sandbox's geolocation build (16 string fields a record), addresses in its networks.
 	const sandbox = databaseFileOf('ip-geolocation', 'mmdb', 1);
-	const seeds = rowsOf('ip-geolocation', 1).map((row) => row.network.split('/')[0].replace(/::$/, '::1'));
+	const seeds = rowsOf('ip-geolocation', 1).map((row) =>
+		row.network.split('/')[0].replace(/::$/, '::1'),
+	);
 	const sandboxOurs = new MmdbReader(sandbox);
 	const sandboxTheirs = new Reader<Response>(sandbox, {});
-	print('16-field records (sandbox geolocation build, mixed families)', compare(sandboxOurs, sandboxTheirs, [...aroundHits(sandboxTheirs, seeds, COUNT, next, parseIpAddress)], parseIpAddress));
+	print(
+		'16-field records (sandbox geolocation build, mixed families)',
+		compare(
+			sandboxOurs,
+			sandboxTheirs,
+			[...aroundHits(sandboxTheirs, seeds, COUNT, next, parseIpAddress)],
+			parseIpAddress,
+		),
+	);
 }
 
 if (require.main === module) {

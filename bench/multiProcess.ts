@@ -13,7 +13,10 @@ export async function run(): Promise<void> {
 	console.log('\n## Several processes on one key (as queue-mode workers)');
 	const sandbox = await startSandbox();
 	try {
-		for (const [rate, processes, items] of [[5, 2, 40], [10, 3, 40]]) {
+		for (const [rate, processes, items] of [
+			[5, 2, 40],
+			[10, 3, 40],
+		]) {
 			const alone = await runSharedKey(sandbox, rate, 1, items);
 			const shared = await runSharedKey(sandbox, rate, processes, items);
 			console.log(`    ${describeRun(shared, rate, processes)}`);

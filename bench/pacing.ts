@@ -23,15 +23,25 @@ async function paced(sandbox: Sandbox, rate: number, count: number) {
 	const log = sandbox.requests('iban');
 	const accepted = log.filter((entry) => entry.status === 200);
 	const span = (accepted[accepted.length - 1].at - accepted[0].at) / 1000;
-	return { achieved: (accepted.length - 1) / span, refused: log.length - accepted.length, requests: log.length };
+	return {
+		achieved: (accepted.length - 1) / span,
+		refused: log.length - accepted.length,
+		requests: log.length,
+	};
 }
 
 export async function run(): Promise<void> {
-	console.log('\n## Pacing in one process (IBAN node, sandbox limited to the configured rate: sliding window at arrival)');
+	console.log(
+		'\n## Pacing in one process (IBAN node, sandbox limited to the configured rate: sliding window at arrival)',
+	);
 	const sandbox = await startSandbox();
 	try {
 		// Ten seconds at each rate, after the first window (which the limiter lets through at once).
-		for (const [rate, count] of [[1, 11], [5, 56], [20, 221]]) {
+		for (const [rate, count] of [
+			[1, 11],
+			[5, 56],
+			[20, 221],
+		]) {
 			const { achieved, refused, requests } = await paced(sandbox, rate, count);
 			console.log(
 				`    ${String(rate).padStart(2)}/s: ${count} items, ${requests} requests, accepted ${achieved.toFixed(3)}/s = ${(achieved / rate).toFixed(4)} of configured, 429s: ${refused}`,

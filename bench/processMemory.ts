@@ -12,7 +12,8 @@ export interface MemoryReading {
 export function readMemory(pid: number): MemoryReading | undefined {
 	try {
 		const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-		const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+		const kb = (field: string) =>
+			Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
 		return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
 	} catch {
 		return undefined; // the process has ended
@@ -50,19 +51,29 @@ export class PeakSampler {
 		const reading = readMemory(this.pid);
 		if (!reading) return;
 		this.samples++;
-		this.highest = { rss: Math.max(this.highest.rss, reading.rss), hwm: Math.max(this.highest.hwm, reading.hwm) };
+		this.highest = {
+			rss: Math.max(this.highest.rss, reading.rss),
+			hwm: Math.max(this.highest.hwm, reading.hwm),
+		};
 	}
 
 	/** The peak: the kernel's mark where it has one, else the highest sample. */
 	stop(): { peak: number; sampledRss: number; samples: number } {
 		this.sample();
 		clearInterval(this.timer);
-		return { peak: Math.max(this.highest.hwm, this.highest.rss), sampledRss: this.highest.rss, samples: this.samples };
+		return {
+			peak: Math.max(this.highest.hwm, this.highest.rss),
+			sampledRss: this.highest.rss,
+			samples: this.samples,
+		};
 	}
 }
 
 export const MIB = 1024 * 1024;
-export const mib = (bytes: number) => (Math.abs(bytes) < MIB / 10 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / MIB).toFixed(1)} MiB`);
+export const mib = (bytes: number) =>
+	Math.abs(bytes) < MIB / 10
+		? `${(bytes / 1024).toFixed(1)} KiB`
+		: `${(bytes / MIB).toFixed(1)} MiB`;
 
 export function median(values: number[]): number {
 	const sorted = [...values].sort((a, b) => a - b);

@@ -15,7 +15,16 @@ import { addresses as csvAddresses, csvChunks } from './ipLookupData';
 import { tinyCsv } from './ipLookupMemory';
 import { mmdbTwin } from './realN8nTwins';
 import { median, mib, MIB, PeakSampler, readMemory, resetPeak } from './processMemory';
-import { bulkEmailWorkflow, EMAIL_NODE, FLOOR_NODE, floorWorkflow, LOOKUP_NODE, logLookupWorkflow, lookupWorkflow, type OutputMode } from './realN8nWorkflows';
+import {
+	bulkEmailWorkflow,
+	EMAIL_NODE,
+	FLOOR_NODE,
+	floorWorkflow,
+	LOOKUP_NODE,
+	logLookupWorkflow,
+	lookupWorkflow,
+	type OutputMode,
+} from './realN8nWorkflows';
 import { DATABASE_ROWS, fullDatabase, LOG_LINES, logChunks, writeChunks } from './ipLookupLog';
 
 /**
@@ -86,15 +95,24 @@ interface CliRun {
 }
 
 /** `n8n execute --id=<id> --rawOutput`, its stdout to a file (it can be hundreds of MB), its memory sampled. */
-async function executeMeasured(prepared: Prepared, env: NodeJS.ProcessEnv, workflowId: string, label: string): Promise<CliRun> {
+async function executeMeasured(
+	prepared: Prepared,
+	env: NodeJS.ProcessEnv,
+	workflowId: string,
+	label: string,
+): Promise<CliRun> {
 	const stdoutFile = path.join(prepared.workFolder, `${label}.out`);
 	const fd = openSync(stdoutFile, 'w');
 	const started = Date.now();
-	const child = spawn(prepared.runtime.node, [prepared.runtime.n8nBin, 'execute', `--id=${workflowId}`, '--rawOutput'], {
-		env,
-		cwd: env.N8N_USER_FOLDER,
-		stdio: ['ignore', fd, 'pipe'],
-	});
+	const child = spawn(
+		prepared.runtime.node,
+		[prepared.runtime.n8nBin, 'execute', `--id=${workflowId}`, '--rawOutput'],
+		{
+			env,
+			cwd: env.N8N_USER_FOLDER,
+			stdio: ['ignore', fd, 'pipe'],
+		},
+	);
 	const stderr: string[] = [];
 	child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString('utf8')));
 	const sampler = new PeakSampler(child.pid!, 50);
@@ -106,7 +124,9 @@ async function executeMeasured(prepared: Prepared, env: NodeJS.ProcessEnv, workf
 	closeSync(fd);
 	const stdoutBytes = statSync(stdoutFile).size;
 	if (code !== 0) {
-		const tail = `${readFileSync(stdoutFile, 'utf8').slice(-3000)}\n${stderr.join('')}`.split('\n').filter((line) => /error|fail|message/i.test(line));
+		const tail = `${readFileSync(stdoutFile, 'utf8').slice(-3000)}\n${stderr.join('')}`
+			.split('\n')
+			.filter((line) => /error|fail|message/i.test(line));
 		throw new Error(`n8n execute of ${label} exited with ${code}: ${tail.slice(0, 8).join(' | ')}`);
 	}
 	return { code, peak, samples, seconds: (Date.now() - started) / 1000, stdoutBytes, stdoutFile };
@@ -133,7 +153,14 @@ function nodeItems(file: string, nodeName: string): Array<Record<string, unknown
 	if (start < 0) return undefined;
 	const end = text.indexOf('\n}', start);
 	const run = JSON.parse(text.slice(start, end < 0 ? undefined : end + 2)) as {
-		data: { resultData: { runData: Record<string, Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> } }>> } };
+		data: {
+			resultData: {
+				runData: Record<
+					string,
+					Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> } }>
+				>;
+			};
+		};
 	};
 	return run.data.resultData.runData[nodeName]?.[0]?.data?.main?.[0]?.map((item) => item.json);
 }
@@ -170,16 +197,38 @@ interface LookupCase {
 	addresses: string[];
 }
 
-async function lookupMemory(prepared: Prepared, env: NodeJS.ProcessEnv, cases: LookupCase[]): Promise<void> {
-	log(`\n== IP lookup memory: ${LOOKUPS} lookups per run, \`n8n execute\` per run, its peak RSS (real file) - its peak RSS (tiny file) ==`);
+async function lookupMemory(
+	prepared: Prepared,
+	env: NodeJS.ProcessEnv,
+	cases: LookupCase[],
+): Promise<void> {
+	log(
+		`\n== IP lookup memory: ${LOOKUPS} lookups per run, \`n8n execute\` per run, its peak RSS (real file) - its peak RSS (tiny file) ==`,
+	);
 	for (const lookup of cases) {
 		const growths: number[] = [];
 		const alikeGrowths: number[] = [];
 		for (let run = 1; run <= RUNS; run++) {
-			const tiny = await executeMeasured(prepared, env, `benchLookupTiny${lookup.format}`, `lookup-${lookup.format}-tiny-${run}`);
-			const alike = await executeMeasured(prepared, env, `benchLookupAlike${lookup.format}`, `lookup-${lookup.format}-alike-${run}`);
-			const real = await executeMeasured(prepared, env, `benchLookupReal${lookup.format}`, `lookup-${lookup.format}-real-${run}`);
-			const found = (file: string) => nodeItems(file, LOOKUP_NODE)?.filter((item) => item.found !== false).length;
+			const tiny = await executeMeasured(
+				prepared,
+				env,
+				`benchLookupTiny${lookup.format}`,
+				`lookup-${lookup.format}-tiny-${run}`,
+			);
+			const alike = await executeMeasured(
+				prepared,
+				env,
+				`benchLookupAlike${lookup.format}`,
+				`lookup-${lookup.format}-alike-${run}`,
+			);
+			const real = await executeMeasured(
+				prepared,
+				env,
+				`benchLookupReal${lookup.format}`,
+				`lookup-${lookup.format}-real-${run}`,
+			);
+			const found = (file: string) =>
+				nodeItems(file, LOOKUP_NODE)?.filter((item) => item.found !== false).length;
 			const growth = real.peak - tiny.peak;
 			const alikeGrowth = real.peak - alike.peak;
 			growths.push(growth);
@@ -207,20 +256,44 @@ async function lookupMemory(prepared: Prepared, env: NodeJS.ProcessEnv, cases: L
 }
 
 /** The saved execution of a webhook call, through the REST API the editor uses (its data is `flatted` JSON). */
-async function lastExecution(server: Server, cookie: string, workflowId: string, parse: (text: string) => unknown, previousId?: string) {
+async function lastExecution(
+	server: Server,
+	cookie: string,
+	workflowId: string,
+	parse: (text: string) => unknown,
+	previousId?: string,
+) {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 	for (let attempt = 0; attempt < 40; attempt++) {
-		const list = (await (await fetch(`${server.url}/rest/executions?filter=${filter}&limit=1`, { headers: { cookie } })).json()) as {
+		const list = (await (
+			await fetch(`${server.url}/rest/executions?filter=${filter}&limit=1`, { headers: { cookie } })
+		).json()) as {
 			data: { results: Array<{ id: string; status: string }> };
 		};
 		const latest = list.data.results[0];
 		// A call's execution may be listed a moment after its webhook answered: not the previous call's.
-		if (latest && latest.id !== previousId && latest.status !== 'running' && latest.status !== 'new') {
-			const full = (await (await fetch(`${server.url}/rest/executions/${latest.id}`, { headers: { cookie } })).json()) as { data: { data: string } };
-			return { id: latest.id, status: latest.status, data: parse(full.data.data) as { resultData: { runData: Record<string, Array<{ executionTime: number }>> } } };
+		if (
+			latest &&
+			latest.id !== previousId &&
+			latest.status !== 'running' &&
+			latest.status !== 'new'
+		) {
+			const full = (await (
+				await fetch(`${server.url}/rest/executions/${latest.id}`, { headers: { cookie } })
+			).json()) as { data: { data: string } };
+			return {
+				id: latest.id,
+				status: latest.status,
+				data: parse(full.data.data) as {
+					resultData: { runData: Record<string, Array<{ executionTime: number }>> };
+				},
+			};
 		}
 		await new Promise((resolve) => setTimeout(resolve, 500));
-		if (attempt === 39) throw new Error(`no finished execution of ${workflowId}: ${JSON.stringify(list).slice(0, 500)}`);
+		if (attempt === 39)
+			throw new Error(
+				`no finished execution of ${workflowId}: ${JSON.stringify(list).slice(0, 500)}`,
+			);
 	}
 	throw new Error(`no finished execution of ${workflowId}`);
 }
@@ -231,18 +304,26 @@ const CACHE_COUNTS = [LOOKUPS, 10];
 const CACHED_CALLS = 3;
 
 /** Fresh servers per address count: one for 10,000 addresses (slow), BENCH_N8N_RUNS for 10. */
-async function cacheFigures(prepared: Prepared, env: NodeJS.ProcessEnv, cases: LookupCase[]): Promise<void> {
+async function cacheFigures(
+	prepared: Prepared,
+	env: NodeJS.ProcessEnv,
+	cases: LookupCase[],
+): Promise<void> {
 	for (const count of CACHE_COUNTS) {
 		const rounds = count === LOOKUPS ? 1 : RUNS;
 		const all: Array<Awaited<ReturnType<typeof cacheAcrossExecutions>>> = [];
-		for (let round = 1; round <= rounds; round++) all.push(await cacheAcrossExecutions(prepared, env, cases, count, round));
+		for (let round = 1; round <= rounds; round++)
+			all.push(await cacheAcrossExecutions(prepared, env, cases, count, round));
 		for (const lookup of cases) {
 			const firsts = all.map((figures) => figures[lookup.format].first);
 			const agains = all.flatMap((figures) => figures[lookup.format].again);
 			const ms = (value: number) => `${value.toFixed(0)} ms`;
 			result(
 				`Cache, ${lookup.format} (${mib(lookup.realBytes)}), ${count} lookups, lookup node's executionTime: first call on the file (parsed) ${range(firsts, ms)}; ` +
-					`later calls in the same n8n (cached) ${range(agains, ms)}; server peak RSS growth in the first call ${range(all.map((figures) => figures[lookup.format].firstGrowth), mib)}`,
+					`later calls in the same n8n (cached) ${range(agains, ms)}; server peak RSS growth in the first call ${range(
+						all.map((figures) => figures[lookup.format].firstGrowth),
+						mib,
+					)}`,
 			);
 		}
 	}
@@ -259,19 +340,33 @@ async function cacheAcrossExecutions(
 	count: number,
 	round: number,
 ): Promise<Record<string, { first: number; again: number[]; firstGrowth: number }>> {
-	log(`\n== Database cache across executions, round ${round}: a fresh \`n8n start\`, the lookup workflow (${count} addresses) called ${CACHED_CALLS + 1} times per file by its webhook ==`);
+	log(
+		`\n== Database cache across executions, round ${round}: a fresh \`n8n start\`, the lookup workflow (${count} addresses) called ${CACHED_CALLS + 1} times per file by its webhook ==`,
+	);
 	const figures: Record<string, { first: number; again: number[]; firstGrowth: number }> = {};
 	const lastIds = new Map<string, string>();
-	const { parse } = createRequire(path.join(prepared.runtime.n8nDir, 'node_modules', 'n8n', 'package.json'))('flatted') as { parse: (text: string) => unknown };
+	const { parse } = createRequire(
+		path.join(prepared.runtime.n8nDir, 'node_modules', 'n8n', 'package.json'),
+	)('flatted') as { parse: (text: string) => unknown };
 	const server = await startServer(prepared.runtime, env);
 	try {
 		const cookie = await signIn(server, LOCAL_OWNER);
 		const pid = server.child.pid!;
-		log(`  n8n start (pid ${pid}) ready; RSS ${mib(readMemory(pid)?.rss ?? 0)}; peak mark reset through clear_refs: ${resetPeak(pid) ? 'allowed' : 'REFUSED (figures are peaks since start)'}`);
+		log(
+			`  n8n start (pid ${pid}) ready; RSS ${mib(readMemory(pid)?.rss ?? 0)}; peak mark reset through clear_refs: ${resetPeak(pid) ? 'allowed' : 'REFUSED (figures are peaks since start)'}`,
+		);
 		for (const lookup of cases) {
 			const calls: Array<{ label: string; workflowId: string; path: string }> = [
-				{ label: `answers-alike tiny ${lookup.format}`, workflowId: hookId('Alike', lookup.format, count), path: hookPath('alike', lookup.format, count) },
-				{ label: `${lookup.format} run 1`, workflowId: hookId('Real', lookup.format, count), path: hookPath('real', lookup.format, count) },
+				{
+					label: `answers-alike tiny ${lookup.format}`,
+					workflowId: hookId('Alike', lookup.format, count),
+					path: hookPath('alike', lookup.format, count),
+				},
+				{
+					label: `${lookup.format} run 1`,
+					workflowId: hookId('Real', lookup.format, count),
+					path: hookPath('real', lookup.format, count),
+				},
 				...Array.from({ length: CACHED_CALLS }, (_, index) => ({
 					label: `${lookup.format} run ${index + 2}`,
 					workflowId: hookId('Real', lookup.format, count),
@@ -291,18 +386,32 @@ async function cacheAcrossExecutions(
 				const before = readMemory(pid)?.rss ?? 0;
 				const sampler = new PeakSampler(pid, 50);
 				const started = Date.now();
-				const response = await fetch(`${server.url}/webhook/${call.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+				const response = await fetch(`${server.url}/webhook/${call.path}`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: '{}',
+				});
 				const body = await response.text();
 				const seconds = (Date.now() - started) / 1000;
-				if (response.status !== 200) throw new Error(`${call.label}: HTTP ${response.status}: ${body.slice(0, 300)}`);
-				const execution = await lastExecution(server, cookie, call.workflowId, parse, lastIds.get(call.workflowId));
+				if (response.status !== 200)
+					throw new Error(`${call.label}: HTTP ${response.status}: ${body.slice(0, 300)}`);
+				const execution = await lastExecution(
+					server,
+					cookie,
+					call.workflowId,
+					parse,
+					lastIds.get(call.workflowId),
+				);
 				lastIds.set(call.workflowId, execution.id);
 				const { peak } = sampler.stop();
-				if (execution.status !== 'success') throw new Error(`${call.label}: execution ${execution.id} ended ${execution.status}`);
+				if (execution.status !== 'success')
+					throw new Error(`${call.label}: execution ${execution.id} ended ${execution.status}`);
 				const nodeMs = execution.data.resultData.runData[LOOKUP_NODE]?.[0]?.executionTime ?? NaN;
 				times.push(nodeMs);
 				growths.push(peak - before);
-				log(`  ${call.label}: lookup node ${nodeMs} ms (call ${seconds.toFixed(1)} s); server RSS ${mib(before)} before, peak ${mib(peak)}: growth ${mib(peak - before)}`);
+				log(
+					`  ${call.label}: lookup node ${nodeMs} ms (call ${seconds.toFixed(1)} s); server RSS ${mib(before)} before, peak ${mib(peak)}: growth ${mib(peak - before)}`,
+				);
 			}
 			figures[lookup.format] = { first: times[1], again: times.slice(2), firstGrowth: growths[1] };
 		}
@@ -312,46 +421,73 @@ async function cacheAcrossExecutions(
 	}
 }
 
-const hookId = (file: 'Real' | 'Alike', format: string, count: number) => `benchHook${file}${format}${count}`;
-const hookPath = (file: 'real' | 'alike', format: string, count: number) => `bench-${file}-${format}-${count}`;
+const hookId = (file: 'Real' | 'Alike', format: string, count: number) =>
+	`benchHook${file}${format}${count}`;
+const hookPath = (file: 'real' | 'alike', format: string, count: number) =>
+	`bench-${file}-${format}-${count}`;
 
 /** Lines of the small log the big one's peak is set against. */
 const SMALL_LOG_LINES = 10;
 
 /** The memory cgroup (v1) this process runs in, if it has a limit: where its peak and OOM count are read. */
 function memoryCgroup(): string | undefined {
-	const line = readFileSync('/proc/self/cgroup', 'utf8').split('\n').find((entry) => /^\d+:memory:/.test(entry));
+	const line = readFileSync('/proc/self/cgroup', 'utf8')
+		.split('\n')
+		.find((entry) => /^\d+:memory:/.test(entry));
 	const folder = line && path.join('/sys/fs/cgroup/memory', line.split(':')[2]);
 	if (!folder) return undefined;
 	const limit = Number(readFileSync(path.join(folder, 'memory.limit_in_bytes'), 'utf8'));
 	return limit < 2 ** 50 ? folder : undefined;
 }
 
-const cgroupValue = (folder: string, file: string) => Number(readFileSync(path.join(folder, file), 'utf8').trim().split('\n')[0].replace(/^\D+/, ''));
+const cgroupValue = (folder: string, file: string) =>
+	Number(readFileSync(path.join(folder, file), 'utf8').trim().split('\n')[0].replace(/^\D+/, ''));
 
 /** `n8n execute` of a log workflow, with the cgroup's peak reset before it and read after; an OOM kill named. */
-async function executeLog(prepared: Prepared, env: NodeJS.ProcessEnv, workflowId: string, label: string, cgroup: string | undefined) {
+async function executeLog(
+	prepared: Prepared,
+	env: NodeJS.ProcessEnv,
+	workflowId: string,
+	label: string,
+	cgroup: string | undefined,
+) {
 	const killsBefore = cgroup ? oomKills(cgroup) : 0;
-	if (cgroup) await fs.writeFile(path.join(cgroup, 'memory.max_usage_in_bytes'), '0').catch(() => undefined);
+	if (cgroup)
+		await fs.writeFile(path.join(cgroup, 'memory.max_usage_in_bytes'), '0').catch(() => undefined);
 	try {
 		const run = await executeMeasured(prepared, env, workflowId, label);
-		return { ...run, cgroupPeak: cgroup ? cgroupValue(cgroup, 'memory.max_usage_in_bytes') : undefined };
+		return {
+			...run,
+			cgroupPeak: cgroup ? cgroupValue(cgroup, 'memory.max_usage_in_bytes') : undefined,
+		};
 	} catch (error) {
 		const killed = cgroup && oomKills(cgroup) > killsBefore;
-		throw new Error(`${label}: ${killed ? `OOM-killed in the ${mib(Number(readFileSync(path.join(cgroup, 'memory.limit_in_bytes'), 'utf8')))} cgroup` : (error as Error).message}`);
+		throw new Error(
+			`${label}: ${killed ? `OOM-killed in the ${mib(Number(readFileSync(path.join(cgroup, 'memory.limit_in_bytes'), 'utf8')))} cgroup` : (error as Error).message}`,
+		);
 	}
 }
 
 /** OOM kills so far in the group (the kernel's oom_kill counter, where it has one). */
 function oomKills(cgroup: string): number {
-	const match = /oom_kill (\d+)/.exec(readFileSync(path.join(cgroup, 'memory.oom_control'), 'utf8'));
+	const match = /oom_kill (\d+)/.exec(
+		readFileSync(path.join(cgroup, 'memory.oom_control'), 'utf8'),
+	);
 	return match ? Number(match[1]) : 0;
 }
 
-async function logLookup(prepared: Prepared, env: NodeJS.ProcessEnv, formats: Array<'mmdb' | 'csv'>): Promise<void> {
+async function logLookup(
+	prepared: Prepared,
+	env: NodeJS.ProcessEnv,
+	formats: Array<'mmdb' | 'csv'>,
+): Promise<void> {
 	const cgroup = memoryCgroup();
-	const limit = cgroup ? ` inside the memory cgroup ${cgroup} (limit ${mib(Number(readFileSync(path.join(cgroup, 'memory.limit_in_bytes'), 'utf8')))})` : ' (no memory cgroup limit)';
-	log(`\n== A month of access log: ${LOG_LINES.toLocaleString('en-US')} lines vs ${SMALL_LOG_LINES} through IP Database Lookup (CSV File -> Result File -> Write Result)${limit} ==`);
+	const limit = cgroup
+		? ` inside the memory cgroup ${cgroup} (limit ${mib(Number(readFileSync(path.join(cgroup, 'memory.limit_in_bytes'), 'utf8')))})`
+		: ' (no memory cgroup limit)';
+	log(
+		`\n== A month of access log: ${LOG_LINES.toLocaleString('en-US')} lines vs ${SMALL_LOG_LINES} through IP Database Lookup (CSV File -> Result File -> Write Result)${limit} ==`,
+	);
 	for (const format of formats) {
 		const rates: number[] = [];
 		const growths: number[] = [];
@@ -360,14 +496,34 @@ async function logLookup(prepared: Prepared, env: NodeJS.ProcessEnv, formats: Ar
 		/** Rows per second once the database is read: what a running n8n, which keeps the parsed database, does on its next log. */
 		const netRates: number[] = [];
 		for (let run = 1; run <= RUNS; run++) {
-			const small = await executeLog(prepared, env, `benchLogSmall${format}`, `log-${format}-small-${run}`, cgroup);
-			const large = await executeLog(prepared, env, `benchLogLarge${format}`, `log-${format}-large-${run}`, cgroup);
+			const small = await executeLog(
+				prepared,
+				env,
+				`benchLogSmall${format}`,
+				`log-${format}-small-${run}`,
+				cgroup,
+			);
+			const large = await executeLog(
+				prepared,
+				env,
+				`benchLogLarge${format}`,
+				`log-${format}-large-${run}`,
+				cgroup,
+			);
 			const nodeMs = nodeTimeInOutput(large.stdoutFile, LOOKUP_NODE) ?? NaN;
 			// The 10-line run's node time is mostly reading the database (each `n8n execute` is a new process: no cache).
 			const smallMs = nodeTimeInOutput(small.stdoutFile, LOOKUP_NODE) ?? NaN;
 			const summary = nodeItems(large.stdoutFile, LOOKUP_NODE)?.[0];
-			const written = await fs.stat(path.join(prepared.filesFolder, `access-log-${LOG_LINES}-results.csv`)).then((stat) => stat.size, () => -1);
-			if (summary?.rows !== LOG_LINES || written <= 0) throw new Error(`log ${format} run ${run}: the summary says ${String(summary?.rows)} rows, the result file ${written} bytes`);
+			const written = await fs
+				.stat(path.join(prepared.filesFolder, `access-log-${LOG_LINES}-results.csv`))
+				.then(
+					(stat) => stat.size,
+					() => -1,
+				);
+			if (summary?.rows !== LOG_LINES || written <= 0)
+				throw new Error(
+					`log ${format} run ${run}: the summary says ${String(summary?.rows)} rows, the result file ${written} bytes`,
+				);
 			rates.push(LOG_LINES / (nodeMs / 1000));
 			netRates.push((LOG_LINES - SMALL_LOG_LINES) / ((nodeMs - smallMs) / 1000));
 			growths.push(large.peak - small.peak);
@@ -385,7 +541,9 @@ async function logLookup(prepared: Prepared, env: NodeJS.ProcessEnv, formats: Ar
 		result(
 			`Log lookup, ${format} (${DATABASE_ROWS.toLocaleString('en-US')} networks), ${LOG_LINES.toLocaleString('en-US')} lines, Result File written: rows/s (lookup node's executionTime) ${range(rates, (value) => value.toFixed(0))}; ` +
 				`goal >= 50,000: ${median(rates) >= 50_000 ? 'met' : 'NOT met'}; once the database is read (the node's time less its time on ${SMALL_LOG_LINES} lines) ${range(netRates, (value) => value.toFixed(0))}; n8n execute's peak RSS ${range(peaks, mib)}, growth over ${SMALL_LOG_LINES} lines ${range(growths, mib)}` +
-				(groupPeaks.length > 0 ? `; cgroup peak (page cache included) ${range(groupPeaks, mib)} of ${cgroup ? mib(Number(readFileSync(path.join(cgroup, 'memory.limit_in_bytes'), 'utf8'))) : ''}` : ''),
+				(groupPeaks.length > 0
+					? `; cgroup peak (page cache included) ${range(groupPeaks, mib)} of ${cgroup ? mib(Number(readFileSync(path.join(cgroup, 'memory.limit_in_bytes'), 'utf8'))) : ''}`
+					: ''),
 		);
 	}
 }
@@ -393,8 +551,15 @@ async function logLookup(prepared: Prepared, env: NodeJS.ProcessEnv, formats: Ar
 /** The bulk part's runs: n8n's helper alone (the floor), then the Email node's outputs. */
 type BulkMode = 'floor' | OutputMode;
 
-async function bulkCsv(prepared: Prepared, env: NodeJS.ProcessEnv, sandbox: Sandbox, modes: BulkMode[]): Promise<void> {
-	log(`\n== Bulk CSV: ${LEAD_ROWS} rows vs ${SMALL_LEAD_ROWS} rows through the Email node, unpaced; n8n execute's peak RSS ==`);
+async function bulkCsv(
+	prepared: Prepared,
+	env: NodeJS.ProcessEnv,
+	sandbox: Sandbox,
+	modes: BulkMode[],
+): Promise<void> {
+	log(
+		`\n== Bulk CSV: ${LEAD_ROWS} rows vs ${SMALL_LEAD_ROWS} rows through the Email node, unpaced; n8n execute's peak RSS ==`,
+	);
 	const floorGrowths: number[] = [];
 	for (const mode of modes) {
 		const nodeName = mode === 'floor' ? FLOOR_NODE : EMAIL_NODE;
@@ -404,10 +569,20 @@ async function bulkCsv(prepared: Prepared, env: NodeJS.ProcessEnv, sandbox: Sand
 		const workflowRates: number[] = [];
 		for (let run = 1; run <= RUNS; run++) {
 			sandbox.reset();
-			const small = await executeMeasured(prepared, env, `benchBulkSmall${mode}`, `bulk-${mode}-small-${run}`);
+			const small = await executeMeasured(
+				prepared,
+				env,
+				`benchBulkSmall${mode}`,
+				`bulk-${mode}-small-${run}`,
+			);
 			const smallRequests = sandbox.requests('email').length;
 			sandbox.reset();
-			const large = await executeMeasured(prepared, env, `benchBulkLarge${mode}`, `bulk-${mode}-large-${run}`);
+			const large = await executeMeasured(
+				prepared,
+				env,
+				`benchBulkLarge${mode}`,
+				`bulk-${mode}-large-${run}`,
+			);
 			const requests = sandbox.requests('email').length;
 			const nodeMs = nodeTimeInOutput(large.stdoutFile, nodeName) ?? NaN;
 			const growth = large.peak - small.peak;
@@ -420,15 +595,25 @@ async function bulkCsv(prepared: Prepared, env: NodeJS.ProcessEnv, sandbox: Sand
 			);
 			if (mode === 'resultFile') {
 				const written = path.join(prepared.filesFolder, `result-leads-${LEAD_ROWS}.csv`);
-				const size = await fs.stat(written).then((stat) => stat.size, () => -1);
+				const size = await fs.stat(written).then(
+					(stat) => stat.size,
+					() => -1,
+				);
 				log(`    result file ${written}: ${size < 0 ? 'NOT written' : mib(size)}`);
 			}
 			await fs.rm(large.stdoutFile);
 			await fs.rm(small.stdoutFile);
 		}
 		if (mode === 'floor') floorGrowths.push(...growths);
-		const label = { floor: "n8n's request helper alone (HTTP Floor: no CSV, no items, no file)", items: 'one item per row', resultFile: 'Result File' }[mode];
-		const overFloor = mode !== 'floor' && floorGrowths.length > 0 ? `; ${mib(median(growths) - median(floorGrowths))} over the floor` : '';
+		const label = {
+			floor: "n8n's request helper alone (HTTP Floor: no CSV, no items, no file)",
+			items: 'one item per row',
+			resultFile: 'Result File',
+		}[mode];
+		const overFloor =
+			mode !== 'floor' && floorGrowths.length > 0
+				? `; ${mib(median(growths) - median(floorGrowths))} over the floor`
+				: '';
 		result(
 			`Bulk CSV, ${label}: peak RSS growth ${LEAD_ROWS} ${mode === 'floor' ? 'requests' : 'rows'} over ${SMALL_LEAD_ROWS} ${range(growths, mib)}${overFloor}` +
 				`${mode === 'resultFile' ? `; goal <= 150 MiB: ${median(growths) <= 150 * MIB ? 'met' : 'NOT met'}` : ''}; ${mode === 'floor' ? 'requests' : 'rows'}/s (${nodeName} node's executionTime) ${range(rates, (value) => value.toFixed(0))}` +
@@ -443,11 +628,19 @@ async function bulkCsv(prepared: Prepared, env: NodeJS.ProcessEnv, sandbox: Sand
  */
 function resultFileParameters(): Record<string, unknown> | undefined {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { AbstractEmail } = require(path.join(ROOT, 'dist/nodes/AbstractEmail/AbstractEmail.node.js')) as {
-		AbstractEmail: new () => { description: { properties: Array<{ name: string; options?: Array<{ value?: unknown; name?: string }> }> } };
+	const { AbstractEmail } = require(
+		path.join(ROOT, 'dist/nodes/AbstractEmail/AbstractEmail.node.js'),
+	) as {
+		AbstractEmail: new () => {
+			description: {
+				properties: Array<{ name: string; options?: Array<{ value?: unknown; name?: string }> }>;
+			};
+		};
 	};
 	for (const property of new AbstractEmail().description.properties) {
-		const option = property.options?.find((choice) => choice.value === 'resultFile' || /result file/i.test(String(choice.name ?? '')));
+		const option = property.options?.find(
+			(choice) => choice.value === 'resultFile' || /result file/i.test(String(choice.name ?? '')),
+		);
 		if (option?.value !== undefined) return { [property.name]: option.value };
 	}
 	return undefined;
@@ -461,22 +654,35 @@ async function main(): Promise<void> {
 		// The floor node (bench/n8nFloor), loaded by n8n from a custom extensions folder.
 		const custom = path.join(prepared.workFolder, 'custom');
 		await fs.mkdir(custom, { recursive: true });
-		await fs.copyFile(path.join(__dirname, 'n8nFloor', 'HttpFloor.node.js'), path.join(custom, 'HttpFloor.node.js'));
+		await fs.copyFile(
+			path.join(__dirname, 'n8nFloor', 'HttpFloor.node.js'),
+			path.join(custom, 'HttpFloor.node.js'),
+		);
 		const env = {
 			...(await environmentFor(prepared)),
 			N8N_CUSTOM_EXTENSIONS: custom,
 			N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem',
 			// For instance --max-old-space-size=256, as a container with little memory runs n8n.
-			...(process.env.BENCH_N8N_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_N8N_NODE_OPTIONS } : {}),
+			...(process.env.BENCH_N8N_NODE_OPTIONS
+				? { NODE_OPTIONS: process.env.BENCH_N8N_NODE_OPTIONS }
+				: {}),
 		};
 		const files = prepared.filesFolder;
 
 		// The full databases (from the cache) and the logs of the log part.
-		const logFormats = (['mmdb', 'csv'] as const).filter((format) => PARTS.has('log') && (process.env.BENCH_N8N_LOG_FORMATS ?? 'mmdb,csv').split(',').includes(format));
-		for (const format of logFormats) await fs.copyFile(await fullDatabase(format), path.join(files, `geolocation-full.${format}`));
+		const logFormats = (['mmdb', 'csv'] as const).filter(
+			(format) =>
+				PARTS.has('log') &&
+				(process.env.BENCH_N8N_LOG_FORMATS ?? 'mmdb,csv').split(',').includes(format),
+		);
+		for (const format of logFormats)
+			await fs.copyFile(await fullDatabase(format), path.join(files, `geolocation-full.${format}`));
 		if (logFormats.length > 0) {
 			await writeChunks(path.join(files, `access-log-${LOG_LINES}.csv`), logChunks(LOG_LINES));
-			await writeChunks(path.join(files, `access-log-${SMALL_LOG_LINES}.csv`), logChunks(SMALL_LOG_LINES));
+			await writeChunks(
+				path.join(files, `access-log-${SMALL_LOG_LINES}.csv`),
+				logChunks(SMALL_LOG_LINES),
+			);
 		}
 		const lookups = PARTS.has('lookup') || PARTS.has('cache');
 
@@ -487,7 +693,10 @@ async function main(): Promise<void> {
 		await fs.writeFile(path.join(files, 'tiny.csv'), databaseFileOf('ip-geolocation', 'csv', 1));
 		if (PARTS.has('bulk')) {
 			await writeChunks(path.join(files, `leads-${LEAD_ROWS}.csv`), leadChunks(LEAD_ROWS));
-			await writeChunks(path.join(files, `leads-${SMALL_LEAD_ROWS}.csv`), leadChunks(SMALL_LEAD_ROWS));
+			await writeChunks(
+				path.join(files, `leads-${SMALL_LEAD_ROWS}.csv`),
+				leadChunks(SMALL_LEAD_ROWS),
+			);
 		}
 		// Tiny files whose records are as large as the real ones' (the n8n-core bench's): GeoLite2-City's own records over IPv4, the bench CSV's rows.
 		// MMDB: random IPv4 addresses (seed 18, as bench/ipLookupMemory.ts); CSV: the bench's addresses, 9 in 10 in its networks.
@@ -496,7 +705,10 @@ async function main(): Promise<void> {
 		// Files whose answers are as large: for the MMDB its twin (exactly the real file's records
 		// for these addresses), for the CSV the n8n-core bench's tiny CSV (the bench's own records).
 		if (lookups) {
-			await fs.writeFile(path.join(files, 'twin-city.mmdb'), mmdbTwin(CITY, cityAddresses, 'GeoLite2-City'));
+			await fs.writeFile(
+				path.join(files, 'twin-city.mmdb'),
+				mmdbTwin(CITY, cityAddresses, 'GeoLite2-City'),
+			);
 			await fs.copyFile(tinyCsv(prepared.workFolder), path.join(files, 'alike.csv'));
 		}
 		const size = (file: string) => {
@@ -506,46 +718,124 @@ async function main(): Promise<void> {
 				return 0; // a file of a part not run
 			}
 		};
-		const cases: LookupCase[] = !lookups ? [] : [
-			{ format: 'mmdb', real: 'GeoLite2-City.mmdb', tiny: 'tiny.mmdb', alike: 'twin-city.mmdb', alikeIs: "the real file's own networks and records for these addresses", realBytes: size('GeoLite2-City.mmdb'), addresses: cityAddresses },
-			{ format: 'csv', real: 'geolocation-1m.csv', tiny: 'tiny.csv', alike: 'alike.csv', alikeIs: "three of the bench CSV's own rows widened to cover the addresses", realBytes: size('geolocation-1m.csv'), addresses: csvAddresses(CSV_ROWS, LOOKUPS) },
-		];
-		if (lookups) log(`Files in ~/.n8n-files: ${cases.map((lookup) => `${lookup.real} ${mib(lookup.realBytes)}, ${lookup.tiny} ${(size(lookup.tiny) / 1024).toFixed(1)} KiB, ${lookup.alike} ${(size(lookup.alike) / 1024).toFixed(1)} KiB`).join('; ')}; leads-${LEAD_ROWS}.csv ${mib(size(`leads-${LEAD_ROWS}.csv`))}`);
+		const cases: LookupCase[] = !lookups
+			? []
+			: [
+					{
+						format: 'mmdb',
+						real: 'GeoLite2-City.mmdb',
+						tiny: 'tiny.mmdb',
+						alike: 'twin-city.mmdb',
+						alikeIs: "the real file's own networks and records for these addresses",
+						realBytes: size('GeoLite2-City.mmdb'),
+						addresses: cityAddresses,
+					},
+					{
+						format: 'csv',
+						real: 'geolocation-1m.csv',
+						tiny: 'tiny.csv',
+						alike: 'alike.csv',
+						alikeIs: "three of the bench CSV's own rows widened to cover the addresses",
+						realBytes: size('geolocation-1m.csv'),
+						addresses: csvAddresses(CSV_ROWS, LOOKUPS),
+					},
+				];
+		if (lookups)
+			log(
+				`Files in ~/.n8n-files: ${cases.map((lookup) => `${lookup.real} ${mib(lookup.realBytes)}, ${lookup.tiny} ${(size(lookup.tiny) / 1024).toFixed(1)} KiB, ${lookup.alike} ${(size(lookup.alike) / 1024).toFixed(1)} KiB`).join('; ')}; leads-${LEAD_ROWS}.csv ${mib(size(`leads-${LEAD_ROWS}.csv`))}`,
+			);
 
 		const resultFile = resultFileParameters();
-		const modes: BulkMode[] = (resultFile ? (['floor', 'items', 'resultFile'] as BulkMode[]) : (['floor', 'items'] as BulkMode[])).filter(
-			(mode) => !process.env.BENCH_N8N_MODES || process.env.BENCH_N8N_MODES.split(',').includes(mode),
+		const modes: BulkMode[] = (
+			resultFile
+				? (['floor', 'items', 'resultFile'] as BulkMode[])
+				: (['floor', 'items'] as BulkMode[])
+		).filter(
+			(mode) =>
+				!process.env.BENCH_N8N_MODES || process.env.BENCH_N8N_MODES.split(',').includes(mode),
 		);
 		const workflows: Workflow[] = [];
 		for (const lookup of cases) {
-			workflows.push(lookupWorkflow(`benchLookupReal${lookup.format}`, lookup.real, lookup.addresses));
-			workflows.push(lookupWorkflow(`benchLookupTiny${lookup.format}`, lookup.tiny, lookup.addresses));
-			workflows.push(lookupWorkflow(`benchLookupAlike${lookup.format}`, lookup.alike, lookup.addresses));
+			workflows.push(
+				lookupWorkflow(`benchLookupReal${lookup.format}`, lookup.real, lookup.addresses),
+			);
+			workflows.push(
+				lookupWorkflow(`benchLookupTiny${lookup.format}`, lookup.tiny, lookup.addresses),
+			);
+			workflows.push(
+				lookupWorkflow(`benchLookupAlike${lookup.format}`, lookup.alike, lookup.addresses),
+			);
 			for (const count of CACHE_COUNTS) {
 				const addresses = lookup.addresses.slice(0, count);
-				workflows.push(lookupWorkflow(hookId('Real', lookup.format, count), lookup.real, addresses, { kind: 'webhook', path: hookPath('real', lookup.format, count) }));
-				workflows.push(lookupWorkflow(hookId('Alike', lookup.format, count), lookup.alike, addresses, { kind: 'webhook', path: hookPath('alike', lookup.format, count) }));
+				workflows.push(
+					lookupWorkflow(hookId('Real', lookup.format, count), lookup.real, addresses, {
+						kind: 'webhook',
+						path: hookPath('real', lookup.format, count),
+					}),
+				);
+				workflows.push(
+					lookupWorkflow(hookId('Alike', lookup.format, count), lookup.alike, addresses, {
+						kind: 'webhook',
+						path: hookPath('alike', lookup.format, count),
+					}),
+				);
 			}
 		}
 		for (const format of logFormats) {
-			workflows.push(logLookupWorkflow(`benchLogLarge${format}`, `geolocation-full.${format}`, `access-log-${LOG_LINES}.csv`));
-			workflows.push(logLookupWorkflow(`benchLogSmall${format}`, `geolocation-full.${format}`, `access-log-${SMALL_LOG_LINES}.csv`));
+			workflows.push(
+				logLookupWorkflow(
+					`benchLogLarge${format}`,
+					`geolocation-full.${format}`,
+					`access-log-${LOG_LINES}.csv`,
+				),
+			);
+			workflows.push(
+				logLookupWorkflow(
+					`benchLogSmall${format}`,
+					`geolocation-full.${format}`,
+					`access-log-${SMALL_LOG_LINES}.csv`,
+				),
+			);
 		}
 		for (const mode of PARTS.has('bulk') ? modes : []) {
 			if (mode === 'floor') {
-				workflows.push(floorWorkflow(`benchBulkLarge${mode}`, LEAD_ROWS), floorWorkflow(`benchBulkSmall${mode}`, SMALL_LEAD_ROWS));
+				workflows.push(
+					floorWorkflow(`benchBulkLarge${mode}`, LEAD_ROWS),
+					floorWorkflow(`benchBulkSmall${mode}`, SMALL_LEAD_ROWS),
+				);
 				continue;
 			}
-			workflows.push(bulkEmailWorkflow(`benchBulkLarge${mode}`, `leads-${LEAD_ROWS}.csv`, mode, resultFile ?? {}));
-			workflows.push(bulkEmailWorkflow(`benchBulkSmall${mode}`, `leads-${SMALL_LEAD_ROWS}.csv`, mode, resultFile ?? {}));
+			workflows.push(
+				bulkEmailWorkflow(
+					`benchBulkLarge${mode}`,
+					`leads-${LEAD_ROWS}.csv`,
+					mode,
+					resultFile ?? {},
+				),
+			);
+			workflows.push(
+				bulkEmailWorkflow(
+					`benchBulkSmall${mode}`,
+					`leads-${SMALL_LEAD_ROWS}.csv`,
+					mode,
+					resultFile ?? {},
+				),
+			);
 		}
 		// Credentials at the sandbox, Requests per Second 0 (unpaced).
 		await importIntoN8n(prepared.runtime, env, sandbox, workflows, { requestsPerSecond: 0 });
 		for (const workflow of workflows.filter((candidate) => candidate.id?.startsWith('benchHook'))) {
-			assertSucceeded(await n8nCommand(prepared.runtime, env, ['publish:workflow', `--id=${workflow.id}`]), `publishing ${workflow.id}`);
+			assertSucceeded(
+				await n8nCommand(prepared.runtime, env, ['publish:workflow', `--id=${workflow.id}`]),
+				`publishing ${workflow.id}`,
+			);
 		}
-		log(`n8n ${prepared.runtime.n8nVersion}, N8N_DEFAULT_BINARY_DATA_MODE=${env.N8N_DEFAULT_BINARY_DATA_MODE}; ${workflows.length} workflows imported; ${RUNS} run(s) per figure.` +
-			(resultFile ? ` Result File mode: ${JSON.stringify(resultFile)}.` : ' The Email node has no Result File output yet: one item per row only.'));
+		log(
+			`n8n ${prepared.runtime.n8nVersion}, N8N_DEFAULT_BINARY_DATA_MODE=${env.N8N_DEFAULT_BINARY_DATA_MODE}; ${workflows.length} workflows imported; ${RUNS} run(s) per figure.` +
+				(resultFile
+					? ` Result File mode: ${JSON.stringify(resultFile)}.`
+					: ' The Email node has no Result File output yet: one item per row only.'),
+		);
 
 		if (PARTS.has('lookup')) await lookupMemory(prepared, env, cases);
 		if (PARTS.has('cache')) await cacheFigures(prepared, env, cases);
@@ -555,7 +845,9 @@ async function main(): Promise<void> {
 		await sandbox.close();
 		await fs.rm(prepared.workFolder, { recursive: true, force: true });
 	}
-	log(`\n== Summary (n8n ${prepared.runtime.n8nVersion}, filesystem binary mode, ${Math.round((Date.now() - started) / 1000)} s) ==\n${results.join('\n')}`);
+	log(
+		`\n== Summary (n8n ${prepared.runtime.n8nVersion}, filesystem binary mode, ${Math.round((Date.now() - started) / 1000)} s) ==\n${results.join('\n')}`,
+	);
 }
 
 main().then(

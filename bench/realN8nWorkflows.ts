@@ -9,7 +9,14 @@ import { exampleCredentialId, exampleCredentialName } from '../test/harness/sand
 
 type Start = { kind: 'manual' } | { kind: 'webhook'; path: string };
 
-const node = (name: string, type: string, typeVersion: number, x: number, parameters: Record<string, unknown>, extra: Partial<WorkflowNode> = {}): WorkflowNode => ({
+const node = (
+	name: string,
+	type: string,
+	typeVersion: number,
+	x: number,
+	parameters: Record<string, unknown>,
+	extra: Partial<WorkflowNode> = {},
+): WorkflowNode => ({
 	name,
 	type,
 	typeVersion,
@@ -26,18 +33,30 @@ function startNode(start: Start): WorkflowNode {
 		'n8n-nodes-base.webhook',
 		2,
 		0,
-		{ httpMethod: 'POST', path: start.path, responseMode: 'lastNode', responseData: 'firstEntryJson', options: {} },
+		{
+			httpMethod: 'POST',
+			path: start.path,
+			responseMode: 'lastNode',
+			responseData: 'firstEntryJson',
+			options: {},
+		},
 		{ webhookId: start.path },
 	);
 }
 
 const readFile = (name: string, file: string, x: number) =>
-	node(name, 'n8n-nodes-base.readWriteFile', 1, x, { operation: 'read', fileSelector: `.n8n-files/${file}`, options: {} });
+	node(name, 'n8n-nodes-base.readWriteFile', 1, x, {
+		operation: 'read',
+		fileSelector: `.n8n-files/${file}`,
+		options: {},
+	});
 
 function chain(workflow: { id: string; name: string; nodes: WorkflowNode[] }): Workflow {
 	const connections: Record<string, unknown> = {};
 	workflow.nodes.slice(0, -1).forEach((from, index) => {
-		connections[from.name] = { main: [[{ node: workflow.nodes[index + 1].name, type: 'main', index: 0 }]] };
+		connections[from.name] = {
+			main: [[{ node: workflow.nodes[index + 1].name, type: 'main', index: 0 }]],
+		};
 	});
 	return { ...workflow, connections, settings: { executionOrder: 'v1' } };
 }
@@ -46,7 +65,12 @@ export const LOOKUP_NODE = 'IP Database Lookup';
 
 /** The Email Reputation credential the bench imports (at the sandbox), as a node references it. */
 const EMAIL_CREDENTIAL: Partial<WorkflowNode> = {
-	credentials: { abstractEmailApi: { id: exampleCredentialId('abstractEmailApi'), name: exampleCredentialName('abstractEmailApi') } },
+	credentials: {
+		abstractEmailApi: {
+			id: exampleCredentialId('abstractEmailApi'),
+			name: exampleCredentialName('abstractEmailApi'),
+		},
+	},
 };
 export const EMAIL_NODE = 'Email Reputation';
 
@@ -55,15 +79,27 @@ export const EMAIL_NODE = 'Email Reputation';
  * as one JSON array) -> One item per address (Split Out) -> IP Database Lookup, the database
  * chosen by the expression n8n keeps on rename.
  */
-export function lookupWorkflow(id: string, databaseFile: string, addresses: string[], start: Start = { kind: 'manual' }): Workflow {
+export function lookupWorkflow(
+	id: string,
+	databaseFile: string,
+	addresses: string[],
+	start: Start = { kind: 'manual' },
+): Workflow {
 	return chain({
 		id,
 		name: `Bench: ${addresses.length} lookups in ${databaseFile}`,
 		nodes: [
 			startNode(start),
 			readFile('Read Database', databaseFile, 200),
-			node('Addresses', 'n8n-nodes-base.set', 3.4, 400, { mode: 'raw', jsonOutput: JSON.stringify({ ips: addresses }), options: {} }),
-			node('One item per address', 'n8n-nodes-base.splitOut', 1, 600, { fieldToSplitOut: 'ips', options: {} }),
+			node('Addresses', 'n8n-nodes-base.set', 3.4, 400, {
+				mode: 'raw',
+				jsonOutput: JSON.stringify({ ips: addresses }),
+				options: {},
+			}),
+			node('One item per address', 'n8n-nodes-base.splitOut', 1, 600, {
+				fieldToSplitOut: 'ips',
+				options: {},
+			}),
 			node(LOOKUP_NODE, 'n8n-nodes-abstractapi.abstractIpLookup', 1, 800, {
 				ipAddress: '={{ $json.ips }}',
 				databaseSource: 'fromNode',
@@ -84,7 +120,12 @@ export type OutputMode = 'items' | 'resultFile';
  * node's 50,000 items are the workflow's end (what a user would turn into a file next is left out).
  * `resultFileParameters` are the Email node's parameters that select Result File mode.
  */
-export function bulkEmailWorkflow(id: string, leadsFile: string, mode: OutputMode, resultFileParameters: Record<string, unknown>): Workflow {
+export function bulkEmailWorkflow(
+	id: string,
+	leadsFile: string,
+	mode: OutputMode,
+	resultFileParameters: Record<string, unknown>,
+): Workflow {
 	const nodes: WorkflowNode[] = [
 		startNode({ kind: 'manual' }),
 		readFile('Read Leads', leadsFile, 200),
@@ -93,7 +134,13 @@ export function bulkEmailWorkflow(id: string, leadsFile: string, mode: OutputMod
 			'n8n-nodes-abstractapi.abstractEmail',
 			1,
 			400,
-			{ input: 'csvFile', binaryPropertyName: 'data', emailColumn: 'email', ...(mode === 'resultFile' ? resultFileParameters : {}), options: {} },
+			{
+				input: 'csvFile',
+				binaryPropertyName: 'data',
+				emailColumn: 'email',
+				...(mode === 'resultFile' ? resultFileParameters : {}),
+				options: {},
+			},
 			EMAIL_CREDENTIAL,
 		),
 	];

@@ -9,7 +9,9 @@ import type { SandboxRequest } from '../test/sandbox/types';
 
 // The store the nodes run with (the harness loads them from dist/).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const kept = require(path.join(ROOT, 'dist/nodes/shared/engine/keptAnswers.js')) as typeof import('../nodes/shared/engine/keptAnswers');
+const kept = require(
+	path.join(ROOT, 'dist/nodes/shared/engine/keptAnswers.js'),
+) as typeof import('../nodes/shared/engine/keptAnswers');
 
 /**
  * What n8n's second runs of a node cost (Email Reputation, CSV input as items, pacing off),
@@ -28,11 +30,19 @@ const MiB = 1024 * 1024;
 
 const leads = (count: number, firstEmpty = false) => {
 	let text = 'name,email\n';
-	for (let row = 1; row <= count; row++) text += row === 1 && firstEmpty ? 'Nobody,\n' : `Lead ${row},lead${row}@example.com\n`;
-	return { json: {}, binary: { data: { bytes: Buffer.from(text), mimeType: 'text/csv', fileName: 'leads.csv' } } };
+	for (let row = 1; row <= count; row++)
+		text += row === 1 && firstEmpty ? 'Nobody,\n' : `Lead ${row},lead${row}@example.com\n`;
+	return {
+		json: {},
+		binary: { data: { bytes: Buffer.from(text), mimeType: 'text/csv', fileName: 'leads.csv' } },
+	};
 };
 
-const emailFile = (sandbox: Sandbox, rows: number, extra: Partial<NodeRun> & { firstEmpty?: boolean } = {}) =>
+const emailFile = (
+	sandbox: Sandbox,
+	rows: number,
+	extra: Partial<NodeRun> & { firstEmpty?: boolean } = {},
+) =>
 	runNode({
 		type: 'abstractEmail',
 		parameters: { input: 'csvFile', binaryPropertyName: 'data', emailColumn: 'email', options: {} },
@@ -44,11 +54,17 @@ const emailFile = (sandbox: Sandbox, rows: number, extra: Partial<NodeRun> & { f
 		...extra,
 	});
 
-const valueOf = (request: { fields: Record<string, unknown>; query: Record<string, string> }) => String(request.fields.email ?? request.query.email);
-const answeredRows = (result: RunResult) => result.output('Node').filter((item) => item.json.error === undefined).length;
+const valueOf = (request: { fields: Record<string, unknown>; query: Record<string, string> }) =>
+	String(request.fields.email ?? request.query.email);
+const answeredRows = (result: RunResult) =>
+	result.output('Node').filter((item) => item.json.error === undefined).length;
 
 /** Each case with keeping on, then off, in the same process. */
-async function perRow(sandbox: Sandbox, name: string, runCase: () => Promise<{ answered: number }>): Promise<void> {
+async function perRow(
+	sandbox: Sandbox,
+	name: string,
+	runCase: () => Promise<{ answered: number }>,
+): Promise<void> {
 	const figures: string[] = [];
 	for (const budget of [kept.KEPT_ANSWERS_BUDGET, 0]) {
 		const previous = kept.setKeptAnswersBudget(budget);
@@ -67,23 +83,47 @@ async function perRow(sandbox: Sandbox, name: string, runCase: () => Promise<{ a
 export async function run(): Promise<void> {
 	const sandbox = await startSandbox();
 	try {
-		console.log('\n## Retries (Email Reputation, CSV rows as items, pacing off, Retry On Fail: 3 tries)');
-		console.log('Requests per answered row (goal 1.00; without keeping: 1.75 and 3.00). Refusals (the 400, the quota answers in flight) are not charged');
-		await perRow(sandbox, 'a 200-row file, row 121 refused (400) once, default On Error', async () => {
-			sandbox.faultWhen('email', firstTimeOnly((request) => valueOf(request) === 'lead120@example.com'), { kind: 'status', status: 400 });
-			return { answered: answeredRows(await emailFile(sandbox, 200, { settings: RETRY_ON_FAIL })) };
-		});
+		console.log(
+			'\n## Retries (Email Reputation, CSV rows as items, pacing off, Retry On Fail: 3 tries)',
+		);
+		console.log(
+			'Requests per answered row (goal 1.00; without keeping: 1.75 and 3.00). Refusals (the 400, the quota answers in flight) are not charged',
+		);
+		await perRow(
+			sandbox,
+			'a 200-row file, row 121 refused (400) once, default On Error',
+			async () => {
+				sandbox.faultWhen(
+					'email',
+					firstTimeOnly((request) => valueOf(request) === 'lead120@example.com'),
+					{ kind: 'status', status: 400 },
+				);
+				return {
+					answered: answeredRows(await emailFile(sandbox, 200, { settings: RETRY_ON_FAIL })),
+				};
+			},
+		);
 		for (const onError of ['continueRegularOutput', 'continueErrorOutput'] as const) {
-			await perRow(sandbox, `a 200-row file whose first row has no address, ${onError}`, async () => ({
-				answered: answeredRows(await emailFile(sandbox, 200, { settings: RETRY_ON_FAIL, onError, firstEmpty: true })),
-			}));
+			await perRow(
+				sandbox,
+				`a 200-row file whose first row has no address, ${onError}`,
+				async () => ({
+					answered: answeredRows(
+						await emailFile(sandbox, 200, { settings: RETRY_ON_FAIL, onError, firstEmpty: true }),
+					),
+				}),
+			);
 		}
-		await perRow(sandbox, 'a 400-row file, the plan runs out at row 301; Retry of the execution after credits are added', async () => {
-			sandbox.setQuota('email', 300);
-			const failed = await emailFile(sandbox, 400);
-			sandbox.setQuota('email', 10_000);
-			return { answered: answeredRows(await retryExecution(failed)) };
-		});
+		await perRow(
+			sandbox,
+			'a 400-row file, the plan runs out at row 301; Retry of the execution after credits are added',
+			async () => {
+				sandbox.setQuota('email', 300);
+				const failed = await emailFile(sandbox, 400);
+				sandbox.setQuota('email', 10_000);
+				return { answered: answeredRows(await retryExecution(failed)) };
+			},
+		);
 
 		await keptMemory(sandbox);
 		await speed(sandbox);
@@ -97,7 +137,11 @@ export async function run(): Promise<void> {
 async function keptMemory(sandbox: Sandbox): Promise<void> {
 	const gc = (globalThis as { gc?: () => void }).gc;
 	sandbox.reset();
-	sandbox.faultWhen('email', (request: SandboxRequest) => valueOf(request) === 'lead50000@example.com', { kind: 'status', status: 400 });
+	sandbox.faultWhen(
+		'email',
+		(request: SandboxRequest) => valueOf(request) === 'lead50000@example.com',
+		{ kind: 'status', status: 400 },
+	);
 	gc?.();
 	const before = process.memoryUsage().heapUsed;
 	const failed = await emailFile(sandbox, 50_000);
@@ -106,7 +150,9 @@ async function keptMemory(sandbox: Sandbox): Promise<void> {
 	// The sandbox's request log is not the node's.
 	sandbox.reset();
 	gc?.();
-	const heap = gc ? `; heap held after a forced collection: ${((process.memoryUsage().heapUsed - before) / MiB).toFixed(1)} MiB` : ' (node --expose-gc also prints the heap it holds)';
+	const heap = gc
+		? `; heap held after a forced collection: ${((process.memoryUsage().heapUsed - before) / MiB).toFixed(1)} MiB`
+		: ' (node --expose-gc also prints the heap it holds)';
 	console.log(
 		`Memory a 50,000-row try keeps for the next (its last row refused, default On Error): ${held.answers.toLocaleString('en-US')} answers, ${(held.size / MiB).toFixed(1)} MiB as counted against the ${kept.KEPT_ANSWERS_BUDGET / MiB} MiB budget${heap}`,
 	);
@@ -123,7 +169,10 @@ async function keptMemory(sandbox: Sandbox): Promise<void> {
 async function speed(sandbox: Sandbox): Promise<void> {
 	const rows = Number(process.env.BENCH_RETRIES_ROWS ?? 5_000);
 	const rounds = Number(process.env.BENCH_RETRIES_ROUNDS ?? 5);
-	const figures: Record<'kept' | 'off', { rate: number[]; cpu: number[] }> = { kept: { rate: [], cpu: [] }, off: { rate: [], cpu: [] } };
+	const figures: Record<'kept' | 'off', { rate: number[]; cpu: number[] }> = {
+		kept: { rate: [], cpu: [] },
+		off: { rate: [], cpu: [] },
+	};
 	for (let round = 0; round < rounds; round++) {
 		for (const mode of round % 2 === 0 ? (['kept', 'off'] as const) : (['off', 'kept'] as const)) {
 			const previous = kept.setKeptAnswersBudget(mode === 'kept' ? kept.KEPT_ANSWERS_BUDGET : 0);
@@ -133,13 +182,15 @@ async function speed(sandbox: Sandbox): Promise<void> {
 			const result = await emailFile(sandbox, rows);
 			const used = process.cpuUsage(cpu);
 			const seconds = (performance.now() - started) / 1000;
-			if (result.error || result.items.length !== rows) throw new Error(`the ${mode} run did not answer every row: ${result.error?.message}`);
+			if (result.error || result.items.length !== rows)
+				throw new Error(`the ${mode} run did not answer every row: ${result.error?.message}`);
 			figures[mode].rate.push(rows / seconds);
 			figures[mode].cpu.push((used.user + used.system) / rows);
 			kept.setKeptAnswersBudget(previous);
 		}
 	}
-	const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+	const median = (values: number[]) =>
+		[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 	const rate = { kept: median(figures.kept.rate), off: median(figures.off.rate) };
 	const cpu = { kept: median(figures.kept.cpu), off: median(figures.off.cpu) };
 	console.log(

@@ -24,8 +24,20 @@ async function main() {
 	await testRuns();
 	await keptSoak();
 	await multiProcess();
-	console.log('\n(Throughput against n8n\'s HTTP Request node needs the n8n that `npm run test:e2e` caches: node .out/bench/httpRequest.js)');
-	for (const name of ['media', 'database', 'csv', 'csvResultFile', 'companyLeads', 'mmdbReader', 'ipLookup', 'ipLookupMemory', 'ipLookupLog']) {
+	console.log(
+		"\n(Throughput against n8n's HTTP Request node needs the n8n that `npm run test:e2e` caches: node .out/bench/httpRequest.js)",
+	);
+	for (const name of [
+		'media',
+		'database',
+		'csv',
+		'csvResultFile',
+		'companyLeads',
+		'mmdbReader',
+		'ipLookup',
+		'ipLookupMemory',
+		'ipLookupLog',
+	]) {
 		const file = path.join(__dirname, `${name}.js`);
 		if (!existsSync(file)) continue;
 		// eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -8,7 +8,9 @@ import { startSandbox, type Sandbox } from '../test/sandbox/server';
 
 // The store the nodes run with (the harness loads them from dist/).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const kept = require(path.join(ROOT, 'dist/nodes/shared/engine/keptAnswers.js')) as typeof import('../nodes/shared/engine/keptAnswers');
+const kept = require(
+	path.join(ROOT, 'dist/nodes/shared/engine/keptAnswers.js'),
+) as typeof import('../nodes/shared/engine/keptAnswers');
 
 /**
  * What a person building a workflow pays (Email Reputation, CSV rows as items, pacing off),
@@ -26,13 +28,26 @@ const MiB = 1024 * 1024;
 const leads = (count: number) => {
 	let text = 'name,email\n';
 	for (let row = 1; row <= count; row++) text += `Lead ${row},lead${row}@example.com\n`;
-	return { json: {}, binary: { data: { bytes: Buffer.from(text), mimeType: 'text/csv', fileName: 'leads.csv' } } };
+	return {
+		json: {},
+		binary: { data: { bytes: Buffer.from(text), mimeType: 'text/csv', fileName: 'leads.csv' } },
+	};
 };
 
-const emailFile = (sandbox: Sandbox, rows: number, workflowId: string, extra: Partial<NodeRun> & { options?: Record<string, unknown> } = {}) =>
+const emailFile = (
+	sandbox: Sandbox,
+	rows: number,
+	workflowId: string,
+	extra: Partial<NodeRun> & { options?: Record<string, unknown> } = {},
+) =>
 	runNode({
 		type: 'abstractEmail',
-		parameters: { input: 'csvFile', binaryPropertyName: 'data', emailColumn: 'email', options: extra.options ?? {} },
+		parameters: {
+			input: 'csvFile',
+			binaryPropertyName: 'data',
+			emailColumn: 'email',
+			options: extra.options ?? {},
+		},
 		credential: sandboxCredential(sandbox, 'email'),
 		items: [leads(rows)],
 		workflowId,
@@ -68,10 +83,13 @@ async function repeatedRuns(sandbox: Sandbox): Promise<void> {
 		sandbox.reset();
 		const result = await emailFile(sandbox, rows, workflowId, { mode });
 		const answered = result.output('Node').filter((item) => item.json.error === undefined).length;
-		if (result.error || answered !== rows) throw new Error(`${label} did not answer every row: ${result.error?.message}`);
+		if (result.error || answered !== rows)
+			throw new Error(`${label} did not answer every row: ${result.error?.message}`);
 		perRow.push(`${label} ${(sandbox.requests('email').length / answered).toFixed(2)}`);
 	}
-	console.log(`Requests per answered row, ${rows.toLocaleString('en-US')} rows, one workflow (goal 1.00, then 0.00): ${perRow.join(', ')}`);
+	console.log(
+		`Requests per answered row, ${rows.toLocaleString('en-US')} rows, one workflow (goal 1.00, then 0.00): ${perRow.join(', ')}`,
+	);
 	kept.dropKeptAnswers();
 }
 
@@ -81,7 +99,11 @@ async function keptMemory(sandbox: Sandbox): Promise<void> {
 	const gc = (globalThis as { gc?: () => void }).gc;
 	kept.dropKeptAnswers();
 	sandbox.reset();
-	let result: Awaited<ReturnType<typeof emailFile>> | undefined = await emailFile(sandbox, rows, newWorkflowId('bench-test-runs'));
+	let result: Awaited<ReturnType<typeof emailFile>> | undefined = await emailFile(
+		sandbox,
+		rows,
+		newWorkflowId('bench-test-runs'),
+	);
 	if (result.error) throw new Error(`the ${rows}-row test run failed: ${result.error.message}`);
 	// The run's own output is n8n's, not the store's: the heap is measured with the store's
 	// answers, then without them, so that only what the store holds counts.
@@ -110,25 +132,37 @@ async function keptMemory(sandbox: Sandbox): Promise<void> {
 async function speed(sandbox: Sandbox): Promise<void> {
 	const rows = Number(process.env.BENCH_TEST_RUNS_ROWS ?? 5_000);
 	const rounds = Number(process.env.BENCH_TEST_RUNS_ROUNDS ?? 5);
-	const figures: Record<'on' | 'off', { rate: number[]; cpu: number[] }> = { on: { rate: [], cpu: [] }, off: { rate: [], cpu: [] } };
+	const figures: Record<'on' | 'off', { rate: number[]; cpu: number[] }> = {
+		on: { rate: [], cpu: [] },
+		off: { rate: [], cpu: [] },
+	};
 	for (let round = 0; round < rounds; round++) {
 		for (const option of round % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const)) {
 			kept.dropKeptAnswers();
 			sandbox.reset();
 			const started = performance.now();
 			const cpu = process.cpuUsage();
-			const result = await emailFile(sandbox, rows, newWorkflowId('bench-test-runs'), { options: { reuseTestRunAnswers: option === 'on' } });
+			const result = await emailFile(sandbox, rows, newWorkflowId('bench-test-runs'), {
+				options: { reuseTestRunAnswers: option === 'on' },
+			});
 			const used = process.cpuUsage(cpu);
 			const seconds = (performance.now() - started) / 1000;
-			if (result.error || result.output('Node').length !== rows || sandbox.requests('email').length !== rows) {
-				throw new Error(`the run with the option ${option} did not send and answer every row: ${result.error?.message}`);
+			if (
+				result.error ||
+				result.output('Node').length !== rows ||
+				sandbox.requests('email').length !== rows
+			) {
+				throw new Error(
+					`the run with the option ${option} did not send and answer every row: ${result.error?.message}`,
+				);
 			}
 			figures[option].rate.push(rows / seconds);
 			figures[option].cpu.push((used.user + used.system) / rows);
 		}
 	}
 	kept.dropKeptAnswers();
-	const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+	const median = (values: number[]) =>
+		[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 	const rate = { on: median(figures.on.rate), off: median(figures.off.rate) };
 	const cpu = { on: median(figures.on.cpu), off: median(figures.off.cpu) };
 	console.log(

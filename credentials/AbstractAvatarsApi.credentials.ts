@@ -1,4 +1,10 @@
-import type { IAuthenticate, ICredentialTestRequest, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
+import type {
+	IAuthenticate,
+	ICredentialTestRequest,
+	ICredentialType,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
 import { keyInQuery, withLiveBaseUrl } from './shared/keyPlacement';
 import { testBaseUrl } from './shared/liveBaseUrls';
@@ -10,9 +16,16 @@ export class AbstractAvatarsApi implements ICredentialType {
 
 	documentationUrl = 'https://docs.abstractapi.com/avatars';
 
-	icon: Icon = { light: 'file:../nodes/AbstractAvatars/abstractAvatars.svg', dark: 'file:../nodes/AbstractAvatars/abstractAvatars.dark.svg' };
+	icon: Icon = {
+		light: 'file:../nodes/AbstractAvatars/abstractAvatars.svg',
+		dark: 'file:../nodes/AbstractAvatars/abstractAvatars.dark.svg',
+	};
 
-	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('abstractAvatarsApi'), requestsPerSecondProperty];
+	properties: INodeProperties[] = [
+		apiKeyProperty,
+		baseUrlProperty('abstractAvatarsApi'),
+		requestsPerSecondProperty,
+	];
 
 	authenticate: IAuthenticate = withLiveBaseUrl('abstractAvatarsApi', keyInQuery);
 

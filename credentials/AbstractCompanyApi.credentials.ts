@@ -1,4 +1,10 @@
-import type { IAuthenticate, ICredentialTestRequest, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
+import type {
+	IAuthenticate,
+	ICredentialTestRequest,
+	ICredentialType,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
 import { keyInQuery, withLiveBaseUrl } from './shared/keyPlacement';
 import { testBaseUrl } from './shared/liveBaseUrls';
@@ -10,9 +16,16 @@ export class AbstractCompanyApi implements ICredentialType {
 
 	documentationUrl = 'https://docs.abstractapi.com/company-enrichment';
 
-	icon: Icon = { light: 'file:../nodes/AbstractCompany/abstractCompany.svg', dark: 'file:../nodes/AbstractCompany/abstractCompany.dark.svg' };
+	icon: Icon = {
+		light: 'file:../nodes/AbstractCompany/abstractCompany.svg',
+		dark: 'file:../nodes/AbstractCompany/abstractCompany.dark.svg',
+	};
 
-	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('abstractCompanyApi'), requestsPerSecondProperty];
+	properties: INodeProperties[] = [
+		apiKeyProperty,
+		baseUrlProperty('abstractCompanyApi'),
+		requestsPerSecondProperty,
+	];
 
 	authenticate: IAuthenticate = withLiveBaseUrl('abstractCompanyApi', keyInQuery);
 

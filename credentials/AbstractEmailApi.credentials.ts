@@ -1,4 +1,10 @@
-import type { IAuthenticate, ICredentialTestRequest, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
+import type {
+	IAuthenticate,
+	ICredentialTestRequest,
+	ICredentialType,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
 import { keyByRequestForm, withLiveBaseUrl } from './shared/keyPlacement';
 import { testBaseUrl } from './shared/liveBaseUrls';
@@ -10,9 +16,16 @@ export class AbstractEmailApi implements ICredentialType {
 
 	documentationUrl = 'https://docs.abstractapi.com/email-reputation';
 
-	icon: Icon = { light: 'file:../nodes/AbstractEmail/abstractEmail.svg', dark: 'file:../nodes/AbstractEmail/abstractEmail.dark.svg' };
+	icon: Icon = {
+		light: 'file:../nodes/AbstractEmail/abstractEmail.svg',
+		dark: 'file:../nodes/AbstractEmail/abstractEmail.dark.svg',
+	};
 
-	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('abstractEmailApi'), requestsPerSecondProperty];
+	properties: INodeProperties[] = [
+		apiKeyProperty,
+		baseUrlProperty('abstractEmailApi'),
+		requestsPerSecondProperty,
+	];
 
 	authenticate: IAuthenticate = withLiveBaseUrl('abstractEmailApi', keyByRequestForm);
 

@@ -1,4 +1,10 @@
-import type { IAuthenticate, ICredentialTestRequest, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
+import type {
+	IAuthenticate,
+	ICredentialTestRequest,
+	ICredentialType,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
 import { keyInQuery, withLiveBaseUrl } from './shared/keyPlacement';
 import { testBaseUrl } from './shared/liveBaseUrls';
@@ -10,9 +16,16 @@ export class AbstractHolidaysApi implements ICredentialType {
 
 	documentationUrl = 'https://docs.abstractapi.com/holidays';
 
-	icon: Icon = { light: 'file:../nodes/AbstractHolidays/abstractHolidays.svg', dark: 'file:../nodes/AbstractHolidays/abstractHolidays.dark.svg' };
+	icon: Icon = {
+		light: 'file:../nodes/AbstractHolidays/abstractHolidays.svg',
+		dark: 'file:../nodes/AbstractHolidays/abstractHolidays.dark.svg',
+	};
 
-	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('abstractHolidaysApi'), requestsPerSecondProperty];
+	properties: INodeProperties[] = [
+		apiKeyProperty,
+		baseUrlProperty('abstractHolidaysApi'),
+		requestsPerSecondProperty,
+	];
 
 	authenticate: IAuthenticate = withLiveBaseUrl('abstractHolidaysApi', keyInQuery);
 

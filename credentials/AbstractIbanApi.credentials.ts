@@ -1,4 +1,10 @@
-import type { IAuthenticate, ICredentialTestRequest, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
+import type {
+	IAuthenticate,
+	ICredentialTestRequest,
+	ICredentialType,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
 import { keyInQuery, withLiveBaseUrl } from './shared/keyPlacement';
 import { testBaseUrl } from './shared/liveBaseUrls';
@@ -10,9 +16,16 @@ export class AbstractIbanApi implements ICredentialType {
 
 	documentationUrl = 'https://docs.abstractapi.com/iban-validation';
 
-	icon: Icon = { light: 'file:../nodes/AbstractIban/abstractIban.svg', dark: 'file:../nodes/AbstractIban/abstractIban.dark.svg' };
+	icon: Icon = {
+		light: 'file:../nodes/AbstractIban/abstractIban.svg',
+		dark: 'file:../nodes/AbstractIban/abstractIban.dark.svg',
+	};
 
-	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('abstractIbanApi'), requestsPerSecondProperty];
+	properties: INodeProperties[] = [
+		apiKeyProperty,
+		baseUrlProperty('abstractIbanApi'),
+		requestsPerSecondProperty,
+	];
 
 	authenticate: IAuthenticate = withLiveBaseUrl('abstractIbanApi', keyInQuery);
 

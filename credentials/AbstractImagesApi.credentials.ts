@@ -1,4 +1,10 @@
-import type { IAuthenticate, ICredentialTestRequest, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
+import type {
+	IAuthenticate,
+	ICredentialTestRequest,
+	ICredentialType,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
 import { keyInImageRequest, withLiveBaseUrl } from './shared/keyPlacement';
 import { testBaseUrl } from './shared/liveBaseUrls';
@@ -10,9 +16,16 @@ export class AbstractImagesApi implements ICredentialType {
 
 	documentationUrl = 'https://docs.abstractapi.com/image-processing';
 
-	icon: Icon = { light: 'file:../nodes/AbstractImages/abstractImages.svg', dark: 'file:../nodes/AbstractImages/abstractImages.dark.svg' };
+	icon: Icon = {
+		light: 'file:../nodes/AbstractImages/abstractImages.svg',
+		dark: 'file:../nodes/AbstractImages/abstractImages.dark.svg',
+	};
 
-	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('abstractImagesApi'), requestsPerSecondProperty];
+	properties: INodeProperties[] = [
+		apiKeyProperty,
+		baseUrlProperty('abstractImagesApi'),
+		requestsPerSecondProperty,
+	];
 
 	authenticate: IAuthenticate = withLiveBaseUrl('abstractImagesApi', keyInImageRequest);
 

@@ -1,4 +1,10 @@
-import type { IAuthenticate, ICredentialTestRequest, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
+import type {
+	IAuthenticate,
+	ICredentialTestRequest,
+	ICredentialType,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
 import { keyInQuery, withLiveBaseUrl } from './shared/keyPlacement';
 import { testBaseUrl } from './shared/liveBaseUrls';
@@ -10,9 +16,16 @@ export class AbstractIpGeolocationApi implements ICredentialType {
 
 	documentationUrl = 'https://docs.abstractapi.com/ip-geolocation';
 
-	icon: Icon = { light: 'file:../nodes/AbstractIpGeolocation/abstractIpGeolocation.svg', dark: 'file:../nodes/AbstractIpGeolocation/abstractIpGeolocation.dark.svg' };
+	icon: Icon = {
+		light: 'file:../nodes/AbstractIpGeolocation/abstractIpGeolocation.svg',
+		dark: 'file:../nodes/AbstractIpGeolocation/abstractIpGeolocation.dark.svg',
+	};
 
-	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('abstractIpGeolocationApi'), requestsPerSecondProperty];
+	properties: INodeProperties[] = [
+		apiKeyProperty,
+		baseUrlProperty('abstractIpGeolocationApi'),
+		requestsPerSecondProperty,
+	];
 
 	authenticate: IAuthenticate = withLiveBaseUrl('abstractIpGeolocationApi', keyInQuery);
 

@@ -1,4 +1,10 @@
-import type { IAuthenticate, ICredentialTestRequest, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
+import type {
+	IAuthenticate,
+	ICredentialTestRequest,
+	ICredentialType,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty } from './shared/properties';
 import { keyInQuery, withLiveBaseUrl } from './shared/keyPlacement';
 import { testBaseUrl } from './shared/liveBaseUrls';
@@ -15,10 +21,16 @@ export class AbstractIpIntelligenceApi implements ICredentialType {
 
 	documentationUrl = 'https://docs.abstractapi.com/ip-intelligence';
 
-	icon: Icon = { light: 'file:../nodes/AbstractIpDatabase/abstractIpDatabase.svg', dark: 'file:../nodes/AbstractIpDatabase/abstractIpDatabase.dark.svg' };
+	icon: Icon = {
+		light: 'file:../nodes/AbstractIpDatabase/abstractIpDatabase.svg',
+		dark: 'file:../nodes/AbstractIpDatabase/abstractIpDatabase.dark.svg',
+	};
 
 	properties: INodeProperties[] = [
-		{ ...apiKeyProperty, hint: 'Your organization\'s IP Intelligence key, from the Abstract API dashboard: it licenses the databases.' },
+		{
+			...apiKeyProperty,
+			hint: "Your organization's IP Intelligence key, from the Abstract API dashboard: it licenses the databases.",
+		},
 		baseUrlProperty('abstractIpIntelligenceApi'),
 	];
 

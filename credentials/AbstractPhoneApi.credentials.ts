@@ -1,4 +1,10 @@
-import type { IAuthenticate, ICredentialTestRequest, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
+import type {
+	IAuthenticate,
+	ICredentialTestRequest,
+	ICredentialType,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
 import { keyByRequestForm, withLiveBaseUrl } from './shared/keyPlacement';
 import { testBaseUrl } from './shared/liveBaseUrls';
@@ -10,9 +16,16 @@ export class AbstractPhoneApi implements ICredentialType {
 
 	documentationUrl = 'https://docs.abstractapi.com/phone-intelligence';
 
-	icon: Icon = { light: 'file:../nodes/AbstractPhone/abstractPhone.svg', dark: 'file:../nodes/AbstractPhone/abstractPhone.dark.svg' };
+	icon: Icon = {
+		light: 'file:../nodes/AbstractPhone/abstractPhone.svg',
+		dark: 'file:../nodes/AbstractPhone/abstractPhone.dark.svg',
+	};
 
-	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('abstractPhoneApi'), requestsPerSecondProperty];
+	properties: INodeProperties[] = [
+		apiKeyProperty,
+		baseUrlProperty('abstractPhoneApi'),
+		requestsPerSecondProperty,
+	];
 
 	authenticate: IAuthenticate = withLiveBaseUrl('abstractPhoneApi', keyByRequestForm);
 

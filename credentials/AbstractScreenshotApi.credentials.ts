@@ -1,4 +1,10 @@
-import type { IAuthenticate, ICredentialTestRequest, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
+import type {
+	IAuthenticate,
+	ICredentialTestRequest,
+	ICredentialType,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
 import { keyInQuery, withLiveBaseUrl } from './shared/keyPlacement';
 import { testBaseUrl } from './shared/liveBaseUrls';
@@ -10,9 +16,16 @@ export class AbstractScreenshotApi implements ICredentialType {
 
 	documentationUrl = 'https://docs.abstractapi.com/website-screenshot';
 
-	icon: Icon = { light: 'file:../nodes/AbstractScreenshot/abstractScreenshot.svg', dark: 'file:../nodes/AbstractScreenshot/abstractScreenshot.dark.svg' };
+	icon: Icon = {
+		light: 'file:../nodes/AbstractScreenshot/abstractScreenshot.svg',
+		dark: 'file:../nodes/AbstractScreenshot/abstractScreenshot.dark.svg',
+	};
 
-	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('abstractScreenshotApi'), requestsPerSecondProperty];
+	properties: INodeProperties[] = [
+		apiKeyProperty,
+		baseUrlProperty('abstractScreenshotApi'),
+		requestsPerSecondProperty,
+	];
 
 	authenticate: IAuthenticate = withLiveBaseUrl('abstractScreenshotApi', keyInQuery);
 

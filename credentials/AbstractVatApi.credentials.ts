@@ -1,4 +1,10 @@
-import type { IAuthenticate, ICredentialTestRequest, ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
+import type {
+	IAuthenticate,
+	ICredentialTestRequest,
+	ICredentialType,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
 import { keyInQuery, withLiveBaseUrl } from './shared/keyPlacement';
 import { testBaseUrl } from './shared/liveBaseUrls';
@@ -10,9 +16,16 @@ export class AbstractVatApi implements ICredentialType {
 
 	documentationUrl = 'https://docs.abstractapi.com/vat-validation';
 
-	icon: Icon = { light: 'file:../nodes/AbstractVat/abstractVat.svg', dark: 'file:../nodes/AbstractVat/abstractVat.dark.svg' };
+	icon: Icon = {
+		light: 'file:../nodes/AbstractVat/abstractVat.svg',
+		dark: 'file:../nodes/AbstractVat/abstractVat.dark.svg',
+	};
 
-	properties: INodeProperties[] = [apiKeyProperty, baseUrlProperty('abstractVatApi'), requestsPerSecondProperty];
+	properties: INodeProperties[] = [
+		apiKeyProperty,
+		baseUrlProperty('abstractVatApi'),
+		requestsPerSecondProperty,
+	];
 
 	authenticate: IAuthenticate = withLiveBaseUrl('abstractVatApi', keyInQuery);
 

@@ -38,14 +38,38 @@ export const ANSWERS_FOLDER = path.join(N8N_HOME, 'demo-answers');
  * the name of a CSV file its items carry); every leaf is in the answers file. Other tables show
  * every field, narrowed to fit.
  */
-const RESULT_FILE_SUMMARY = ['rows', 'answered', 'requestsSent', 'fileRows', 'fileName', 'binary.data'];
+const RESULT_FILE_SUMMARY = [
+	'rows',
+	'answered',
+	'requestsSent',
+	'fileRows',
+	'fileName',
+	'binary.data',
+];
 const SHOWN_COLUMNS: Record<string, Record<string, readonly string[]>> = {
 	'bulk-company-result-file.json': {
 		'Save result file': RESULT_FILE_SUMMARY,
-		'domains-results.csv': ['company', 'domain', 'company_name', 'year_founded', 'city', 'country', 'industry'],
+		'domains-results.csv': [
+			'company',
+			'domain',
+			'company_name',
+			'year_founded',
+			'city',
+			'country',
+			'industry',
+		],
 	},
 	'bulk-email-csv.json': {
-		'leads-enriched.csv': ['row', 'name', 'email', 'deliverability', 'status_detail', 'quality_score', 'is_disposable', 'suggested_correction'],
+		'leads-enriched.csv': [
+			'row',
+			'name',
+			'email',
+			'deliverability',
+			'status_detail',
+			'quality_score',
+			'is_disposable',
+			'suggested_correction',
+		],
 	},
 	'bulk-email-result-file.json': {
 		'Save result file': RESULT_FILE_SUMMARY,
@@ -59,14 +83,40 @@ const SHOWN_COLUMNS: Record<string, Record<string, readonly string[]>> = {
 		],
 	},
 	'ip-lookup-after-download.json': {
-		'IP Database Lookup': ['ip_address', 'city', 'region', 'country', 'country_code', 'found', 'reason'],
+		'IP Database Lookup': [
+			'ip_address',
+			'city',
+			'region',
+			'country',
+			'country_code',
+			'found',
+			'reason',
+		],
 	},
 	'ip-lookup-log-result-file.json': {
 		'Save result file': ['rows', 'answered', 'lookups', 'fileRows', 'fileName', 'binary.data'],
-		'access-log-results.csv': ['time', 'client_ip', 'request', 'http_status', 'city', 'country', 'found', 'reason'],
+		'access-log-results.csv': [
+			'time',
+			'client_ip',
+			'request',
+			'http_status',
+			'city',
+			'country',
+			'found',
+			'reason',
+		],
 	},
 	'ip-lookup-stored-database.json': {
-		'IP Database Lookup': ['ip_address', 'network', 'city', 'region', 'country', 'timezone_name', 'found', 'reason'],
+		'IP Database Lookup': [
+			'ip_address',
+			'network',
+			'city',
+			'region',
+			'country',
+			'timezone_name',
+			'found',
+			'reason',
+		],
 	},
 	'ip-lookup-three-databases.json': {
 		'IP Database Lookup': [
@@ -85,7 +135,9 @@ const SHOWN_COLUMNS: Record<string, Record<string, readonly string[]>> = {
  * Tables shown as one block per item, every field kept at any width: the lead enrichment's
  * joined leads, whose company fields are the point of the example and would not fit a row.
  */
-const RECORD_TABLES: Record<string, readonly string[]> = { 'lead-enrichment.json': ['Enriched lead'] };
+const RECORD_TABLES: Record<string, readonly string[]> = {
+	'lead-enrichment.json': ['Enriched lead'],
+};
 
 /** The line every demo run starts with: what the answers are. */
 export const SANDBOX_NOTE = [
@@ -97,13 +149,18 @@ export const SANDBOX_NOTE = [
 export function itemRow(item: INodeExecutionData): Record<string, unknown> {
 	const row = leaves(item.json);
 	for (const [property, file] of Object.entries(item.binary ?? {})) {
-		row[`binary.${property}`] = `${file.fileName ?? '?'} (${file.mimeType}, ${file.fileSize ?? '?'})`;
+		row[`binary.${property}`] =
+			`${file.fileName ?? '?'} (${file.mimeType}, ${file.fileSize ?? '?'})`;
 	}
 	return row;
 }
 
 /** The columns a table of an example shows: its chosen leaves that the rows have, else all. */
-function columnsFor(example: string, table: string, rows: Array<Record<string, unknown>>): string[] | undefined {
+function columnsFor(
+	example: string,
+	table: string,
+	rows: Array<Record<string, unknown>>,
+): string[] | undefined {
 	const present = new Set(rows.flatMap((row) => Object.keys(row)));
 	const chosen = (SHOWN_COLUMNS[example]?.[table] ?? []).filter((column) => present.has(column));
 	return chosen.length > 0 ? chosen : undefined;
@@ -136,27 +193,62 @@ export interface ExampleView {
 }
 
 /** The tables of one example's run, every line within `width`, and its answers in full. */
-export async function viewOf(example: string, workflow: WorkflowJson, result: RunResult, width: number): Promise<ExampleView> {
+export async function viewOf(
+	example: string,
+	workflow: WorkflowJson,
+	result: RunResult,
+	width: number,
+): Promise<ExampleView> {
 	const tables: ShownTable[] = [];
 	const answers: Record<string, unknown> = {};
 	const csvFiles: ExampleView['csvFiles'] = [];
-	const table = (title: string, rows: Array<Record<string, unknown>>, key: string, maxCell: number, node?: string) => {
+	const table = (
+		title: string,
+		rows: Array<Record<string, unknown>>,
+		key: string,
+		maxCell: number,
+		node?: string,
+	) => {
 		const columns = columnsFor(example, key, rows);
 		if (node && RECORD_TABLES[example]?.includes(node)) {
 			const records = formatRecords(rows, { width, columns });
-			tables.push({ title: cut(title, width), node, rows: rows.length, lines: records.flatMap((block, index) => (index > 0 ? ['', ...block] : block)), records });
-		} else tables.push({ title: cut(title, width), node, rows: rows.length, lines: formatTable(rows, { width, maxCell, columns }).split('\n') });
+			tables.push({
+				title: cut(title, width),
+				node,
+				rows: rows.length,
+				lines: records.flatMap((block, index) => (index > 0 ? ['', ...block] : block)),
+				records,
+			});
+		} else
+			tables.push({
+				title: cut(title, width),
+				node,
+				rows: rows.length,
+				lines: formatTable(rows, { width, maxCell, columns }).split('\n'),
+			});
 	};
 	for (const node of lastNodesThatRan(workflow, result.run.data.resultData.runData)) {
 		const items = result.output(node);
 		answers[node] = items.map((item) => ({
 			json: item.json,
-			...(item.binary ? { binary: Object.fromEntries(Object.entries(item.binary).map(([name, file]) => [name, fileFacts(file)])) } : {}),
+			...(item.binary
+				? {
+						binary: Object.fromEntries(
+							Object.entries(item.binary).map(([name, file]) => [name, fileFacts(file)]),
+						),
+					}
+				: {}),
 		}));
 		// A branch fed by a node's error output ("Continue (using error output)") says so, and
 		// shows its reasons wider: they are what the run has to tell about those items.
 		const errorSource = errorOutputFeeding(workflow, node);
-		table(`${node}${errorSource ? ` (the error output of ${errorSource})` : ''}:`, items.map(itemRow), node, errorSource ? 90 : 30, node);
+		table(
+			`${node}${errorSource ? ` (the error output of ${errorSource})` : ''}:`,
+			items.map(itemRow),
+			node,
+			errorSource ? 90 : 30,
+			node,
+		);
 		for (const item of items) {
 			for (const [property, file] of Object.entries(item.binary ?? {})) {
 				if (file.mimeType !== 'text/csv') continue;
@@ -164,7 +256,9 @@ export async function viewOf(example: string, workflow: WorkflowJson, result: Ru
 				const name = file.fileName ?? `${property}.csv`;
 				csvFiles.push({ name, content });
 				const [header, ...records] = parseCsv(content).map((row) => row.fields);
-				const csvRows = records.map((fields) => Object.fromEntries(header.map((column, index) => [column, fields[index]])));
+				const csvRows = records.map((fields) =>
+					Object.fromEntries(header.map((column, index) => [column, fields[index]])),
+				);
 				table(`binary.${property} (${name}):`, csvRows, name, 28);
 			}
 		}
@@ -176,12 +270,18 @@ export async function viewOf(example: string, workflow: WorkflowJson, result: Ru
 export async function exampleFiles(): Promise<string[]> {
 	return (await fs.readdir(path.join(ROOT, 'examples')))
 		.filter((file) => file.endsWith('.json'))
-		.sort((a, b) => Number(b === 'lead-enrichment.json') - Number(a === 'lead-enrichment.json') || a.localeCompare(b));
+		.sort(
+			(a, b) =>
+				Number(b === 'lead-enrichment.json') - Number(a === 'lead-enrichment.json') ||
+				a.localeCompare(b),
+		);
 }
 
 /** An example as saved, with the files it reads from storage put in place in `~/.n8n-files`. */
 export async function preparedExample(file: string): Promise<WorkflowJson> {
-	const workflow = JSON.parse(await fs.readFile(path.join(ROOT, 'examples', file), 'utf8')) as WorkflowJson;
+	const workflow = JSON.parse(
+		await fs.readFile(path.join(ROOT, 'examples', file), 'utf8'),
+	) as WorkflowJson;
 	// A workflow that reads a stored database file finds the sandbox's build where it looks.
 	await placeStoredDatabases(workflow, N8N_WORKING_DIRECTORY);
 	// And one that reads a stored list (leads, domains, a web log) finds the sample one.
@@ -206,7 +306,9 @@ async function main() {
 		// What is there now was placed, not written: only what changes during the run is the workflow's.
 		const before = await fileStamps(outputFolder);
 		const started = Date.now();
-		const result = await runWorkflow(workflow, { credentials: allSandboxCredentials(sandbox, { requestsPerSecond: RATE }) });
+		const result = await runWorkflow(workflow, {
+			credentials: allSandboxCredentials(sandbox, { requestsPerSecond: RATE }),
+		});
 		const seconds = ((Date.now() - started) / 1000).toFixed(1);
 		for (const [name, stamp] of await fileStamps(outputFolder)) {
 			if (before.get(name)?.stamp !== stamp.stamp) written.set(name, stamp.size);
@@ -216,13 +318,18 @@ async function main() {
 		console.log(cut(`   examples/${file}, ${seconds} s`, width));
 		if (result.error) {
 			failed = true;
-			console.log(`   FAILED: ${result.error.message}${result.error.description ? `\n   ${result.error.description}` : ''}`);
+			console.log(
+				`   FAILED: ${result.error.message}${result.error.description ? `\n   ${result.error.description}` : ''}`,
+			);
 			continue;
 		}
 		const view = await viewOf(file, workflow, result, width);
 		for (const shown of view.tables) console.log(['', shown.title, ...shown.lines].join('\n'));
 		const base = path.basename(file, '.json');
-		await fs.writeFile(path.join(ANSWERS_FOLDER, `${base}.json`), `${JSON.stringify(view.answers, null, 2)}\n`);
+		await fs.writeFile(
+			path.join(ANSWERS_FOLDER, `${base}.json`),
+			`${JSON.stringify(view.answers, null, 2)}\n`,
+		);
 		for (const csv of view.csvFiles) {
 			await fs.writeFile(path.join(ANSWERS_FOLDER, `${base}.${csv.name}`), csv.content);
 		}
@@ -230,12 +337,17 @@ async function main() {
 
 	const requests = sandbox.log.filter((entry) => entry.service !== 'storage');
 	const refused = requests.filter((entry) => entry.status === 429).length;
-	console.log(`\nSandbox: ${requests.length} API requests (${refused} answered 429), ${sandbox.requests('storage').length} storage downloads.`);
+	console.log(
+		`\nSandbox: ${requests.length} API requests (${refused} answered 429), ${sandbox.requests('storage').length} storage downloads.`,
+	);
 	if (written.size > 0) {
 		console.log(`\nFiles the workflows wrote to their ~/.n8n-files:\n  ${outputFolder}`);
-		for (const [name, size] of [...written].sort(([a], [b]) => a.localeCompare(b))) console.log(`    ${name}  ${size} bytes`);
+		for (const [name, size] of [...written].sort(([a], [b]) => a.localeCompare(b)))
+			console.log(`    ${name}  ${size} bytes`);
 	}
-	console.log(`\nEach example's full output (what the tables cut or leave out), one .json each:\n  ${ANSWERS_FOLDER}`);
+	console.log(
+		`\nEach example's full output (what the tables cut or leave out), one .json each:\n  ${ANSWERS_FOLDER}`,
+	);
 	// Kept on purpose (see keepScratchFolder above); said so, since tests remove theirs.
 	console.log(`\nThe demo's temporary folder (its n8n's home, user folder and binary data) is`);
 	console.log(`kept for you to look at: remove it when done. Each run makes a new one and`);
@@ -252,7 +364,9 @@ function lastNodesThatRan(workflow: WorkflowJson, runData: Record<string, unknow
 		.map((node) => node.name)
 		.filter((name) => ran.has(name))
 		.filter((name) => {
-			const targets = (workflow.connections[name]?.main ?? []).flat().map((connection) => connection?.node);
+			const targets = (workflow.connections[name]?.main ?? [])
+				.flat()
+				.map((connection) => connection?.node);
 			return !targets.some((target) => target && ran.has(target));
 		});
 }
@@ -262,18 +376,28 @@ function errorOutputFeeding(workflow: WorkflowJson, name: string): string | unde
 	return workflow.nodes.find(
 		(node) =>
 			node.onError === 'continueErrorOutput' &&
-			(workflow.connections[node.name]?.main ?? []).slice(1).some((targets) => (targets ?? []).some((target) => target.node === name)),
+			(workflow.connections[node.name]?.main ?? [])
+				.slice(1)
+				.some((targets) => (targets ?? []).some((target) => target.node === name)),
 	)?.name;
 }
 
 /** Each file in a folder (relative name) with its size and a stamp that changes when it is written. */
 async function fileStamps(folder: string): Promise<Map<string, { size: number; stamp: string }>> {
-	const entries = await fs.readdir(folder, { withFileTypes: true, recursive: true }).catch(() => []);
+	const entries = await fs
+		.readdir(folder, { withFileTypes: true, recursive: true })
+		.catch(() => []);
 	const stamps = new Map<string, { size: number; stamp: string }>();
 	for (const entry of entries.filter((each) => each.isFile())) {
-		const full = path.join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name);
+		const full = path.join(
+			entry.parentPath ?? (entry as unknown as { path: string }).path,
+			entry.name,
+		);
 		const stat = await fs.stat(full);
-		stamps.set(path.relative(folder, full), { size: stat.size, stamp: `${stat.ino}:${stat.mtimeMs}:${stat.size}` });
+		stamps.set(path.relative(folder, full), {
+			size: stat.size,
+			stamp: `${stat.ino}:${stat.mtimeMs}:${stat.size}`,
+		});
 	}
 	return stamps;
 }

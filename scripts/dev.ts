@@ -41,7 +41,9 @@ interface Ports {
 
 async function main() {
 	const keep = process.argv.includes('--keep');
-	const version = process.argv.find((arg, index) => process.argv[index - 1] === '--n8n') ?? process.argv.find((arg) => arg.startsWith('--n8n='))?.slice(6);
+	const version =
+		process.argv.find((arg, index) => process.argv[index - 1] === '--n8n') ??
+		process.argv.find((arg) => arg.startsWith('--n8n='))?.slice(6);
 	const ports = await choosePorts();
 	const prepared = await prepare('dev', log, runtimeSpec(version));
 	let sandbox: Sandbox | undefined;
@@ -71,7 +73,11 @@ async function main() {
 	process.on('SIGTERM', onSignal);
 
 	try {
-		for (const sample of await fs.readdir(SAMPLE_FILES_FOLDER)) await fs.copyFile(path.join(SAMPLE_FILES_FOLDER, sample), path.join(prepared.filesFolder, sample));
+		for (const sample of await fs.readdir(SAMPLE_FILES_FOLDER))
+			await fs.copyFile(
+				path.join(SAMPLE_FILES_FOLDER, sample),
+				path.join(prepared.filesFolder, sample),
+			);
 		sandbox = await startSandbox({ port: ports.sandbox, storagePort: ports.storage });
 		for (const service of Object.keys(sandbox.baseUrls)) sandbox.limitRate(service, RATE);
 		log('');
@@ -86,7 +92,9 @@ async function main() {
 			examples.map((example) => ({ ...example.workflow, id: example.id })),
 			{ requestsPerSecond: RATE },
 		);
-		log(`Imported ${Object.keys(CREDENTIAL_TYPES).length} sandbox credentials and ${examples.length} example workflow(s).`);
+		log(
+			`Imported ${Object.keys(CREDENTIAL_TYPES).length} sandbox credentials and ${examples.length} example workflow(s).`,
+		);
 
 		log(`Starting n8n (editor on port ${ports.editor}, task broker on ${ports.broker}) ...`);
 		let ready = false;
@@ -97,7 +105,9 @@ async function main() {
 		ready = true;
 		server.child.once('exit', (code, signal) => {
 			if (stopping) return;
-			console.error(`n8n stopped by itself (exit ${code ?? signal}):\n${server?.log.slice(-20).join('\n')}`);
+			console.error(
+				`n8n stopped by itself (exit ${code ?? signal}):\n${server?.log.slice(-20).join('\n')}`,
+			);
 			void shutdown(1);
 		});
 
@@ -106,9 +116,14 @@ async function main() {
 		log('');
 		log(`n8n is ready: ${server.url}`);
 		log(`  Sign in as ${LOCAL_OWNER.email}, password ${LOCAL_OWNER.password}`);
-		for (const example of examples) log(`  ${example.workflow.name}: ${server.url}/workflow/${example.id}`);
-		log(`  n8n runs with the fresh home folder ${prepared.userFolder} (default file access: ~/.n8n-files only);`);
-		log(`  the examples read the sample lists from, and write into, ${prepared.filesFolder}. The credentials "Abstract <service> API (sandbox)" point at the sandbox above.`);
+		for (const example of examples)
+			log(`  ${example.workflow.name}: ${server.url}/workflow/${example.id}`);
+		log(
+			`  n8n runs with the fresh home folder ${prepared.userFolder} (default file access: ~/.n8n-files only);`,
+		);
+		log(
+			`  the examples read the sample lists from, and write into, ${prepared.filesFolder}. The credentials "Abstract <service> API (sandbox)" point at the sandbox above.`,
+		);
 		log('Ctrl-C stops n8n and the sandbox.');
 	} catch (error) {
 		console.error(`npm run dev failed: ${(error as Error).stack ?? (error as Error).message}`);
@@ -130,9 +145,15 @@ async function choosePorts(): Promise<Ports> {
 	const sandboxPort = fromEnv('SANDBOX_PORT');
 	const wanted: Array<[string, number]> = [
 		['N8N_PORT (the editor)', editor],
-		['N8N_RUNNERS_BROKER_PORT (n8n\'s task broker)', fromEnv('N8N_RUNNERS_BROKER_PORT') ?? (await freePort())],
+		[
+			"N8N_RUNNERS_BROKER_PORT (n8n's task broker)",
+			fromEnv('N8N_RUNNERS_BROKER_PORT') ?? (await freePort()),
+		],
 		['SANDBOX_PORT (the sandbox)', sandboxPort ?? (await freePort())],
-		['SANDBOX_PORT + 1 (the sandbox\'s storage host)', sandboxPort ? sandboxPort + 1 : await freePort()],
+		[
+			"SANDBOX_PORT + 1 (the sandbox's storage host)",
+			sandboxPort ? sandboxPort + 1 : await freePort(),
+		],
 	];
 	const problems: string[] = [];
 	for (const [index, [name, port]] of wanted.entries()) {
@@ -141,7 +162,9 @@ async function choosePorts(): Promise<Ports> {
 		else if (await portInUse(port)) problems.push(`${name}: port ${port} is already in use`);
 	}
 	if (problems.length > 0) {
-		console.error(`npm run dev cannot start:\n${problems.map((problem) => `  - ${problem}`).join('\n')}\nChoose free ports (see docs/development.md#try-it-in-n8n).`);
+		console.error(
+			`npm run dev cannot start:\n${problems.map((problem) => `  - ${problem}`).join('\n')}\nChoose free ports (see docs/development.md#try-it-in-n8n).`,
+		);
 		process.exit(1);
 	}
 	const [, broker, sandbox, storage] = wanted.map(([, port]) => port);

@@ -4,7 +4,14 @@ import { placeStoredDatabases } from '../test/sandbox/ipDatabases/storedFiles';
 import { placeStoredInputs } from '../test/sandbox/storedInputs';
 import { startSandbox, type Sandbox } from '../test/sandbox/server';
 import { breakInstalledFiles } from './n8n/communityPackage';
-import { cliRunnable, exampleCredentialIds, importIntoN8n, readExamples, type Example, type Workflow } from './n8n/examples';
+import {
+	cliRunnable,
+	exampleCredentialIds,
+	importIntoN8n,
+	readExamples,
+	type Example,
+	type Workflow,
+} from './n8n/examples';
 import { n8nCommand } from './n8n/instance';
 import { runQueueMode } from './n8n/queueMode';
 import { checkImported, type LoadReport } from './n8n/loadingCheck';
@@ -13,7 +20,14 @@ import { runEstimateCheck } from './n8n/estimateCheck';
 import { runRetryChecks, runTestRunChecks } from './n8n/retries';
 import { executeAndCheck } from './n8n/runChecks';
 import { runtimeSpec } from './n8n/runtime';
-import { emptyFilesFolder, environmentFor, prepare, ROOT, startAndCheck, type Prepared } from './n8n/setup';
+import {
+	emptyFilesFolder,
+	environmentFor,
+	prepare,
+	ROOT,
+	startAndCheck,
+	type Prepared,
+} from './n8n/setup';
 
 /**
  * `npm run test:e2e`: the package in a real n8n (2.x, or 1.x with `--n8n 1`, installed once into
@@ -55,7 +69,15 @@ interface Flags {
 }
 
 function parseFlags(argv: string[]): Flags {
-	const flags: Flags = { keep: false, queue: false, newcomer: false, selfTest: true, breakFiles: [], reuseOnly: false, estimateOnly: false };
+	const flags: Flags = {
+		keep: false,
+		queue: false,
+		newcomer: false,
+		selfTest: true,
+		breakFiles: [],
+		reuseOnly: false,
+		estimateOnly: false,
+	};
 	for (let index = 0; index < argv.length; index++) {
 		if (argv[index] === '--keep') flags.keep = true;
 		else if (argv[index] === '--queue') flags.queue = true;
@@ -66,7 +88,10 @@ function parseFlags(argv: string[]): Flags {
 		else if (argv[index] === '--break' && argv[index + 1]) flags.breakFiles.push(argv[++index]);
 		else if (argv[index] === '--n8n' && argv[index + 1]) flags.n8n = argv[++index];
 		else if (argv[index].startsWith('--n8n=')) flags.n8n = argv[index].slice('--n8n='.length);
-		else throw new Error(`unknown flag ${argv[index]} (known: --keep, --queue, --as-a-newcomer, --no-self-test, --reuse-only, --estimate-only, --break <dist file>, --n8n <1|2|version>)`);
+		else
+			throw new Error(
+				`unknown flag ${argv[index]} (known: --keep, --queue, --as-a-newcomer, --no-self-test, --reuse-only, --estimate-only, --break <dist file>, --n8n <1|2|version>)`,
+			);
 	}
 	return flags;
 }
@@ -90,7 +115,10 @@ async function main(): Promise<number> {
 			return report(failures, started);
 		}
 		if (flags.reuseOnly) {
-			failures.push(...(await runRetryChecks(prepared, sandbox, log)), ...(await runTestRunChecks(prepared, sandbox, log)));
+			failures.push(
+				...(await runRetryChecks(prepared, sandbox, log)),
+				...(await runTestRunChecks(prepared, sandbox, log)),
+			);
 			return report(failures, started);
 		}
 		if (flags.estimateOnly) {
@@ -101,31 +129,40 @@ async function main(): Promise<number> {
 		const runs = examples.map((example) => ({ example, runnable: cliRunnable(example) }));
 		const workflows: Workflow[] = [
 			...examples.map((example) => ({ ...example.workflow, id: example.id })),
-			...runs.flatMap(({ example, runnable }) => (runnable && runnable.workflow.id !== example.id ? [runnable.workflow] : [])),
+			...runs.flatMap(({ example, runnable }) =>
+				runnable && runnable.workflow.id !== example.id ? [runnable.workflow] : [],
+			),
 		];
 		const env = await environmentFor(prepared);
 		await importIntoN8n(prepared.runtime, env, sandbox, workflows);
-		log(`Imported ${exampleCredentialIds().length} sandbox credentials and ${workflows.length} workflow(s) from examples/ (${examples.length} file(s)).`);
+		log(
+			`Imported ${exampleCredentialIds().length} sandbox credentials and ${workflows.length} workflow(s) from examples/ (${examples.length} file(s)).`,
+		);
 
 		if (flags.selfTest) failures.push(...(await selfTest(prepared)));
 		if (flags.breakFiles.length > 0) {
 			await breakInstalledFiles(prepared.packageDir, flags.breakFiles);
-			log(`Broke ${flags.breakFiles.join(', ')} in the installed copy (--break): the loading check must fail.`);
+			log(
+				`Broke ${flags.breakFiles.join(', ')} in the installed copy (--break): the loading check must fail.`,
+			);
 		}
 		const loading = await loadingCheck(prepared, env, workflows);
 		failures.push(...loading.problems);
 
-		if (!loading.allLoaded) failures.push('examples not run: n8n did not load every type of the package');
+		if (!loading.allLoaded)
+			failures.push('examples not run: n8n did not load every type of the package');
 		else {
 			if (flags.selfTest) failures.push(...(await filesFolderSelfTest(prepared, env, runs)));
-			for (const { example, runnable } of runs) failures.push(...(await runExample(prepared, env, sandbox, example, runnable)));
+			for (const { example, runnable } of runs)
+				failures.push(...(await runExample(prepared, env, sandbox, example, runnable)));
 			failures.push(...(await runRetryChecks(prepared, sandbox, log)));
 			failures.push(...(await runTestRunChecks(prepared, sandbox, log)));
 			failures.push(...(await runEstimateCheck(prepared, sandbox, log)));
 		}
 	} finally {
 		await sandbox?.close();
-		if (flags.keep || failures.length > 0) log(`The run's n8n user folder is kept: ${prepared.userFolder}`);
+		if (flags.keep || failures.length > 0)
+			log(`The run's n8n user folder is kept: ${prepared.userFolder}`);
 		else await fs.rm(prepared.workFolder, { recursive: true, force: true });
 	}
 
@@ -135,7 +172,9 @@ async function main(): Promise<number> {
 function report(failures: string[], started: number): number {
 	const seconds = Math.round((Date.now() - started) / 1000);
 	if (failures.length > 0) {
-		console.error(`\ntest:e2e FAILED (${seconds} s):\n${failures.map((failure) => `  - ${failure}`).join('\n')}`);
+		console.error(
+			`\ntest:e2e FAILED (${seconds} s):\n${failures.map((failure) => `  - ${failure}`).join('\n')}`,
+		);
 		return 1;
 	}
 	log(`\ntest:e2e passed in ${seconds} s.`);
@@ -147,11 +186,17 @@ function report(failures: string[], started: number): number {
  * copy are made to throw, and the check must report those two by name, and blame no other file.
  */
 async function selfTest(prepared: Prepared): Promise<string[]> {
-	const broken = [prepared.listed.find((type) => type.kind === 'node'), prepared.listed.find((type) => type.kind === 'credential')].filter(
-		(type) => type !== undefined,
+	const broken = [
+		prepared.listed.find((type) => type.kind === 'node'),
+		prepared.listed.find((type) => type.kind === 'credential'),
+	].filter((type) => type !== undefined);
+	log(
+		`\nSelf-test of the loading check: ${broken.map((type) => type.file).join(' and ')} made to throw in the installed copy ...`,
 	);
-	log(`\nSelf-test of the loading check: ${broken.map((type) => type.file).join(' and ')} made to throw in the installed copy ...`);
-	const restore = await breakInstalledFiles(prepared.packageDir, broken.map((type) => type.file));
+	const restore = await breakInstalledFiles(
+		prepared.packageDir,
+		broken.map((type) => type.file),
+	);
 	let report: LoadReport;
 	try {
 		const started = await startAndCheck(prepared, await environmentFor(prepared));
@@ -161,24 +206,42 @@ async function selfTest(prepared: Prepared): Promise<string[]> {
 		await restore();
 	}
 	const blamed = report.problems.filter((problem) => / does not load in n8n: /.test(problem));
-	const named = broken.every((type) => blamed.some((problem) => problem.startsWith(`${type.kind} ${type.name} does not load`)));
+	const named = broken.every((type) =>
+		blamed.some((problem) => problem.startsWith(`${type.kind} ${type.name} does not load`)),
+	);
 	if (!report.ok && named && blamed.length === broken.length) {
-		log(`  the check failed as it must, naming them:\n${blamed.map((problem) => `    ${problem}`).join('\n')}`);
+		log(
+			`  the check failed as it must, naming them:\n${blamed.map((problem) => `    ${problem}`).join('\n')}`,
+		);
 		return [];
 	}
-	return [`self-test: with ${broken.map((type) => type.name).join(' and ')} broken, the loading check reported: ${report.ok ? 'nothing' : report.problems.join(' | ')}`];
+	return [
+		`self-test: with ${broken.map((type) => type.name).join(' and ')} broken, the loading check reported: ${report.ok ? 'nothing' : report.problems.join(' | ')}`,
+	];
 }
 
 /** n8n offers every listed node (with icons) and credential type; the imports kept their ids. */
-async function loadingCheck(prepared: Prepared, env: NodeJS.ProcessEnv, workflows: Workflow[]): Promise<{ problems: string[]; allLoaded: boolean }> {
+async function loadingCheck(
+	prepared: Prepared,
+	env: NodeJS.ProcessEnv,
+	workflows: Workflow[],
+): Promise<{ problems: string[]; allLoaded: boolean }> {
 	log('\nStarting n8n to check what it loaded ...');
 	const { server, cookie, report } = await startAndCheck(prepared, env);
 	try {
 		for (const line of report.lines) log(`  ${line}`);
-		const importProblems = await checkImported(server, cookie, exampleCredentialIds(), workflows.map((workflow) => workflow.id ?? ''));
+		const importProblems = await checkImported(
+			server,
+			cookie,
+			exampleCredentialIds(),
+			workflows.map((workflow) => workflow.id ?? ''),
+		);
 		const problems = [...report.problems, ...importProblems];
 		for (const problem of problems) console.error(`  ${problem}`);
-		return { problems: problems.map((problem) => `loading: ${problem}`), allLoaded: report.allLoaded };
+		return {
+			problems: problems.map((problem) => `loading: ${problem}`),
+			allLoaded: report.allLoaded,
+		};
 	} finally {
 		await server.stop();
 	}
@@ -196,22 +259,34 @@ async function filesFolderSelfTest(
 ): Promise<string[]> {
 	// One that reads nothing from the folder: without it, a read finds no file and n8n runs the
 	// rest on no items, successfully, so the write is never tried.
-	const files = (operation: string) => (node: { type: string; parameters?: { operation?: unknown } }) =>
-		node.type === 'n8n-nodes-base.readWriteFile' && node.parameters?.operation === operation;
-	const writer = runs.find(({ runnable }) => runnable?.workflow.nodes.some(files('write')) && !runnable.workflow.nodes.some(files('read')));
+	const files =
+		(operation: string) => (node: { type: string; parameters?: { operation?: unknown } }) =>
+			node.type === 'n8n-nodes-base.readWriteFile' && node.parameters?.operation === operation;
+	const writer = runs.find(
+		({ runnable }) =>
+			runnable?.workflow.nodes.some(files('write')) && !runnable.workflow.nodes.some(files('read')),
+	);
 	if (!writer?.runnable) return [];
 	log(`\nSelf-test of the file location: ${writer.example.file} run without ~/.n8n-files ...`);
 	await fs.rm(prepared.filesFolder, { recursive: true, force: true });
 	try {
-		const result = await n8nCommand(prepared.runtime, env, ['execute', `--id=${writer.runnable.workflow.id}`, '--rawOutput']);
+		const result = await n8nCommand(prepared.runtime, env, [
+			'execute',
+			`--id=${writer.runnable.workflow.id}`,
+			'--rawOutput',
+		]);
 		const output = `${result.stdout}\n${result.stderr}`;
 		// n8n 2.x: "realpath '.n8n-files'"; n8n 1.x, which resolves no path first: "open '.n8n-files/<file>'".
-		const refusal = output.split('\n').find((line) => /ENOENT: no such file or directory, \w+ '[^']*\.n8n-files[/']/.test(line));
+		const refusal = output
+			.split('\n')
+			.find((line) => /ENOENT: no such file or directory, \w+ '[^']*\.n8n-files[/']/.test(line));
 		if (result.code !== 0 && refusal) {
 			log(`  n8n refused the write as it must: ${refusal.trim()}`);
 			return [];
 		}
-		return [`self-test: without ~/.n8n-files, ${writer.example.file} ${result.code === 0 ? 'succeeded' : `failed otherwise (exit ${result.code})`}: it must rely on that folder alone`];
+		return [
+			`self-test: without ~/.n8n-files, ${writer.example.file} ${result.code === 0 ? 'succeeded' : `failed otherwise (exit ${result.code})`}: it must rely on that folder alone`,
+		];
 	} finally {
 		await emptyFilesFolder(prepared);
 	}
@@ -226,7 +301,9 @@ async function runExample(
 	runnable: ReturnType<typeof cliRunnable>,
 ): Promise<string[]> {
 	if (!runnable) {
-		console.error(`FAILED ${example.file}: no Manual or Schedule Trigger, n8n's CLI cannot start it`);
+		console.error(
+			`FAILED ${example.file}: no Manual or Schedule Trigger, n8n's CLI cannot start it`,
+		);
 		return [`${example.file}: no Manual or Schedule Trigger to start it from`];
 	}
 	if (runnable.note) log(`\n${example.file}: ${runnable.note}`);
@@ -240,8 +317,12 @@ async function runExample(
 	await placeStoredInputs(example.workflow, prepared.userFolder);
 	const ran = await executeAndCheck(prepared, env, sandbox, example, runnable.workflow, 8);
 	if ('exitCode' in ran) {
-		console.error(`FAILED ${example.file}: n8n execute exited with ${ran.exitCode}\n  ${ran.why.join('\n  ')}`);
-		return [`${example.file}: n8n execute exited with ${ran.exitCode}: ${ran.why.slice(-1)[0] ?? ''}`];
+		console.error(
+			`FAILED ${example.file}: n8n execute exited with ${ran.exitCode}\n  ${ran.why.join('\n  ')}`,
+		);
+		return [
+			`${example.file}: n8n execute exited with ${ran.exitCode}: ${ran.why.slice(-1)[0] ?? ''}`,
+		];
 	}
 	const { check } = ran;
 	log(check.summary);

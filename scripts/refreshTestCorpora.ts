@@ -28,11 +28,16 @@ function load<T>(name: string): T {
 }
 
 const version = (name: string) => load<{ version: string }>(`${name}/package.json`).version;
-const write = (file: string, data: unknown) => writeFileSync(join(CORPORA, file), JSON.stringify(data, null, '\t') + '\n');
+const write = (file: string, data: unknown) =>
+	writeFileSync(join(CORPORA, file), JSON.stringify(data, null, '\t') + '\n');
 
 function phoneExamples(): void {
 	const examples = load<Record<string, string>>('libphonenumber-js/examples.mobile.json');
-	const iso = new Set(Object.keys(load<{ getAlpha2Codes(): Record<string, string> }>('i18n-iso-countries').getAlpha2Codes()));
+	const iso = new Set(
+		Object.keys(
+			load<{ getAlpha2Codes(): Record<string, string> }>('i18n-iso-countries').getAlpha2Codes(),
+		),
+	);
 	// AC (Ascension) and TA (Tristan da Cunha) are numbering regions without an ISO 3166-1 code of their own.
 	const numbers = Object.entries(examples)
 		.filter(([region]) => iso.has(region))
@@ -49,7 +54,10 @@ function domains(): void {
 	const unicode = tlds.filter((tld) => /[^a-z\d-]/.test(tld)).sort();
 	write('domains.json', {
 		source: `tlds ${version('tlds')} (IANA's root zone list), punycode ${version('punycode')} (RFC 3492)`,
-		internationalised: unicode.map((tld) => ({ unicode: `example.${tld}`, ascii: punycode.toASCII(`example.${tld}`) })),
+		internationalised: unicode.map((tld) => ({
+			unicode: `example.${tld}`,
+			ascii: punycode.toASCII(`example.${tld}`),
+		})),
 		// RFC 2606 section 2 and RFC 6761 section 6: top-level names reserved for tests, examples, invalid names and loopback.
 		reserved: ['acme.test', 'acme.example', 'acme.invalid', 'acme.localhost'],
 	});
@@ -66,12 +74,18 @@ interface AddressCase {
 	address?: string;
 }
 
-const RFC5322 = "RFC 5322 (Internet Message Format), Appendix A.1, A.4 and A.5: address fields of its example messages";
-const RFC3696 = 'RFC 3696 section 3 (Checking and Transformation of Names), as corrected by its verified erratum 246';
-const RFC3696_AS_WRITTEN = "RFC 3696 section 3's examples as printed, which erratum 246 says are wrong: a backslash quotes only inside a quoted string (RFC 5322 section 3.2.4)";
-const RFC6532 = 'RFC 6531 and RFC 6532 (internationalised email): UTF-8 in the local part and the domain (a U-label, RFC 5890)';
-const RESERVED = 'RFC 2606 and RFC 6761: reserved names (example.com/.net/.org are real second-level names; .test, .example, .invalid and .localhost are no top-level domain)';
-const RULES = "RFC 5322 section 3.2 to 3.4 and DNS's limits (RFC 1035 section 2.3.4, RFC 1123 section 2.1): forms an address may and may not take";
+const RFC5322 =
+	'RFC 5322 (Internet Message Format), Appendix A.1, A.4 and A.5: address fields of its example messages';
+const RFC3696 =
+	'RFC 3696 section 3 (Checking and Transformation of Names), as corrected by its verified erratum 246';
+const RFC3696_AS_WRITTEN =
+	"RFC 3696 section 3's examples as printed, which erratum 246 says are wrong: a backslash quotes only inside a quoted string (RFC 5322 section 3.2.4)";
+const RFC6532 =
+	'RFC 6531 and RFC 6532 (internationalised email): UTF-8 in the local part and the domain (a U-label, RFC 5890)';
+const RESERVED =
+	'RFC 2606 and RFC 6761: reserved names (example.com/.net/.org are real second-level names; .test, .example, .invalid and .localhost are no top-level domain)';
+const RULES =
+	"RFC 5322 section 3.2 to 3.4 and DNS's limits (RFC 1035 section 2.3.4, RFC 1123 section 2.1): forms an address may and may not take";
 
 /** RFC 5322 Appendix A: each field value with the address it holds, the part in angle brackets without comments. */
 const RFC5322_EXAMPLES: Array<[value: string, address: string, domain: string | null]> = [
@@ -103,10 +117,23 @@ const RFC3696_EXAMPLES = [
  * nowhere in a local part (a quoted-pair is part of a quoted string only: RFC 5322 section 3.2.4, RFC 5322 section 3.4.1).
  * A later erratum (3563) argues for the printed forms; the grammar decides.
  */
-const RFC3696_AS_PRINTED = ['Abc\\@def@example.com', 'Fred\\ Bloggs@example.com', 'Joe.\\\\Blow@example.com'];
+const RFC3696_AS_PRINTED = [
+	'Abc\\@def@example.com',
+	'Fred\\ Bloggs@example.com',
+	'Joe.\\\\Blow@example.com',
+];
 
 /** Addresses RFC 6532 section 3.2 allows (UTF-8 local parts) at internationalised domains (RFC 6531 section 3.2). */
-const INTERNATIONALISED = ['用户@例子.中国', 'коля@пример.рф', 'квіточка@пошта.укр', 'अजय@डाटा.भारत', 'jürgen@bücher.de', 'jöran@example.com', 'θσερ@εχαμπλε.ψομ', 'dörte@sörensen.example'];
+const INTERNATIONALISED = [
+	'用户@例子.中国',
+	'коля@пример.рф',
+	'квіточка@пошта.укр',
+	'अजय@डाटा.भारत',
+	'jürgen@bücher.de',
+	'jöran@example.com',
+	'θσερ@εχαμπλε.ψομ',
+	'dörte@sörensen.example',
+];
 
 /** RFC 2606 section 2 and 3, RFC 6761 section 6. */
 const RESERVED_EXAMPLES: Array<[value: string, domain: string | null]> = [
@@ -160,16 +187,29 @@ function addresses(): void {
 		return rootZone.has(domain.split('.').pop() ?? '') ? punycode.toASCII(domain) : null;
 	};
 	const cases: AddressCase[] = [
-		...RFC5322_EXAMPLES.map(([value, address, domain]) => ({ source: RFC5322, value, domain, address })),
+		...RFC5322_EXAMPLES.map(([value, address, domain]) => ({
+			source: RFC5322,
+			value,
+			domain,
+			address,
+		})),
 		...RFC3696_EXAMPLES.map((value) => ({ source: RFC3696, value, domain: 'example.com' })),
 		// The same in angle brackets (an angle-addr, RFC 5322 section 3.4), as a CRM export writes them after a name.
-		...RFC3696_EXAMPLES.map((value) => ({ source: RFC3696, value: `Customer <${value}>`, domain: 'example.com', address: value })),
+		...RFC3696_EXAMPLES.map((value) => ({
+			source: RFC3696,
+			value: `Customer <${value}>`,
+			domain: 'example.com',
+			address: value,
+		})),
 		...RFC3696_AS_PRINTED.map((value) => ({ source: RFC3696_AS_WRITTEN, value, domain: null })),
 		...INTERNATIONALISED.map((value) => ({ source: RFC6532, value, domain: idnDomain(value) })),
 		...RESERVED_EXAMPLES.map(([value, domain]) => ({ source: RESERVED, value, domain })),
 		...RULE_EXAMPLES.map(([value, domain]) => ({ source: RULES, value, domain })),
 	];
-	write('addresses.json', { source: `RFC examples and rules (each case names its own), tlds ${version('tlds')}, punycode ${version('punycode')}`, cases });
+	write('addresses.json', {
+		source: `RFC examples and rules (each case names its own), tlds ${version('tlds')}, punycode ${version('punycode')}`,
+		cases,
+	});
 }
 
 function main(): void {

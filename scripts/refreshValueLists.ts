@@ -37,7 +37,9 @@ function asciiTld(tld: string): string {
 function main(): void {
 	const today = new Date().toISOString().slice(0, 10);
 
-	const codes = Object.keys(load<{ getAlpha2Codes(): Record<string, string> }>('i18n-iso-countries').getAlpha2Codes())
+	const codes = Object.keys(
+		load<{ getAlpha2Codes(): Record<string, string> }>('i18n-iso-countries').getAlpha2Codes(),
+	)
 		.map((code) => code.toUpperCase())
 		.sort();
 	const countries = `/*!
@@ -66,7 +68,9 @@ export const ROOT_ZONE_TLDS = ${JSON.stringify(tlds.join('\n'))};
 export const ROOT_ZONE_LIST_DATE = '${today}';
 `;
 	writeFileSync(join(VALUES, 'rootZoneTlds.ts'), zone);
-	console.log(`Wrote ${codes.length} country codes and ${tlds.length} top-level domains (${today}).`);
+	console.log(
+		`Wrote ${codes.length} country codes and ${tlds.length} top-level domains (${today}).`,
+	);
 }
 
 main();

@@ -13,7 +13,8 @@ export const DEFAULT_SANDBOX_PORT = 5690;
 async function main() {
 	const port = Number(process.env.SANDBOX_PORT) || DEFAULT_SANDBOX_PORT;
 	const sandbox = await startSandbox({ port, storagePort: port + 1, steadyKeys: true });
-	for (const service of Object.keys(sandbox.baseUrls)) if (service !== 'api') sandbox.limitRate(service, 1);
+	for (const service of Object.keys(sandbox.baseUrls))
+		if (service !== 'api') sandbox.limitRate(service, 1);
 	for (const line of sandboxLines(sandbox, 1)) console.log(line);
 	console.log('\nCtrl-C stops it.');
 	const stop = () => void sandbox.close().then(() => process.exit(0));
@@ -22,6 +23,8 @@ async function main() {
 }
 
 main().catch((error: Error) => {
-	console.error(`npm run sandbox could not start: ${error.message}. Set SANDBOX_PORT to a free port (it takes that port and the next).`);
+	console.error(
+		`npm run sandbox could not start: ${error.message}. Set SANDBOX_PORT to a free port (it takes that port and the next).`,
+	);
 	process.exit(1);
 });

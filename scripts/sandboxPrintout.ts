@@ -19,7 +19,10 @@ export function sandboxLines(sandbox: Sandbox, requestsPerSecond: number): strin
 		`It plays a plan of ${requestsPerSecond} request${requestsPerSecond === 1 ? '' : 's'} a second per service.`,
 		'',
 		`In n8n, Credentials > Add Credential, the type below, then its Base URL and API Key (Requests per Second ${requestsPerSecond}):`,
-		...rows.map((row) => `  ${row.name.padEnd(nameWidth)}  Base URL ${row.baseUrl.padEnd(urlWidth)}  API Key ${row.key}`),
+		...rows.map(
+			(row) =>
+				`  ${row.name.padEnd(nameWidth)}  Base URL ${row.baseUrl.padEnd(urlWidth)}  API Key ${row.key}`,
+		),
 		'',
 		`Its storage host, where the IP database downloads come from: ${sandbox.storageUrl}`,
 	];

@@ -30,7 +30,9 @@ delete process.env.NODE_ENV;
 
 // The scanner makes a temporary folder when it is imported (for the registry downloads this
 // check does not do); tmp removes it at exit only when told to.
-createRequire(import.meta.resolve('@n8n/scan-community-package/scanner/scanner.mjs'))('tmp').setGracefulCleanup();
+createRequire(import.meta.resolve('@n8n/scan-community-package/scanner/scanner.mjs'))(
+	'tmp',
+).setGracefulCleanup();
 
 /** The tarball leg's patterns, as in analyzePackageByName. */
 const TARBALL_FILE_PATTERNS = ['**/*.js', 'package.json'];
@@ -94,7 +96,11 @@ function packAndExtract(workDir) {
 	);
 	const extracted = path.join(workDir, 'package');
 	fs.mkdirSync(extracted);
-	run('tar', ['-xzf', path.join(workDir, packed.filename), '-C', extracted, '--strip-components=1'], workDir);
+	run(
+		'tar',
+		['-xzf', path.join(workDir, packed.filename), '-C', extracted, '--strip-components=1'],
+		workDir,
+	);
 	const { n8n } = JSON.parse(fs.readFileSync(path.join(extracted, 'package.json'), 'utf8'));
 	const registered = [...(n8n?.nodes ?? []), ...(n8n?.credentials ?? [])];
 	const missing = registered.filter((file) => !fs.existsSync(path.join(extracted, file)));
@@ -110,7 +116,11 @@ const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-abstractapi-scan-'));
 let passed = false;
 try {
 	const sourcePassed = await scan('source', packageDir, SOURCE_FILE_PATTERNS);
-	const tarballPassed = await scan('npm pack tarball', packAndExtract(workDir), TARBALL_FILE_PATTERNS);
+	const tarballPassed = await scan(
+		'npm pack tarball',
+		packAndExtract(workDir),
+		TARBALL_FILE_PATTERNS,
+	);
 	passed = sourcePassed && tarballPassed;
 } catch (error) {
 	console.error(`✖ scan could not run: ${error.message}`);

@@ -59,7 +59,9 @@ async function startDev(): Promise<{ child: ChildProcess; url: string }> {
 			const ready = /n8n is ready: (\S+)/.exec(seen);
 			if (ready) resolve(ready[1]);
 		});
-		child.once('exit', (code) => reject(new Error(`npm run dev stopped (exit ${code}):\n${seen.slice(-2000)}`)));
+		child.once('exit', (code) =>
+			reject(new Error(`npm run dev stopped (exit ${code}):\n${seen.slice(-2000)}`)),
+		);
 	});
 	child.stdout!.resume();
 	return { child, url };
@@ -111,7 +113,9 @@ async function shootArea(page: Page, selectors: string[], file: string) {
 	// The first visible match of each: the editor keeps hidden copies of dropdowns around.
 	const boxes = await page.evaluate((selectors: string[]) => {
 		return selectors.map((selector) => {
-			const element = [...document.querySelectorAll<HTMLElement>(selector)].find((candidate) => candidate.offsetParent !== null);
+			const element = [...document.querySelectorAll<HTMLElement>(selector)].find(
+				(candidate) => candidate.offsetParent !== null,
+			);
 			if (!element) throw new Error(`nothing visible matches ${selector}`);
 			const { x, y, width, height } = element.getBoundingClientRect();
 			return { x, y, width, height };
@@ -121,7 +125,10 @@ async function shootArea(page: Page, selectors: string[], file: string) {
 	const top = Math.max(0, Math.min(...boxes.map((box) => box.y)) - 8);
 	const right = Math.max(...boxes.map((box) => box.x + box.width)) + 8;
 	const bottom = Math.max(...boxes.map((box) => box.y + box.height)) + 8;
-	await page.screenshot({ path: path.join(OUT, file) as `${string}.png`, clip: { x: left, y: top, width: right - left, height: bottom - top } });
+	await page.screenshot({
+		path: path.join(OUT, file) as `${string}.png`,
+		clip: { x: left, y: top, width: right - left, height: bottom - top },
+	});
 	const { size } = await fs.stat(path.join(OUT, file));
 	log(`  ${path.join(OUT, file)} (${Math.round(size / 1024)} KB)`);
 }
@@ -137,9 +144,18 @@ async function captureAll(url: string) {
 				name: 'Image Processing',
 				type: 'n8n-nodes-abstractapi.abstractImages',
 				typeVersion: 2,
-				parameters: { resizeStrategy: 'crop', url: 'https://example.com/team.jpg', downloadResult: true },
+				parameters: {
+					resizeStrategy: 'crop',
+					url: 'https://example.com/team.jpg',
+					downloadResult: true,
+				},
 			},
-			{ id: 'database', name: 'IP Database Download', type: 'n8n-nodes-abstractapi.abstractIpDatabase', parameters: {} },
+			{
+				id: 'database',
+				name: 'IP Database Download',
+				type: 'n8n-nodes-abstractapi.abstractIpDatabase',
+				parameters: {},
+			},
 		]);
 		await checkImageVersions(editor);
 		await checkDatabaseRename(editor);
@@ -148,14 +164,20 @@ async function captureAll(url: string) {
 		// The node panel, searched as a user looks for the package.
 		await page.goto(`${url}/workflow/new`, { waitUntil: 'networkidle2' });
 		await page.click('[data-test-id="node-creator-plus-button"]');
-		const search = await page.waitForSelector('[data-test-id="node-creator"] input', { visible: true });
+		const search = await page.waitForSelector('[data-test-id="node-creator"] input', {
+			visible: true,
+		});
 		await search!.type('Abstract');
 		await pause(1500);
 		await shoot(page, '[data-test-id="node-creator"]', 'node-panel.png');
 
 		// Image Processing with a strategy that uses every kind of key, and the download on.
 		await openPanel(page, url, workflowId, 'images');
-		await shoot(page, '[data-test-id="ndv"] [data-test-id="node-parameters"]', 'image-processing.png');
+		await shoot(
+			page,
+			'[data-test-id="ndv"] [data-test-id="node-parameters"]',
+			'image-processing.png',
+		);
 
 		// A new credential, as a user meets it first: empty key, empty Base URL (the live one).
 		await page.click('[data-test-id="node-credentials-select"]');
@@ -167,19 +189,32 @@ async function captureAll(url: string) {
 		await openPanel(page, url, workflowId, 'database');
 		await page.click('[data-test-id="parameter-input-output"] input');
 		await pause(800);
-		await shootArea(page, ['[data-test-id="ndv"] .parameter-input-list-wrapper', '.el-select-dropdown'], 'ip-database.png');
+		await shootArea(
+			page,
+			['[data-test-id="ndv"] .parameter-input-list-wrapper', '.el-select-dropdown'],
+			'ip-database.png',
+		);
 	} finally {
 		await editor.close();
 	}
 }
 
 const IMAGES = 'n8n-nodes-abstractapi.abstractImages';
-const IMAGES_CREDENTIAL = { abstractImagesApi: { id: exampleCredentialId('abstractImagesApi'), name: exampleCredentialName('abstractImagesApi') } };
+const IMAGES_CREDENTIAL = {
+	abstractImagesApi: {
+		id: exampleCredentialId('abstractImagesApi'),
+		name: exampleCredentialName('abstractImagesApi'),
+	},
+};
 
 /** The labels of the parameters the open node panel shows, in order. */
 const panelLabels = (page: Page) =>
 	page.evaluate(() =>
-		[...document.querySelectorAll<HTMLElement>('[data-test-id="ndv"] [data-test-id="node-parameters"] [data-test-id^="parameter-input-"]')]
+		[
+			...document.querySelectorAll<HTMLElement>(
+				'[data-test-id="ndv"] [data-test-id="node-parameters"] [data-test-id^="parameter-input-"]',
+			),
+		]
 			.filter((element) => element.offsetParent !== null)
 			.map((element) => element.getAttribute('data-test-id')!.replace('parameter-input-', ''))
 			// parameter-input-field is a text input inside a parameter, not a parameter.
@@ -203,11 +238,19 @@ async function checkImageVersions(editor: Editor) {
 	await page.goto(`${url}/workflow/new`, { waitUntil: 'networkidle2' });
 	await addFromNodePanel(page, 'Abstract Image Processing');
 	const off = await panelLabels(page);
-	check('a new node shows Download Result, not Put Output File in Field', off.includes('downloadResult') && !off.includes('binaryPropertyName'), off);
+	check(
+		'a new node shows Download Result, not Put Output File in Field',
+		off.includes('downloadResult') && !off.includes('binaryPropertyName'),
+		off,
+	);
 	await page.click('[data-test-id="parameter-input-downloadResult"] .el-switch');
 	await pause(800);
 	const on = await panelLabels(page);
-	check('with Download Result on, Put Output File in Field follows it', on.indexOf('binaryPropertyName') === on.indexOf('downloadResult') + 1, on);
+	check(
+		'with Download Result on, Put Output File in Field follows it',
+		on.indexOf('binaryPropertyName') === on.indexOf('downloadResult') + 1,
+		on,
+	);
 	// A field name of the user's own: the value n8n dropped when Download Result was an option.
 	await page.click('[data-test-id="parameter-input-binaryPropertyName"] input', { clickCount: 3 });
 	await page.keyboard.type('small');
@@ -218,7 +261,11 @@ async function checkImageVersions(editor: Editor) {
 	const stored = await saveInEditor(editor);
 	const added = stored.nodes.find((node) => node.type === IMAGES);
 	const version = added?.typeVersion;
-	check('the saved new node keeps Put Output File in Field', added?.parameters.binaryPropertyName === 'small' && added?.parameters.downloadResult === true, added?.parameters);
+	check(
+		'the saved new node keeps Put Output File in Field',
+		added?.parameters.binaryPropertyName === 'small' && added?.parameters.downloadResult === true,
+		added?.parameters,
+	);
 	check('the new node is version 2', version === 2, version);
 
 	// A version 1 workflow as saved before version 2 existed: the option inside Options.
@@ -232,7 +279,13 @@ async function checkImageVersions(editor: Editor) {
 				name: 'Image Processing',
 				type: IMAGES,
 				typeVersion: 1,
-				parameters: { url: 'https://cdn.example.com/team.png', binaryPropertyName: 'small', resizeStrategy: 'square', size: 48, options: { downloadResult: true } },
+				parameters: {
+					url: 'https://cdn.example.com/team.png',
+					binaryPropertyName: 'small',
+					resizeStrategy: 'square',
+					size: 48,
+					options: { downloadResult: true },
+				},
 				credentials: IMAGES_CREDENTIAL,
 			},
 		],
@@ -242,18 +295,38 @@ async function checkImageVersions(editor: Editor) {
 	await pause(1500);
 	await page.click('[data-test-id="execute-workflow-button"]');
 	let execution: { id: string; status: string } | undefined;
-	for (let tries = 0; tries < 60 && !['success', 'error', 'crashed'].includes(execution?.status ?? ''); tries++) {
+	for (
+		let tries = 0;
+		tries < 60 && !['success', 'error', 'crashed'].includes(execution?.status ?? '');
+		tries++
+	) {
 		await pause(500);
-		const list = await editor.api<{ results: Array<{ id: string; status: string; workflowId: string }> }>(
+		const list = await editor.api<{
+			results: Array<{ id: string; status: string; workflowId: string }>;
+		}>(
 			'GET',
 			`/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: saved }))}`,
 		);
 		execution = list.results[0];
 	}
-	check('the saved version 1 workflow runs', execution?.status === 'success', { id: execution?.id, status: execution?.status });
+	check('the saved version 1 workflow runs', execution?.status === 'success', {
+		id: execution?.id,
+		status: execution?.status,
+	});
 	const full = await editor.api<{ data: string }>('GET', `/rest/executions/${execution!.id}`);
 	const run = unflatten(full.data) as {
-		resultData: { runData: Record<string, Array<{ data: { main: Array<Array<{ binary?: Record<string, { mimeType: string; fileSize?: string }> }>> } }>> };
+		resultData: {
+			runData: Record<
+				string,
+				Array<{
+					data: {
+						main: Array<
+							Array<{ binary?: Record<string, { mimeType: string; fileSize?: string }> }>
+						>;
+					};
+				}>
+			>;
+		};
 	};
 	const output = run.resultData.runData['Image Processing']?.[0]?.data.main[0][0];
 	const small = output?.binary?.small;
@@ -267,21 +340,30 @@ async function checkImageVersions(editor: Editor) {
 /** Adds a node as a user does: the node panel (after the selected node, if any), searched, its "Add to workflow". */
 async function addFromNodePanel(page: Page, search: string) {
 	await page.click('[data-test-id="node-creator-plus-button"]');
-	const input = await page.waitForSelector('[data-test-id="node-creator"] input', { visible: true });
+	const input = await page.waitForSelector('[data-test-id="node-creator"] input', {
+		visible: true,
+	});
 	await input!.type(search);
 	await pause(1000);
 	// A community node opens its details first; its "Add to workflow" button adds it.
 	await page.click('[data-test-id="node-creator-item-name"]');
 	await pause(1500);
 	await page.evaluate(() =>
-		[...document.querySelectorAll<HTMLElement>('[data-test-id="node-creator"] button')].find((button) => /Add to workflow/.test(button.textContent ?? ''))?.click(),
+		[...document.querySelectorAll<HTMLElement>('[data-test-id="node-creator"] button')]
+			.find((button) => /Add to workflow/.test(button.textContent ?? ''))
+			?.click(),
 	);
 	await page.waitForSelector('[data-test-id="ndv"]', { visible: true });
 	await pause(1500);
 }
 
 interface StoredWorkflow {
-	nodes: Array<{ name: string; type: string; typeVersion: number; parameters: Record<string, unknown> }>;
+	nodes: Array<{
+		name: string;
+		type: string;
+		typeVersion: number;
+		parameters: Record<string, unknown>;
+	}>;
 }
 
 /** Saves the open workflow as the editor does (Ctrl+S) and reads back what n8n stored. */
@@ -290,7 +372,10 @@ async function saveInEditor(editor: Editor): Promise<StoredWorkflow> {
 	await page.keyboard.down('Control');
 	await page.keyboard.press('s');
 	await page.keyboard.up('Control');
-	await page.waitForFunction(() => /\/workflow\/[^/]+$/.test(location.pathname) && !location.pathname.endsWith('/new'), { timeout: 15000 });
+	await page.waitForFunction(
+		() => /\/workflow\/[^/]+$/.test(location.pathname) && !location.pathname.endsWith('/new'),
+		{ timeout: 15000 },
+	);
 	await pause(800);
 	const id = page.url().split('/').pop()!.split('?')[0];
 	return await editor.api<StoredWorkflow>('GET', `/rest/workflows/${id}`);
@@ -310,27 +395,63 @@ async function checkDatabaseRename(editor: Editor) {
 		log(`  ${ok ? 'ok  ' : 'FAIL'} ${what}: ${JSON.stringify(detail)}`);
 		if (!ok) throw new Error(`IP Database Lookup: ${what}`);
 	};
-	log('Checking IP Database Lookup: a new node shows no error, and follows a renamed download node ...');
+	log(
+		'Checking IP Database Lookup: a new node shows no error, and follows a renamed download node ...',
+	);
 	await page.goto(`${url}/workflow/new`, { waitUntil: 'networkidle2' });
 	await addFromNodePanel(page, 'Abstract IP Database Lookup');
-	const panel = await page.evaluate(() => document.querySelector<HTMLElement>('[data-test-id="ndv"] [data-test-id="node-parameters"]')?.innerText ?? '');
-	check('a new node shows no "Referenced node" error', !/doesn.t exist|\[ERROR/i.test(panel), panel.match(/.*(doesn.t exist|\[ERROR).*/i)?.[0] ?? 'none');
-	check('its hint says what to connect', panel.includes('Empty: the file from the IP Database Download node connected before this one'), panel.slice(0, 400));
-	await shoot(page, '[data-test-id="ndv"] [data-test-id="node-parameters"]', 'ip-lookup-first-sight.png');
+	const panel = await page.evaluate(
+		() =>
+			document.querySelector<HTMLElement>('[data-test-id="ndv"] [data-test-id="node-parameters"]')
+				?.innerText ?? '',
+	);
+	check(
+		'a new node shows no "Referenced node" error',
+		!/doesn.t exist|\[ERROR/i.test(panel),
+		panel.match(/.*(doesn.t exist|\[ERROR).*/i)?.[0] ?? 'none',
+	);
+	check(
+		'its hint says what to connect',
+		panel.includes('Empty: the file from the IP Database Download node connected before this one'),
+		panel.slice(0, 400),
+	);
+	await shoot(
+		page,
+		'[data-test-id="ndv"] [data-test-id="node-parameters"]',
+		'ip-lookup-first-sight.png',
+	);
 
 	const named = "={{ $('IP Database Download').first() }}";
 	const workflowId = await saveWorkflow(
 		editor,
 		'IP Database Lookup renames',
 		[
-			{ id: 'database', name: 'IP Database Download', type: 'n8n-nodes-abstractapi.abstractIpDatabase', parameters: {} },
+			{
+				id: 'database',
+				name: 'IP Database Download',
+				type: 'n8n-nodes-abstractapi.abstractIpDatabase',
+				parameters: {},
+			},
 			{
 				id: 'named',
 				name: 'Lookup, node named',
 				type: 'n8n-nodes-abstractapi.abstractIpLookup',
-				parameters: { ipAddress: '8.8.8.8', databaseNode: named, moreDatabases: { databases: [{ databaseSource: 'fromNode', databaseNode: named, binaryPropertyName: 'data' }] } },
+				parameters: {
+					ipAddress: '8.8.8.8',
+					databaseNode: named,
+					moreDatabases: {
+						databases: [
+							{ databaseSource: 'fromNode', databaseNode: named, binaryPropertyName: 'data' },
+						],
+					},
+				},
 			},
-			{ id: 'empty', name: 'Lookup, default', type: 'n8n-nodes-abstractapi.abstractIpLookup', parameters: { ipAddress: '8.8.8.8' } },
+			{
+				id: 'empty',
+				name: 'Lookup, default',
+				type: 'n8n-nodes-abstractapi.abstractIpLookup',
+				parameters: { ipAddress: '8.8.8.8' },
+			},
 		],
 		{
 			'IP Database Download': { main: [[{ node: 'Lookup, node named', type: 'main', index: 0 }]] },
@@ -348,10 +469,27 @@ async function checkDatabaseRename(editor: Editor) {
 	const saved = await saveInEditor(editor);
 	const lookup = (name: string) => saved.nodes.find((node) => node.name === name)?.parameters ?? {};
 	const renamed = "={{ $('GeoLite Weekly').first() }}";
-	const more = (lookup('Lookup, node named').moreDatabases as { databases?: Array<{ databaseNode?: string }> } | undefined)?.databases ?? [];
-	check('Database Node names the renamed node', lookup('Lookup, node named').databaseNode === renamed, lookup('Lookup, node named').databaseNode);
-	check('so does the More Databases entry', more.length === 1 && more[0].databaseNode === renamed, more);
-	check('an empty Database Node stays empty', (lookup('Lookup, default').databaseNode ?? '') === '', lookup('Lookup, default').databaseNode);
+	const more =
+		(
+			lookup('Lookup, node named').moreDatabases as
+				| { databases?: Array<{ databaseNode?: string }> }
+				| undefined
+		)?.databases ?? [];
+	check(
+		'Database Node names the renamed node',
+		lookup('Lookup, node named').databaseNode === renamed,
+		lookup('Lookup, node named').databaseNode,
+	);
+	check(
+		'so does the More Databases entry',
+		more.length === 1 && more[0].databaseNode === renamed,
+		more,
+	);
+	check(
+		'an empty Database Node stays empty',
+		(lookup('Lookup, default').databaseNode ?? '') === '',
+		lookup('Lookup, default').databaseNode,
+	);
 }
 
 /**
@@ -371,7 +509,8 @@ function unflatten(text: string): unknown {
 		const copy: Record<string, unknown> | unknown[] = Array.isArray(entry) ? [] : {};
 		done.set(index, copy);
 		for (const [key, value] of Object.entries(entry)) {
-			(copy as Record<string, unknown>)[key] = typeof value === 'string' ? revive(Number(value)) : value;
+			(copy as Record<string, unknown>)[key] =
+				typeof value === 'string' ? revive(Number(value)) : value;
 		}
 		return copy;
 	};
@@ -394,15 +533,26 @@ async function measureOptionDescriptions(url: string) {
 	const { page } = editor;
 	try {
 		const workflowId = await saveWorkflow(editor, 'Measure option descriptions', [
-			{ id: 'database', name: 'IP Database Download', type: 'n8n-nodes-abstractapi.abstractIpDatabase', parameters: {} },
+			{
+				id: 'database',
+				name: 'IP Database Download',
+				type: 'n8n-nodes-abstractapi.abstractIpDatabase',
+				parameters: {},
+			},
 		]);
-		for (const viewport of [{ width: 1024, height: 768 }, { width: 1280, height: 800 }, { width: 1920, height: 1080 }]) {
+		for (const viewport of [
+			{ width: 1024, height: 768 },
+			{ width: 1280, height: 800 },
+			{ width: 1920, height: 1080 },
+		]) {
 			await page.setViewport(viewport);
 			await openPanel(page, url, workflowId, 'database');
 			await page.click('[data-test-id="parameter-input-database"] input');
 			await pause(800);
 			const result = await page.evaluate((probes: string[]) => {
-				const element = [...document.querySelectorAll<HTMLElement>('.option-description--clamped')].find((e) => e.offsetParent)!;
+				const element = [
+					...document.querySelectorAll<HTMLElement>('.option-description--clamped'),
+				].find((e) => e.offsetParent)!;
 				const style = getComputedStyle(element);
 				const linesOf = (text: string) => {
 					element.textContent = text;
@@ -413,10 +563,20 @@ async function measureOptionDescriptions(url: string) {
 				};
 				const longest = (text: string) => {
 					let fits = 0;
-					for (let length = 1; length <= text.length && linesOf(text.slice(0, length)) <= 2; length++) fits = length;
+					for (
+						let length = 1;
+						length <= text.length && linesOf(text.slice(0, length)) <= 2;
+						length++
+					)
+						fits = length;
 					return fits;
 				};
-				return { clamp: style.webkitLineClamp, width: element.clientWidth, font: style.font, longest: probes.map(longest) };
+				return {
+					clamp: style.webkitLineClamp,
+					width: element.clientWidth,
+					font: style.font,
+					longest: probes.map(longest),
+				};
 			}, PROBES);
 			log(
 				`${viewport.width}x${viewport.height}: clamped to ${result.clamp} lines of ${result.width} px (${result.font}); ` +

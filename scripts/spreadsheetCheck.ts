@@ -13,7 +13,13 @@ import { databaseFileName, databaseFileOf } from '../test/sandbox/ipDatabases/ar
 import { startSandbox, type Sandbox } from '../test/sandbox/server';
 import { csvItem, FILE_NODES, runCsv, runPhoneCsv } from '../test/nodes/csvHelpers';
 import { lookUp } from '../test/nodes/ipLookupHelpers';
-import { csvText, escapeLeadRecords, excelEuropeanList, nastyLeadRecords, type NastyColumn } from '../test/nodes/nastyLeads';
+import {
+	csvText,
+	escapeLeadRecords,
+	excelEuropeanList,
+	nastyLeadRecords,
+	type NastyColumn,
+} from '../test/nodes/nastyLeads';
 
 /**
  * `npm run test:spreadsheet`: result files opened in a real spreadsheet. Every node that writes a
@@ -44,7 +50,11 @@ const SEPARATOR: Record<string, number> = { ',': 44, ';': 59, '\t': 9 };
 interface ResultNode extends NastyColumn {
 	label: string;
 	valueFirst: boolean;
-	run(sandbox: Sandbox, file: Buffer, options: IDataObject): Promise<{ items: INodeExecutionData[]; error?: Error }>;
+	run(
+		sandbox: Sandbox,
+		file: Buffer,
+		options: IDataObject,
+	): Promise<{ items: INodeExecutionData[]; error?: Error }>;
 }
 
 const RESULT = { output: 'resultFile', resultBinaryPropertyName: 'result' };
@@ -55,7 +65,8 @@ const NODES: ResultNode[] = [
 		header: 'phone',
 		value: (index) => `+1415200${7000 + index}`,
 		valueFirst: true,
-		run: (sandbox, file, options) => runPhoneCsv({ sandbox, items: [csvItem(file)], parameters: RESULT, options }),
+		run: (sandbox, file, options) =>
+			runPhoneCsv({ sandbox, items: [csvItem(file)], parameters: RESULT, options }),
 	},
 	...FILE_NODES.map(
 		(node): ResultNode => ({
@@ -63,7 +74,8 @@ const NODES: ResultNode[] = [
 			header: node.header,
 			value: node.value,
 			valueFirst: false,
-			run: (sandbox, file, options) => runCsv(node, { sandbox, items: [csvItem(file)], parameters: RESULT, options }),
+			run: (sandbox, file, options) =>
+				runCsv(node, { sandbox, items: [csvItem(file)], parameters: RESULT, options }),
 		}),
 	),
 	{
@@ -73,7 +85,10 @@ const NODES: ResultNode[] = [
 		valueFirst: false,
 		run: async (_sandbox, file, options) =>
 			await lookUp({
-				file: { bytes: databaseFileOf('ip-geolocation', 'csv', 1), fileName: databaseFileName('ip-geolocation', 'csv') },
+				file: {
+					bytes: databaseFileOf('ip-geolocation', 'csv', 1),
+					fileName: databaseFileName('ip-geolocation', 'csv'),
+				},
 				ips: [],
 				csvFile: { bytes: file },
 				parameters: { ...RESULT, addressColumn: 'ip', options },
@@ -109,7 +124,8 @@ print(json.dumps(out))
 /** A python 3 that has openpyxl (the Debian package installs it for /usr/bin/python3). */
 function pythonWithOpenpyxl(): string | undefined {
 	for (const candidate of ['python3', '/usr/bin/python3']) {
-		if (spawnSync(candidate, ['-c', 'import openpyxl'], { stdio: 'ignore' }).status === 0) return candidate;
+		if (spawnSync(candidate, ['-c', 'import openpyxl'], { stdio: 'ignore' }).status === 0)
+			return candidate;
 	}
 	return undefined;
 }
@@ -143,7 +159,16 @@ function convert(files: string[], separator: string, outdir: string): void {
 	const converted = spawnSync(
 		'soffice',
 		// A profile of its own: a LibreOffice already running (another check, a user's) would take the files instead.
-		[`-env:UserInstallation=file://${path.join(OUT, 'profile')}`, '--headless', '--convert-to', 'xlsx', `--infilter=CSV:${SEPARATOR[separator]},34,76,1`, '--outdir', outdir, ...files],
+		[
+			`-env:UserInstallation=file://${path.join(OUT, 'profile')}`,
+			'--headless',
+			'--convert-to',
+			'xlsx',
+			`--infilter=CSV:${SEPARATOR[separator]},34,76,1`,
+			'--outdir',
+			outdir,
+			...files,
+		],
 		{ encoding: 'utf8', timeout: 300_000 },
 	);
 	if (converted.status !== 0) throw new Error(`soffice failed: ${converted.stderr}`);
@@ -174,25 +199,67 @@ async function main(): Promise<number> {
 		for (const node of NODES) {
 			const slug = node.label.toLowerCase().replace(/[^a-z]+/g, '-');
 			const nasty = csvText(nastyLeadRecords(node, 40, node.valueFirst));
-			const runs: Array<{ name: string; input: Buffer; options: IDataObject; delimiter: string; control?: boolean }> = [];
-			for (const [delimiterName, delimiter] of [['comma', ','], ['semicolon', ';'], ['tab', '\t']] as const) {
+			const runs: Array<{
+				name: string;
+				input: Buffer;
+				options: IDataObject;
+				delimiter: string;
+				control?: boolean;
+			}> = [];
+			for (const [delimiterName, delimiter] of [
+				['comma', ','],
+				['semicolon', ';'],
+				['tab', '\t'],
+			] as const) {
 				for (const byteOrderMark of ['yes', 'no']) {
-					runs.push({ name: `${slug}-${delimiterName}-bom-${byteOrderMark}`, input: nasty, options: { resultDelimiter: delimiterName, byteOrderMark }, delimiter });
+					runs.push({
+						name: `${slug}-${delimiterName}-bom-${byteOrderMark}`,
+						input: nasty,
+						options: { resultDelimiter: delimiterName, byteOrderMark },
+						delimiter,
+					});
 				}
 			}
-			runs.push({ name: `${slug}-excel-list`, input: excelEuropeanList(node, 40, node.valueFirst), options: {}, delimiter: ';' });
-			runs.push({ name: `${slug}-control-defusing-off`, input: nasty, options: { defuseFormulas: false }, delimiter: ',', control: true });
+			runs.push({
+				name: `${slug}-excel-list`,
+				input: excelEuropeanList(node, 40, node.valueFirst),
+				options: {},
+				delimiter: ';',
+			});
+			runs.push({
+				name: `${slug}-control-defusing-off`,
+				input: nasty,
+				options: { defuseFormulas: false },
+				delimiter: ',',
+				control: true,
+			});
 			const escapeRecords = escapeLeadRecords(node, 18, node.valueFirst);
-			for (const [delimiterName, delimiter] of [['comma', ','], ['semicolon', ';'], ['tab', '\t']] as const) {
+			for (const [delimiterName, delimiter] of [
+				['comma', ','],
+				['semicolon', ';'],
+				['tab', '\t'],
+			] as const) {
 				sandbox.reset();
-				const { items, error } = await node.run(sandbox, csvText(escapeRecords), { resultDelimiter: delimiterName });
+				const { items, error } = await node.run(sandbox, csvText(escapeRecords), {
+					resultDelimiter: delimiterName,
+				});
 				if (error) throw new Error(`${node.label} escapes ${delimiterName}: ${error.message}`);
 				const file = path.join(OUT, `${slug}-escapes-${delimiterName}.csv`);
-				writeFileSync(file, await Container.get(BinaryDataService).getAsBuffer(items[0].binary!.result));
+				writeFileSync(
+					file,
+					await Container.get(BinaryDataService).getAsBuffer(items[0].binary!.result),
+				);
 				escapes.push({ file, control: false });
 				if (node === NODES[0]) {
 					const previous = path.join(OUT, `previous-rules-escapes-${delimiterName}.csv`);
-					writeFileSync(previous, escapeRecords.map((record) => record.map((cell) => previousRulesCell(cell, delimiter)).join(delimiter)).join('\r\n') + '\r\n');
+					writeFileSync(
+						previous,
+						escapeRecords
+							.map((record) =>
+								record.map((cell) => previousRulesCell(cell, delimiter)).join(delimiter),
+							)
+							.join('\r\n') + '\r\n',
+					);
 					escapes.push({ file: previous, control: true });
 				}
 			}
@@ -211,21 +278,40 @@ async function main(): Promise<number> {
 	}
 
 	// One LibreOffice run per delimiter: it converts every file of the group.
-	for (const delimiter of [',', ';', '\t']) convert(written.filter((entry) => entry.delimiter === delimiter).map((entry) => entry.file), delimiter, OUT);
+	for (const delimiter of [',', ';', '\t'])
+		convert(
+			written.filter((entry) => entry.delimiter === delimiter).map((entry) => entry.file),
+			delimiter,
+			OUT,
+		);
 	// The escapes, each opened with every separator.
 	const separatorNames: Record<string, string> = { ',': 'comma', ';': 'semicolon', '\t': 'tab' };
-	for (const separator of [',', ';', '\t']) convert(escapes.map((entry) => entry.file), separator, path.join(OUT, `opened-as-${separatorNames[separator]}`));
+	for (const separator of [',', ';', '\t'])
+		convert(
+			escapes.map((entry) => entry.file),
+			separator,
+			path.join(OUT, `opened-as-${separatorNames[separator]}`),
+		);
 	const xlsx = new Set(readdirSync(OUT).filter((name) => name.endsWith('.xlsx')));
-	const missing = written.filter((entry) => !xlsx.has(path.basename(entry.file).replace(/\.csv$/, '.xlsx')));
-	if (missing.length > 0) throw new Error(`LibreOffice made no xlsx of ${missing.map((entry) => entry.file).join(', ')}`);
+	const missing = written.filter(
+		(entry) => !xlsx.has(path.basename(entry.file).replace(/\.csv$/, '.xlsx')),
+	);
+	if (missing.length > 0)
+		throw new Error(`LibreOffice made no xlsx of ${missing.map((entry) => entry.file).join(', ')}`);
 
 	const read = spawnSync(python, ['-c', READER], {
-		input: JSON.stringify(written.map((entry) => [entry.file, entry.file.replace(/\.csv$/, '.xlsx'), entry.delimiter])),
+		input: JSON.stringify(
+			written.map((entry) => [entry.file, entry.file.replace(/\.csv$/, '.xlsx'), entry.delimiter]),
+		),
 		encoding: 'utf8',
 		maxBuffer: 256 * 1024 * 1024,
 	});
 	if (read.status !== 0) throw new Error(`python failed: ${read.stderr}`);
-	const sheets = JSON.parse(read.stdout) as Array<{ csv: string; rows: string[][]; cells: Array<[string, string, string | null]> }>;
+	const sheets = JSON.parse(read.stdout) as Array<{
+		csv: string;
+		rows: string[][];
+		cells: Array<[string, string, string | null]>;
+	}>;
 
 	let checked = 0;
 	let cells = 0;
@@ -241,8 +327,10 @@ async function main(): Promise<number> {
 		const bytes = readFileSync(entry.file);
 		const byCsvParse = csvParse(bytes, { bom: true, delimiter: entry.delimiter }) as string[][];
 		const byOwn = parseCsv(bytes, { delimiter: 'detect' }).map((row) => row.fields);
-		if (JSON.stringify(sheet.rows) !== JSON.stringify(byCsvParse)) problems.push(`${name}: Python's csv module and csv-parse read different cells`);
-		if (JSON.stringify(byOwn) !== JSON.stringify(byCsvParse)) problems.push(`${name}: the package's reader and csv-parse read different cells`);
+		if (JSON.stringify(sheet.rows) !== JSON.stringify(byCsvParse))
+			problems.push(`${name}: Python's csv module and csv-parse read different cells`);
+		if (JSON.stringify(byOwn) !== JSON.stringify(byCsvParse))
+			problems.push(`${name}: the package's reader and csv-parse read different cells`);
 		if (entry.control) {
 			controlFormulas += sheet.cells.filter(([, type]) => type === 'f').length;
 			continue;
@@ -252,11 +340,14 @@ async function main(): Promise<number> {
 			cells++;
 			if (type === 'f') {
 				formulas++;
-				problems.push(`${name}: ${JSON.stringify(text)} became the formula ${JSON.stringify(value)}`);
+				problems.push(
+					`${name}: ${JSON.stringify(text)} became the formula ${JSON.stringify(value)}`,
+				);
 			} else if (type === 's' || text === '') {
 				// LibreOffice keeps a line break inside a cell as LF.
 				const expected = text === '' ? null : text.replace(/\r\n?/g, '\n');
-				if (value !== expected) problems.push(`${name}: ${JSON.stringify(text)} reads ${JSON.stringify(value)}`);
+				if (value !== expected)
+					problems.push(`${name}: ${JSON.stringify(text)} reads ${JSON.stringify(value)}`);
 				else texts++;
 			} else if (VALUE_LIKE.test(text) || (type === 'b' && /^(true|false)$/i.test(text))) {
 				valueCells++;
@@ -269,29 +360,58 @@ async function main(): Promise<number> {
 		`${checked} result files opened in LibreOffice Calc (${NODES.length} nodes; comma, semicolon, tab; byte order mark on and off; an Excel-exported list): ` +
 			`${cells} cells, ${formulas} formula cells, ${texts} texts (or empty cells) as written, ${valueCells} read as numbers, dates or booleans (signed numbers, phone numbers without letters, dates, true and false: left as data).`,
 	);
-	console.log(`Control (Defuse Formulas off, ${written.filter((entry) => entry.control).length} files): ${controlFormulas} formula cells, so the check sees them.`);
-	if (controlFormulas === 0) problems.push('the control files show no formula cell: the check would not see one');
+	console.log(
+		`Control (Defuse Formulas off, ${written.filter((entry) => entry.control).length} files): ${controlFormulas} formula cells, so the check sees them.`,
+	);
+	if (controlFormulas === 0)
+		problems.push('the control files show no formula cell: the check would not see one');
 
 	// The escapes: every file under every separator, no formula cell; the previous rules' files, some.
 	const opened = ['comma', 'semicolon', 'tab'].flatMap((separator) =>
-		escapes.map((entry) => ({ ...entry, separator, xlsx: path.join(OUT, `opened-as-${separator}`, path.basename(entry.file).replace(/\.csv$/, '.xlsx')) })),
+		escapes.map((entry) => ({
+			...entry,
+			separator,
+			xlsx: path.join(
+				OUT,
+				`opened-as-${separator}`,
+				path.basename(entry.file).replace(/\.csv$/, '.xlsx'),
+			),
+		})),
 	);
-	const listed = spawnSync(python, ['-c', FORMULAS], { input: JSON.stringify(opened.map((entry) => entry.xlsx)), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+	const listed = spawnSync(python, ['-c', FORMULAS], {
+		input: JSON.stringify(opened.map((entry) => entry.xlsx)),
+		encoding: 'utf8',
+		maxBuffer: 64 * 1024 * 1024,
+	});
 	if (listed.status !== 0) throw new Error(`python failed: ${listed.stderr}`);
 	const formulasOf = JSON.parse(listed.stdout) as string[][];
 	for (const separator of ['comma', 'semicolon', 'tab']) {
-		const ours = opened.flatMap((entry, index) => (entry.separator === separator && !entry.control ? formulasOf[index].map((formula) => `${path.basename(entry.file)}: ${formula}`) : []));
-		const previous = opened.flatMap((entry, index) => (entry.separator === separator && entry.control ? formulasOf[index] : []));
+		const ours = opened.flatMap((entry, index) =>
+			entry.separator === separator && !entry.control
+				? formulasOf[index].map((formula) => `${path.basename(entry.file)}: ${formula}`)
+				: [],
+		);
+		const previous = opened.flatMap((entry, index) =>
+			entry.separator === separator && entry.control ? formulasOf[index] : [],
+		);
 		const files = opened.filter((entry) => entry.separator === separator && !entry.control).length;
 		console.log(
 			`Escapes opened with ${separator} as the separator: ${files} result files (${NODES.length} nodes, written with comma, semicolon, tab), ${ours.length} formula cells; ` +
 				`the same cells written by the previous rules (3 files): ${previous.length} formula cells (${[...new Set(previous)].slice(0, 4).join(' ; ')}).`,
 		);
-		for (const formula of ours) problems.push(`opened with ${separator}: ${formula} is a formula cell`);
-		if (previous.length === 0) problems.push(`the previous rules' files opened with ${separator} show no formula cell: the check would not see one`);
+		for (const formula of ours)
+			problems.push(`opened with ${separator}: ${formula} is a formula cell`);
+		if (previous.length === 0)
+			problems.push(
+				`the previous rules' files opened with ${separator} show no formula cell: the check would not see one`,
+			);
 	}
 	for (const problem of problems.slice(0, 40)) console.log(`  ${problem}`);
-	console.log(problems.length === 0 ? 'OK: no formula cell, every text as written.' : `FAILED: ${problems.length} problems.`);
+	console.log(
+		problems.length === 0
+			? 'OK: no formula cell, every text as written.'
+			: `FAILED: ${problems.length} problems.`,
+	);
 	console.log(`Files: ${OUT}`);
 	return problems.length === 0 ? 0 : 1;
 }

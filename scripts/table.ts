@@ -20,7 +20,9 @@ const HEADER_FLOOR = 12;
 const GAP = '  ';
 
 /** The terminal width when output goes to a terminal, else one that reads well in a log or a file. */
-export function outputWidth(stream: { isTTY?: boolean; columns?: number } = process.stdout): number {
+export function outputWidth(
+	stream: { isTTY?: boolean; columns?: number } = process.stdout,
+): number {
 	return stream.isTTY && stream.columns ? stream.columns : 120;
 }
 
@@ -51,7 +53,9 @@ export function leaves(value: Record<string, unknown>, prefix = ''): Record<stri
 export function shownValue(value: unknown): string {
 	if (value === undefined || value === null) return '';
 	if (Array.isArray(value)) {
-		return value.every((entry) => entry === null || typeof entry !== 'object') ? value.map(shownValue).join(', ') : JSON.stringify(value);
+		return value.every((entry) => entry === null || typeof entry !== 'object')
+			? value.map(shownValue).join(', ')
+			: JSON.stringify(value);
 	}
 	if (typeof value === 'object') return JSON.stringify(value);
 	const text = String(value);
@@ -61,7 +65,12 @@ export function shownValue(value: unknown): string {
 
 /** Columns a character takes in a terminal: 2 for East Asian wide characters and most emoji, 0 for combining marks. */
 function charWidth(codePoint: number): number {
-	if ((codePoint >= 0x300 && codePoint <= 0x36f) || codePoint === 0x200d || (codePoint >= 0xfe00 && codePoint <= 0xfe0f)) return 0;
+	if (
+		(codePoint >= 0x300 && codePoint <= 0x36f) ||
+		codePoint === 0x200d ||
+		(codePoint >= 0xfe00 && codePoint <= 0xfe0f)
+	)
+		return 0;
 	const wide =
 		(codePoint >= 0x1100 && codePoint <= 0x115f) ||
 		(codePoint >= 0x2e80 && codePoint <= 0xa4cf && codePoint !== 0x303f) ||
@@ -131,9 +140,16 @@ export function formatTable(rows: Array<Record<string, unknown>>, options: Table
 	if (columns.length === 0) return '(items without fields)';
 
 	const natural = columns.map((column, index) =>
-		Math.max(Math.min(displayWidth(column), maxCell), ...cells.map((line) => Math.min(displayWidth(line[index]), maxCell))),
+		Math.max(
+			Math.min(displayWidth(column), maxCell),
+			...cells.map((line) => Math.min(displayWidth(line[index]), maxCell)),
+		),
 	);
-	const headerFloor = (index: number) => Math.min(natural[index], Math.max(MIN_COLUMN, Math.min(displayWidth(columns[index]), HEADER_FLOOR)));
+	const headerFloor = (index: number) =>
+		Math.min(
+			natural[index],
+			Math.max(MIN_COLUMN, Math.min(displayWidth(columns[index]), HEADER_FLOOR)),
+		);
 	// The widths of the first `count` columns narrowed to fit, the widest first, one terminal
 	// column at a time, none below its floor; undefined when they cannot fit.
 	const narrowed = (count: number, floorOf: (index: number) => number): number[] | undefined => {
@@ -142,7 +158,8 @@ export function formatTable(rows: Array<Record<string, unknown>>, options: Table
 		while (total > width) {
 			let widest = -1;
 			for (let index = 0; index < count; index++) {
-				if (widths[index] > floorOf(index) && (widest < 0 || widths[index] >= widths[widest])) widest = index;
+				if (widths[index] > floorOf(index) && (widest < 0 || widths[index] >= widths[widest]))
+					widest = index;
 			}
 			if (widest < 0) return undefined;
 			widths[widest]--;
@@ -182,15 +199,23 @@ export function formatTable(rows: Array<Record<string, unknown>>, options: Table
  * table would have to cut or leave out the fields a reader came for (a lead's company, industry,
  * size), a block keeps every one of them at any width.
  */
-export function formatRecords(rows: Array<Record<string, unknown>>, options: TableOptions): string[][] {
+export function formatRecords(
+	rows: Array<Record<string, unknown>>,
+	options: TableOptions,
+): string[][] {
 	const { width } = options;
 	const wanted = options.columns ?? [...new Set(rows.flatMap((row) => Object.keys(row)))];
 	const [title, ...fields] = wanted;
-	const fieldWidth = Math.min(Math.max(...fields.map((field) => displayWidth(field))), Math.floor(width / 3));
+	const fieldWidth = Math.min(
+		Math.max(...fields.map((field) => displayWidth(field))),
+		Math.floor(width / 3),
+	);
 	return rows.map((row) => [
 		cut(shownValue(row[title]) || '(no value)', width),
 		...fields
 			.filter((field) => shownValue(row[field]) !== '')
-			.map((field) => cut(`  ${pad(cutHeader(field, fieldWidth), fieldWidth)}  ${shownValue(row[field])}`, width)),
+			.map((field) =>
+				cut(`  ${pad(cutHeader(field, fieldWidth), fieldWidth)}  ${shownValue(row[field])}`, width),
+			),
 	]);
 }

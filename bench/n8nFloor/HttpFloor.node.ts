@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 /**
  * The floor of the real-n8n bench's bulk figures: a node that only sends requests through n8n's
@@ -29,7 +34,12 @@ export class HttpFloor implements INodeType {
 		const credentials = await this.getCredentials('abstractEmailApi');
 		const reference = this.getNode().credentials?.abstractEmailApi;
 		const authentication = {
-			credentialsDecrypted: { id: reference?.id ?? '', name: reference?.name ?? '', type: 'abstractEmailApi', data: credentials },
+			credentialsDecrypted: {
+				id: reference?.id ?? '',
+				name: reference?.name ?? '',
+				type: 'abstractEmailApi',
+				data: credentials,
+			},
 		};
 		const url = `${String(credentials.baseUrl).replace(/\/+$/, '')}/v1/`;
 		let next = 0;
@@ -58,7 +68,10 @@ export class HttpFloor implements INodeType {
 		};
 		await Promise.all(Array.from({ length: 32 }, lane));
 		// A floor of refused requests would measure something else: the run fails instead.
-		if (answered !== requests) throw new Error(`HTTP Floor: ${requests - answered} of ${requests} requests were not answered with 200`);
+		if (answered !== requests)
+			throw new Error(
+				`HTTP Floor: ${requests - answered} of ${requests} requests were not answered with 200`,
+			);
 		return [[{ json: { requests, answered } }]];
 	}
 }

@@ -1,4 +1,8 @@
-import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
 
 import { effectiveBaseUrl } from './liveBaseUrls';
 
@@ -16,8 +20,13 @@ function requestAddress(request: IHttpRequestOptions): string {
 	return `${request.baseURL.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`;
 }
 
-function assertGoesToService(credentials: ICredentialDataDecryptedObject, request: IHttpRequestOptions) {
-	const base = String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '');
+function assertGoesToService(
+	credentials: ICredentialDataDecryptedObject,
+	request: IHttpRequestOptions,
+) {
+	const base = String(credentials.baseUrl ?? '')
+		.trim()
+		.replace(/\/+$/, '');
 	const target = requestAddress(request);
 	const rest = target.slice(base.length);
 	const underBase = base !== '' && target.startsWith(base) && (rest === '' || /^[/?#]/.test(rest));
@@ -103,5 +112,8 @@ type KeyPlacement = (
  */
 export function withLiveBaseUrl(credentialType: string, placement: KeyPlacement): KeyPlacement {
 	return async (credentials, request) =>
-		await placement({ ...credentials, baseUrl: effectiveBaseUrl(credentialType, credentials.baseUrl) }, request);
+		await placement(
+			{ ...credentials, baseUrl: effectiveBaseUrl(credentialType, credentials.baseUrl) },
+			request,
+		);
 }

@@ -10,7 +10,7 @@ export const apiKeyProperty: INodeProperties = {
 	typeOptions: { password: true },
 	default: '',
 	required: true,
-	hint: 'From this service\'s page in the Abstract API dashboard. Each service has its own key.',
+	hint: "From this service's page in the Abstract API dashboard. Each service has its own key.",
 };
 
 /**
@@ -37,5 +37,5 @@ export const requestsPerSecondProperty: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 0, numberPrecision: 0 },
 	default: 1,
-	hint: 'Your plan\'s rate: 1 on free plans. The node paces every item to it; 0 turns pacing off.',
+	hint: "Your plan's rate: 1 on free plans. The node paces every item to it; 0 turns pacing off.",
 };

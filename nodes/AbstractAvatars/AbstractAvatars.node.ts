@@ -10,7 +10,15 @@ import type {
 import { outputField, outputFieldParameter, safeFileName } from '../shared/binary/files';
 import { runService } from '../shared/engine/engine';
 import { asBuffer, imageItem, imageTypeOf } from '../shared/binary/imageFile';
-import { answerReuseOptions, estimateOnlyOption, flag, oneOf, sendRepeatsOnceOption, wholeAtLeast, wireOptions } from '../shared/parameters/options';
+import {
+	answerReuseOptions,
+	estimateOnlyOption,
+	flag,
+	oneOf,
+	sendRepeatsOnceOption,
+	wholeAtLeast,
+	wireOptions,
+} from '../shared/parameters/options';
 import type { WireOption } from '../shared/parameters/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { decimalNumber, hexColor, requiredText, wholeNumber } from '../shared/values/validate';
@@ -52,7 +60,12 @@ const avatars: ServiceDefinition<PreparedAvatar> = {
 	credentialType: 'abstractAvatarsApi',
 	serviceName: 'Avatars',
 	prepare(itemIndex) {
-		const name = requiredText(this, itemIndex, 'Name (name)', this.getNodeParameter('name', itemIndex));
+		const name = requiredText(
+			this,
+			itemIndex,
+			'Name (name)',
+			this.getNodeParameter('name', itemIndex),
+		);
 		const property = outputField(this, itemIndex);
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const qs = { name, ...wireOptions(this, itemIndex, options, OPTIONS) };
@@ -126,7 +139,8 @@ export class AbstractAvatars implements INodeType {
 						type: 'number',
 						typeOptions: { minValue: 1, numberPrecision: 0 },
 						default: 2,
-						description: 'Maximum number of characters shown, at least 1 (it may show fewer, never more)',
+						description:
+							'Maximum number of characters shown, at least 1 (it may show fewer, never more)',
 					},
 					estimateOnlyOption,
 					{
@@ -142,7 +156,8 @@ export class AbstractAvatars implements INodeType {
 						type: 'number',
 						typeOptions: { minValue: 0.1, maxValue: 1, numberPrecision: 2 },
 						default: 0.7,
-						description: 'Height of the initials as a fraction of the image size, from 0.1 to 1 (0.7: seven tenths of the side)',
+						description:
+							'Height of the initials as a fraction of the image size, from 0.1 to 1 (0.7: seven tenths of the side)',
 					},
 					{
 						displayName: 'Image Format',

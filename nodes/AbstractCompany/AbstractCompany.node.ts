@@ -1,15 +1,40 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { columnsOfKeys, COMPANY_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
-import { columnOf, columnParameter, csvFileOptions, csvFileParameters } from '../shared/csv/csvParameters';
+import {
+	columnOf,
+	columnParameter,
+	csvFileOptions,
+	csvFileParameters,
+} from '../shared/csv/csvParameters';
 import { csvFanOut, inputKindOf, inputParameter, outputOf } from '../shared/csv/csvInput';
-import { answerReuseOptions, estimateOnlyOption, sendRepeatsOnceOption } from '../shared/parameters/options';
+import {
+	answerReuseOptions,
+	estimateOnlyOption,
+	sendRepeatsOnceOption,
+} from '../shared/parameters/options';
 import { recordItems, runService } from '../shared/engine/engine';
 import { requestKey } from '../shared/engine/requestKey';
 import { fieldsOption, fieldsParameter } from '../shared/parameters/fields';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
-import { addSkippedHint, companyLookup, looksLikeCompanyValue, skippedItems, skippedStatus, skipWebmailOption, LOOKUP_DOMAIN_KEY, type CompanyLookup, type CompanyRequest } from './companyLookup';
+import {
+	addSkippedHint,
+	companyLookup,
+	looksLikeCompanyValue,
+	skippedItems,
+	skippedStatus,
+	skipWebmailOption,
+	LOOKUP_DOMAIN_KEY,
+	type CompanyLookup,
+	type CompanyRequest,
+} from './companyLookup';
 
 /** The keys of the company record (all top-level), for `fields`. */
 const RECORD_KEYS = COMPANY_ANSWER_COLUMNS;
@@ -18,14 +43,16 @@ const domainColumn = columnParameter({
 	displayName: 'Domain Column',
 	name: 'domainColumn',
 	default: 'domain',
-	holds: 'the domains, email addresses (ada@example.com) or websites (https://www.example.com) of the companies',
+	holds:
+		'the domains, email addresses (ada@example.com) or websites (https://www.example.com) of the companies',
 });
 
 /**
  * The request alone: stripe.com, ada@stripe.com and https://stripe.com send the same one, and the
  * domain an item named (lookupDomain) is its presentation, added by `present`.
  */
-const companyRequestKey = (lookup: CompanyLookup) => ('request' in lookup ? requestKey(lookup.request) : undefined);
+const companyRequestKey = (lookup: CompanyLookup) =>
+	'request' in lookup ? requestKey(lookup.request) : undefined;
 
 /** Company enrichment (GET /v2/): one domain, email address or website per item, or every row of a CSV file. */
 const companyEnrichment: ServiceDefinition<CompanyLookup> = {
@@ -36,10 +63,18 @@ const companyEnrichment: ServiceDefinition<CompanyLookup> = {
 	async prepare(itemIndex) {
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const fields = fieldsParameter(this, itemIndex, options.fields, RECORD_KEYS);
-		const request = (domain: string): ServiceRequest => ({ method: 'GET', path: '/v2/', qs: fields ? { domain, fields } : { domain } });
+		const request = (domain: string): ServiceRequest => ({
+			method: 'GET',
+			path: '/v2/',
+			qs: fields ? { domain, fields } : { domain },
+		});
 		const skipWebmail = options.skipWebmail !== false;
 		if (inputKindOf(this, itemIndex) === 'csvFile') {
-			const setup = { request, skipWebmail, nameDomain: outputOf(this, itemIndex) !== 'resultFile' };
+			const setup = {
+				request,
+				skipWebmail,
+				nameDomain: outputOf(this, itemIndex) !== 'resultFile',
+			};
 			return await csvFanOut(this, itemIndex, {
 				column: columnOf(this, itemIndex, domainColumn),
 				looksLikeValue: looksLikeCompanyValue,
@@ -50,7 +85,13 @@ const companyEnrichment: ServiceDefinition<CompanyLookup> = {
 				requestKey: companyRequestKey,
 			});
 		}
-		return companyLookup(this, itemIndex, 'Domain (domain)', this.getNodeParameter('domain', itemIndex), { request, skipWebmail, nameDomain: true });
+		return companyLookup(
+			this,
+			itemIndex,
+			'Domain (domain)',
+			this.getNodeParameter('domain', itemIndex),
+			{ request, skipWebmail, nameDomain: true },
+		);
 	},
 	async run(itemIndex, lookup, client) {
 		return recordItems((await client.request((lookup as CompanyRequest).request)).body);
@@ -72,8 +113,10 @@ export class AbstractCompany implements INodeType {
 		icon: { light: 'file:abstractCompany.svg', dark: 'file:abstractCompany.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["input"] === "csvFile" ? "Enrich a CSV file\'s companies" : "Enrich " + $parameter["domain"]}}',
-		description: 'Get company details for a domain, email address or website: name, industry, size, revenue, location and social profiles',
+		subtitle:
+			'={{$parameter["input"] === "csvFile" ? "Enrich a CSV file\'s companies" : "Enrich " + $parameter["domain"]}}',
+		description:
+			'Get company details for a domain, email address or website: name, industry, size, revenue, location and social profiles',
 		documentationUrl: 'https://docs.abstractapi.com/company-enrichment',
 		defaults: { name: 'Company Enrichment' },
 		usableAsTool: true,
@@ -101,7 +144,13 @@ export class AbstractCompany implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: csvFileOptions(COMPANY_ANSWER_COLUMNS, [fieldsOption('company record', RECORD_KEYS), estimateOnlyOption, sendRepeatsOnceOption, skipWebmailOption, ...answerReuseOptions]),
+				options: csvFileOptions(COMPANY_ANSWER_COLUMNS, [
+					fieldsOption('company record', RECORD_KEYS),
+					estimateOnlyOption,
+					sendRepeatsOnceOption,
+					skipWebmailOption,
+					...answerReuseOptions,
+				]),
 			},
 		],
 	};

@@ -1,8 +1,17 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import type { ServiceRequest } from '../shared/engine/types';
 import { domainOfValue, readDomainOf } from '../shared/values/domain';
-import { MAIL_PROVIDER_LABELS, mailProviderOf, type MailProviderKind } from '../shared/values/mailProviders';
+import {
+	MAIL_PROVIDER_LABELS,
+	mailProviderOf,
+	type MailProviderKind,
+} from '../shared/values/mailProviders';
 
 /**
  * What Company Enrichment does with one value (the Domain field, or a file's cell): the request
@@ -56,7 +65,13 @@ export interface LookupSetup {
 }
 
 /** The lookup for a value; an input error naming `field` for a value that is no domain, email address or website. */
-export function companyLookup(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown, setup: LookupSetup): CompanyLookup {
+export function companyLookup(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+	setup: LookupSetup,
+): CompanyLookup {
 	const { domain, form, asTyped } = domainOfValue(ctx, itemIndex, field, value);
 	if (form === 'email' && setup.skipWebmail) {
 		const kind = mailProviderOf(domain);
@@ -64,7 +79,9 @@ export function companyLookup(ctx: IExecuteFunctions, itemIndex: number, field: 
 	}
 	const request = setup.request(domain);
 	// A bare domain sent as typed needs no naming; one the URL parser rewrote (punycode, full-width letters) does.
-	return (form === 'domain' && asTyped) || !setup.nameDomain ? { request } : { request, lookupDomain: domain };
+	return (form === 'domain' && asTyped) || !setup.nameDomain
+		? { request }
+		: { request, lookupDomain: domain };
 }
 
 /** The item of a skipped lookup; undefined for a lookup to send (the engine's answerWithoutRequest). */
@@ -73,7 +90,8 @@ export function skippedItems(lookup: CompanyLookup): INodeExecutionData[] | unde
 }
 
 /** For a file's header detection: a first-row cell that reads as a domain, email address or website is data, not a column name. */
-export const looksLikeCompanyValue = (cell: string) => cell.includes('.') && !('refused' in readDomainOf(cell));
+export const looksLikeCompanyValue = (cell: string) =>
+	cell.includes('.') && !('refused' in readDomainOf(cell));
 
 /** A result file row's status for a skipped lookup: "free email provider (gmail.com)". */
 export function skippedStatus(record: IDataObject): string {
@@ -100,4 +118,3 @@ export function addSkippedHint(ctx: IExecuteFunctions, output: INodeExecutionDat
 		location: 'outputPane',
 	});
 }
-

@@ -1,18 +1,38 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { EMAIL_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
 import { csvFanOut, inputKindOf, inputParameter, outputOf } from '../shared/csv/csvInput';
-import { columnOf, columnParameter, csvFileOptions, csvFileParameters } from '../shared/csv/csvParameters';
+import {
+	columnOf,
+	columnParameter,
+	csvFileOptions,
+	csvFileParameters,
+} from '../shared/csv/csvParameters';
 import { recordItems, runService } from '../shared/engine/engine';
 import { requestKey } from '../shared/engine/requestKey';
-import { answerReuseOptions, estimateOnlyOption, sendRepeatsOnceOption } from '../shared/parameters/options';
+import {
+	answerReuseOptions,
+	estimateOnlyOption,
+	sendRepeatsOnceOption,
+} from '../shared/parameters/options';
 import { lookupRequest, sendAsOf, sendAsOption } from '../shared/parameters/sendAs';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { addressInBrackets } from '../shared/values/mailAddress';
 import { requiredText } from '../shared/values/validate';
 
-const emailColumn = columnParameter({ displayName: 'Email Column', name: 'emailColumn', default: 'email', holds: 'the email addresses' });
+const emailColumn = columnParameter({
+	displayName: 'Email Column',
+	name: 'emailColumn',
+	default: 'email',
+	holds: 'the email addresses',
+});
 
 /** The key of an output item that says which address was checked, when it was taken out of `Name <address>`. */
 const LOOKUP_EMAIL_KEY = 'lookupEmail';
@@ -42,7 +62,7 @@ const emailReputation: ServiceDefinition<EmailLookup> = {
 	// Some accounts get 403 rather than 422 when the credits are spent: the email service answers either.
 	quotaStatuses: [422, 403],
 	statusMessages: {
-		403: 'The plan\'s API credits for Email Reputation are used up (403). Add credits or upgrade the plan, then run again',
+		403: "The plan's API credits for Email Reputation are used up (403). Add credits or upgrade the plan, then run again",
 	},
 	async prepare(itemIndex) {
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -50,7 +70,9 @@ const emailReputation: ServiceDefinition<EmailLookup> = {
 		const lookup = (value: string, nameAddress: boolean): EmailLookup => {
 			const inBrackets = addressInBrackets(value);
 			const request = lookupRequest('/v1/', { email: inBrackets ?? value }, sendAs);
-			return inBrackets !== undefined && nameAddress ? { request, lookupEmail: inBrackets } : { request };
+			return inBrackets !== undefined && nameAddress
+				? { request, lookupEmail: inBrackets }
+				: { request };
 		};
 		if (inputKindOf(this, itemIndex) === 'csvFile') {
 			// A result file's row holds the value and the answer side by side: no naming needed there.
@@ -64,7 +86,10 @@ const emailReputation: ServiceDefinition<EmailLookup> = {
 				requestKey: emailRequestKey,
 			});
 		}
-		return lookup(requiredText(this, itemIndex, 'Email (email)', this.getNodeParameter('email', itemIndex)), true);
+		return lookup(
+			requiredText(this, itemIndex, 'Email (email)', this.getNodeParameter('email', itemIndex)),
+			true,
+		);
 	},
 	async run(_itemIndex, { request }, client) {
 		return recordItems((await client.request(request)).body);
@@ -85,8 +110,10 @@ export class AbstractEmail implements INodeType {
 		icon: { light: 'file:abstractEmail.svg', dark: 'file:abstractEmail.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["input"] === "csvFile" ? "Check a CSV file\'s addresses" : "Check " + $parameter["email"]}}',
-		description: 'Check an email address: deliverability, quality, sender, domain, risk and breach history',
+		subtitle:
+			'={{$parameter["input"] === "csvFile" ? "Check a CSV file\'s addresses" : "Check " + $parameter["email"]}}',
+		description:
+			'Check an email address: deliverability, quality, sender, domain, risk and breach history',
 		documentationUrl: 'https://docs.abstractapi.com/email-reputation',
 		defaults: { name: 'Email Reputation' },
 		usableAsTool: true,
@@ -114,7 +141,12 @@ export class AbstractEmail implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: csvFileOptions(EMAIL_ANSWER_COLUMNS, [estimateOnlyOption, sendAsOption, sendRepeatsOnceOption, ...answerReuseOptions]),
+				options: csvFileOptions(EMAIL_ANSWER_COLUMNS, [
+					estimateOnlyOption,
+					sendAsOption,
+					sendRepeatsOnceOption,
+					...answerReuseOptions,
+				]),
 			},
 		],
 	};

@@ -9,7 +9,11 @@ import type {
 
 import { countryLocatorProperty, searchCountries } from '../shared/values/countryLocator';
 import { runService } from '../shared/engine/engine';
-import { answerReuseOptions, estimateOnlyOption, sendRepeatsOnceOption } from '../shared/parameters/options';
+import {
+	answerReuseOptions,
+	estimateOnlyOption,
+	sendRepeatsOnceOption,
+} from '../shared/parameters/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { countryCode, HOLIDAYS_FILED_UNDER } from '../shared/values/validate';
 import { holidayPeriod } from './holidayPeriod';
@@ -66,7 +70,8 @@ export class AbstractHolidays implements INodeType {
 			countryLocatorProperty({
 				displayName: 'Country',
 				name: 'country',
-				description: 'The country whose holidays to get: pick it from the list, or give its two-letter code (an expression works too)',
+				description:
+					'The country whose holidays to get: pick it from the list, or give its two-letter code (an expression works too)',
 			}),
 			{
 				displayName: 'Options',
@@ -81,7 +86,8 @@ export class AbstractHolidays implements INodeType {
 						type: 'number',
 						typeOptions: { minValue: 1, maxValue: 31, numberPrecision: 0 },
 						default: 1,
-						description: 'Only the holidays on this day of the month (1-31). Needs Month and Year; the date must exist.',
+						description:
+							'Only the holidays on this day of the month (1-31). Needs Month and Year; the date must exist.',
 					},
 					estimateOnlyOption,
 					{
@@ -103,7 +109,8 @@ export class AbstractHolidays implements INodeType {
 							{ name: 'December', value: 12 },
 						],
 						default: 1,
-						description: 'Only the holidays of this month (an expression may give 1-12). Needs Year.',
+						description:
+							'Only the holidays of this month (an expression may give 1-12). Needs Year.',
 					},
 					...answerReuseOptions,
 					sendRepeatsOnceOption,

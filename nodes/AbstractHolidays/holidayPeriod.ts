@@ -28,7 +28,12 @@ function wholeWithin(
 ): number {
 	const number = /^\d{1,2}$/.test(text) ? Number(text) : NaN;
 	if (!(number >= 1 && number <= max)) {
-		throw invalidInput(ctx, itemIndex, field, `must be a whole number from 1 to ${max}, got "${text}"`);
+		throw invalidInput(
+			ctx,
+			itemIndex,
+			field,
+			`must be a whole number from 1 to ${max}, got "${text}"`,
+		);
 	}
 	return number;
 }
@@ -43,21 +48,41 @@ function daysIn(year: number, month: number): number {
 }
 
 /** The query's year, month and day, as the service wants them; absent parts are left out. */
-export function holidayPeriod(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject): IDataObject {
+export function holidayPeriod(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+): IDataObject {
 	const year = given(options.year);
 	const month = given(options.month);
 	const day = given(options.day);
 
 	if (day !== undefined && (month === undefined || year === undefined)) {
-		throw invalidInput(ctx, itemIndex, DAY, `needs both ${MONTH} and ${YEAR}: the service takes a day only within a given month and year`);
+		throw invalidInput(
+			ctx,
+			itemIndex,
+			DAY,
+			`needs both ${MONTH} and ${YEAR}: the service takes a day only within a given month and year`,
+		);
 	}
 	if (month !== undefined && year === undefined) {
-		throw invalidInput(ctx, itemIndex, MONTH, `needs ${YEAR}: the service takes a month only within a given year`);
+		throw invalidInput(
+			ctx,
+			itemIndex,
+			MONTH,
+			`needs ${YEAR}: the service takes a month only within a given year`,
+		);
 	}
 
 	const period: IDataObject = {};
 	if (year === undefined) return period;
-	if (!/^\d{4}$/.test(year)) throw invalidInput(ctx, itemIndex, YEAR, `must have four digits, for instance 2025, got "${year}"`);
+	if (!/^\d{4}$/.test(year))
+		throw invalidInput(
+			ctx,
+			itemIndex,
+			YEAR,
+			`must have four digits, for instance 2025, got "${year}"`,
+		);
 	period.year = year;
 	if (month === undefined) return period;
 	const monthNumber = wholeWithin(ctx, itemIndex, MONTH, month, 12);
@@ -66,7 +91,12 @@ export function holidayPeriod(ctx: IExecuteFunctions, itemIndex: number, options
 	const dayNumber = wholeWithin(ctx, itemIndex, DAY, day, 31);
 	const daysInMonth = daysIn(Number(year), monthNumber);
 	if (dayNumber > daysInMonth) {
-		throw invalidInput(ctx, itemIndex, DAY, `${year}-${pad(monthNumber)} has ${daysInMonth} days, so day ${dayNumber} does not exist`);
+		throw invalidInput(
+			ctx,
+			itemIndex,
+			DAY,
+			`${year}-${pad(monthNumber)} has ${daysInMonth} days, so day ${dayNumber} does not exist`,
+		);
 	}
 	period.day = pad(dayNumber);
 	return period;

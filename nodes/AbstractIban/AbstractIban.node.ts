@@ -1,15 +1,34 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { IBAN_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
-import { columnOf, columnParameter, csvFileOptions, csvFileParameters } from '../shared/csv/csvParameters';
+import {
+	columnOf,
+	columnParameter,
+	csvFileOptions,
+	csvFileParameters,
+} from '../shared/csv/csvParameters';
 import { csvFanOut, inputKindOf, inputParameter } from '../shared/csv/csvInput';
 import { runService } from '../shared/engine/engine';
-import { answerReuseOptions, estimateOnlyOption, sendRepeatsOnceOption } from '../shared/parameters/options';
+import {
+	answerReuseOptions,
+	estimateOnlyOption,
+	sendRepeatsOnceOption,
+} from '../shared/parameters/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { requiredText } from '../shared/values/validate';
 
-const ibanColumn = columnParameter({ displayName: 'IBAN Column', name: 'ibanColumn', default: 'iban', holds: 'the IBANs' });
+const ibanColumn = columnParameter({
+	displayName: 'IBAN Column',
+	name: 'ibanColumn',
+	default: 'iban',
+	holds: 'the IBANs',
+});
 
 /** For header detection: an IBAN starts with its country's two letters and two check digits. */
 const looksLikeIban = (cell: string) => /^[A-Za-z]{2}\d{2}/.test(cell.replace(/\s+/g, ''));
@@ -33,7 +52,9 @@ const ibanValidation: ServiceDefinition = {
 				prepare: (value, field) => request(requiredText(this, itemIndex, field, value)),
 			});
 		}
-		return request(requiredText(this, itemIndex, 'IBAN (iban)', this.getNodeParameter('iban', itemIndex)));
+		return request(
+			requiredText(this, itemIndex, 'IBAN (iban)', this.getNodeParameter('iban', itemIndex)),
+		);
 	},
 };
 
@@ -44,7 +65,8 @@ export class AbstractIban implements INodeType {
 		icon: { light: 'file:abstractIban.svg', dark: 'file:abstractIban.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["input"] === "csvFile" ? "Validate a CSV file\'s IBANs" : "Validate " + $parameter["iban"]}}',
+		subtitle:
+			'={{$parameter["input"] === "csvFile" ? "Validate a CSV file\'s IBANs" : "Validate " + $parameter["iban"]}}',
 		description: 'Check whether an IBAN is valid',
 		documentationUrl: 'https://docs.abstractapi.com/iban-validation',
 		defaults: { name: 'IBAN Validation' },
@@ -63,7 +85,8 @@ export class AbstractIban implements INodeType {
 				displayOptions: { show: { input: ['value'] } },
 				placeholder: 'DE89 3704 0044 0532 0130 00',
 				hint: 'An IBAN, with or without spaces',
-				description: 'The IBAN to validate. Spaces are fine: the spaced form is as valid as the compact one.',
+				description:
+					'The IBAN to validate. Spaces are fine: the spaced form is as valid as the compact one.',
 			},
 			...csvFileParameters(ibanColumn),
 			{
@@ -72,7 +95,11 @@ export class AbstractIban implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: csvFileOptions(IBAN_ANSWER_COLUMNS, [estimateOnlyOption, sendRepeatsOnceOption, ...answerReuseOptions]),
+				options: csvFileOptions(IBAN_ANSWER_COLUMNS, [
+					estimateOnlyOption,
+					sendRepeatsOnceOption,
+					...answerReuseOptions,
+				]),
 			},
 		],
 	};

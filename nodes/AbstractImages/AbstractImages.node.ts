@@ -8,11 +8,23 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { binaryPropertyName, fileItem, inputFile, inputFileMeta, safeFileName } from '../shared/binary/files';
+import {
+	binaryPropertyName,
+	fileItem,
+	inputFile,
+	inputFileMeta,
+	safeFileName,
+} from '../shared/binary/files';
 import { runService } from '../shared/engine/engine';
 import { requestKey } from '../shared/engine/requestKey';
 import { asBuffer, imageTypeOf } from '../shared/binary/imageFile';
-import { answerReuseOptions, estimateOnlyOption, flag, sendRepeatsOnceOption, wireOptions } from '../shared/parameters/options';
+import {
+	answerReuseOptions,
+	estimateOnlyOption,
+	flag,
+	sendRepeatsOnceOption,
+	wireOptions,
+} from '../shared/parameters/options';
 import type { WireOption } from '../shared/parameters/options';
 import type { ServiceClient, ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { httpUrl, wholeNumber } from '../shared/values/validate';
@@ -44,13 +56,26 @@ interface PreparedImage {
 const INPUT_FIELD = 'Input Binary Field (binaryPropertyName)';
 
 /** The request for one item: JSON to /v1/url/, or a multipart upload to /v1/upload/. */
-async function requestFor(ctx: IExecuteFunctions, itemIndex: number, image: PreparedImage): Promise<ServiceRequest> {
+async function requestFor(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	image: PreparedImage,
+): Promise<ServiceRequest> {
 	if (image.url !== undefined) {
-		return { method: 'POST', path: '/v1/url/', json: { url: image.url, ...image.options }, timeout: TIMEOUT_MS };
+		return {
+			method: 'POST',
+			path: '/v1/url/',
+			json: { url: image.url, ...image.options },
+			timeout: TIMEOUT_MS,
+		};
 	}
 	const { bytes, meta } = await inputFile(ctx, itemIndex, INPUT_FIELD, image.inputProperty!);
 	const upload = new FormData();
-	upload.append('image', new Blob([bytes as Uint8Array<ArrayBuffer>], { type: meta.mimeType }), meta.fileName ?? 'image');
+	upload.append(
+		'image',
+		new Blob([bytes as Uint8Array<ArrayBuffer>], { type: meta.mimeType }),
+		meta.fileName ?? 'image',
+	);
 	// The options travel as JSON text in the `data` part; the credential adds api_key to it.
 	upload.append('data', JSON.stringify(image.options));
 	return { method: 'POST', path: '/v1/upload/', multipart: upload, timeout: TIMEOUT_MS };
@@ -82,9 +107,19 @@ async function downloadResult(
  */
 function downloadWanted(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject): boolean {
 	if (ctx.getNode().typeVersion < 2) {
-		return flag(ctx, itemIndex, 'Download Result (downloadResult)', options.downloadResult ?? false) === true;
+		return (
+			flag(ctx, itemIndex, 'Download Result (downloadResult)', options.downloadResult ?? false) ===
+			true
+		);
 	}
-	return flag(ctx, itemIndex, 'Download Result (downloadResult)', ctx.getNodeParameter('downloadResult', itemIndex, false)) === true;
+	return (
+		flag(
+			ctx,
+			itemIndex,
+			'Download Result (downloadResult)',
+			ctx.getNodeParameter('downloadResult', itemIndex, false),
+		) === true
+	);
 }
 
 /** Image processing: from a URL (POST /v1/url/) or an uploaded file (POST /v1/upload/, multipart, the options as JSON in its `data` part). */
@@ -93,7 +128,10 @@ const imageProcessing: ServiceDefinition<PreparedImage> = {
 	serviceName: 'Image Processing',
 	// An uploaded file is the item's own: two items naming the same field hold different files.
 	// The field a download goes in is not part of the request.
-	requestKey: (image) => (image.inputProperty === undefined ? requestKey({ url: image.url, options: image.options }) : undefined),
+	requestKey: (image) =>
+		image.inputProperty === undefined
+			? requestKey({ url: image.url, options: image.options })
+			: undefined,
 	prepare(itemIndex) {
 		const source = this.getNodeParameter('source', itemIndex, 'url') as string;
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -101,15 +139,26 @@ const imageProcessing: ServiceDefinition<PreparedImage> = {
 		const resize = resizeInstructions(this, itemIndex);
 		if (resize) image.options.resize = resize;
 		const property = (field: string) =>
-			binaryPropertyName(this, itemIndex, field, this.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
+			binaryPropertyName(
+				this,
+				itemIndex,
+				field,
+				this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
+			);
 		if (source === 'binary') {
 			image.inputProperty = property(INPUT_FIELD);
 			inputFileMeta(this, itemIndex, INPUT_FIELD, image.inputProperty);
 		} else {
-			image.url = httpUrl(this, itemIndex, 'Image URL (url)', this.getNodeParameter('url', itemIndex));
+			image.url = httpUrl(
+				this,
+				itemIndex,
+				'Image URL (url)',
+				this.getNodeParameter('url', itemIndex),
+			);
 		}
 		if (downloadWanted(this, itemIndex, options)) {
-			image.downloadTo = image.inputProperty ?? property('Put Output File in Field (binaryPropertyName)');
+			image.downloadTo =
+				image.inputProperty ?? property('Put Output File in Field (binaryPropertyName)');
 		}
 		return image;
 	},
@@ -140,7 +189,8 @@ const compressionOptions: INodeProperties[] = [
 		name: 'lossy',
 		type: 'boolean',
 		default: false,
-		description: 'Whether to compress lossily: a large size reduction for a small loss of quality. Off: at most 10 to 20% smaller, no quality loss.',
+		description:
+			'Whether to compress lossily: a large size reduction for a small loss of quality. Off: at most 10 to 20% smaller, no quality loss.',
 	},
 	{
 		displayName: 'Quality',
@@ -148,7 +198,8 @@ const compressionOptions: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0, maxValue: 100 },
 		default: 85,
-		description: 'Quality of lossy compression, 0 to 100 (above 95 is useless, below 25 too poor). Not added: chosen by the service.',
+		description:
+			'Quality of lossy compression, 0 to 100 (above 95 is useless, below 25 too poor). Not added: chosen by the service.',
 	},
 ];
 
@@ -161,7 +212,8 @@ export class AbstractImages implements INodeType {
 		// Version 2: Download Result is a top-level switch, and Put Output File in Field shows only when it is on.
 		version: [1, 2],
 		defaultVersion: 2,
-		subtitle: '={{"Process image from " + ($parameter["source"] === "binary" ? "binary" : "URL") + ($parameter["resizeStrategy"] && $parameter["resizeStrategy"] !== "none" ? ", " + $parameter["resizeStrategy"] : "")}}',
+		subtitle:
+			'={{"Process image from " + ($parameter["source"] === "binary" ? "binary" : "URL") + ($parameter["resizeStrategy"] && $parameter["resizeStrategy"] !== "none" ? ", " + $parameter["resizeStrategy"] : "")}}',
 		description: 'Compress, convert and resize an image from a URL or from binary data',
 		documentationUrl: 'https://docs.abstractapi.com/image-processing',
 		defaults: { name: 'Image Processing' },
@@ -176,8 +228,16 @@ export class AbstractImages implements INodeType {
 				type: 'options',
 				default: 'url',
 				options: [
-					{ name: 'Image URL', value: 'url', description: 'The service fetches the image from an address' },
-					{ name: 'Binary Data', value: 'binary', description: 'Upload an image from a binary field of the input item' },
+					{
+						name: 'Image URL',
+						value: 'url',
+						description: 'The service fetches the image from an address',
+					},
+					{
+						name: 'Binary Data',
+						value: 'binary',
+						description: 'Upload an image from a binary field of the input item',
+					},
 				],
 			},
 			{
@@ -205,7 +265,8 @@ export class AbstractImages implements INodeType {
 				type: 'boolean',
 				default: false,
 				displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
-				description: 'Whether to download the processed image into a binary field (the JSON stays the service\'s answer)',
+				description:
+					"Whether to download the processed image into a binary field (the JSON stays the service's answer)",
 			},
 			{
 				displayName: 'Put Output File in Field',
@@ -213,7 +274,9 @@ export class AbstractImages implements INodeType {
 				type: 'string',
 				default: 'data',
 				required: true,
-				displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }], source: ['url'], downloadResult: [true] } },
+				displayOptions: {
+					show: { '@version': [{ _cnd: { gte: 2 } }], source: ['url'], downloadResult: [true] },
+				},
 				hint: 'The name of the output binary field to put the processed image in',
 			},
 			{
@@ -242,7 +305,8 @@ export class AbstractImages implements INodeType {
 						name: 'downloadResult',
 						type: 'boolean',
 						default: false,
-						description: 'Whether to download the processed image into the binary field (the JSON stays the service\'s answer)',
+						description:
+							"Whether to download the processed image into the binary field (the JSON stays the service's answer)",
 					},
 					estimateOnlyOption,
 					...compressionOptions,
@@ -257,7 +321,12 @@ export class AbstractImages implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
-				options: [estimateOnlyOption, ...compressionOptions, ...answerReuseOptions, sendRepeatsOnceOption],
+				options: [
+					estimateOnlyOption,
+					...compressionOptions,
+					...answerReuseOptions,
+					sendRepeatsOnceOption,
+				],
 			},
 		],
 	};

@@ -47,15 +47,47 @@ export const resizeProperties: INodeProperties[] = [
 		default: 'none',
 		// Alphabetical, as n8n's scanner requires of an options list; the default stays 'none'.
 		options: [
-			{ name: 'Auto', value: 'auto', description: "Portrait or landscape, by the image's aspect ratio" },
-			{ name: 'Crop', value: 'crop', description: 'Crop to exactly the width and height, optionally scaled' },
-			{ name: 'Exact', value: 'exact', description: 'Exact width and height; the aspect ratio is not kept' },
-			{ name: 'Fill', value: 'fill', description: 'Fit within the width and height; fill the rest with a background color' },
+			{
+				name: 'Auto',
+				value: 'auto',
+				description: "Portrait or landscape, by the image's aspect ratio",
+			},
+			{
+				name: 'Crop',
+				value: 'crop',
+				description: 'Crop to exactly the width and height, optionally scaled',
+			},
+			{
+				name: 'Exact',
+				value: 'exact',
+				description: 'Exact width and height; the aspect ratio is not kept',
+			},
+			{
+				name: 'Fill',
+				value: 'fill',
+				description: 'Fit within the width and height; fill the rest with a background color',
+			},
 			{ name: 'Fit', value: 'fit', description: 'Crop and resize to fit the width and height' },
-			{ name: 'Landscape', value: 'landscape', description: 'Exact width; the height follows the aspect ratio' },
-			{ name: 'None (Compress Only)', value: 'none', description: 'Keep the dimensions; only compress' },
-			{ name: 'Portrait', value: 'portrait', description: 'Exact height; the width follows the aspect ratio' },
-			{ name: 'Square', value: 'square', description: 'Crop by the shorter side to a square, then resize to the size' },
+			{
+				name: 'Landscape',
+				value: 'landscape',
+				description: 'Exact width; the height follows the aspect ratio',
+			},
+			{
+				name: 'None (Compress Only)',
+				value: 'none',
+				description: 'Keep the dimensions; only compress',
+			},
+			{
+				name: 'Portrait',
+				value: 'portrait',
+				description: 'Exact height; the width follows the aspect ratio',
+			},
+			{
+				name: 'Square',
+				value: 'square',
+				description: 'Crop by the shorter side to a square, then resize to the size',
+			},
 		],
 	},
 	{
@@ -129,7 +161,12 @@ const FIELDS: Record<ResizeKey, { label: string; wire: string }> = {
  * The rgb(r, g, b) form of a fill color the service documents, from the color picker's hex (with or
  * without #, 3 or 6 digits) or from an rgb(...) expression; empty means the service's white.
  */
-export function fillColor(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string | undefined {
+export function fillColor(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+): string | undefined {
 	const text = value === undefined || value === null ? '' : String(value).trim();
 	if (text === '') return undefined;
 	const hex = /^#?([\da-f]{3}|[\da-f]{6})$/i.exec(text)?.[1];
@@ -151,7 +188,12 @@ export function fillColor(ctx: IExecuteFunctions, itemIndex: number, field: stri
 }
 
 /** The value of one resize key, checked; undefined when an optional key is left empty. */
-function resizeValue(ctx: IExecuteFunctions, itemIndex: number, strategy: string, key: ResizeKey): unknown {
+function resizeValue(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	strategy: string,
+	key: ResizeKey,
+): unknown {
 	const { label } = FIELDS[key];
 	const value = ctx.getNodeParameter(key, itemIndex, undefined);
 	switch (key) {
@@ -159,14 +201,24 @@ function resizeValue(ctx: IExecuteFunctions, itemIndex: number, strategy: string
 			const number = asNumber(value);
 			if (value === undefined || value === null || value === '' || number === 0) return undefined;
 			if (typeof number !== 'number' || !Number.isFinite(number) || number < 0) {
-				throw invalidInput(ctx, itemIndex, label, `must be a percentage greater than 0 (or 0 for no scaling), got ${JSON.stringify(value)}`);
+				throw invalidInput(
+					ctx,
+					itemIndex,
+					label,
+					`must be a percentage greater than 0 (or 0 for no scaling), got ${JSON.stringify(value)}`,
+				);
 			}
 			return number;
 		}
 		case 'cropMode': {
 			const mode = String(value ?? 'c').trim() || 'c';
 			if (!CROP_MODES.some((option) => option.value === mode)) {
-				throw invalidInput(ctx, itemIndex, label, `must be one of ${CROP_MODES.map((option) => option.value).join(', ')}, got ${JSON.stringify(value)}`);
+				throw invalidInput(
+					ctx,
+					itemIndex,
+					label,
+					`must be one of ${CROP_MODES.map((option) => option.value).join(', ')}, got ${JSON.stringify(value)}`,
+				);
 			}
 			return mode;
 		}
@@ -188,7 +240,10 @@ function resizeValue(ctx: IExecuteFunctions, itemIndex: number, strategy: string
 }
 
 /** The `resize` object for item `itemIndex`, or undefined for compression only. */
-export function resizeInstructions(ctx: IExecuteFunctions, itemIndex: number): IDataObject | undefined {
+export function resizeInstructions(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): IDataObject | undefined {
 	const strategy = String(ctx.getNodeParameter('resizeStrategy', itemIndex, 'none')).trim();
 	if (strategy === 'none' || strategy === '') return undefined;
 	const keys = STRATEGY_KEYS[strategy];

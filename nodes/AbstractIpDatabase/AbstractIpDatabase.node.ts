@@ -13,7 +13,13 @@ import { sendRepeatsOnceOption } from '../shared/parameters/options';
 import { invalidInput, redact } from '../shared/engine/errors';
 import { toolDescriptionProperties } from '../shared/parameters/toolDescription';
 import type { ServiceDefinition } from '../shared/engine/types';
-import { ArchiveError, requestLink, storeArchive, storeDatabaseFile, type StoredFile } from './download';
+import {
+	ArchiveError,
+	requestLink,
+	storeArchive,
+	storeDatabaseFile,
+	type StoredFile,
+} from './download';
 
 /**
  * IP database download (GET /v1/database/download/): the licensed database as its archive, as the
@@ -43,7 +49,13 @@ const DATABASE_MIME_TYPES: Record<string, string> = {
 	csv: 'text/csv',
 };
 
-function oneOf(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown, allowed: string[]): string {
+function oneOf(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+	allowed: string[],
+): string {
 	const text = String(value ?? '').trim();
 	if (!allowed.includes(text)) {
 		throw invalidInput(ctx, itemIndex, field, `"${text}" is not one of ${allowed.join(', ')}`);
@@ -55,17 +67,31 @@ function oneOf(ctx: IExecuteFunctions, itemIndex: number, field: string, value: 
  * A failed download as an n8n error: a broken archive says what broke, and that nothing was
  * output. The link (and its signature) is a credential: it never goes into a message.
  */
-function downloadFailure(ctx: IExecuteFunctions, itemIndex: number, error: unknown, link: string, archiveName: string) {
+function downloadFailure(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	error: unknown,
+	link: string,
+	archiveName: string,
+) {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	const secrets = [link, link.split('?')[1] ?? ''];
 	if (!(error instanceof ArchiveError)) {
-		return new NodeOperationError(ctx.getNode(), redact((error as Error)?.message ?? String(error), secrets), { itemIndex });
+		return new NodeOperationError(
+			ctx.getNode(),
+			redact((error as Error)?.message ?? String(error), secrets),
+			{ itemIndex },
+		);
 	}
-	return new NodeOperationError(ctx.getNode(), `The downloaded ${archiveName} is broken: ${redact(error.message, secrets)}`, {
-		itemIndex,
-		description:
-			'Nothing was output, so no broken file reaches the next step. Run the node again to download a fresh copy; the link is asked for anew each time.',
-	});
+	return new NodeOperationError(
+		ctx.getNode(),
+		`The downloaded ${archiveName} is broken: ${redact(error.message, secrets)}`,
+		{
+			itemIndex,
+			description:
+				'Nothing was output, so no broken file reaches the next step. Run the node again to download a fresh copy; the link is asked for anew each time.',
+		},
+	);
 }
 
 const ipDatabaseDownload: ServiceDefinition<DatabaseDownload> = {
@@ -74,25 +100,47 @@ const ipDatabaseDownload: ServiceDefinition<DatabaseDownload> = {
 	// An archive is too large to keep in memory for a next try: it is fetched again.
 	keepAnswersForRetry: false,
 	statusMessages: {
-		400: 'The API key is missing (400): the credential has no API key. Enter the organization\'s IP intelligence key in the Abstract IP Database API credential',
+		400: "The API key is missing (400): the credential has no API key. Enter the organization's IP intelligence key in the Abstract IP Database API credential",
 		403: 'The IP database download was refused (403). The service gives this one answer for four causes: the key is unknown, disabled or revoked; the organization has no active entitlement to this database; the database is outside the catalogue (ip-geolocation, ip-asn, ip-security); or the format is outside it (mmdb, csv). Check the key in the credential and which databases the organization licenses',
 		503: 'IP database downloads are temporarily unavailable (503). Run the node again later',
 	},
 	prepare(itemIndex) {
-		const output = oneOf(this, itemIndex, 'Output (output)', this.getNodeParameter('output', itemIndex), OUTPUTS);
+		const output = oneOf(
+			this,
+			itemIndex,
+			'Output (output)',
+			this.getNodeParameter('output', itemIndex),
+			OUTPUTS,
+		);
 		// n8n offers every node to AI agents as `<type>Tool`; a model must never be handed the link.
 		if (output === 'link' && this.getNode().type.endsWith('Tool')) {
-			throw invalidInput(this, itemIndex, 'Output (output)', 'Link is not available when an AI agent runs this node: the link is a secret');
+			throw invalidInput(
+				this,
+				itemIndex,
+				'Output (output)',
+				'Link is not available when an AI agent runs this node: the link is a secret',
+			);
 		}
 		return {
-			database: oneOf(this, itemIndex, 'Database (database)', this.getNodeParameter('database', itemIndex), DATABASES),
-			format: oneOf(this, itemIndex, 'Format (format)', this.getNodeParameter('format', itemIndex), FORMATS),
+			database: oneOf(
+				this,
+				itemIndex,
+				'Database (database)',
+				this.getNodeParameter('database', itemIndex),
+				DATABASES,
+			),
+			format: oneOf(
+				this,
+				itemIndex,
+				'Format (format)',
+				this.getNodeParameter('format', itemIndex),
+				FORMATS,
+			),
 			output,
-			property:
-				output === 'link'
-					? ''
-					: outputField(this, itemIndex),
-			skipIfUnchanged: output !== 'link' && (this.getNodeParameter('options.skipIfUnchanged', itemIndex, false) as boolean),
+			property: output === 'link' ? '' : outputField(this, itemIndex),
+			skipIfUnchanged:
+				output !== 'link' &&
+				(this.getNodeParameter('options.skipIfUnchanged', itemIndex, false) as boolean),
 		};
 	},
 	async run(itemIndex, request, client) {
@@ -110,8 +158,15 @@ const ipDatabaseDownload: ServiceDefinition<DatabaseDownload> = {
 			const download = await client.download(link.url, { as: 'stream', secret: true });
 			stored =
 				output === 'archive'
-					? await storeArchive(this, download, { format, fileName: archiveName, mimeType: 'application/gzip' })
-					: await storeDatabaseFile(this, download, { format, mimeType: DATABASE_MIME_TYPES[format] });
+					? await storeArchive(this, download, {
+							format,
+							fileName: archiveName,
+							mimeType: 'application/gzip',
+						})
+					: await storeDatabaseFile(this, download, {
+							format,
+							mimeType: DATABASE_MIME_TYPES[format],
+						});
 		} catch (error) {
 			throw downloadFailure(this, itemIndex, error, link.url, archiveName);
 		}
@@ -123,14 +178,17 @@ const ipDatabaseDownload: ServiceDefinition<DatabaseDownload> = {
 			fileName: stored.binary.fileName,
 			size: stored.size,
 			sha256: facts.sha256,
-			...(output === 'archive' ? { databaseFileName: facts.databaseFileName } : { archiveFileName: archiveName }),
+			...(output === 'archive'
+				? { databaseFileName: facts.databaseFileName }
+				: { archiveFileName: archiveName }),
 		};
 		if (request.skipIfUnchanged) {
 			// Builds are reproducible (identical inputs give byte-identical files): the same checksum is the same build, already stored.
 			const memory = this.getWorkflowStaticData('node');
 			const checksums = (memory.lastChecksums ??= {}) as IDataObject;
 			const id = `${database}/${format}`;
-			if (checksums[id] === facts.sha256) return [{ json: { database, format, sha256: facts.sha256, changed: false } }];
+			if (checksums[id] === facts.sha256)
+				return [{ json: { database, format, sha256: facts.sha256, changed: false } }];
 			checksums[id] = facts.sha256;
 			json.changed = true;
 		}
@@ -146,7 +204,8 @@ export class AbstractIpDatabase implements INodeType {
 		group: ['input'],
 		version: 1,
 		subtitle: '={{$parameter["database"] + " (" + $parameter["format"] + ")"}}',
-		description: 'Download the licensed IP geolocation, ASN or security database, checked against its checksum',
+		description:
+			'Download the licensed IP geolocation, ASN or security database, checked against its checksum',
 		documentationUrl: 'https://docs.abstractapi.com/ip-intelligence',
 		defaults: { name: 'IP Database Download' },
 		usableAsTool: true,
@@ -163,25 +222,31 @@ export class AbstractIpDatabase implements INodeType {
 					{
 						name: 'IP ASN',
 						value: 'ip-asn',
-						description: 'Which autonomous system announces a network and who operates it. Rebuilt weekly.',
+						description:
+							'Which autonomous system announces a network and who operates it. Rebuilt weekly.',
 					},
 					{
 						name: 'IP Geolocation',
 						value: 'ip-geolocation',
-						description: 'Where a network is: country, region, city, coordinates, time zone. Rebuilt weekly.',
+						description:
+							'Where a network is: country, region, city, coordinates, time zone. Rebuilt weekly.',
 					},
 					{
 						name: 'IP Security',
 						value: 'ip-security',
-						description: 'Whether a network is a VPN, proxy, Tor node, hosting provider, relay, mobile or abuse source. Rebuilt daily.',
+						description:
+							'Whether a network is a VPN, proxy, Tor node, hosting provider, relay, mobile or abuse source. Rebuilt daily.',
 					},
 				],
 				description: 'The database to download; the organization must be entitled to it',
 			},
 			...toolDescriptionProperties('database', {
-				'ip-asn': 'Download the licensed IP ASN database (which autonomous system announces each network and who operates it), checked against its checksum',
-				'ip-geolocation': 'Download the licensed IP geolocation database (where each network is: country, region, city, time zone), checked against its checksum',
-				'ip-security': 'Download the licensed IP security database (which networks are VPNs, proxies, Tor nodes, hosting or abuse sources), checked against its checksum',
+				'ip-asn':
+					'Download the licensed IP ASN database (which autonomous system announces each network and who operates it), checked against its checksum',
+				'ip-geolocation':
+					'Download the licensed IP geolocation database (where each network is: country, region, city, time zone), checked against its checksum',
+				'ip-security':
+					'Download the licensed IP security database (which networks are VPNs, proxies, Tor nodes, hosting or abuse sources), checked against its checksum',
 			}),
 			{
 				displayName: 'Format',
@@ -189,8 +254,16 @@ export class AbstractIpDatabase implements INodeType {
 				type: 'options',
 				default: 'mmdb',
 				options: [
-					{ name: 'CSV', value: 'csv', description: 'One header row, one row per network (quoted fields hold commas)' },
-					{ name: 'MMDB', value: 'mmdb', description: 'MaxMind DB file for indexed lookups by IP address' },
+					{
+						name: 'CSV',
+						value: 'csv',
+						description: 'One header row, one row per network (quoted fields hold commas)',
+					},
+					{
+						name: 'MMDB',
+						value: 'mmdb',
+						description: 'MaxMind DB file for indexed lookups by IP address',
+					},
 				],
 			},
 			{
@@ -202,21 +275,26 @@ export class AbstractIpDatabase implements INodeType {
 					{
 						name: 'Archive',
 						value: 'archive',
-						description: 'The .tar.gz as the service ships it (database file, its .sha256, README.md), checked before output',
+						description:
+							'The .tar.gz as the service ships it (database file, its .sha256, README.md), checked before output',
 					},
 					{
 						name: 'Database File',
 						value: 'databaseFile',
-						description: 'The .mmdb or .csv file taken out of the archive, its SHA-256 checked against the archive\'s .sha256 file',
+						description:
+							"The .mmdb or .csv file taken out of the archive, its SHA-256 checked against the archive's .sha256 file",
 					},
 					{
 						name: 'Link',
 						value: 'link',
-						description: 'No download: a secret link (URL and expiry). Anyone holding it can download the database: keep it out of logs.',
+						description:
+							'No download: a secret link (URL and expiry). Anyone holding it can download the database: keep it out of logs.',
 					},
 				],
 			},
-			outputFieldParameter('archive or database file', { displayOptions: { hide: { output: ['link'] } } }),
+			outputFieldParameter('archive or database file', {
+				displayOptions: { hide: { output: ['link'] } },
+			}),
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -224,14 +302,15 @@ export class AbstractIpDatabase implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				displayOptions: { hide: { output: ['link'] } },
-				options: [sendRepeatsOnceOption, 
+				options: [
+					sendRepeatsOnceOption,
 					{
 						displayName: 'Skip If Unchanged',
 						name: 'skipIfUnchanged',
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether to output only {changed: false} and no file when the build\'s checksum is the one of the last download (remembered per database and format in the workflow\'s static data, which n8n keeps for active workflows)',
+							"Whether to output only {changed: false} and no file when the build's checksum is the one of the last download (remembered per database and format in the workflow's static data, which n8n keeps for active workflows)",
 					},
 				],
 			},

@@ -52,7 +52,10 @@ export async function* countedTransfer(
 		);
 	}
 	if (expectedBytes !== undefined && counter.bytes !== expectedBytes) {
-		throw new ArchiveError('transfer', `the transfer ended after ${counter.bytes} of ${expectedBytes} bytes`);
+		throw new ArchiveError(
+			'transfer',
+			`the transfer ended after ${counter.bytes} of ${expectedBytes} bytes`,
+		);
 	}
 }
 
@@ -60,7 +63,10 @@ export async function* countedTransfer(
  * Pulls `source` ahead of its consumer, holding at most about `maxBytes`, so that the network
  * and the CPU-bound steps after it (gunzip, hashing) overlap instead of taking turns.
  */
-export async function* readAhead(source: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
+export async function* readAhead(
+	source: AsyncIterable<Uint8Array>,
+	maxBytes: number,
+): AsyncGenerator<Uint8Array> {
 	const queue: Uint8Array[] = [];
 	let queued = 0;
 	let ended = false;
@@ -74,7 +80,8 @@ export async function* readAhead(source: AsyncIterable<Uint8Array>, maxBytes: nu
 				queue.push(chunk);
 				queued += chunk.length;
 				wakeConsumer();
-				while (queued >= maxBytes && !stopped) await new Promise<void>((resolve) => (wakeProducer = resolve));
+				while (queued >= maxBytes && !stopped)
+					await new Promise<void>((resolve) => (wakeProducer = resolve));
 				if (stopped) break;
 			}
 		} catch (error) {
@@ -138,7 +145,10 @@ export async function* gunzip(compressed: AsyncIterable<Uint8Array>): AsyncGener
 			if ('error' in step) {
 				await pump;
 				if (sourceError !== undefined) throw sourceError;
-				throw new ArchiveError('gzip', `its gzip data is broken, or it is not a gzip file (${describe(step.error)})`);
+				throw new ArchiveError(
+					'gzip',
+					`its gzip data is broken, or it is not a gzip file (${describe(step.error)})`,
+				);
 			}
 			if (step.value.done) break;
 			yield step.value.value;
@@ -174,13 +184,20 @@ export async function* databaseFileOf(
 				let role: 'database' | 'checksum' | 'other' = 'other';
 				if (event.name.toLowerCase().endsWith(`.${extension}`)) {
 					if (database) {
-						throw new ArchiveError('content', `it holds more than one .${extension} file (${database.name}, ${event.name})`);
+						throw new ArchiveError(
+							'content',
+							`it holds more than one .${extension} file (${database.name}, ${event.name})`,
+						);
 					}
 					database = { name: event.name, size: event.size, hash: createHash('sha256') };
 					seen.name = baseName(event.name);
 					role = 'database';
 				} else if (event.name.endsWith('.sha256')) {
-					if (event.size > 4096) throw new ArchiveError('content', `its checksum file ${event.name} is not a checksum file`);
+					if (event.size > 4096)
+						throw new ArchiveError(
+							'content',
+							`its checksum file ${event.name} is not a checksum file`,
+						);
 					role = 'checksum';
 				}
 				member = { name: event.name, role, text: '' };
@@ -199,18 +216,26 @@ export async function* databaseFileOf(
 	} catch (error) {
 		failure = error;
 	}
-	if (failure instanceof TarError) throw new ArchiveError('tar', `its tar content is broken: ${failure.message}`);
+	if (failure instanceof TarError)
+		throw new ArchiveError('tar', `its tar content is broken: ${failure.message}`);
 	if (failure !== undefined) throw failure;
 
 	if (!database) {
-		throw new ArchiveError('content', `it holds no .${extension} database file (it holds: ${names.join(', ') || 'nothing'})`);
+		throw new ArchiveError(
+			'content',
+			`it holds no .${extension} database file (it holds: ${names.join(', ') || 'nothing'})`,
+		);
 	}
 	const checksumText = checksumFiles.get(`${database.name}.sha256`);
 	if (checksumText === undefined) {
-		throw new ArchiveError('content', `it holds no checksum file ${database.name}.sha256 for its database file`);
+		throw new ArchiveError(
+			'content',
+			`it holds no checksum file ${database.name}.sha256 for its database file`,
+		);
 	}
 	const expected = /^\s*([0-9a-fA-F]{64})\b/.exec(checksumText)?.[1]?.toLowerCase();
-	if (!expected) throw new ArchiveError('content', `its checksum file ${database.name}.sha256 holds no SHA-256`);
+	if (!expected)
+		throw new ArchiveError('content', `its checksum file ${database.name}.sha256 holds no SHA-256`);
 	const actual = database.hash.digest('hex');
 	if (actual !== expected) {
 		throw new ArchiveError(
@@ -218,7 +243,11 @@ export async function* databaseFileOf(
 			`the SHA-256 of ${database.name} is ${actual}, but ${database.name}.sha256 states ${expected}`,
 		);
 	}
-	return { databaseFileName: baseName(database.name), databaseFileSize: database.size, sha256: actual };
+	return {
+		databaseFileName: baseName(database.name),
+		databaseFileSize: database.size,
+		sha256: actual,
+	};
 }
 
 /** A promise's outcome as a value, so a failed read is handled where it happens. */

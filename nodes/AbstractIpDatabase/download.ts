@@ -3,7 +3,14 @@ import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { readableFrom } from '../shared/binary/streams';
 import type { DownloadResponse, ServiceClient } from '../shared/engine/types';
-import { ArchiveError, countedTransfer, databaseFileOf, gunzip, readAhead, type ArchiveFacts } from './archiveCheck';
+import {
+	ArchiveError,
+	countedTransfer,
+	databaseFileOf,
+	gunzip,
+	readAhead,
+	type ArchiveFacts,
+} from './archiveCheck';
 
 /**
  * The two steps of a database download: ask the service for the link (the key
@@ -47,11 +54,17 @@ export async function requestLink(
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`The IP Database Download service answered (status ${response.statusCode}) without a download link`,
-			{ itemIndex, description: 'Run the node again; if it persists, the service has changed how it answers.' },
+			{
+				itemIndex,
+				description: 'Run the node again; if it persists, the service has changed how it answers.',
+			},
 		);
 	}
 	const seconds = Number(expiresIn);
-	return { url, ...(expiresIn !== undefined && Number.isFinite(seconds) ? { expiresIn: seconds } : {}) };
+	return {
+		url,
+		...(expiresIn !== undefined && Number.isFinite(seconds) ? { expiresIn: seconds } : {}),
+	};
 }
 
 export interface StoredFile {
@@ -78,7 +91,10 @@ const AHEAD_BYTES = 8 * 1024 * 1024;
 /** The size of the writes of an extracted database file to n8n's binary storage. */
 const WRITE_BYTES = 1024 * 1024;
 
-function bodyOf(download: DownloadResponse): { body: NodeJS.ReadableStream; expectedBytes?: number } {
+function bodyOf(download: DownloadResponse): {
+	body: NodeJS.ReadableStream;
+	expectedBytes?: number;
+} {
 	const length = Number(download.headers['content-length']);
 	return {
 		body: download.body as NodeJS.ReadableStream,
@@ -172,7 +188,11 @@ export async function storeDatabaseFile(
 ): Promise<StoredFile> {
 	const { body, expectedBytes } = bodyOf(download);
 	const seen: { name?: string } = {};
-	const walk = databaseFileOf(gunzip(readAhead(countedTransfer(body, expectedBytes, { bytes: 0 }), AHEAD_BYTES)), target.format, seen);
+	const walk = databaseFileOf(
+		gunzip(readAhead(countedTransfer(body, expectedBytes, { bytes: 0 }), AHEAD_BYTES)),
+		target.format,
+		seen,
+	);
 	// Read up to the database file's first bytes before storing anything: that gives its name, and
 	// a download that is not a gzip'd tar at all fails here, before a byte is stored.
 	const first = await walk.next();

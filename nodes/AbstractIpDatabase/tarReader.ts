@@ -24,7 +24,9 @@ export async function* readTar(source: AsyncIterable<Uint8Array>): AsyncGenerato
 	let zeroBlocks = 0;
 	let ended = false;
 	// The member being read: its remaining data, then its padding.
-	let current: { name: string; kind: Kind; remaining: number; padding: number; meta: Uint8Array[] } | undefined;
+	let current:
+		| { name: string; kind: Kind; remaining: number; padding: number; meta: Uint8Array[] }
+		| undefined;
 	let nextName: string | undefined;
 
 	for await (const chunk of source) {
@@ -32,7 +34,8 @@ export async function* readTar(source: AsyncIterable<Uint8Array>): AsyncGenerato
 		while (at < chunk.length) {
 			if (ended) {
 				// After the end blocks tar writers pad with zeros (to a 10 KiB record); anything else is damage.
-				for (; at < chunk.length; at++) if (chunk[at] !== 0) throw new TarError('data after the end of the tar archive');
+				for (; at < chunk.length; at++)
+					if (chunk[at] !== 0) throw new TarError('data after the end of the tar archive');
 				break;
 			}
 			if (current && current.remaining > 0) {
@@ -80,7 +83,13 @@ export async function* readTar(source: AsyncIterable<Uint8Array>): AsyncGenerato
 			}
 			const name = kind === 'file' ? (nextName ?? entry.name) : entry.name;
 			if (kind === 'file' || kind === 'skip') nextName = undefined;
-			current = { name, kind, remaining: entry.size, padding: (BLOCK - (entry.size % BLOCK)) % BLOCK, meta: [] };
+			current = {
+				name,
+				kind,
+				remaining: entry.size,
+				padding: (BLOCK - (entry.size % BLOCK)) % BLOCK,
+				meta: [],
+			};
 			if (kind === 'file') {
 				yield { type: 'file', name, size: entry.size };
 				if (entry.size === 0) yield { type: 'fileEnd', name };
@@ -89,7 +98,9 @@ export async function* readTar(source: AsyncIterable<Uint8Array>): AsyncGenerato
 	}
 	if (!ended) {
 		if (current && current.remaining > 0) {
-			throw new TarError(`the tar archive ends inside "${current.name}", ${current.remaining} bytes short`);
+			throw new TarError(
+				`the tar archive ends inside "${current.name}", ${current.remaining} bytes short`,
+			);
 		}
 		throw new TarError('the tar archive ends without its end-of-archive blocks');
 	}
@@ -97,9 +108,11 @@ export async function* readTar(source: AsyncIterable<Uint8Array>): AsyncGenerato
 
 function parseHeader(block: Uint8Array): { name: string; size: number; type: string } {
 	let sum = 0;
-	for (let index = 0; index < BLOCK; index++) sum += index >= 148 && index < 156 ? 32 : block[index];
+	for (let index = 0; index < BLOCK; index++)
+		sum += index >= 148 && index < 156 ? 32 : block[index];
 	const stored = octal(block.subarray(148, 156));
-	if (stored !== sum) throw new TarError('a tar header checksum does not match (the archive is damaged)');
+	if (stored !== sum)
+		throw new TarError('a tar header checksum does not match (the archive is damaged)');
 	const magic = text(block.subarray(257, 263));
 	const prefix = magic.startsWith('ustar') ? nulTerminated(block.subarray(345, 500)) : '';
 	const name = nulTerminated(block.subarray(0, 100));
@@ -122,7 +135,8 @@ function sizeOf(field: Uint8Array): number {
 
 function octal(field: Uint8Array): number {
 	const digits = text(field).replace(/\0.*$/s, '').trim();
-	if (!/^[0-7]+$/.test(digits)) throw new TarError('a tar header holds a malformed number (the archive is damaged)');
+	if (!/^[0-7]+$/.test(digits))
+		throw new TarError('a tar header holds a malformed number (the archive is damaged)');
 	return parseInt(digits, 8);
 }
 

@@ -1,11 +1,30 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
-import { columnsOfKeys, IP_GEOLOCATION_ANSWER_COLUMNS, topLevelKeys } from '../shared/csv/answerColumns';
-import { columnOf, columnParameter, csvFileOptions, csvFileParameters } from '../shared/csv/csvParameters';
+import {
+	columnsOfKeys,
+	IP_GEOLOCATION_ANSWER_COLUMNS,
+	topLevelKeys,
+} from '../shared/csv/answerColumns';
+import {
+	columnOf,
+	columnParameter,
+	csvFileOptions,
+	csvFileParameters,
+} from '../shared/csv/csvParameters';
 import { csvFanOut, inputKindOf, inputParameter } from '../shared/csv/csvInput';
 import { recordItems, runService } from '../shared/engine/engine';
-import { answerReuseOptions, estimateOnlyOption, sendRepeatsOnceOption } from '../shared/parameters/options';
+import {
+	answerReuseOptions,
+	estimateOnlyOption,
+	sendRepeatsOnceOption,
+} from '../shared/parameters/options';
 import { invalidInput } from '../shared/engine/errors';
 import { fieldsOption, fieldsParameter } from '../shared/parameters/fields';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
@@ -28,10 +47,21 @@ const isIpAddress = (text: string) => isIpv4(text) || isIpv6(text);
  * an empty cell is a row without its value (as a file's empty phone or email is), not a request
  * for the address n8n runs from, which would answer every such row alike.
  */
-function ipAddressOf(ctx: IExecuteFunctions, itemIndex: number, field: string, raw: unknown, emptyIsCaller: boolean): string {
+function ipAddressOf(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	raw: unknown,
+	emptyIsCaller: boolean,
+): string {
 	const ipAddress = raw === undefined || raw === null ? '' : String(raw).trim();
 	if (ipAddress === '' && !emptyIsCaller) {
-		throw invalidInput(ctx, itemIndex, field, 'is empty: every row of a file needs an address (only a single IP Address left empty locates the address n8n runs from)');
+		throw invalidInput(
+			ctx,
+			itemIndex,
+			field,
+			'is empty: every row of a file needs an address (only a single IP Address left empty locates the address n8n runs from)',
+		);
 	}
 	if (ipAddress !== '' && !isIpAddress(ipAddress)) {
 		throw invalidInput(
@@ -73,7 +103,15 @@ const ipGeolocation: ServiceDefinition = {
 				noDataOf: (record) => (record.no_data === true ? String(record.message) : undefined),
 			});
 		}
-		return request(ipAddressOf(this, itemIndex, 'IP Address (ipAddress)', this.getNodeParameter('ipAddress', itemIndex, ''), true));
+		return request(
+			ipAddressOf(
+				this,
+				itemIndex,
+				'IP Address (ipAddress)',
+				this.getNodeParameter('ipAddress', itemIndex, ''),
+				true,
+			),
+		);
 	},
 	async run(itemIndex, request: ServiceRequest, client) {
 		const response = await client.request(request);
@@ -102,8 +140,10 @@ export class AbstractIpGeolocation implements INodeType {
 		icon: { light: 'file:abstractIpGeolocation.svg', dark: 'file:abstractIpGeolocation.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["input"] === "csvFile" ? "Locate a CSV file\'s addresses" : "Locate " + ($parameter["ipAddress"] || "own address")}}',
-		description: 'Locate an IPv4 or IPv6 address: city, region, country, time zone, currency, network and VPN flag',
+		subtitle:
+			'={{$parameter["input"] === "csvFile" ? "Locate a CSV file\'s addresses" : "Locate " + ($parameter["ipAddress"] || "own address")}}',
+		description:
+			'Locate an IPv4 or IPv6 address: city, region, country, time zone, currency, network and VPN flag',
 		documentationUrl: 'https://docs.abstractapi.com/ip-geolocation',
 		defaults: { name: 'IP Geolocation' },
 		usableAsTool: true,
@@ -121,7 +161,7 @@ export class AbstractIpGeolocation implements INodeType {
 				placeholder: '8.8.8.8',
 				hint: 'An IPv4 or IPv6 address; empty locates the address n8n runs from',
 				description:
-					'The IPv4 or IPv6 address to locate. Leave empty to locate the address this workflow runs from (the n8n server\'s public address).',
+					"The IPv4 or IPv6 address to locate. Leave empty to locate the address this workflow runs from (the n8n server's public address).",
 			},
 			...csvFileParameters(ipAddressColumn),
 			{
@@ -130,7 +170,12 @@ export class AbstractIpGeolocation implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: csvFileOptions(IP_GEOLOCATION_ANSWER_COLUMNS, [fieldsOption('geolocation record', RECORD_KEYS), estimateOnlyOption, sendRepeatsOnceOption, ...answerReuseOptions]),
+				options: csvFileOptions(IP_GEOLOCATION_ANSWER_COLUMNS, [
+					fieldsOption('geolocation record', RECORD_KEYS),
+					estimateOnlyOption,
+					sendRepeatsOnceOption,
+					...answerReuseOptions,
+				]),
 			},
 		],
 	};

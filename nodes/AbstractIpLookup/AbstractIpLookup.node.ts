@@ -1,5 +1,10 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { errorItem } from '../shared/engine/errorItems';
 import { inputKindOf } from '../shared/csv/csvInput';
@@ -8,7 +13,12 @@ import { checkedAddress, type CheckedAddress } from './address';
 import type { Shape } from './answers';
 import { choicesOf, chosenFile } from './databaseChoice';
 import { lookUpFile } from './fileLookup';
-import { asNodeError, openDatabases, type ChosenDatabase, type ParsedDatabases } from './openDatabases';
+import {
+	asNodeError,
+	openDatabases,
+	type ChosenDatabase,
+	type ParsedDatabases,
+} from './openDatabases';
 import { properties } from './properties';
 
 /**
@@ -29,9 +39,16 @@ interface ItemDatabases {
  * The databases an item is looked up in, checked before any lookup. The node and field of
  * "From a Node" are read through n8n's expression data once per distinct pair.
  */
-function databasesOf(ctx: IExecuteFunctions, itemIndex: number, fromNodes: Map<string, DatabaseFile>): ItemDatabases {
+function databasesOf(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	fromNodes: Map<string, DatabaseFile>,
+): ItemDatabases {
 	const shape = ctx.getNodeParameter('outputShape', itemIndex, 'asStored') as Shape;
-	const files = choicesOf(ctx, itemIndex).map((choice) => ({ ...chosenFile(ctx, itemIndex, choice, fromNodes), choice }));
+	const files = choicesOf(ctx, itemIndex).map((choice) => ({
+		...chosenFile(ctx, itemIndex, choice, fromNodes),
+		choice,
+	}));
 	return { shape, files };
 }
 
@@ -42,7 +59,8 @@ export class AbstractIpLookup implements INodeType {
 		icon: { light: 'file:abstractIpLookup.svg', dark: 'file:abstractIpLookup.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["outputShape"] === "likeTheApi" ? "Look up, like the API" : "Look up, as stored"}}',
+		subtitle:
+			'={{$parameter["outputShape"] === "likeTheApi" ? "Look up, like the API" : "Look up, as stored"}}',
 		description:
 			'Look IP addresses up in downloaded IP geolocation, ASN and security databases (MMDB or CSV): no key, no request, no credit',
 		documentationUrl: 'https://docs.abstractapi.com/ip-intelligence',
@@ -72,7 +90,14 @@ export class AbstractIpLookup implements INodeType {
 			for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 				try {
 					const { files, shape } = databasesOf(this, itemIndex, fromNodes);
-					results.push(...(await lookUpFile(this, itemIndex, async () => await openDatabases(this, itemIndex, files, shape, parsed), continueOnFail)));
+					results.push(
+						...(await lookUpFile(
+							this,
+							itemIndex,
+							async () => await openDatabases(this, itemIndex, files, shape, parsed),
+							continueOnFail,
+						)),
+					);
 				} catch (error) {
 					results.push(failed(error, itemIndex));
 				}
@@ -81,10 +106,17 @@ export class AbstractIpLookup implements INodeType {
 		}
 
 		// Every item is checked before any lookup: a bad address is named before work is done.
-		const prepared: Array<{ item: CheckedAddress & ItemDatabases } | { failure: INodeExecutionData }> = [];
+		const prepared: Array<
+			{ item: CheckedAddress & ItemDatabases } | { failure: INodeExecutionData }
+		> = [];
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 			try {
-				const address = checkedAddress(this, itemIndex, 'IP Address (ipAddress)', this.getNodeParameter('ipAddress', itemIndex, ''));
+				const address = checkedAddress(
+					this,
+					itemIndex,
+					'IP Address (ipAddress)',
+					this.getNodeParameter('ipAddress', itemIndex, ''),
+				);
 				prepared.push({ item: { ...address, ...databasesOf(this, itemIndex, fromNodes) } });
 			} catch (error) {
 				prepared.push({ failure: failed(error, itemIndex) });
@@ -100,7 +132,10 @@ export class AbstractIpLookup implements INodeType {
 			const { address, ipAddress, files, shape } = checked.item;
 			try {
 				const databases = await openDatabases(this, itemIndex, files, shape, parsed);
-				results.push({ json: databases.lookUp(address, ipAddress), pairedItem: { item: itemIndex } });
+				results.push({
+					json: databases.lookUp(address, ipAddress),
+					pairedItem: { item: itemIndex },
+				});
 			} catch (error) {
 				results.push(failed(error, itemIndex));
 			}

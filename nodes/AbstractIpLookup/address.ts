@@ -17,7 +17,12 @@ export function addressRule(ipAddress: string): string | undefined {
 }
 
 /** The address of an item, or an input error naming `field` and the rule. */
-export function checkedAddress(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): CheckedAddress {
+export function checkedAddress(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+): CheckedAddress {
 	const ipAddress = text(value);
 	const address = parseIpAddress(ipAddress);
 	if (!address) throw inputError(ctx, itemIndex, field, addressRule(ipAddress)!);

@@ -3,7 +3,15 @@ import type { IDataObject } from 'n8n-workflow';
 import { jsonRecord } from '../shared/ipDatabases/storedValues';
 import type { DatabaseKind, StoredRecord } from '../shared/ipDatabases/databaseKinds';
 import type { ForeignMatch, Match } from '../shared/ipDatabases/lookupTypes';
-import { connectionOf, likeTheApi, locationOf, securityOf, unknownConnection, unknownLocation, unknownSecurity } from './apiShape';
+import {
+	connectionOf,
+	likeTheApi,
+	locationOf,
+	securityOf,
+	unknownConnection,
+	unknownLocation,
+	unknownSecurity,
+} from './apiShape';
 import { KIND_OF_ROLE, nameOf, type DatabaseRole } from './databaseRoles';
 import { geoip2Connection, geoip2Location, hasGeoip2Location } from './geoip2Shape';
 import { missItem, missReason, noFlags } from './misses';
@@ -38,17 +46,19 @@ export class ShapeError extends Error {
 
 /** Records of foreign files are nested maps, of Abstract's own files flat strings: one view of both. */
 /** The record as JSON: a foreign file's 64/128-bit integers and bytes have no JSON form of their own (storedValues.ts). */
-const recordOf = (match: Match | ForeignMatch) => jsonRecord(match.record) as Record<string, unknown>;
+const recordOf = (match: Match | ForeignMatch) =>
+	jsonRecord(match.record) as Record<string, unknown>;
 
 /** As Stored: a record of Abstract's files is flat strings already (copied by the spread); a foreign one is made JSON. */
-const storedOf = (role: DatabaseRole, match: Match | ForeignMatch) => (role.layout === 'contract' ? (match.record as StoredRecord) : recordOf(match));
+const storedOf = (role: DatabaseRole, match: Match | ForeignMatch) =>
+	role.layout === 'contract' ? (match.record as StoredRecord) : recordOf(match);
 
 /** Like the API needs a layout the node can map; a file of unknown layout says so, before any lookup. */
 export function checkShape(role: DatabaseRole, shape: Shape): void {
 	if (shape !== 'likeTheApi' || role.layout !== 'unknown') return;
 	throw new ShapeError(
 		`The MMDB file's database_type is "${role.databaseType}", a layout this node cannot map to the IP Geolocation API's fields`,
-		'Set Output Shape to As Stored: it gives the record exactly as the file holds it, plus the matched network. Like the IP Geolocation API maps Abstract\'s three databases (ip-geolocation, ip-asn, ip-security) and files in the GeoIP2/GeoLite2 layout (City, Country, ASN; DB-IP lite).',
+		"Set Output Shape to As Stored: it gives the record exactly as the file holds it, plus the matched network. Like the IP Geolocation API maps Abstract's three databases (ip-geolocation, ip-asn, ip-security) and files in the GeoIP2/GeoLite2 layout (City, Country, ASN; DB-IP lite).",
 	);
 }
 
@@ -59,8 +69,14 @@ export function answer(looked: Looked[], ipAddress: string, shape: Shape): IData
 
 function singleAnswer({ role, match }: Looked, ipAddress: string, shape: Shape): IDataObject {
 	if (!match) return missItem(role, ipAddress, shape);
-	if (shape === 'asStored') return { ip_address: ipAddress, network: match.network, ...storedOf(role, match) };
-	if (role.layout === 'contract') return likeTheApi(KIND_OF_ROLE[role.role!] as DatabaseKind, ipAddress, match.record as StoredRecord);
+	if (shape === 'asStored')
+		return { ip_address: ipAddress, network: match.network, ...storedOf(role, match) };
+	if (role.layout === 'contract')
+		return likeTheApi(
+			KIND_OF_ROLE[role.role!] as DatabaseKind,
+			ipAddress,
+			match.record as StoredRecord,
+		);
 	return { ip_address: ipAddress, ...apiPart(role, match) };
 }
 

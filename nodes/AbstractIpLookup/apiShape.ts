@@ -1,6 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { SECURITY_FLAGS, type DatabaseKind, type StoredRecord } from '../shared/ipDatabases/databaseKinds';
+import {
+	SECURITY_FLAGS,
+	type DatabaseKind,
+	type StoredRecord,
+} from '../shared/ipDatabases/databaseKinds';
 
 /**
  * A stored record in the live API's shape (its field names mapped to the API's), so that a
@@ -10,7 +14,11 @@ import { SECURITY_FLAGS, type DatabaseKind, type StoredRecord } from '../shared/
  * (the key stays, so expressions downstream see one shape); what the database never has
  * (currency, flag, local time, DST, ...) is not invented.
  */
-export function likeTheApi(kind: DatabaseKind, ipAddress: string, record: StoredRecord): IDataObject {
+export function likeTheApi(
+	kind: DatabaseKind,
+	ipAddress: string,
+	record: StoredRecord,
+): IDataObject {
 	if (kind === 'ip-asn') return { ip_address: ipAddress, connection: connectionOf(record) };
 	if (kind === 'ip-security') return { ip_address: ipAddress, security: securityOf(record) };
 	return { ip_address: ipAddress, ...locationOf(record) };
@@ -64,12 +72,17 @@ export function unknownLocation(): IDataObject {
 	return location;
 }
 
-export const unknownConnection = (): IDataObject => ({ autonomous_system_number: null, autonomous_system_organization: null });
+export const unknownConnection = (): IDataObject => ({
+	autonomous_system_number: null,
+	autonomous_system_organization: null,
+});
 
-export const unknownSecurity = (): IDataObject => Object.fromEntries(SECURITY_FLAGS.map((flag) => [flag, null]));
+export const unknownSecurity = (): IDataObject =>
+	Object.fromEntries(SECURITY_FLAGS.map((flag) => [flag, null]));
 
 /** `True` in any case (the databases write the literal True or False). */
-const isTrue = (value: string | undefined) => value !== undefined && value.trim().toLowerCase() === 'true';
+const isTrue = (value: string | undefined) =>
+	value !== undefined && value.trim().toLowerCase() === 'true';
 
 /** "AS15169" and "15169" both name AS 15169. */
 const stripAs = (value: string | undefined) => value?.replace(/^\s*AS/i, '');
@@ -89,12 +102,19 @@ export function decimalOrText(value: string | undefined): number | string | null
 }
 
 /** "US-CA" -> "CA" (the live API gives the bare subdivision); a code without the prefix stays. */
-export function bareSubdivision(code: string | undefined, countryCode: string | null): string | null {
+export function bareSubdivision(
+	code: string | undefined,
+	countryCode: string | null,
+): string | null {
 	if (code === undefined) return null;
 	const dash = code.indexOf('-');
 	if (dash < 0) return code;
 	const prefix = code.slice(0, dash);
-	if (countryCode === null || prefix.toUpperCase() === countryCode.toUpperCase() || /^[A-Z]{2}$/i.test(prefix)) {
+	if (
+		countryCode === null ||
+		prefix.toUpperCase() === countryCode.toUpperCase() ||
+		/^[A-Z]{2}$/i.test(prefix)
+	) {
 		return code.slice(dash + 1);
 	}
 	return code;

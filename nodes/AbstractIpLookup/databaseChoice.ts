@@ -37,7 +37,12 @@ const TOP_FIELDS = {
 	binaryPropertyName: 'Input Binary Field (binaryPropertyName)',
 };
 
-export function inputError(ctx: IExecuteFunctions, itemIndex: number, field: string, rule: string): NodeOperationError {
+export function inputError(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	rule: string,
+): NodeOperationError {
 	return new NodeOperationError(ctx.getNode(), `Invalid ${field}: ${rule}`, {
 		itemIndex,
 		description: `Item ${itemIndex + 1} was not looked up. Fix ${field} and run again.`,
@@ -69,7 +74,13 @@ export function choicesOf(ctx: IExecuteFunctions, itemIndex: number): DatabaseCh
 			source: (text(entry.databaseSource) || 'fromNode') as Source,
 			databaseNode: text(entry.databaseNode),
 			// A binary field name is rarely an expression; when it is, it is evaluated per item.
-			binaryPropertyName: text(ctx.getNodeParameter(`moreDatabases.databases[${index}].binaryPropertyName`, itemIndex, 'data')),
+			binaryPropertyName: text(
+				ctx.getNodeParameter(
+					`moreDatabases.databases[${index}].binaryPropertyName`,
+					itemIndex,
+					'data',
+				),
+			),
 			nodeParameter: `moreDatabases.databases[${index}].databaseNode`,
 			fields: {
 				databaseNode: `${label} › Database Node (databaseNode)`,
@@ -97,7 +108,10 @@ export function choicesOf(ctx: IExecuteFunctions, itemIndex: number): DatabaseCh
  */
 export function nodeReference(saved: string): string | undefined {
 	if (!saved.startsWith('=')) return saved;
-	const match = /^=\s*\{\{\s*\$(?:\(\s*(['"`])(.+)\1\s*\)|node\[\s*(['"])(.+)\3\s*\])(?:\s*\.\s*first\(\s*\))?\s*;?\s*\}\}\s*$/s.exec(saved);
+	const match =
+		/^=\s*\{\{\s*\$(?:\(\s*(['"`])(.+)\1\s*\)|node\[\s*(['"])(.+)\3\s*\])(?:\s*\.\s*first\(\s*\))?\s*;?\s*\}\}\s*$/s.exec(
+			saved,
+		);
 	if (!match) return undefined;
 	return match[2] ?? match[4];
 }
@@ -113,12 +127,24 @@ const DOWNLOAD_NODE_NAME = 'IP Database Download';
  * or the one with its default name); with none or several, an error that says what to connect or
  * to choose. Only the first database: More Databases entries name their nodes.
  */
-function downloadNodeBefore(ctx: IExecuteFunctions, itemIndex: number, choice: DatabaseChoice): string {
+function downloadNodeBefore(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	choice: DatabaseChoice,
+): string {
 	const example = "{{ $('Read Database File').first() }}";
 	if (choice.nodeParameter !== 'databaseNode') {
-		throw inputError(ctx, itemIndex, choice.fields.databaseNode, `is required: the earlier node whose first item holds this database's file, for instance ${example}`);
+		throw inputError(
+			ctx,
+			itemIndex,
+			choice.fields.databaseNode,
+			`is required: the earlier node whose first item holds this database's file, for instance ${example}`,
+		);
 	}
-	const before = typeof ctx.getParentNodes === 'function' ? ctx.getParentNodes(ctx.getNode().name).filter((node) => !node.disabled) : [];
+	const before =
+		typeof ctx.getParentNodes === 'function'
+			? ctx.getParentNodes(ctx.getNode().name).filter((node) => !node.disabled)
+			: [];
 	const downloads = before.filter((node) => DOWNLOAD_NODE_TYPE.test(node.type));
 	if (downloads.length === 1) return downloads[0].name;
 	if (before.some((node) => node.name === DOWNLOAD_NODE_NAME)) return DOWNLOAD_NODE_NAME;
@@ -148,14 +174,25 @@ export function chosenFile(
 ): ChosenFile {
 	const property = choice.binaryPropertyName;
 	if (property === '') {
-		throw inputError(ctx, itemIndex, choice.fields.binaryPropertyName, 'is required: the name of the binary field that holds the database file, for instance data');
+		throw inputError(
+			ctx,
+			itemIndex,
+			choice.fields.binaryPropertyName,
+			'is required: the name of the binary field that holds the database file, for instance data',
+		);
 	}
 	if (choice.source === 'thisItem') {
 		const item = ctx.getInputData()[itemIndex];
-		const file = { binary: binaryOf(ctx, itemIndex, item, property, `input item ${itemIndex + 1}`, choice), json: item.json };
+		const file = {
+			binary: binaryOf(ctx, itemIndex, item, property, `input item ${itemIndex + 1}`, choice),
+			json: item.json,
+		};
 		return { file, fileKey: keyOf(file.binary) };
 	}
-	const nodeName = choice.databaseNode === '' ? downloadNodeBefore(ctx, itemIndex, choice) : nodeReference(choice.databaseNode);
+	const nodeName =
+		choice.databaseNode === ''
+			? downloadNodeBefore(ctx, itemIndex, choice)
+			: nodeReference(choice.databaseNode);
 	if (nodeName === undefined) return evaluatedFile(ctx, itemIndex, choice);
 	const key = `${nodeName}\u0000${property}`;
 	let file = fromNodes.get(key);
@@ -172,12 +209,21 @@ const keyOf = (binary: IBinaryData) => binary.id ?? binary.data;
  * A Database Node expression of another form, evaluated for the item: it may give a node's name
  * (`{{ $json.databaseNode }}`) or the item that holds the file (`{{ $('Read').last() }}`).
  */
-function evaluatedFile(ctx: IExecuteFunctions, itemIndex: number, choice: DatabaseChoice): ChosenFile {
+function evaluatedFile(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	choice: DatabaseChoice,
+): ChosenFile {
 	let value: unknown;
 	try {
 		value = ctx.getNodeParameter(choice.nodeParameter, itemIndex);
 	} catch (error) {
-		throw inputError(ctx, itemIndex, choice.fields.databaseNode, `the expression cannot be evaluated: ${(error as Error).message}`);
+		throw inputError(
+			ctx,
+			itemIndex,
+			choice.fields.databaseNode,
+			`the expression cannot be evaluated: ${(error as Error).message}`,
+		);
 	}
 	if (typeof value === 'string' && value.trim() !== '') {
 		const file = fileFromNode(ctx, itemIndex, value.trim(), choice);
@@ -185,7 +231,17 @@ function evaluatedFile(ctx: IExecuteFunctions, itemIndex: number, choice: Databa
 	}
 	if (typeof value === 'object' && value !== null && 'binary' in value) {
 		const item = value as INodeExecutionData;
-		const file = { binary: binaryOf(ctx, itemIndex, item, choice.binaryPropertyName, 'the item the expression gives', choice), json: item.json };
+		const file = {
+			binary: binaryOf(
+				ctx,
+				itemIndex,
+				item,
+				choice.binaryPropertyName,
+				'the item the expression gives',
+				choice,
+			),
+			json: item.json,
+		};
 		return { file, fileKey: keyOf(file.binary) };
 	}
 	throw inputError(
@@ -197,7 +253,12 @@ function evaluatedFile(ctx: IExecuteFunctions, itemIndex: number, choice: Databa
 }
 
 /** The binary field of the first item of an earlier node, read through n8n's expression data. */
-function fileFromNode(ctx: IExecuteFunctions, itemIndex: number, nodeName: string, choice: DatabaseChoice): DatabaseFile {
+function fileFromNode(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	nodeName: string,
+	choice: DatabaseChoice,
+): DatabaseFile {
 	let item: INodeExecutionData | undefined;
 	try {
 		const proxy = ctx.getWorkflowDataProxy(itemIndex) as unknown as {
@@ -212,8 +273,24 @@ function fileFromNode(ctx: IExecuteFunctions, itemIndex: number, nodeName: strin
 			`"${nodeName}" is not a node that ran before this one in this execution (${(error as Error).message}). Give the name of the node whose first item holds the database file, as the canvas shows it`,
 		);
 	}
-	if (!item) throw inputError(ctx, itemIndex, choice.fields.databaseNode, `node "${nodeName}" output no items, so there is no database file to read`);
-	return { binary: binaryOf(ctx, itemIndex, item, choice.binaryPropertyName, `the first item of node "${nodeName}"`, choice), json: item.json };
+	if (!item)
+		throw inputError(
+			ctx,
+			itemIndex,
+			choice.fields.databaseNode,
+			`node "${nodeName}" output no items, so there is no database file to read`,
+		);
+	return {
+		binary: binaryOf(
+			ctx,
+			itemIndex,
+			item,
+			choice.binaryPropertyName,
+			`the first item of node "${nodeName}"`,
+			choice,
+		),
+		json: item.json,
+	};
 }
 
 function binaryOf(

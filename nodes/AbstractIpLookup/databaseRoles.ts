@@ -68,14 +68,18 @@ export function roleOf(database: IpDatabase): DatabaseRole {
 function describe(database: IpDatabase): DatabaseRole {
 	const kind = database.kind as DatabaseKind | undefined;
 	// `databaseType` arrives with the readers' support for foreign files; until then every file has a kind.
-	const databaseType = String((database as { databaseType?: unknown }).databaseType ?? kind ?? 'unknown');
+	const databaseType = String(
+		(database as { databaseType?: unknown }).databaseType ?? kind ?? 'unknown',
+	);
 	if (kind && kind in ROLE_OF_KIND) {
 		const role = ROLE_OF_KIND[kind];
 		return { role, layout: 'contract', databaseType, key: role };
 	}
 	if (GEOIP2_VENDOR.test(databaseType)) {
-		if (GEOIP2_LOCATION.test(databaseType)) return { role: 'geolocation', layout: 'geoip2-location', databaseType, key: 'geolocation' };
-		if (GEOIP2_ASN.test(databaseType)) return { role: 'asn', layout: 'geoip2-asn', databaseType, key: 'asn' };
+		if (GEOIP2_LOCATION.test(databaseType))
+			return { role: 'geolocation', layout: 'geoip2-location', databaseType, key: 'geolocation' };
+		if (GEOIP2_ASN.test(databaseType))
+			return { role: 'asn', layout: 'geoip2-asn', databaseType, key: 'asn' };
 	}
 	return { layout: 'unknown', databaseType, key: databaseType };
 }

@@ -17,7 +17,9 @@ const MISS = ['found', 'reason'];
 /** The dotted keys of an object's leaves. */
 function dottedKeys(object: IDataObject, prefix = ''): string[] {
 	return Object.entries(object).flatMap(([key, value]) =>
-		value !== null && typeof value === 'object' && !Array.isArray(value) ? dottedKeys(value as IDataObject, `${prefix}${key}.`) : [`${prefix}${key}`],
+		value !== null && typeof value === 'object' && !Array.isArray(value)
+			? dottedKeys(value as IDataObject, `${prefix}${key}.`)
+			: [`${prefix}${key}`],
 	);
 }
 
@@ -35,9 +37,17 @@ const storedFields = (role: DatabaseRole): string[] =>
 export function answerColumnsOf(roles: DatabaseRole[], shape: Shape): string[] {
 	if (shape === 'likeTheApi') {
 		// Several databases answer with the API's whole record, whatever their roles.
-		const parts: Role[] = roles.length > 1 ? ['geolocation', 'asn', 'security'] : roles.map((role) => role.role as Role);
+		const parts: Role[] =
+			roles.length > 1
+				? ['geolocation', 'asn', 'security']
+				: roles.map((role) => role.role as Role);
 		return ['ip_address', ...parts.flatMap((role) => API_PART[role] ?? []), ...MISS];
 	}
 	if (roles.length === 1) return ['ip_address', 'network', ...storedFields(roles[0]), ...MISS];
-	return ['ip_address', ...roles.flatMap((role) => ['network', ...storedFields(role), ...MISS].map((field) => `${role.key}.${field}`))];
+	return [
+		'ip_address',
+		...roles.flatMap((role) =>
+			['network', ...storedFields(role), ...MISS].map((field) => `${role.key}.${field}`),
+		),
+	];
 }

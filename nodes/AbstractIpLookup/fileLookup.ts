@@ -87,7 +87,12 @@ export async function lookUpFile(
 	open: () => Promise<OpenedDatabases>,
 	continueOnFail: boolean,
 ): Promise<INodeExecutionData[]> {
-	const property = binaryPropertyName(ctx, itemIndex, FILE_FIELD, ctx.getNodeParameter('csvBinaryPropertyName', itemIndex, 'data'));
+	const property = binaryPropertyName(
+		ctx,
+		itemIndex,
+		FILE_FIELD,
+		ctx.getNodeParameter('csvBinaryPropertyName', itemIndex, 'data'),
+	);
 	const meta = inputFileMeta(ctx, itemIndex, FILE_FIELD, property);
 	const output = outputOf(ctx, itemIndex);
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -97,7 +102,16 @@ export async function lookUpFile(
 	const column = addressColumnOf(ctx, itemIndex, headerRow);
 	const resultProperty = output === 'resultFile' ? resultPropertyOf(ctx, itemIndex) : '';
 	const databases = await open();
-	const shape = await fileShape(ctx, itemIndex, meta, column, headerRow, slice, continueOnFail, delimiter);
+	const shape = await fileShape(
+		ctx,
+		itemIndex,
+		meta,
+		column,
+		headerRow,
+		slice,
+		continueOnFail,
+		delimiter,
+	);
 
 	/** A row's address, trimmed, or undefined when the row has no such column. */
 	const addressOf = (row: Row) => {
@@ -111,7 +125,9 @@ export async function lookUpFile(
 		await eachRow(ctx, meta, shape, async (row) => {
 			const ipAddress = addressOf(row);
 			const found = ipAddress === undefined ? undefined : memo.answer(ipAddress);
-			const csvRow = { [CSV_ROW_KEY]: { number: row.number, columns: columnsOf(row.fields, shape.header) } };
+			const csvRow = {
+				[CSV_ROW_KEY]: { number: row.number, columns: columnsOf(row.fields, shape.header) },
+			};
 			if (found === undefined) {
 				const error = rowError(ctx, itemIndex, row, shape, row.fields[shape.position - 1]);
 				if (!continueOnFail) throw error;
@@ -158,9 +174,17 @@ export async function lookUpFile(
 		await eachRow(ctx, meta, shape, async (row) => {
 			const ipAddress = addressOf(row);
 			const answerText = ipAddress === undefined ? undefined : memo.answer(ipAddress);
-			collector.expect({ number: row.number, fields: row.fields, invalid: answerText === undefined });
+			collector.expect({
+				number: row.number,
+				fields: row.fields,
+				invalid: answerText === undefined,
+			});
 			if (answerText !== undefined) await collector.addAnswerText(answerText);
-			else await collector.add({ failed: rowError(ctx, itemIndex, row, shape, row.fields[shape.position - 1]), notSent: true });
+			else
+				await collector.add({
+					failed: rowError(ctx, itemIndex, row, shape, row.fields[shape.position - 1]),
+					notSent: true,
+				});
 		});
 		written = true;
 	} finally {
@@ -179,7 +203,10 @@ export async function lookUpFile(
  * Rows as items have no summary: a run that At Most Rows ended before the file did says so in an
  * execution hint, with the row the next run starts from (a result file's summary has stoppedBy).
  */
-function sliceHint(ctx: IExecuteFunctions, shape: Pick<FileShape, 'firstRow' | 'lastRow' | 'lastFileRow'>): void {
+function sliceHint(
+	ctx: IExecuteFunctions,
+	shape: Pick<FileShape, 'firstRow' | 'lastRow' | 'lastFileRow'>,
+): void {
 	// n8n 1.x before execution hints has no addExecutionHints.
 	if (shape.lastRow >= shape.lastFileRow || typeof ctx.addExecutionHints !== 'function') return;
 	const rows = (row: number) => row.toLocaleString('en-US');
@@ -191,7 +218,12 @@ function sliceHint(ctx: IExecuteFunctions, shape: Pick<FileShape, 'firstRow' | '
 }
 
 /** The result file's form (csvInput's resultFormatOf); a bad option is an error of the whole file. */
-function formatOf(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject, form: InputForm): CsvFormat {
+function formatOf(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+	form: InputForm,
+): CsvFormat {
 	try {
 		return resultFormatOf(ctx, itemIndex, options, form);
 	} catch (error) {
@@ -200,7 +232,11 @@ function formatOf(ctx: IExecuteFunctions, itemIndex: number, options: IDataObjec
 }
 
 /** The column holding the addresses, read as every file-taking node reads its column. */
-function addressColumnOf(ctx: IExecuteFunctions, itemIndex: number, headerRow: HeaderRow): ColumnChoice {
+function addressColumnOf(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	headerRow: HeaderRow,
+): ColumnChoice {
 	try {
 		const column = columnOf(ctx, itemIndex, addressColumn);
 		if ('name' in column && headerRow === 'no') throw nameWithoutHeaderRow(ctx, itemIndex, column);
@@ -218,10 +254,20 @@ function fileError(error: NodeOperationError): NodeOperationError {
 }
 
 const fileRule = (ctx: IExecuteFunctions, itemIndex: number, rule: string) =>
-	fileError(new NodeOperationError(ctx.getNode(), `Invalid CSV file in ${FILE_FIELD}: ${rule}`, { itemIndex }));
+	fileError(
+		new NodeOperationError(ctx.getNode(), `Invalid CSV file in ${FILE_FIELD}: ${rule}`, {
+			itemIndex,
+		}),
+	);
 
 /** Why a row's address cannot be looked up, naming the row and column as the file shows them. */
-function rowError(ctx: IExecuteFunctions, itemIndex: number, row: Row, shape: Pick<FileShape, 'position' | 'header' | 'form'>, cell: string | undefined): NodeOperationError {
+function rowError(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	row: Row,
+	shape: Pick<FileShape, 'position' | 'header' | 'form'>,
+	cell: string | undefined,
+): NodeOperationError {
 	const named = shape.header?.[shape.position - 1]?.trim();
 	const field = `IP Address (${rowName(row)}, column ${shape.position}${named ? ` "${named}"` : ''})`;
 	const rule =
@@ -258,50 +304,97 @@ async function fileShape(
 		form: { delimiter: 0, delimiterSource: 'given', byteOrderMark: false },
 	};
 	let sliceRows = 0;
-	const lookup = { column, looksLikeValue: (cell: string) => parseIpAddress(cell.trim()) !== undefined };
-	const scanner = new CsvScanner((record) => {
-		shape.lastFileRow = record.number;
-		if (record.count > shape.width) shape.width = record.count;
-		if (record.number === 1) {
-			// Known once the first record comes: its errors name the delimiter.
-			shape.form = { delimiter: scanner.delimiter, delimiterSource: scanner.delimiterSource, byteOrderMark: scanner.byteOrderMark };
-			shape.header = firstRowHeader(ctx, itemIndex, { fields: csvFields(record) }, lookup, headerRow, readAs(scanner.delimiter, scanner.delimiterSource));
-			shape.position = shape.header ? headerPosition(shape.header, column) : (column as { position: number }).position;
-			if (shape.header) return;
-		}
-		shape.dataRows++;
-		if (record.number < slice.start || sliceRows >= slice.max) return;
-		if (sliceRows++ === 0) shape.firstRow = record.number;
-		shape.lastRow = record.number;
-		if (continueOnFail) return;
-		const cell = record.count >= shape.position ? csvField(record, shape.position - 1) : undefined;
-		if (cell === undefined || parseIpAddress(text(cell)) === undefined) {
-			const row = { number: record.number, line: record.line, fields: new Array<string>(record.count) };
-			throw rowError(ctx, itemIndex, row, shape, cell);
-		}
-	}, { delimiter });
+	const lookup = {
+		column,
+		looksLikeValue: (cell: string) => parseIpAddress(cell.trim()) !== undefined,
+	};
+	const scanner = new CsvScanner(
+		(record) => {
+			shape.lastFileRow = record.number;
+			if (record.count > shape.width) shape.width = record.count;
+			if (record.number === 1) {
+				// Known once the first record comes: its errors name the delimiter.
+				shape.form = {
+					delimiter: scanner.delimiter,
+					delimiterSource: scanner.delimiterSource,
+					byteOrderMark: scanner.byteOrderMark,
+				};
+				shape.header = firstRowHeader(
+					ctx,
+					itemIndex,
+					{ fields: csvFields(record) },
+					lookup,
+					headerRow,
+					readAs(scanner.delimiter, scanner.delimiterSource),
+				);
+				shape.position = shape.header
+					? headerPosition(shape.header, column)
+					: (column as { position: number }).position;
+				if (shape.header) return;
+			}
+			shape.dataRows++;
+			if (record.number < slice.start || sliceRows >= slice.max) return;
+			if (sliceRows++ === 0) shape.firstRow = record.number;
+			shape.lastRow = record.number;
+			if (continueOnFail) return;
+			const cell =
+				record.count >= shape.position ? csvField(record, shape.position - 1) : undefined;
+			if (cell === undefined || parseIpAddress(text(cell)) === undefined) {
+				const row = {
+					number: record.number,
+					line: record.line,
+					fields: new Array<string>(record.count),
+				};
+				throw rowError(ctx, itemIndex, row, shape, cell);
+			}
+		},
+		{ delimiter },
+	);
 	try {
-		for await (const chunk of chunksOf(ctx, meta, (stream) => (shape.streamSibling = stream))) scanner.push(chunk);
+		for await (const chunk of chunksOf(ctx, meta, (stream) => (shape.streamSibling = stream)))
+			scanner.push(chunk);
 		scanner.end();
-		shape.form = { delimiter: scanner.delimiter, delimiterSource: scanner.delimiterSource, byteOrderMark: scanner.byteOrderMark };
+		shape.form = {
+			delimiter: scanner.delimiter,
+			delimiterSource: scanner.delimiterSource,
+			byteOrderMark: scanner.byteOrderMark,
+		};
 	} catch (error) {
 		const rule = delimiterRule(error);
 		if (rule) throw fileRule(ctx, itemIndex, rule);
-		if (error instanceof CsvError) throw fileRule(ctx, itemIndex, `the file is not valid CSV: ${error.message}`);
+		if (error instanceof CsvError)
+			throw fileRule(ctx, itemIndex, `the file is not valid CSV: ${error.message}`);
 		// A row's error (a NodeOperationError, which n8n passes through as it is) or a failed read.
 		throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 	}
-	if (shape.dataRows === 0) throw fileRule(ctx, itemIndex, shape.header ? 'the file has a header row but no rows of data' : 'the file is empty: it has no rows');
+	if (shape.dataRows === 0)
+		throw fileRule(
+			ctx,
+			itemIndex,
+			shape.header
+				? 'the file has a header row but no rows of data'
+				: 'the file is empty: it has no rows',
+		);
 	if (sliceRows === 0) {
 		throw fileError(
-			inputError(ctx, itemIndex, 'Start at Row (startAtRow)', `row ${slice.start} is past the file's last row (row ${shape.lastFileRow}): there is nothing left to look up in this file`),
+			inputError(
+				ctx,
+				itemIndex,
+				'Start at Row (startAtRow)',
+				`row ${slice.start} is past the file's last row (row ${shape.lastFileRow}): there is nothing left to look up in this file`,
+			),
 		);
 	}
 	return shape;
 }
 
 /** The second pass: each row of the slice, in order, read as the file streams; the rest of the file is not read. */
-async function eachRow(ctx: IExecuteFunctions, meta: IBinaryData, shape: FileShape, handle: (row: Row) => Promise<void>): Promise<void> {
+async function eachRow(
+	ctx: IExecuteFunctions,
+	meta: IBinaryData,
+	shape: FileShape,
+	handle: (row: Row) => Promise<void>,
+): Promise<void> {
 	const rows: Row[] = [];
 	const scanner = new CsvScanner(
 		(record) => {

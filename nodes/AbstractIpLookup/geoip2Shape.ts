@@ -12,17 +12,31 @@ import type { IDataObject } from 'n8n-workflow';
 type Json = Record<string, unknown>;
 
 const objectAt = (value: unknown): Json | undefined =>
-	typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
+	typeof value === 'object' && value !== null && !Array.isArray(value)
+		? (value as Json)
+		: undefined;
 
 const englishName = (place: Json | undefined) => valueOf(objectAt(place?.names)?.en);
 
 /** A stored scalar as is (numbers stay numbers: this layout stores them typed); anything else null. */
 function valueOf(value: unknown): string | number | boolean | null {
-	return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : null;
+	return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+		? value
+		: null;
 }
 
 /** The top-level keys of the GeoIP2 City/Country layout: a record with none of them is not in it. */
-const LOCATION_KEYS = ['city', 'continent', 'country', 'location', 'postal', 'registered_country', 'represented_country', 'subdivisions', 'traits'];
+const LOCATION_KEYS = [
+	'city',
+	'continent',
+	'country',
+	'location',
+	'postal',
+	'registered_country',
+	'represented_country',
+	'subdivisions',
+	'traits',
+];
 
 /**
  * Whether a found record has the GeoIP2 location layout: its known keys hold maps (subdivisions a
@@ -32,13 +46,18 @@ const LOCATION_KEYS = ['city', 'continent', 'country', 'location', 'postal', 're
 export function hasGeoip2Location(record: Json): boolean {
 	const known = Object.keys(record).filter((key) => LOCATION_KEYS.includes(key));
 	if (Object.keys(record).length === 0) return true;
-	return known.length > 0 && known.every((key) => typeof record[key] === 'object' && record[key] !== null);
+	return (
+		known.length > 0 &&
+		known.every((key) => typeof record[key] === 'object' && record[key] !== null)
+	);
 }
 
 /** The location fields of the API's answer (without `ip_address`). */
 export function geoip2Location(record: Json): IDataObject {
 	const city = objectAt(record.city);
-	const subdivision = objectAt(Array.isArray(record.subdivisions) ? record.subdivisions[0] : undefined);
+	const subdivision = objectAt(
+		Array.isArray(record.subdivisions) ? record.subdivisions[0] : undefined,
+	);
 	const country = objectAt(record.country);
 	const continent = objectAt(record.continent);
 	const location = objectAt(record.location);

@@ -9,8 +9,16 @@ import { nameOf, type DatabaseRole } from './databaseRoles';
  * one returns nothing). In the security database no network means no flag; in the API's shape
  * that is every flag false.
  */
-export function missItem(role: DatabaseRole, ipAddress: string, shape: 'asStored' | 'likeTheApi'): IDataObject {
-	const item: IDataObject = { ip_address: ipAddress, found: false, reason: missReason(role, ipAddress) };
+export function missItem(
+	role: DatabaseRole,
+	ipAddress: string,
+	shape: 'asStored' | 'likeTheApi',
+): IDataObject {
+	const item: IDataObject = {
+		ip_address: ipAddress,
+		found: false,
+		reason: missReason(role, ipAddress),
+	};
 	if (role.role === 'security' && shape === 'likeTheApi') item.security = noFlags();
 	return item;
 }
@@ -25,4 +33,5 @@ export function missReason(role: DatabaseRole, ipAddress: string): string {
 }
 
 /** The security part of the API's answer for an address the security database does not list. */
-export const noFlags = (): IDataObject => Object.fromEntries(SECURITY_FLAGS.map((flag) => [flag, false]));
+export const noFlags = (): IDataObject =>
+	Object.fromEntries(SECURITY_FLAGS.map((flag) => [flag, false]));

@@ -29,13 +29,23 @@ export interface OpenedDatabases {
  * The error of an item as n8n shows it; `database` names which of several databases failed. A
  * NodeOperationError (an input error, already naming its field) passes as it is.
  */
-export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number, database?: string): NodeOperationError {
+export function asNodeError(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+	database?: string,
+): NodeOperationError {
 	if (error instanceof NodeOperationError) return error;
 	const message = `${database ? `${database}: ` : ''}${(error as Error).message ?? String(error)}`;
-	if (error instanceof ShapeError) return new NodeOperationError(ctx.getNode(), message, { itemIndex, description: error.description });
+	if (error instanceof ShapeError)
+		return new NodeOperationError(ctx.getNode(), message, {
+			itemIndex,
+			description: error.description,
+		});
 	return new NodeOperationError(ctx.getNode(), message, {
 		itemIndex,
-		description: 'The database file could not be used; nothing was looked up. Give the node the .mmdb or .csv file from the IP Database Download node (Output: Database File).',
+		description:
+			'The database file could not be used; nothing was looked up. Give the node the .mmdb or .csv file from the IP Database Download node (Output: Database File).',
 	});
 }
 
@@ -87,7 +97,12 @@ export async function openDatabases(
 }
 
 /** Each part of the answer from one database: two geolocation files cannot both be right. */
-function checkOneOfEachKind(ctx: IExecuteFunctions, itemIndex: number, roles: DatabaseRole[], files: ChosenDatabase[]): void {
+function checkOneOfEachKind(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	roles: DatabaseRole[],
+	files: ChosenDatabase[],
+): void {
 	const seen = new Map<string, number>();
 	roles.forEach((role, index) => {
 		const before = seen.get(role.key);

@@ -75,13 +75,19 @@ const input: INodeProperties = {
 		{
 			name: 'CSV File',
 			value: 'csvFile',
-			description: "A CSV file in the item, such as a log's client addresses: every row looked up, any number of rows",
+			description:
+				"A CSV file in the item, such as a log's client addresses: every row looked up, any number of rows",
 		},
 	],
 };
 
 /** Position 1 by default: a log export's address is often its first column, and it needs no header row. */
-export const addressColumn = columnParameter({ displayName: 'Address Column', name: 'addressColumn', default: '1', holds: 'the IP addresses' });
+export const addressColumn = columnParameter({
+	displayName: 'Address Column',
+	name: 'addressColumn',
+	default: '1',
+	holds: 'the IP addresses',
+});
 
 const csvFileParameters: INodeProperties[] = [
 	{
@@ -109,7 +115,8 @@ const fileOptions: INodeProperties = {
 			// Empty when added: a lookup spends nothing, so the whole file unless a number is typed.
 			default: '',
 			placeholder: 'No limit',
-			description: 'How many rows to look up in this run, from Start at Row: a slice of a file per execution. Empty: every row to the end of the file.',
+			description:
+				'How many rows to look up in this run, from Start at Row: a slice of a file per execution. Empty: every row to the end of the file.',
 		},
 		inputDelimiterOption,
 		headerRowOption,
@@ -128,7 +135,8 @@ export const properties: INodeProperties[] = [
 		required: true,
 		// No leading "=": the editor shows a placeholder as it is, and a user copying it would get the "=" in the address.
 		placeholder: '{{ $json.ip }}',
-		description: 'The IPv4 or IPv6 address to look up, usually an expression that reads it from the item',
+		description:
+			'The IPv4 or IPv6 address to look up, usually an expression that reads it from the item',
 		hint: 'An IPv4 or IPv6 address, such as 8.8.8.8 or 2001:4860::8888; anything else is an error before any lookup',
 		displayOptions: { show: { input: ['value'] } },
 	},
@@ -162,15 +170,18 @@ export const properties: INodeProperties[] = [
 			{
 				name: 'As Stored',
 				value: 'asStored',
-				description: 'The record as the database stores it, plus the matched network; with several, one key per database',
+				description:
+					'The record as the database stores it, plus the matched network; with several, one key per database',
 			},
 			{
 				name: 'Like the IP Geolocation API',
 				value: 'likeTheApi',
-				description: "The live API's fields and types; with several databases, location, connection and security together",
+				description:
+					"The live API's fields and types; with several databases, location, connection and security together",
 			},
 		],
-		description: 'How each found record is output; an address the database does not cover gives found: false either way',
+		description:
+			'How each found record is output; an address the database does not cover gives found: false either way',
 	},
 	fileOptions,
 ];

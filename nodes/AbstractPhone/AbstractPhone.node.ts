@@ -1,11 +1,28 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { PHONE_COUNTRY_OPTIONS } from '../shared/values/phoneCountries';
 import { PHONE_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
-import { csvBinaryParameter, csvFanOut, csvOutputParameter, inputKindOf, inputParameter, resultFileFieldParameter } from '../shared/csv/csvInput';
+import {
+	csvBinaryParameter,
+	csvFanOut,
+	csvOutputParameter,
+	inputKindOf,
+	inputParameter,
+	resultFileFieldParameter,
+} from '../shared/csv/csvInput';
 import { csvFileOptions } from '../shared/csv/csvParameters';
-import { answerReuseOptions, estimateOnlyOption, sendRepeatsOnceOption } from '../shared/parameters/options';
+import {
+	answerReuseOptions,
+	estimateOnlyOption,
+	sendRepeatsOnceOption,
+} from '../shared/parameters/options';
 import { runService } from '../shared/engine/engine';
 import { lookupRequest, sendAsOf, sendAsOption } from '../shared/parameters/sendAs';
 import type { ServiceDefinition } from '../shared/engine/types';
@@ -23,7 +40,8 @@ const phoneIntelligence: ServiceDefinition = {
 				? isoCountryCode(this, itemIndex, 'Country (country)', options.country)
 				: undefined;
 		const sendAs = sendAsOf(this, itemIndex, options.sendAs);
-		const request = (phone: string) => lookupRequest('/v1/', country ? { phone, country } : { phone }, sendAs);
+		const request = (phone: string) =>
+			lookupRequest('/v1/', country ? { phone, country } : { phone }, sendAs);
 		if (inputKindOf(this, itemIndex) === 'csvFile') {
 			return await csvFanOut(this, itemIndex, {
 				column: { position: 1 },
@@ -33,7 +51,9 @@ const phoneIntelligence: ServiceDefinition = {
 				prepare: (value, field) => request(requiredText(this, itemIndex, field, value)),
 			});
 		}
-		return request(requiredText(this, itemIndex, 'Phone (phone)', this.getNodeParameter('phone', itemIndex)));
+		return request(
+			requiredText(this, itemIndex, 'Phone (phone)', this.getNodeParameter('phone', itemIndex)),
+		);
 	},
 };
 
@@ -49,8 +69,10 @@ export class AbstractPhone implements INodeType {
 		icon: { light: 'file:abstractPhone.svg', dark: 'file:abstractPhone.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["input"] === "csvFile" ? "Analyze a CSV file\'s numbers" : "Analyze " + $parameter["phone"]}}',
-		description: 'Analyze a phone number: format, carrier, location, validity, risk and breach history',
+		subtitle:
+			'={{$parameter["input"] === "csvFile" ? "Analyze a CSV file\'s numbers" : "Analyze " + $parameter["phone"]}}',
+		description:
+			'Analyze a phone number: format, carrier, location, validity, risk and breach history',
 		documentationUrl: 'https://docs.abstractapi.com/phone-intelligence',
 		defaults: { name: 'Phone Intelligence' },
 		usableAsTool: true,
@@ -71,7 +93,10 @@ export class AbstractPhone implements INodeType {
 				description:
 					'The phone number to analyze, best in international form with + and country code. Spaces, dashes and brackets are fine. A number without a country code needs the Country option.',
 			},
-			{ ...csvBinaryParameter, hint: 'The name of the input binary field holding the CSV file (numbers in the first column, at most 50,000 rows)' },
+			{
+				...csvBinaryParameter,
+				hint: 'The name of the input binary field holding the CSV file (numbers in the first column, at most 50,000 rows)',
+			},
 			csvOutputParameter,
 			resultFileFieldParameter,
 			{

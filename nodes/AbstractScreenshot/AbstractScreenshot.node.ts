@@ -11,7 +11,16 @@ import { outputField, outputFieldParameter, safeFileName } from '../shared/binar
 import { runService } from '../shared/engine/engine';
 import { requestKey } from '../shared/engine/requestKey';
 import { asBuffer, dimensionsOf, imageItem, imageTypeOf } from '../shared/binary/imageFile';
-import { answerReuseOptions, estimateOnlyOption, flag, oneOf, optionalText, sendRepeatsOnceOption, wholeAtLeast, wireOptions } from '../shared/parameters/options';
+import {
+	answerReuseOptions,
+	estimateOnlyOption,
+	flag,
+	oneOf,
+	optionalText,
+	sendRepeatsOnceOption,
+	wholeAtLeast,
+	wireOptions,
+} from '../shared/parameters/options';
 import type { WireOption } from '../shared/parameters/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { decimalNumber, httpUrl } from '../shared/values/validate';
@@ -46,9 +55,20 @@ const screenshots: ServiceDefinition<PreparedScreenshot> = {
 		const url = httpUrl(this, itemIndex, 'URL (url)', this.getNodeParameter('url', itemIndex));
 		const property = outputField(this, itemIndex);
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const timeoutSeconds = decimalNumber(this, itemIndex, 'Timeout (timeout)', options.timeout ?? DEFAULT_TIMEOUT_SECONDS, 1, 3600);
+		const timeoutSeconds = decimalNumber(
+			this,
+			itemIndex,
+			'Timeout (timeout)',
+			options.timeout ?? DEFAULT_TIMEOUT_SECONDS,
+			1,
+			3600,
+		);
 		const qs = { url, ...wireOptions(this, itemIndex, options, OPTIONS) };
-		return { request: { path: '/v1/', qs, response: 'binary', timeout: timeoutSeconds * 1000 }, url, property };
+		return {
+			request: { path: '/v1/', qs, response: 'binary', timeout: timeoutSeconds * 1000 },
+			url,
+			property,
+		};
 	},
 	async run(itemIndex, capture, client) {
 		const { body, headers } = await client.request(capture.request);
@@ -67,7 +87,8 @@ const screenshots: ServiceDefinition<PreparedScreenshot> = {
 	present(itemIndex, capture, items) {
 		for (const item of items) {
 			const [name, file] = Object.entries(item.binary ?? {})[0] ?? [];
-			if (name !== undefined && name !== capture.property && file) item.binary = { [capture.property]: file };
+			if (name !== undefined && name !== capture.property && file)
+				item.binary = { [capture.property]: file };
 		}
 		return items;
 	},
@@ -149,7 +170,8 @@ export class AbstractScreenshot implements INodeType {
 						type: 'number',
 						typeOptions: { minValue: 1, maxValue: 3600 },
 						default: DEFAULT_TIMEOUT_SECONDS,
-						description: 'Seconds to wait for the capture before giving up (a timed-out capture is not retried: the service may still charge for it)',
+						description:
+							'Seconds to wait for the capture before giving up (a timed-out capture is not retried: the service may still charge for it)',
 					},
 					{
 						displayName: 'User Agent',

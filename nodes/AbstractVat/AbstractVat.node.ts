@@ -8,11 +8,21 @@ import type {
 } from 'n8n-workflow';
 
 import { VAT_VALIDATION_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
-import { columnOf, columnParameter, csvFileOptions, csvFileParameters, onlyWhere } from '../shared/csv/csvParameters';
+import {
+	columnOf,
+	columnParameter,
+	csvFileOptions,
+	csvFileParameters,
+	onlyWhere,
+} from '../shared/csv/csvParameters';
 import { csvFanOut, inputKindOf, inputParameter } from '../shared/csv/csvInput';
 import { countryLocatorProperty, searchCountries } from '../shared/values/countryLocator';
 import { runService } from '../shared/engine/engine';
-import { answerReuseOptions, estimateOnlyOption, sendRepeatsOnceOption } from '../shared/parameters/options';
+import {
+	answerReuseOptions,
+	estimateOnlyOption,
+	sendRepeatsOnceOption,
+} from '../shared/parameters/options';
 import { invalidInput } from '../shared/engine/errors';
 import { toolDescriptionProperties } from '../shared/parameters/toolDescription';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
@@ -37,7 +47,12 @@ const looksLikeVatNumber = (cell: string) => /^[A-Za-z]{2}\s*\d/.test(cell.trim(
 function positiveAmount(ctx: IExecuteFunctions, itemIndex: number, value: unknown): number {
 	const amount = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) {
-		throw invalidInput(ctx, itemIndex, 'Amount (amount)', `must be a number greater than 0, got ${JSON.stringify(value)}`);
+		throw invalidInput(
+			ctx,
+			itemIndex,
+			'Amount (amount)',
+			`must be a number greater than 0, got ${JSON.stringify(value)}`,
+		);
 	}
 	return amount;
 }
@@ -55,10 +70,18 @@ const vat: ServiceDefinition = {
 	async prepare(itemIndex) {
 		const operation = this.getNodeParameter('operation', itemIndex) as string;
 		const country = () =>
-			countryCode(this, itemIndex, COUNTRY, this.getNodeParameter('countryCode', itemIndex, '', { extractValue: true }));
+			countryCode(
+				this,
+				itemIndex,
+				COUNTRY,
+				this.getNodeParameter('countryCode', itemIndex, '', { extractValue: true }),
+			);
 
 		if (operation === 'validate') {
-			const validate = (vatNumber: string): ServiceRequest => ({ path: '/v1/validate', qs: { vat_number: vatNumber } });
+			const validate = (vatNumber: string): ServiceRequest => ({
+				path: '/v1/validate',
+				qs: { vat_number: vatNumber },
+			});
 			if (inputKindOf(this, itemIndex) === 'csvFile') {
 				return await csvFanOut(this, itemIndex, {
 					column: columnOf(this, itemIndex, vatNumberColumn),
@@ -68,13 +91,21 @@ const vat: ServiceDefinition = {
 					prepare: (value, field) => validate(requiredText(this, itemIndex, field, value)),
 				});
 			}
-			return validate(requiredText(this, itemIndex, 'VAT Number (vatNumber)', this.getNodeParameter('vatNumber', itemIndex)));
+			return validate(
+				requiredText(
+					this,
+					itemIndex,
+					'VAT Number (vatNumber)',
+					this.getNodeParameter('vatNumber', itemIndex),
+				),
+			);
 		}
 		if (operation === 'calculate') {
 			const amount = positiveAmount(this, itemIndex, this.getNodeParameter('amount', itemIndex));
 			const qs: IDataObject = { amount, country_code: country() };
 			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-			if (options.isVatIncluded !== undefined) qs.is_vat_incl = options.isVatIncluded === true || options.isVatIncluded === 'true';
+			if (options.isVatIncluded !== undefined)
+				qs.is_vat_incl = options.isVatIncluded === true || options.isVatIncluded === 'true';
 			const category = String(options.vatCategory ?? '').trim();
 			if (category !== '') qs.vat_category = category;
 			return { path: '/v1/calculate', qs };
@@ -114,7 +145,8 @@ export class AbstractVat implements INodeType {
 					{
 						name: 'Get Categories',
 						value: 'getCategories',
-						description: 'Get the standard and reduced VAT rates of a country, one item per category',
+						description:
+							'Get the standard and reduced VAT rates of a country, one item per category',
 						action: 'Get VAT categories of a country',
 					},
 					{
@@ -135,7 +167,8 @@ export class AbstractVat implements INodeType {
 			countryLocatorProperty({
 				displayName: 'Country',
 				name: 'countryCode',
-				description: 'The country in which the transaction takes place: pick it from the list, or give its two-letter code (an expression works too)',
+				description:
+					'The country in which the transaction takes place: pick it from the list, or give its two-letter code (an expression works too)',
 				displayOptions: { show: { operation: ['getCategories', 'calculate'] } },
 			}),
 			{
@@ -176,7 +209,8 @@ export class AbstractVat implements INodeType {
 							type: 'boolean',
 							default: false,
 							displayOptions: { show: { '/operation': ['calculate'] } },
-							description: 'Whether the amount already includes VAT (then the service splits it into net amount and VAT)',
+							description:
+								'Whether the amount already includes VAT (then the service splits it into net amount and VAT)',
 						},
 						estimateOnlyOption,
 						sendRepeatsOnceOption,
@@ -188,7 +222,8 @@ export class AbstractVat implements INodeType {
 							default: '',
 							displayOptions: { show: { '/operation': ['calculate'] } },
 							placeholder: 'e.g. books',
-							description: 'A category name as Get Categories lists it, for a reduced rate. Empty: the standard rate.',
+							description:
+								'A category name as Get Categories lists it, for a reduced rate. Empty: the standard rate.',
 						},
 					],
 					VALIDATE,

@@ -33,9 +33,17 @@ export interface Editor {
 }
 
 /** Opens the editor at `url` and signs in as the local owner of `npm run dev`. */
-export async function openEditor(url: string, viewport = { width: 1280, height: 800 }): Promise<Editor> {
+export async function openEditor(
+	url: string,
+	viewport = { width: 1280, height: 800 },
+): Promise<Editor> {
 	const profile = await fs.mkdtemp(path.join(os.tmpdir(), 'n8n-abstractapi-chromium-'));
-	const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, userDataDir: profile, args: FLAGS });
+	const browser = await puppeteer.launch({
+		executablePath: CHROMIUM,
+		headless: true,
+		userDataDir: profile,
+		args: FLAGS,
+	});
 	const page = await browser.newPage();
 	await page.setViewport(viewport);
 	await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
@@ -47,7 +55,10 @@ export async function openEditor(url: string, viewport = { width: 1280, height: 
 			async (method, route, body) => {
 				const response = await fetch(route, {
 					method,
-					headers: { 'content-type': 'application/json', 'browser-id': localStorage.getItem('n8n-browserId') ?? '' },
+					headers: {
+						'content-type': 'application/json',
+						'browser-id': localStorage.getItem('n8n-browserId') ?? '',
+					},
 					body: body === undefined ? undefined : JSON.stringify(body),
 				});
 				return { status: response.status, text: await response.text() };
@@ -56,10 +67,14 @@ export async function openEditor(url: string, viewport = { width: 1280, height: 
 			route,
 			body as object,
 		);
-		if (answer.status !== 200) throw new Error(`${method} ${route}: HTTP ${answer.status} ${answer.text.slice(0, 200)}`);
+		if (answer.status !== 200)
+			throw new Error(`${method} ${route}: HTTP ${answer.status} ${answer.text.slice(0, 200)}`);
 		return (JSON.parse(answer.text) as { data: T }).data;
 	};
-	await api('POST', '/rest/login', { emailOrLdapLoginId: LOCAL_OWNER.email, password: LOCAL_OWNER.password });
+	await api('POST', '/rest/login', {
+		emailOrLdapLoginId: LOCAL_OWNER.email,
+		password: LOCAL_OWNER.password,
+	});
 
 	return {
 		browser,

@@ -35,13 +35,23 @@ export async function importThroughEditor(url: string, files: string[]): Promise
 			await page.goto(`${url}/workflow/new`, { waitUntil: 'networkidle2' });
 			const input = await page.waitForSelector('input[type="file"]', { timeout: 30_000 });
 			await input!.uploadFile(file);
-			await page.waitForFunction(() => document.querySelectorAll('[data-test-id="canvas-node"]').length > 0, { timeout: 30_000 });
+			await page.waitForFunction(
+				() => document.querySelectorAll('[data-test-id="canvas-node"]').length > 0,
+				{ timeout: 30_000 },
+			);
 			await pause(1500);
-			const notices = await page.evaluate(() => [...document.querySelectorAll('.el-notification')].map((element) => (element as HTMLElement).innerText.replace(/\s+/g, ' ').trim()));
+			const notices = await page.evaluate(() =>
+				[...document.querySelectorAll('.el-notification')].map((element) =>
+					(element as HTMLElement).innerText.replace(/\s+/g, ' ').trim(),
+				),
+			);
 			await page.keyboard.down('Control');
 			await page.keyboard.press('s');
 			await page.keyboard.up('Control');
-			await page.waitForFunction(() => /\/workflow\/[^/]+$/.test(location.pathname) && !location.pathname.endsWith('/new'), { timeout: 30_000 });
+			await page.waitForFunction(
+				() => /\/workflow\/[^/]+$/.test(location.pathname) && !location.pathname.endsWith('/new'),
+				{ timeout: 30_000 },
+			);
 			const id = page.url().split('/').pop()!.split('?')[0];
 			imported.push({ file, workflow: await saved(id), notices });
 		}

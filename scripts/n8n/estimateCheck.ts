@@ -27,14 +27,22 @@ const FILE_NAME = 'leads-50000.csv';
 export function leadFile(rows = ESTIMATE_ROWS): string {
 	const lines = ['name,email'];
 	for (let index = 0; index < rows; index++) {
-		const domain = index % 5 === 4 ? WEBMAIL[index % WEBMAIL.length] : `company${index % COMPANY_DOMAINS}.com`;
+		const domain =
+			index % 5 === 4 ? WEBMAIL[index % WEBMAIL.length] : `company${index % COMPANY_DOMAINS}.com`;
 		lines.push(`Lead ${index + 1},lead${index + 1}@${domain}`);
 	}
 	return `${lines.join('\n')}\n`;
 }
 
 function leadWorkflow(id: string, estimateOnly: boolean): Workflow {
-	const node = (name: string, type: string, typeVersion: number, x: number, parameters: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+	const node = (
+		name: string,
+		type: string,
+		typeVersion: number,
+		x: number,
+		parameters: Record<string, unknown>,
+		extra: Record<string, unknown> = {},
+	) => ({
 		id: `${id}-${name.replace(/\W/g, '')}`,
 		name,
 		type,
@@ -45,18 +53,42 @@ function leadWorkflow(id: string, estimateOnly: boolean): Workflow {
 	});
 	const nodes = [
 		node('Start', MANUAL_TRIGGER, 1, 0, {}),
-		node('Read lead file', 'n8n-nodes-base.readWriteFile', 1, 220, { operation: 'read', fileSelector: `.n8n-files/${FILE_NAME}`, options: {} }),
+		node('Read lead file', 'n8n-nodes-base.readWriteFile', 1, 220, {
+			operation: 'read',
+			fileSelector: `.n8n-files/${FILE_NAME}`,
+			options: {},
+		}),
 		node(
 			'Company Enrichment',
 			'n8n-nodes-abstractapi.abstractCompany',
 			1,
 			440,
-			{ input: 'csvFile', binaryPropertyName: 'data', domainColumn: 'email', output: 'resultFile', resultBinaryPropertyName: 'data', options: estimateOnly ? { estimateOnly: true } : {} },
-			{ credentials: { [CREDENTIAL]: { id: exampleCredentialId(CREDENTIAL), name: exampleCredentialName(CREDENTIAL) } } },
+			{
+				input: 'csvFile',
+				binaryPropertyName: 'data',
+				domainColumn: 'email',
+				output: 'resultFile',
+				resultBinaryPropertyName: 'data',
+				options: estimateOnly ? { estimateOnly: true } : {},
+			},
+			{
+				credentials: {
+					[CREDENTIAL]: {
+						id: exampleCredentialId(CREDENTIAL),
+						name: exampleCredentialName(CREDENTIAL),
+					},
+				},
+			},
 		),
 	];
 	const link = (to: string) => ({ main: [[{ node: to, type: 'main', index: 0 }]] });
-	return { id, name: `Lead file ${estimateOnly ? 'estimate' : 'run'} (e2e)`, nodes, connections: { Start: link('Read lead file'), 'Read lead file': link('Company Enrichment') }, settings: { executionOrder: 'v1' } } as unknown as Workflow;
+	return {
+		id,
+		name: `Lead file ${estimateOnly ? 'estimate' : 'run'} (e2e)`,
+		nodes,
+		connections: { Start: link('Read lead file'), 'Read lead file': link('Company Enrichment') },
+		settings: { executionOrder: 'v1' },
+	} as unknown as Workflow;
 }
 
 const ESTIMATE = leadWorkflow('estimateLeadsE2e', true);
@@ -68,37 +100,68 @@ interface NodeRun {
 	executionTime: number;
 }
 
-export async function runEstimateCheck(prepared: Prepared, sandbox: Sandbox, log: (line: string) => void): Promise<string[]> {
+export async function runEstimateCheck(
+	prepared: Prepared,
+	sandbox: Sandbox,
+	log: (line: string) => void,
+): Promise<string[]> {
 	const what = 'Estimate Credits Only (50,000-row lead file, Company Enrichment)';
 	const env = await environmentFor(prepared);
-	await importIntoN8n(prepared.runtime, env, sandbox, [ESTIMATE, REAL_RUN], { requestsPerSecond: 0 });
+	await importIntoN8n(prepared.runtime, env, sandbox, [ESTIMATE, REAL_RUN], {
+		requestsPerSecond: 0,
+	});
 	await fs.writeFile(path.join(prepared.filesFolder, FILE_NAME), leadFile());
 	const problems: string[] = [];
-	const execute = async (workflow: Workflow): Promise<{ run: NodeRun; requests: number } | undefined> => {
+	const execute = async (
+		workflow: Workflow,
+	): Promise<{ run: NodeRun; requests: number } | undefined> => {
 		sandbox.reset();
-		const result = await n8nCommand(prepared.runtime, env, ['execute', `--id=${workflow.id}`, '--rawOutput']);
+		const result = await n8nCommand(prepared.runtime, env, [
+			'execute',
+			`--id=${workflow.id}`,
+			'--rawOutput',
+		]);
 		if (result.code !== 0) {
-			problems.push(`${what}: n8n execute of ${workflow.id} exited with ${result.code}: ${`${result.stdout}\n${result.stderr}`.split('\n').filter((line) => /error/i.test(line)).slice(0, 3).join(' | ')}`);
+			problems.push(
+				`${what}: n8n execute of ${workflow.id} exited with ${result.code}: ${`${result.stdout}\n${result.stderr}`
+					.split('\n')
+					.filter((line) => /error/i.test(line))
+					.slice(0, 3)
+					.join(' | ')}`,
+			);
 			return undefined;
 		}
-		const task = parseExecution(result.stdout).data.resultData.runData['Company Enrichment']?.[0] as unknown as { data?: { main?: Array<NodeRun['items'] | null> }; executionTime: number } | undefined;
-		return { run: { items: task?.data?.main?.[0] ?? [], executionTime: task?.executionTime ?? 0 }, requests: sandbox.requests('company').length };
+		const task = parseExecution(result.stdout).data.resultData.runData[
+			'Company Enrichment'
+		]?.[0] as unknown as
+			| { data?: { main?: Array<NodeRun['items'] | null> }; executionTime: number }
+			| undefined;
+		return {
+			run: { items: task?.data?.main?.[0] ?? [], executionTime: task?.executionTime ?? 0 },
+			requests: sandbox.requests('company').length,
+		};
 	};
 	const estimate = await execute(ESTIMATE);
 	const real = await execute(REAL_RUN);
 	if (!estimate || !real) return problems;
 	const counted = estimate.run.items[0]?.json ?? {};
 	const summary = real.run.items[0]?.json ?? {};
-	const ratio = real.run.executionTime > 0 ? estimate.run.executionTime / real.run.executionTime : Number.NaN;
-	const figure = (value: unknown) => (typeof value === 'number' ? value.toLocaleString('en-US') : String(value));
+	const ratio =
+		real.run.executionTime > 0 ? estimate.run.executionTime / real.run.executionTime : Number.NaN;
+	const figure = (value: unknown) =>
+		typeof value === 'number' ? value.toLocaleString('en-US') : String(value);
 	log(
 		`\n${what}: the estimate counted ${figure(counted.requestsToSend)} requests of ${figure(counted.rows)} rows (${JSON.stringify(counted.notSent)}) and sent ${figure(estimate.requests)}; ` +
 			`the run sent ${figure(real.requests)} (its summary: ${figure(summary.requestsSent)}). Node time: estimate ${figure(estimate.run.executionTime)} ms, run ${figure(real.run.executionTime)} ms (${ratio.toFixed(3)} of it)`,
 	);
-	if (estimate.requests !== 0) problems.push(`${what}: the estimate sent ${estimate.requests} requests`);
-	if (counted.rows !== ESTIMATE_ROWS) problems.push(`${what}: the estimate read ${String(counted.rows)} rows, not ${ESTIMATE_ROWS}`);
+	if (estimate.requests !== 0)
+		problems.push(`${what}: the estimate sent ${estimate.requests} requests`);
+	if (counted.rows !== ESTIMATE_ROWS)
+		problems.push(`${what}: the estimate read ${String(counted.rows)} rows, not ${ESTIMATE_ROWS}`);
 	if (real.requests !== counted.requestsToSend || summary.requestsSent !== counted.requestsToSend) {
-		problems.push(`${what}: the estimate counted ${String(counted.requestsToSend)} requests, the run sent ${real.requests} (its summary says ${String(summary.requestsSent)})`);
+		problems.push(
+			`${what}: the estimate counted ${String(counted.requestsToSend)} requests, the run sent ${real.requests} (its summary says ${String(summary.requestsSent)})`,
+		);
 	}
 	return problems;
 }

@@ -3,7 +3,11 @@ import { promises as fs } from 'fs';
 import path from 'path';
 
 import { parseCsv } from '../../nodes/shared/csv/csv';
-import { allSandboxCredentials, CREDENTIAL_TYPES, exampleCredentialId } from '../../test/harness/sandboxCredentials';
+import {
+	allSandboxCredentials,
+	CREDENTIAL_TYPES,
+	exampleCredentialId,
+} from '../../test/harness/sandboxCredentials';
 import { STORED_INPUTS } from '../../test/sandbox/storedInputs';
 import type { Sandbox } from '../../test/sandbox/server';
 import { assertSucceeded } from './processes';
@@ -102,7 +106,9 @@ export const SCHEDULE_TRIGGER = 'n8n-nodes-base.scheduleTrigger';
 /** Every workflow in examples/, in file-name order, each with a stable n8n id. */
 export async function readExamples(root: string): Promise<Example[]> {
 	const dir = path.join(root, 'examples');
-	const files = (await fs.readdir(dir).catch(() => [] as string[])).filter((file) => file.endsWith('.json')).sort();
+	const files = (await fs.readdir(dir).catch(() => [] as string[]))
+		.filter((file) => file.endsWith('.json'))
+		.sort();
 	const examples: Example[] = [];
 	for (const file of files) {
 		const workflow = JSON.parse(await fs.readFile(path.join(dir, file), 'utf8')) as Workflow;
@@ -116,7 +122,10 @@ export async function readExamples(root: string): Promise<Example[]> {
  * another file's, so the id comes from the file name: the same every run, unique per file.
  */
 export function workflowId(file: string, variant = ''): string {
-	return `ex${createHash('sha256').update(file + variant).digest('hex').slice(0, 14)}`;
+	return `ex${createHash('sha256')
+		.update(file + variant)
+		.digest('hex')
+		.slice(0, 14)}`;
 }
 
 /**
@@ -127,14 +136,22 @@ export function workflowId(file: string, variant = ''): string {
  */
 export function cliRunnable(example: Example): { workflow: Workflow; note?: string } | undefined {
 	const { workflow } = example;
-	if (workflow.nodes.some((node) => node.type === MANUAL_TRIGGER)) return { workflow: { ...workflow, id: example.id } };
+	if (workflow.nodes.some((node) => node.type === MANUAL_TRIGGER))
+		return { workflow: { ...workflow, id: example.id } };
 	const schedules = workflow.nodes.filter((node) => node.type === SCHEDULE_TRIGGER);
 	if (schedules.length === 0) return undefined;
 	const nodes = workflow.nodes.map((node) =>
-		node.type === SCHEDULE_TRIGGER ? { ...node, type: MANUAL_TRIGGER, typeVersion: 1, parameters: {} } : node,
+		node.type === SCHEDULE_TRIGGER
+			? { ...node, type: MANUAL_TRIGGER, typeVersion: 1, parameters: {} }
+			: node,
 	);
 	return {
-		workflow: { ...workflow, id: workflowId(example.file, 'cli'), name: `${workflow.name} (CLI run)`, nodes },
+		workflow: {
+			...workflow,
+			id: workflowId(example.file, 'cli'),
+			name: `${workflow.name} (CLI run)`,
+			nodes,
+		},
 		note: `started by a Manual Trigger in place of "${schedules.map((node) => node.name).join('", "')}" (n8n's CLI cannot start a Schedule Trigger)`,
 	};
 }
@@ -155,11 +172,27 @@ export async function importIntoN8n(
 	const credentialsFile = path.join(folder, 'credentials.json');
 	const workflowsFile = path.join(folder, 'workflows.json');
 	// n8n's import takes decrypted `data` and encrypts it with the instance's key.
-	await fs.writeFile(credentialsFile, JSON.stringify(allSandboxCredentials(sandbox, credentialData), null, 2));
-	await fs.writeFile(workflowsFile, JSON.stringify(workflows.map((workflow) => ({ ...workflow, active: false })), null, 2));
-	assertSucceeded(await n8nCommand(runtime, env, ['import:credentials', `--input=${credentialsFile}`]), 'n8n import:credentials');
+	await fs.writeFile(
+		credentialsFile,
+		JSON.stringify(allSandboxCredentials(sandbox, credentialData), null, 2),
+	);
+	await fs.writeFile(
+		workflowsFile,
+		JSON.stringify(
+			workflows.map((workflow) => ({ ...workflow, active: false })),
+			null,
+			2,
+		),
+	);
+	assertSucceeded(
+		await n8nCommand(runtime, env, ['import:credentials', `--input=${credentialsFile}`]),
+		'n8n import:credentials',
+	);
 	if (workflows.length > 0) {
-		assertSucceeded(await n8nCommand(runtime, env, ['import:workflow', `--input=${workflowsFile}`]), 'n8n import:workflow');
+		assertSucceeded(
+			await n8nCommand(runtime, env, ['import:workflow', `--input=${workflowsFile}`]),
+			'n8n import:workflow',
+		);
 	}
 	// The files hold the sandbox keys; n8n has them encrypted now.
 	await fs.rm(folder, { recursive: true, force: true });

@@ -1,6 +1,13 @@
 import { spawn, type ChildProcess } from 'child_process';
 
-import { assertSucceeded, childEnv, runCommand, sleep, stopChild, type CommandResult } from './processes';
+import {
+	assertSucceeded,
+	childEnv,
+	runCommand,
+	sleep,
+	stopChild,
+	type CommandResult,
+} from './processes';
 import type { Runtime } from './runtime';
 
 /** The owner account of a local instance, so the editor opens without a sign-up. */
@@ -81,10 +88,14 @@ export function instanceEnvironment(runtime: Runtime, options: InstanceOptions):
 				}
 			: {}),
 	};
-	const managed = /^N8N_(USER_FOLDER|PORT|RUNNERS_BROKER_PORT|INSTANCE_OWNER_.*|RESTRICT_FILE_ACCESS_TO|BLOCK_FILE_ACCESS_TO_N8N_FILES)$/;
-	const callerSettings = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('N8N_') && !managed.test(name)));
+	const managed =
+		/^N8N_(USER_FOLDER|PORT|RUNNERS_BROKER_PORT|INSTANCE_OWNER_.*|RESTRICT_FILE_ACCESS_TO|BLOCK_FILE_ACCESS_TO_N8N_FILES)$/;
+	const callerSettings = Object.fromEntries(
+		Object.entries(process.env).filter(([name]) => name.startsWith('N8N_') && !managed.test(name)),
+	);
 	const env = childEnv({ ...settings, ...callerSettings, PATH: runtime.path });
-	for (const name of Object.keys(env)) if (managed.test(name) && settings[name] === undefined) delete env[name];
+	for (const name of Object.keys(env))
+		if (managed.test(name) && settings[name] === undefined) delete env[name];
 	return env;
 }
 
@@ -92,14 +103,24 @@ export function instanceEnvironment(runtime: Runtime, options: InstanceOptions):
 export const isN8n1 = (runtime: Runtime) => runtime.n8nVersion.startsWith('1.');
 
 /** Runs one n8n CLI command (`import:workflow`, `execute`, ...) to its end. */
-export async function n8nCommand(runtime: Runtime, env: NodeJS.ProcessEnv, args: string[]): Promise<CommandResult> {
-	return await runCommand(runtime.node, [runtime.n8nBin, ...args], { env, cwd: env.N8N_USER_FOLDER });
+export async function n8nCommand(
+	runtime: Runtime,
+	env: NodeJS.ProcessEnv,
+	args: string[],
+): Promise<CommandResult> {
+	return await runCommand(runtime.node, [runtime.n8nBin, ...args], {
+		env,
+		cwd: env.N8N_USER_FOLDER,
+	});
 }
 
 /** n8n stores the owner's password as a bcrypt hash; n8n's own bcryptjs makes it. */
 export async function ownerPasswordHash(runtime: Runtime, owner: Owner): Promise<string> {
 	const script = "process.stdout.write(require('bcryptjs').hashSync(process.argv[1], 10))";
-	const result = assertSucceeded(await runCommand(runtime.node, ['-e', script, owner.password], { cwd: runtime.n8nDir }), 'hashing the owner password');
+	const result = assertSucceeded(
+		await runCommand(runtime.node, ['-e', script, owner.password], { cwd: runtime.n8nDir }),
+		'hashing the owner password',
+	);
 	return result.stdout.trim();
 }
 
@@ -124,7 +145,12 @@ export async function startServer(
 	const url = `http://127.0.0.1:${env.N8N_PORT}`;
 	// Its own process group: a Ctrl-C in the terminal reaches this script, which stops n8n in
 	// order (n8n, then the sandbox), instead of every process at once.
-	const child = spawn(runtime.node, [runtime.n8nBin, 'start'], { env, cwd: env.N8N_USER_FOLDER, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+	const child = spawn(runtime.node, [runtime.n8nBin, 'start'], {
+		env,
+		cwd: env.N8N_USER_FOLDER,
+		stdio: ['ignore', 'pipe', 'pipe'],
+		detached: true,
+	});
 	const killOnExit = () => {
 		try {
 			if (child.pid) process.kill(-child.pid, 'SIGKILL'); // n8n and its task runner
@@ -151,7 +177,9 @@ export async function startServer(
 	const deadline = Date.now() + (options.timeoutMs ?? 180_000);
 	while (Date.now() < deadline) {
 		if (child.exitCode !== null || child.signalCode !== null) {
-			throw new Error(`n8n stopped before it was ready (exit ${child.exitCode ?? child.signalCode}):\n${log.slice(-30).join('\n')}`);
+			throw new Error(
+				`n8n stopped before it was ready (exit ${child.exitCode ?? child.signalCode}):\n${log.slice(-30).join('\n')}`,
+			);
 		}
 		try {
 			// n8n 1.x reports ready before it has mounted its REST routes: wait for those too.
@@ -163,7 +191,9 @@ export async function startServer(
 		await sleep(500);
 	}
 	await server.stop();
-	throw new Error(`n8n was not ready within ${Math.round((options.timeoutMs ?? 180_000) / 1000)} s:\n${log.slice(-30).join('\n')}`);
+	throw new Error(
+		`n8n was not ready within ${Math.round((options.timeoutMs ?? 180_000) / 1000)} s:\n${log.slice(-30).join('\n')}`,
+	);
 }
 
 /**
@@ -175,7 +205,12 @@ export async function setUpOwner(server: Server, owner: Owner): Promise<void> {
 	const response = await fetch(`${server.url}/rest/owner/setup`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ email: owner.email, firstName: owner.firstName, lastName: owner.lastName, password: owner.password }),
+		body: JSON.stringify({
+			email: owner.email,
+			firstName: owner.firstName,
+			lastName: owner.lastName,
+			password: owner.password,
+		}),
 	});
 	const body = await response.text();
 	if (response.status === 200 || (response.status === 400 && /already/i.test(body))) return;
@@ -193,7 +228,10 @@ export async function signIn(server: Server, owner: Owner): Promise<string> {
 		.getSetCookie()
 		.map((header) => header.split(';')[0])
 		.find((pair) => pair.startsWith('n8n-auth='));
-	if (response.status !== 200 || !cookie) throw new Error(`signing in as ${owner.email} failed: HTTP ${response.status} ${await response.text()}`);
+	if (response.status !== 200 || !cookie)
+		throw new Error(
+			`signing in as ${owner.email} failed: HTTP ${response.status} ${await response.text()}`,
+		);
 	return cookie;
 }
 

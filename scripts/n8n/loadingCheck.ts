@@ -20,14 +20,26 @@ export interface ListedType {
 export function listedTypes(root: string, manifest: PackageManifest): ListedType[] {
 	const load = (file: string) => {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const exported = require(path.join(root, file)) as Record<string, new () => { name?: string; description?: { name: string } }>;
+		const exported = require(path.join(root, file)) as Record<
+			string,
+			new () => { name?: string; description?: { name: string } }
+		>;
 		const Class = exported[path.basename(file).split('.')[0]];
-		if (typeof Class !== 'function') throw new Error(`${file} does not export the class ${path.basename(file).split('.')[0]}`);
+		if (typeof Class !== 'function')
+			throw new Error(`${file} does not export the class ${path.basename(file).split('.')[0]}`);
 		return new Class();
 	};
 	return [
-		...manifest.n8n.nodes.map((file) => ({ kind: 'node' as const, file, name: load(file).description?.name ?? '' })),
-		...manifest.n8n.credentials.map((file) => ({ kind: 'credential' as const, file, name: load(file).name ?? '' })),
+		...manifest.n8n.nodes.map((file) => ({
+			kind: 'node' as const,
+			file,
+			name: load(file).description?.name ?? '',
+		})),
+		...manifest.n8n.credentials.map((file) => ({
+			kind: 'credential' as const,
+			file,
+			name: load(file).name ?? '',
+		})),
 	];
 }
 
@@ -58,11 +70,20 @@ interface NodeTypeDescription {
 export async function checkLoadedTypes(
 	server: Server,
 	cookie: string,
-	context: { runtime: Runtime; packageDir: string; manifest: PackageManifest; listed: ListedType[] },
+	context: {
+		runtime: Runtime;
+		packageDir: string;
+		manifest: PackageManifest;
+		listed: ListedType[];
+	},
 ): Promise<LoadReport> {
 	const { manifest, listed } = context;
 	const nodes = await getJson<NodeTypeDescription[]>(server, cookie, '/types/nodes.json');
-	const credentials = await getJson<Array<{ name: string }>>(server, cookie, '/types/credentials.json');
+	const credentials = await getJson<Array<{ name: string }>>(
+		server,
+		cookie,
+		'/types/credentials.json',
+	);
 	const nodeByName = new Map(nodes.map((node) => [node.name, node]));
 	const credentialNames = new Set(credentials.map((credential) => credential.name));
 
@@ -94,17 +115,31 @@ export async function checkLoadedTypes(
 	if (missing.length > 0) {
 		const failures = await probeInstalledFiles(context.runtime, context.packageDir, listed);
 		const broken = listed.filter((type) => failures.has(type.file));
-		for (const type of broken) problems.push(`${type.kind} ${type.name} does not load in n8n: ${type.file} throws "${failures.get(type.file)}"`);
-		if (failures.has('(probe)')) problems.push(`loading the files one by one failed: ${failures.get('(probe)')}`);
+		for (const type of broken)
+			problems.push(
+				`${type.kind} ${type.name} does not load in n8n: ${type.file} throws "${failures.get(type.file)}"`,
+			);
+		if (failures.has('(probe)'))
+			problems.push(`loading the files one by one failed: ${failures.get('(probe)')}`);
 		if (missing.length === listed.length) {
-			problems.push(`n8n loaded none of the ${listedNodes} node types and ${listedCredentials} credential types: it skips the whole package when one listed file fails`);
+			problems.push(
+				`n8n loaded none of the ${listedNodes} node types and ${listedCredentials} credential types: it skips the whole package when one listed file fails`,
+			);
 		} else {
-			const names = (types: ListedType[]) => types.map((type) => `${type.name} (${type.file})`).join(', ');
-			if (missingNodes.length > 0) problems.push(`node types n8n did not load: ${names(missingNodes)}`);
-			if (missingCredentials.length > 0) problems.push(`credential types n8n did not load: ${names(missingCredentials)}`);
+			const names = (types: ListedType[]) =>
+				types.map((type) => `${type.name} (${type.file})`).join(', ');
+			if (missingNodes.length > 0)
+				problems.push(`node types n8n did not load: ${names(missingNodes)}`);
+			if (missingCredentials.length > 0)
+				problems.push(`credential types n8n did not load: ${names(missingCredentials)}`);
 		}
-		const logLines = server.log.filter((line) => line.includes(manifest.name) || line.includes(context.packageDir)).slice(0, 6);
-		if (logLines.length > 0) problems.push(`n8n's log says:\n      ${logLines.map((line) => line.trim()).join('\n      ')}`);
+		const logLines = server.log
+			.filter((line) => line.includes(manifest.name) || line.includes(context.packageDir))
+			.slice(0, 6);
+		if (logLines.length > 0)
+			problems.push(
+				`n8n's log says:\n      ${logLines.map((line) => line.trim()).join('\n      ')}`,
+			);
 	}
 	return { ok: problems.length === 0, allLoaded: missing.length === 0, lines, problems };
 }
@@ -112,12 +147,17 @@ export async function checkLoadedTypes(
 /** Both of a node's icons (light and dark) answer 200 with an image, or the reason. */
 async function checkIcons(server: Server, node: NodeTypeDescription): Promise<string | undefined> {
 	if (!node.iconUrl) return node.icon ? undefined : 'has no icon';
-	const urls = typeof node.iconUrl === 'string' ? [node.iconUrl] : [node.iconUrl.light, node.iconUrl.dark];
+	const urls =
+		typeof node.iconUrl === 'string' ? [node.iconUrl] : [node.iconUrl.light, node.iconUrl.dark];
 	for (const url of urls) {
 		const response = await fetch(`${server.url}/${url.replace(/^\//, '')}`);
 		const body = await response.text();
 		if (response.status !== 200) return `icon ${url} answers HTTP ${response.status}`;
-		if (!/<svg[\s>]/.test(body) && !(response.headers.get('content-type') ?? '').startsWith('image/')) return `icon ${url} is not an image`;
+		if (
+			!/<svg[\s>]/.test(body) &&
+			!(response.headers.get('content-type') ?? '').startsWith('image/')
+		)
+			return `icon ${url} is not an image`;
 	}
 	return undefined;
 }
@@ -127,7 +167,11 @@ async function checkIcons(server: Server, node: NodeTypeDescription): Promise<st
  * modules (as n8n does: n8n-workflow comes from n8n), and instantiates its class. Returns the
  * files that fail, with their error.
  */
-async function probeInstalledFiles(runtime: Runtime, packageDir: string, listed: ListedType[]): Promise<Map<string, string>> {
+async function probeInstalledFiles(
+	runtime: Runtime,
+	packageDir: string,
+	listed: ListedType[],
+): Promise<Map<string, string>> {
 	const script = `
 		const path = require('path');
 		const [dir, files] = [process.argv[1], JSON.parse(process.argv[2])];
@@ -142,10 +186,14 @@ async function probeInstalledFiles(runtime: Runtime, packageDir: string, listed:
 			}
 		}
 		process.stdout.write(JSON.stringify(failures));`;
-	const result = await runCommand(runtime.node, ['-e', script, packageDir, JSON.stringify(listed.map((type) => type.file))], {
-		cwd: packageDir,
-		env: { PATH: runtime.path, NODE_PATH: path.join(runtime.n8nDir, 'node_modules') },
-	});
+	const result = await runCommand(
+		runtime.node,
+		['-e', script, packageDir, JSON.stringify(listed.map((type) => type.file))],
+		{
+			cwd: packageDir,
+			env: { PATH: runtime.path, NODE_PATH: path.join(runtime.n8nDir, 'node_modules') },
+		},
+	);
 	try {
 		return new Map(Object.entries(JSON.parse(result.stdout) as Record<string, string>));
 	} catch {
@@ -154,13 +202,30 @@ async function probeInstalledFiles(runtime: Runtime, packageDir: string, listed:
 }
 
 /** The imported credentials and workflows are there under the ids the examples use. */
-export async function checkImported(server: Server, cookie: string, credentialIds: string[], workflowIds: string[]): Promise<string[]> {
-	const credentials = await getJson<{ data: Array<{ id: string }> }>(server, cookie, '/rest/credentials');
-	const workflows = await getJson<{ data: Array<{ id: string }> }>(server, cookie, '/rest/workflows');
+export async function checkImported(
+	server: Server,
+	cookie: string,
+	credentialIds: string[],
+	workflowIds: string[],
+): Promise<string[]> {
+	const credentials = await getJson<{ data: Array<{ id: string }> }>(
+		server,
+		cookie,
+		'/rest/credentials',
+	);
+	const workflows = await getJson<{ data: Array<{ id: string }> }>(
+		server,
+		cookie,
+		'/rest/workflows',
+	);
 	const haveCredentials = new Set(credentials.data.map((credential) => credential.id));
 	const haveWorkflows = new Set(workflows.data.map((workflow) => workflow.id));
 	return [
-		...credentialIds.filter((id) => !haveCredentials.has(id)).map((id) => `credential ${id} is not in n8n after the import`),
-		...workflowIds.filter((id) => !haveWorkflows.has(id)).map((id) => `workflow ${id} is not in n8n after the import`),
+		...credentialIds
+			.filter((id) => !haveCredentials.has(id))
+			.map((id) => `credential ${id} is not in n8n after the import`),
+		...workflowIds
+			.filter((id) => !haveWorkflows.has(id))
+			.map((id) => `workflow ${id} is not in n8n after the import`),
 	];
 }

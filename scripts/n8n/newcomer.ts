@@ -1,7 +1,11 @@
 import { promises as fs } from 'fs';
 import path from 'path';
 
-import { CREDENTIAL_DISPLAY_NAMES, CREDENTIAL_TYPES, sandboxCredential } from '../../test/harness/sandboxCredentials';
+import {
+	CREDENTIAL_DISPLAY_NAMES,
+	CREDENTIAL_TYPES,
+	sandboxCredential,
+} from '../../test/harness/sandboxCredentials';
 import type { Sandbox } from '../../test/sandbox/server';
 import { SAMPLE_FILES_FOLDER } from '../../test/sandbox/storedInputs';
 import { cliRunnable, readExamples, type Example } from './examples';
@@ -26,7 +30,11 @@ import { environmentFor, ROOT, type Prepared } from './setup';
  *  4. the examples run in the README's order (the one that stores the database before the one
  *     that reads it), each checked as the e2e checks it.
  */
-export async function runAsNewcomer(prepared: Prepared, sandbox: Sandbox, log: (line: string) => void): Promise<string[]> {
+export async function runAsNewcomer(
+	prepared: Prepared,
+	sandbox: Sandbox,
+	log: (line: string) => void,
+): Promise<string[]> {
 	const env = await environmentFor(prepared);
 	const failures: string[] = [];
 	const imports = path.join(prepared.workFolder, 'newcomer-imports');
@@ -41,14 +49,26 @@ export async function runAsNewcomer(prepared: Prepared, sandbox: Sandbox, log: (
 	}));
 	const idOf = new Map(credentials.map((credential) => [credential.type, credential]));
 	await fs.writeFile(path.join(imports, 'credentials.json'), JSON.stringify(credentials));
-	assertSucceeded(await n8nCommand(prepared.runtime, env, ['import:credentials', `--input=${path.join(imports, 'credentials.json')}`]), 'n8n import:credentials');
-	log(`\nAs a newcomer: ${credentials.length} credentials of the person's own ("${credentials[1].name}", ...)`);
+	assertSucceeded(
+		await n8nCommand(prepared.runtime, env, [
+			'import:credentials',
+			`--input=${path.join(imports, 'credentials.json')}`,
+		]),
+		'n8n import:credentials',
+	);
+	log(
+		`\nAs a newcomer: ${credentials.length} credentials of the person's own ("${credentials[1].name}", ...)`,
+	);
 
 	// 2. mkdir ~/.n8n-files, and the samples copied into it.
 	await fs.rm(prepared.filesFolder, { recursive: true, force: true });
 	await fs.mkdir(prepared.filesFolder);
 	const samples = (await fs.readdir(SAMPLE_FILES_FOLDER)).filter((file) => file.endsWith('.csv'));
-	for (const sample of samples) await fs.copyFile(path.join(SAMPLE_FILES_FOLDER, sample), path.join(prepared.filesFolder, sample));
+	for (const sample of samples)
+		await fs.copyFile(
+			path.join(SAMPLE_FILES_FOLDER, sample),
+			path.join(prepared.filesFolder, sample),
+		);
 	log(`  mkdir ~/.n8n-files; copied ${samples.join(', ')} into it`);
 
 	// 3. Every example imported through the editor (Import from File), as a person does: with one
@@ -59,7 +79,8 @@ export async function runAsNewcomer(prepared: Prepared, sandbox: Sandbox, log: (
 	const uploads = await Promise.all(
 		examples.map(async (example) => {
 			const runnable = cliRunnable(example);
-			if (!runnable || runnable.workflow.id === example.id) return path.join(ROOT, 'examples', example.file);
+			if (!runnable || runnable.workflow.id === example.id)
+				return path.join(ROOT, 'examples', example.file);
 			const file = path.join(imports, example.file);
 			await fs.writeFile(file, JSON.stringify({ ...runnable.workflow, id: undefined }));
 			return file;
@@ -72,18 +93,31 @@ export async function runAsNewcomer(prepared: Prepared, sandbox: Sandbox, log: (
 	} finally {
 		await server.stop();
 	}
-	const runs = examples.map((example, index) => ({ example, workflow: cliRunnable(example) ? imported[index].workflow : undefined }));
+	const runs = examples.map((example, index) => ({
+		example,
+		workflow: cliRunnable(example) ? imported[index].workflow : undefined,
+	}));
 	examples.forEach((example, index) => {
 		const { workflow, notices } = imported[index];
 		const wrong = workflow.nodes.flatMap((node) =>
-			Object.entries(node.credentials ?? {}).flatMap(([type, reference]) => (reference.id === idOf.get(type)?.id ? [] : [`${node.name}: ${reference.name}`])),
+			Object.entries(node.credentials ?? {}).flatMap(([type, reference]) =>
+				reference.id === idOf.get(type)?.id ? [] : [`${node.name}: ${reference.name}`],
+			),
 		);
 		const needsOne = example.workflow.nodes.some((node) => node.credentials);
 		const said = notices.find((notice) => notice.startsWith('Credentials auto-added'));
-		if (wrong.length > 0) failures.push(`newcomer: ${example.file} imported in the editor keeps credentials that are not the person's: ${wrong.join(', ')}`);
-		else if (needsOne && !said) failures.push(`newcomer: ${example.file} imported in the editor without "Credentials auto-added" (it said: ${notices.join(' | ') || 'nothing'})`);
+		if (wrong.length > 0)
+			failures.push(
+				`newcomer: ${example.file} imported in the editor keeps credentials that are not the person's: ${wrong.join(', ')}`,
+			);
+		else if (needsOne && !said)
+			failures.push(
+				`newcomer: ${example.file} imported in the editor without "Credentials auto-added" (it said: ${notices.join(' | ') || 'nothing'})`,
+			);
 	});
-	log(`  imported ${imported.length} examples through the editor's Import from File; it said, for instance: "${imported.map((each) => each.notices.find((notice) => notice.startsWith('Credentials auto-added'))).find((notice) => notice?.includes('We selected')) ?? ''}"`);
+	log(
+		`  imported ${imported.length} examples through the editor's Import from File; it said, for instance: "${imported.map((each) => each.notices.find((notice) => notice.startsWith('Credentials auto-added'))).find((notice) => notice?.includes('We selected')) ?? ''}"`,
+	);
 
 	await fs.rm(imports, { recursive: true, force: true });
 
@@ -96,7 +130,9 @@ export async function runAsNewcomer(prepared: Prepared, sandbox: Sandbox, log: (
 		sandbox.reset();
 		const ran = await executeAndCheck(prepared, env, sandbox, example, workflow, 4);
 		if ('exitCode' in ran) {
-			failures.push(`newcomer: ${example.file}: n8n execute exited with ${ran.exitCode}: ${ran.why.join(' | ')}`);
+			failures.push(
+				`newcomer: ${example.file}: n8n execute exited with ${ran.exitCode}: ${ran.why.join(' | ')}`,
+			);
 			continue;
 		}
 		const { check } = ran;
@@ -113,7 +149,10 @@ export async function runAsNewcomer(prepared: Prepared, sandbox: Sandbox, log: (
 function inReadmeOrder(examples: Example[]): Example[] {
 	const readsStored = (example: Example) =>
 		example.workflow.nodes.some(
-			(node) => node.type === 'n8n-nodes-base.readWriteFile' && node.parameters.operation === 'read' && !String(node.parameters.fileSelector ?? '').endsWith('.csv'),
+			(node) =>
+				node.type === 'n8n-nodes-base.readWriteFile' &&
+				node.parameters.operation === 'read' &&
+				!String(node.parameters.fileSelector ?? '').endsWith('.csv'),
 		);
 	return [...examples.filter((example) => !readsStored(example)), ...examples.filter(readsStored)];
 }

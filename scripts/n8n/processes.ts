@@ -95,7 +95,8 @@ export async function stopChild(child: ChildProcess, graceMs = 20_000): Promise<
  */
 export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = {};
-	for (const [name, value] of Object.entries(process.env)) if (!/^npm_/i.test(name)) env[name] = value;
+	for (const [name, value] of Object.entries(process.env))
+		if (!/^npm_/i.test(name)) env[name] = value;
 	return { ...env, ...extra };
 }
 

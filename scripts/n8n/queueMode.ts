@@ -26,43 +26,69 @@ const EXECUTIONS = 4;
 const ITEMS = 10;
 const WORKERS = 2;
 
-export async function runQueueMode(prepared: Prepared, sandbox: Sandbox, log: (line: string) => void): Promise<string[]> {
-	const redisBinary = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((file) => existsSync(file));
+export async function runQueueMode(
+	prepared: Prepared,
+	sandbox: Sandbox,
+	log: (line: string) => void,
+): Promise<string[]> {
+	const redisBinary = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((file) =>
+		existsSync(file),
+	);
 	if (!redisBinary) {
-		return ['queue mode needs Redis: install Debian\'s redis-server (`apt-get install redis-server`) and run again'];
+		return [
+			"queue mode needs Redis: install Debian's redis-server (`apt-get install redis-server`) and run again",
+		];
 	}
 	const failures: string[] = [];
 	const children: ChildProcess[] = [];
 	let main: Server | undefined;
 	try {
-		const redis = spawn(redisBinary, ['--port', String(REDIS_PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+		const redis = spawn(
+			redisBinary,
+			['--port', String(REDIS_PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+			{ stdio: 'ignore' },
+		);
 		children.push(redis);
 		await sleep(500);
-		if (redis.exitCode !== null) return [`redis-server could not start on port ${REDIS_PORT} (in use?)`];
+		if (redis.exitCode !== null)
+			return [`redis-server could not start on port ${REDIS_PORT} (in use?)`];
 
 		const queueEnv = {
 			EXECUTIONS_MODE: 'queue',
 			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
 			QUEUE_BULL_REDIS_PORT: String(REDIS_PORT),
 		};
-		const mainEnv = { ...(await environmentFor(prepared, 5725)), ...queueEnv, N8N_RUNNERS_BROKER_PORT: '5726' };
+		const mainEnv = {
+			...(await environmentFor(prepared, 5725)),
+			...queueEnv,
+			N8N_RUNNERS_BROKER_PORT: '5726',
+		};
 		const rates = [1, 5];
 		const workflows = rates.map((rate) => emailWorkflow(rate));
 		await importIntoN8n(prepared.runtime, mainEnv, sandbox, workflows, { requestsPerSecond: 1 });
 		// A second email credential on the same key, paced at 5/s (the imported ones pace at 1/s).
 		await importCredential(prepared, mainEnv, sandbox, 5);
 		for (const workflow of workflows) {
-			assertSucceeded(await n8nCommand(prepared.runtime, mainEnv, ['publish:workflow', `--id=${workflow.id}`]), `publishing ${workflow.id}`);
+			assertSucceeded(
+				await n8nCommand(prepared.runtime, mainEnv, ['publish:workflow', `--id=${workflow.id}`]),
+				`publishing ${workflow.id}`,
+			);
 		}
 
 		log('\nQueue mode: starting Redis, n8n main and 2 workers on one user folder (SQLite) ...');
 		main = await startServer(prepared.runtime, mainEnv);
 		for (let index = 0; index < WORKERS; index++) {
-			const env = { ...mainEnv, N8N_PORT: String(5727 + 2 * index), N8N_RUNNERS_BROKER_PORT: String(5728 + 2 * index) };
+			const env = {
+				...mainEnv,
+				N8N_PORT: String(5727 + 2 * index),
+				N8N_RUNNERS_BROKER_PORT: String(5728 + 2 * index),
+			};
 			children.push(await startWorker(prepared, env, index));
 		}
 		const warned = main.log.some((line) => /sqlite/i.test(line) && /queue/i.test(line));
-		log(`  main and ${WORKERS} workers ready${warned ? ' (n8n warns that SQLite is not meant for queue mode, as expected)' : ''}`);
+		log(
+			`  main and ${WORKERS} workers ready${warned ? ' (n8n warns that SQLite is not meant for queue mode, as expected)' : ''}`,
+		);
 
 		for (const rate of rates) {
 			sandbox.reset();
@@ -114,8 +140,14 @@ function checkRound(
 		const list = Array.isArray(items) ? items : [items];
 		const emails = list.map((item) => item.email_address).filter(Boolean);
 		const mine = Array.from({ length: ITEMS }, (_, item) => emailOf(rate, execution, item));
-		if (response.status !== 200 || list.some((item) => item.error !== undefined) || JSON.stringify(emails) !== JSON.stringify(mine)) {
-			problems.push(`at ${rate}/s execution ${execution + 1}: HTTP ${response.status}, ${emails.length} of ${ITEMS} items: ${response.body.slice(0, 300)}`);
+		if (
+			response.status !== 200 ||
+			list.some((item) => item.error !== undefined) ||
+			JSON.stringify(emails) !== JSON.stringify(mine)
+		) {
+			problems.push(
+				`at ${rate}/s execution ${execution + 1}: HTTP ${response.status}, ${emails.length} of ${ITEMS} items: ${response.body.slice(0, 300)}`,
+			);
 		}
 	}
 	const successes = new Map<string, number>();
@@ -125,8 +157,14 @@ function checkRound(
 	}
 	const lost = [...expected].filter((email) => !successes.has(email));
 	const twice = [...successes].filter(([, count]) => count > 1).map(([email]) => email);
-	if (lost.length > 0) problems.push(`at ${rate}/s ${lost.length} item(s) never answered: ${lost.slice(0, 3).join(', ')}`);
-	if (twice.length > 0) problems.push(`at ${rate}/s ${twice.length} item(s) answered more than once: ${twice.slice(0, 3).join(', ')}`);
+	if (lost.length > 0)
+		problems.push(
+			`at ${rate}/s ${lost.length} item(s) never answered: ${lost.slice(0, 3).join(', ')}`,
+		);
+	if (twice.length > 0)
+		problems.push(
+			`at ${rate}/s ${twice.length} item(s) answered more than once: ${twice.slice(0, 3).join(', ')}`,
+		);
 	const span = accepted.length > 1 ? (accepted[accepted.length - 1].at - accepted[0].at) / 1000 : 0;
 	const acceptedRate = span > 0 ? (accepted.length - 1) / span : 0;
 	log(
@@ -135,11 +173,15 @@ function checkRound(
 	return problems;
 }
 
-const emailOf = (rate: number, execution: number, item: number) => `lead-${rate}-${execution}-${item}@example.com`;
+const emailOf = (rate: number, execution: number, item: number) =>
+	`lead-${rate}-${execution}-${item}@example.com`;
 
 /** Webhook (answers with the last node's items) -> 10 emails -> Email node at the given rate. */
 function emailWorkflow(rate: number): Workflow {
-	const credential = rate === 1 ? { id: 'sandbox-abstractEmailApi', name: 'Email (sandbox, 1/s)' } : { id: 'queue-email-5', name: 'Email (sandbox, 5/s)' };
+	const credential =
+		rate === 1
+			? { id: 'sandbox-abstractEmailApi', name: 'Email (sandbox, 1/s)' }
+			: { id: 'queue-email-5', name: 'Email (sandbox, 5/s)' };
 	return {
 		id: `queueEmail${rate}`,
 		name: `Queue mode: email at ${rate}/s`,
@@ -150,7 +192,13 @@ function emailWorkflow(rate: number): Workflow {
 				typeVersion: 2,
 				position: [0, 0],
 				webhookId: `queue-email-${rate}`,
-				parameters: { httpMethod: 'POST', path: `queue-email-${rate}`, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
+				parameters: {
+					httpMethod: 'POST',
+					path: `queue-email-${rate}`,
+					responseMode: 'lastNode',
+					responseData: 'allEntries',
+					options: {},
+				},
 			},
 			{
 				name: 'Emails',
@@ -162,7 +210,13 @@ function emailWorkflow(rate: number): Workflow {
 					jsonOutput: `={{ JSON.stringify({ emails: Array.from({ length: ${ITEMS} }, (_, item) => 'lead-${rate}-' + $json.body.execution + '-' + item + '@example.com') }) }}`,
 				},
 			},
-			{ name: 'Split', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [400, 0], parameters: { fieldToSplitOut: 'emails' } },
+			{
+				name: 'Split',
+				type: 'n8n-nodes-base.splitOut',
+				typeVersion: 1,
+				position: [400, 0],
+				parameters: { fieldToSplitOut: 'emails' },
+			},
 			{
 				name: 'Email',
 				type: 'n8n-nodes-abstractapi.abstractEmail',
@@ -181,27 +235,63 @@ function emailWorkflow(rate: number): Workflow {
 	};
 }
 
-async function importCredential(prepared: Prepared, env: NodeJS.ProcessEnv, sandbox: Sandbox, rate: number) {
+async function importCredential(
+	prepared: Prepared,
+	env: NodeJS.ProcessEnv,
+	sandbox: Sandbox,
+	rate: number,
+) {
 	const file = path.join(prepared.workFolder, 'queue-credential.json');
-	const data = { apiKey: sandbox.keys.email, baseUrl: sandbox.baseUrls.email, requestsPerSecond: rate };
-	await fs.writeFile(file, JSON.stringify([{ id: `queue-email-${rate}`, name: `Email (sandbox, ${rate}/s)`, type: 'abstractEmailApi', data }]));
+	const data = {
+		apiKey: sandbox.keys.email,
+		baseUrl: sandbox.baseUrls.email,
+		requestsPerSecond: rate,
+	};
+	await fs.writeFile(
+		file,
+		JSON.stringify([
+			{
+				id: `queue-email-${rate}`,
+				name: `Email (sandbox, ${rate}/s)`,
+				type: 'abstractEmailApi',
+				data,
+			},
+		]),
+	);
 	try {
-		assertSucceeded(await n8nCommand(prepared.runtime, env, ['import:credentials', `--input=${file}`]), 'n8n import:credentials');
+		assertSucceeded(
+			await n8nCommand(prepared.runtime, env, ['import:credentials', `--input=${file}`]),
+			'n8n import:credentials',
+		);
 	} finally {
 		await fs.rm(file, { force: true });
 	}
 }
 
 /** `n8n worker`, ready when it says so. */
-async function startWorker(prepared: Prepared, env: NodeJS.ProcessEnv, index: number): Promise<ChildProcess> {
-	const child = spawn(prepared.runtime.node, [prepared.runtime.n8nBin, 'worker', '--concurrency=5'], {
-		env,
-		cwd: env.N8N_USER_FOLDER,
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
+async function startWorker(
+	prepared: Prepared,
+	env: NodeJS.ProcessEnv,
+	index: number,
+): Promise<ChildProcess> {
+	const child = spawn(
+		prepared.runtime.node,
+		[prepared.runtime.n8nBin, 'worker', '--concurrency=5'],
+		{
+			env,
+			cwd: env.N8N_USER_FOLDER,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		},
+	);
 	const lines: string[] = [];
 	await new Promise<void>((resolve, reject) => {
-		const timer = setTimeout(() => reject(new Error(`worker ${index + 1} not ready in 180 s:\n${lines.slice(-20).join('\n')}`)), 180_000);
+		const timer = setTimeout(
+			() =>
+				reject(
+					new Error(`worker ${index + 1} not ready in 180 s:\n${lines.slice(-20).join('\n')}`),
+				),
+			180_000,
+		);
 		const onData = (chunk: Buffer) => {
 			lines.push(...chunk.toString('utf8').split('\n'));
 			if (lines.some((line) => /worker is now ready/.test(line))) {

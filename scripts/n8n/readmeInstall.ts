@@ -18,9 +18,12 @@ export function readmeInstallCommands(readme: string): string[] {
 	if (start < 0) throw new Error(`README.md has no section "${INSTALL_SECTION}"`);
 	const next = readme.indexOf('\n## ', start + INSTALL_SECTION.length + 1);
 	const section = readme.slice(start, next < 0 ? undefined : next);
-	const blocks = [...section.matchAll(/^```(?:sh|bash|shell)\n([\s\S]*?)^```$/gm)].map((match) => match[1]);
+	const blocks = [...section.matchAll(/^```(?:sh|bash|shell)\n([\s\S]*?)^```$/gm)].map(
+		(match) => match[1],
+	);
 	const block = blocks.find((text) => /^\s*npm pack\b/m.test(text));
-	if (!block) throw new Error(`README.md's "${INSTALL_SECTION}" has no shell block that runs npm pack`);
+	if (!block)
+		throw new Error(`README.md's "${INSTALL_SECTION}" has no shell block that runs npm pack`);
 	return block
 		.split('\n')
 		.map((line) => line.replace(/\s+#.*$/, '').trim())
@@ -34,19 +37,32 @@ export function readmeInstallCommands(readme: string): string[] {
  * cache and logs go to `npmCache`, outside that home, which keeps only what n8n and the
  * install put there. Returns where the package is installed.
  */
-export async function installAsReadmeSays(root: string, userFolder: string, manifest: PackageManifest, npmCache: string): Promise<string> {
+export async function installAsReadmeSays(
+	root: string,
+	userFolder: string,
+	manifest: PackageManifest,
+	npmCache: string,
+): Promise<string> {
 	const commands = readmeInstallCommands(await fs.readFile(path.join(root, 'README.md'), 'utf8'));
 	const script = ['set -eu', ...commands].join('\n');
 	assertSucceeded(
-		await runCommand('bash', ['-c', script], { cwd: root, env: childEnv({ HOME: userFolder, npm_config_cache: npmCache }) }),
+		await runCommand('bash', ['-c', script], {
+			cwd: root,
+			env: childEnv({ HOME: userFolder, npm_config_cache: npmCache }),
+		}),
 		`the README's install commands (${commands.join('; ')})`,
 	);
 	const modules = path.join(nodesFolder(userFolder), 'node_modules');
-	const installed = (await fs.readdir(modules).catch(() => [] as string[])).filter((entry) => !entry.startsWith('.'));
+	const installed = (await fs.readdir(modules).catch(() => [] as string[])).filter(
+		(entry) => !entry.startsWith('.'),
+	);
 	const others = installed.filter((entry) => entry !== manifest.name);
-	if (!installed.includes(manifest.name)) throw new Error(`the README's install commands left no ${manifest.name} in ${modules}`);
+	if (!installed.includes(manifest.name))
+		throw new Error(`the README's install commands left no ${manifest.name} in ${modules}`);
 	if (others.length > 0) {
-		throw new Error(`the README's install commands installed more than ${manifest.name} into ${modules}: ${others.slice(0, 8).join(', ')}${others.length > 8 ? ', ...' : ''} (n8n's own packages must not be installed again)`);
+		throw new Error(
+			`the README's install commands installed more than ${manifest.name} into ${modules}: ${others.slice(0, 8).join(', ')}${others.length > 8 ? ', ...' : ''} (n8n's own packages must not be installed again)`,
+		);
 	}
 	return installedPackageDir(userFolder, manifest.name);
 }

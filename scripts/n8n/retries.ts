@@ -30,7 +30,14 @@ const ADDRESSES = Array.from({ length: 12 }, (_, index) => `retry-lead${index + 
 
 /** The node builder of workflow `workflowId`: each node's id is the workflow's and its own name's. */
 function nodeOfWorkflow(workflowId: string) {
-	return (nodeName: string, type: string, typeVersion: number, x: number, parameters: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+	return (
+		nodeName: string,
+		type: string,
+		typeVersion: number,
+		x: number,
+		parameters: Record<string, unknown>,
+		extra: Record<string, unknown> = {},
+	) => ({
 		id: `${workflowId}-${nodeName.replace(/\W/g, '')}`,
 		name: nodeName,
 		type,
@@ -47,75 +54,164 @@ function emailWorkflow(id: string, name: string, settings: Record<string, unknow
 	const nodes = [
 		node('Start', MANUAL_TRIGGER, 1, 0, {}),
 		node('Leads', 'n8n-nodes-base.set', 3.4, 220, { mode: 'raw', jsonOutput: leads, options: {} }),
-		node('One row per lead', 'n8n-nodes-base.splitOut', 1, 440, { fieldToSplitOut: 'leads', options: {} }),
-		node('Email Reputation', 'n8n-nodes-abstractapi.abstractEmail', 1, 660, { email: '={{ $json.email }}', options: {} }, {
-			credentials: { [EMAIL_CREDENTIAL]: { id: exampleCredentialId(EMAIL_CREDENTIAL), name: exampleCredentialName(EMAIL_CREDENTIAL) } },
-			...settings,
+		node('One row per lead', 'n8n-nodes-base.splitOut', 1, 440, {
+			fieldToSplitOut: 'leads',
+			options: {},
 		}),
+		node(
+			'Email Reputation',
+			'n8n-nodes-abstractapi.abstractEmail',
+			1,
+			660,
+			{ email: '={{ $json.email }}', options: {} },
+			{
+				credentials: {
+					[EMAIL_CREDENTIAL]: {
+						id: exampleCredentialId(EMAIL_CREDENTIAL),
+						name: exampleCredentialName(EMAIL_CREDENTIAL),
+					},
+				},
+				...settings,
+			},
+		),
 	];
 	const chain = ['Start', 'Leads', 'One row per lead', 'Email Reputation'];
-	const connections = Object.fromEntries(chain.slice(0, -1).map((from, index) => [from, { main: [[{ node: chain[index + 1], type: 'main', index: 0 }]] }]));
-	return { id, name, nodes, connections, settings: { executionOrder: 'v1' } } as unknown as Workflow;
+	const connections = Object.fromEntries(
+		chain
+			.slice(0, -1)
+			.map((from, index) => [
+				from,
+				{ main: [[{ node: chain[index + 1], type: 'main', index: 0 }]] },
+			]),
+	);
+	return {
+		id,
+		name,
+		nodes,
+		connections,
+		settings: { executionOrder: 'v1' },
+	} as unknown as Workflow;
 }
 
-const RETRY_ON_FAIL = emailWorkflow('retryOnFailE2e', 'Retry On Fail (e2e)', { retryOnFail: true, maxTries: 3, waitBetweenTries: 100 });
+const RETRY_ON_FAIL = emailWorkflow('retryOnFailE2e', 'Retry On Fail (e2e)', {
+	retryOnFail: true,
+	maxTries: 3,
+	waitBetweenTries: 100,
+});
 const SPENT_PLAN = emailWorkflow('retryExecutionE2e', 'Retry of an execution (e2e)', {});
 
-const addressOf = (request: { fields: Record<string, unknown>; query: Record<string, string> }) => String(request.fields.email ?? request.query.email);
+const addressOf = (request: { fields: Record<string, unknown>; query: Record<string, string> }) =>
+	String(request.fields.email ?? request.query.email);
 
 /** Addresses the sandbox answered (200) more than once, and those it never answered. */
 function paidProblems(log: LoggedRequest[], what: string): string[] {
 	const paid = new Map<string, number>();
-	for (const request of log) if (request.service === 'email' && request.status === 200) paid.set(addressOf(request), (paid.get(addressOf(request)) ?? 0) + 1);
+	for (const request of log)
+		if (request.service === 'email' && request.status === 200)
+			paid.set(addressOf(request), (paid.get(addressOf(request)) ?? 0) + 1);
 	const twice = [...paid].filter(([, count]) => count > 1);
 	const never = ADDRESSES.filter((address) => !paid.has(address));
 	return [
-		...(twice.length ? [`${what}: ${twice.length} addresses answered (and charged) more than once: ${twice.map(([address, count]) => `${address} ×${count}`).join(', ')}`] : []),
+		...(twice.length
+			? [
+					`${what}: ${twice.length} addresses answered (and charged) more than once: ${twice.map(([address, count]) => `${address} ×${count}`).join(', ')}`,
+				]
+			: []),
 		...(never.length ? [`${what}: ${never.length} addresses never answered`] : []),
 	];
 }
 
-export async function runRetryChecks(prepared: Prepared, sandbox: Sandbox, log: (line: string) => void): Promise<string[]> {
+export async function runRetryChecks(
+	prepared: Prepared,
+	sandbox: Sandbox,
+	log: (line: string) => void,
+): Promise<string[]> {
 	const env = await environmentFor(prepared);
 	await importIntoN8n(prepared.runtime, env, sandbox, [RETRY_ON_FAIL, SPENT_PLAN]);
-	return [...(await retryOnFail(prepared, env, sandbox, log)), ...(await retryOfAnExecution(prepared, env, sandbox, log))];
+	return [
+		...(await retryOnFail(prepared, env, sandbox, log)),
+		...(await retryOfAnExecution(prepared, env, sandbox, log)),
+	];
 }
 
-async function retryOnFail(prepared: Prepared, env: NodeJS.ProcessEnv, sandbox: Sandbox, log: (line: string) => void): Promise<string[]> {
+async function retryOnFail(
+	prepared: Prepared,
+	env: NodeJS.ProcessEnv,
+	sandbox: Sandbox,
+	log: (line: string) => void,
+): Promise<string[]> {
 	sandbox.reset();
-	sandbox.faultWhen('email', firstTimeOnly((request) => addressOf(request) === ADDRESSES[6]), { kind: 'status', status: 400 });
-	const result = await n8nCommand(prepared.runtime, env, ['execute', `--id=${RETRY_ON_FAIL.id}`, '--rawOutput']);
+	sandbox.faultWhen(
+		'email',
+		firstTimeOnly((request) => addressOf(request) === ADDRESSES[6]),
+		{ kind: 'status', status: 400 },
+	);
+	const result = await n8nCommand(prepared.runtime, env, [
+		'execute',
+		`--id=${RETRY_ON_FAIL.id}`,
+		'--rawOutput',
+	]);
 	const what = 'Retry On Fail (n8n execute)';
 	if (result.code !== 0) return [`${what}: n8n execute exited with ${result.code}`];
-	const items = parseExecution(result.stdout).data.resultData.runData['Email Reputation']?.[0]?.data?.main?.[0] ?? [];
+	const items =
+		parseExecution(result.stdout).data.resultData.runData['Email Reputation']?.[0]?.data
+			?.main?.[0] ?? [];
 	const requests = sandbox.requests('email');
-	log(`\n${what}: ${requests.length} requests for ${ADDRESSES.length} addresses (one refused once), ${items.length} items answered`);
-	return [...paidProblems(sandbox.log, what), ...(items.length === ADDRESSES.length ? [] : [`${what}: ${items.length} items out, not ${ADDRESSES.length}`])];
+	log(
+		`\n${what}: ${requests.length} requests for ${ADDRESSES.length} addresses (one refused once), ${items.length} items answered`,
+	);
+	return [
+		...paidProblems(sandbox.log, what),
+		...(items.length === ADDRESSES.length
+			? []
+			: [`${what}: ${items.length} items out, not ${ADDRESSES.length}`]),
+	];
 }
 
-async function retryOfAnExecution(prepared: Prepared, env: NodeJS.ProcessEnv, sandbox: Sandbox, log: (line: string) => void): Promise<string[]> {
+async function retryOfAnExecution(
+	prepared: Prepared,
+	env: NodeJS.ProcessEnv,
+	sandbox: Sandbox,
+	log: (line: string) => void,
+): Promise<string[]> {
 	const what = 'Retry of an execution (REST)';
 	sandbox.reset();
 	sandbox.setQuota('email', 7);
 	const { server, cookie } = await startAndCheck(prepared, env);
 	try {
 		const rest = restClient(server, cookie);
-		const started = await rest<{ executionId: string }>('POST', `/rest/workflows/${SPENT_PLAN.id}/run`, { triggerToStartFrom: { name: 'Start' } });
+		const started = await rest<{ executionId: string }>(
+			'POST',
+			`/rest/workflows/${SPENT_PLAN.id}/run`,
+			{ triggerToStartFrom: { name: 'Start' } },
+		);
 		const failed = await finished(server, rest, started.executionId);
-		if (failed.status !== 'error') return [`${what}: the first run ended "${failed.status}", not stopped by the spent plan`];
+		if (failed.status !== 'error')
+			return [`${what}: the first run ended "${failed.status}", not stopped by the spent plan`];
 		const firstRun = sandbox.requests('email').filter((request) => request.status === 200).length;
 		sandbox.setQuota('email', 1000);
-		await rest<unknown>('POST', `/rest/executions/${started.executionId}/retry`, { loadWorkflow: false });
-		const retries = await rest<{ results: Array<{ id: string; retryOf?: string; status: string }> }>(
+		await rest<unknown>('POST', `/rest/executions/${started.executionId}/retry`, {
+			loadWorkflow: false,
+		});
+		const retries = await rest<{
+			results: Array<{ id: string; retryOf?: string; status: string }>;
+		}>(
 			'GET',
 			`/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: SPENT_PLAN.id }))}`,
 		);
-		const retry = retries.results.find((execution) => String(execution.retryOf) === String(started.executionId));
+		const retry = retries.results.find(
+			(execution) => String(execution.retryOf) === String(started.executionId),
+		);
 		if (!retry) return [`${what}: no execution retries ${started.executionId}`];
 		const done = await finished(server, rest, retry.id);
 		const requests = sandbox.requests('email');
-		log(`${what}: ${firstRun} answered before the plan ran out; the retry ended "${done.status}"; ${requests.length} requests in all for ${ADDRESSES.length} addresses`);
-		return [...(done.status === 'success' ? [] : [`${what}: the retry ended "${done.status}"`]), ...paidProblems(sandbox.log, what)];
+		log(
+			`${what}: ${firstRun} answered before the plan ran out; the retry ended "${done.status}"; ${requests.length} requests in all for ${ADDRESSES.length} addresses`,
+		);
+		return [
+			...(done.status === 'success' ? [] : [`${what}: the retry ended "${done.status}"`]),
+			...paidProblems(sandbox.log, what),
+		];
 	} finally {
 		await server.stop();
 	}
@@ -129,14 +225,24 @@ async function finished(
 ): Promise<{ status: string }> {
 	const deadline = Date.now() + 120_000;
 	while (Date.now() < deadline) {
-		const execution = await rest<{ status: string; finished: boolean; stoppedAt?: string }>('GET', `/rest/executions/${executionId}`);
-		if (execution.stoppedAt || ['success', 'error', 'crashed', 'canceled'].includes(execution.status)) return execution;
+		const execution = await rest<{ status: string; finished: boolean; stoppedAt?: string }>(
+			'GET',
+			`/rest/executions/${executionId}`,
+		);
+		if (
+			execution.stoppedAt ||
+			['success', 'error', 'crashed', 'canceled'].includes(execution.status)
+		)
+			return execution;
 		await new Promise((resolve) => setTimeout(resolve, 500));
 	}
 	throw new Error(`execution ${executionId} did not end within two minutes on ${server.url}`);
 }
 
-const TEST_LEADS = Array.from({ length: 50 }, (_, index) => `test-run-lead${index + 1}@example.com`);
+const TEST_LEADS = Array.from(
+	{ length: 50 },
+	(_, index) => `test-run-lead${index + 1}@example.com`,
+);
 
 /** Manual Trigger and production Webhook both into 50 leads and Email Reputation. */
 function testRunWorkflow(id: string, name: string, options: Record<string, unknown>): Workflow {
@@ -144,57 +250,126 @@ function testRunWorkflow(id: string, name: string, options: Record<string, unkno
 	const node = nodeOfWorkflow(id);
 	const nodes = [
 		node('Start', MANUAL_TRIGGER, 1, 0, {}),
-		node('Hook', 'n8n-nodes-base.webhook', 2, 0, { httpMethod: 'POST', path: id, responseMode: 'lastNode', responseData: 'allEntries', options: {} }, { webhookId: id }),
+		node(
+			'Hook',
+			'n8n-nodes-base.webhook',
+			2,
+			0,
+			{
+				httpMethod: 'POST',
+				path: id,
+				responseMode: 'lastNode',
+				responseData: 'allEntries',
+				options: {},
+			},
+			{ webhookId: id },
+		),
 		node('Leads', 'n8n-nodes-base.set', 3.4, 220, { mode: 'raw', jsonOutput: leads, options: {} }),
-		node('One row per lead', 'n8n-nodes-base.splitOut', 1, 440, { fieldToSplitOut: 'leads', options: {} }),
-		node('Email Reputation', 'n8n-nodes-abstractapi.abstractEmail', 1, 660, { email: '={{ $json.email }}', options }, {
-			credentials: { [EMAIL_CREDENTIAL]: { id: exampleCredentialId(EMAIL_CREDENTIAL), name: exampleCredentialName(EMAIL_CREDENTIAL) } },
+		node('One row per lead', 'n8n-nodes-base.splitOut', 1, 440, {
+			fieldToSplitOut: 'leads',
+			options: {},
 		}),
+		node(
+			'Email Reputation',
+			'n8n-nodes-abstractapi.abstractEmail',
+			1,
+			660,
+			{ email: '={{ $json.email }}', options },
+			{
+				credentials: {
+					[EMAIL_CREDENTIAL]: {
+						id: exampleCredentialId(EMAIL_CREDENTIAL),
+						name: exampleCredentialName(EMAIL_CREDENTIAL),
+					},
+				},
+			},
+		),
 	];
 	const link = (to: string) => ({ main: [[{ node: to, type: 'main', index: 0 }]] });
-	const connections = { Start: link('Leads'), Hook: link('Leads'), Leads: link('One row per lead'), 'One row per lead': link('Email Reputation') };
-	return { id, name, nodes, connections, settings: { executionOrder: 'v1' } } as unknown as Workflow;
+	const connections = {
+		Start: link('Leads'),
+		Hook: link('Leads'),
+		Leads: link('One row per lead'),
+		'One row per lead': link('Email Reputation'),
+	};
+	return {
+		id,
+		name,
+		nodes,
+		connections,
+		settings: { executionOrder: 'v1' },
+	} as unknown as Workflow;
 }
 
 const TEST_RUNS = testRunWorkflow('testRunsE2e', 'Test runs reuse answers (e2e)', {});
-const PRODUCTION_REUSE = testRunWorkflow('productionReuseE2e', 'Production reuse (e2e)', { reuseAnswersForHours: 1 });
+const PRODUCTION_REUSE = testRunWorkflow('productionReuseE2e', 'Production reuse (e2e)', {
+	reuseAnswersForHours: 1,
+});
 
 /**
  * Test runs reuse what a test run of the node paid for; production runs ask afresh unless the
  * node's Reuse Answers For (Hours) says otherwise. Both workflows are published (active) before
  * n8n starts, so their production webhooks answer.
  */
-export async function runTestRunChecks(prepared: Prepared, sandbox: Sandbox, log: (line: string) => void): Promise<string[]> {
+export async function runTestRunChecks(
+	prepared: Prepared,
+	sandbox: Sandbox,
+	log: (line: string) => void,
+): Promise<string[]> {
 	const what = 'Test runs and production runs (REST, webhooks)';
 	const env = await environmentFor(prepared);
 	await importIntoN8n(prepared.runtime, env, sandbox, [TEST_RUNS, PRODUCTION_REUSE]);
 	for (const workflow of [TEST_RUNS, PRODUCTION_REUSE]) {
-		assertSucceeded(await n8nCommand(prepared.runtime, env, ['publish:workflow', `--id=${workflow.id}`]), `publishing ${workflow.id}`);
+		assertSucceeded(
+			await n8nCommand(prepared.runtime, env, ['publish:workflow', `--id=${workflow.id}`]),
+			`publishing ${workflow.id}`,
+		);
 	}
-	const flatted = createRequire(path.join(prepared.runtime.n8nDir, 'node_modules', 'n8n', 'package.json'))('flatted') as { parse: (text: string) => unknown };
+	const flatted = createRequire(
+		path.join(prepared.runtime.n8nDir, 'node_modules', 'n8n', 'package.json'),
+	)('flatted') as { parse: (text: string) => unknown };
 	const { server, cookie } = await startAndCheck(prepared, env);
 	const problems: string[] = [];
 	try {
 		const rest = restClient(server, cookie);
 		/** The requests the sandbox got while `run` ran, and the items the Email node gave. */
-		const counted = async (run: () => Promise<number>): Promise<{ requests: number; items: number }> => {
+		const counted = async (
+			run: () => Promise<number>,
+		): Promise<{ requests: number; items: number }> => {
 			sandbox.reset();
 			const items = await run();
 			return { requests: sandbox.requests('email').length, items };
 		};
 		const testRun = async (workflow: Workflow) => {
-			const started = await rest<{ executionId: string }>('POST', `/rest/workflows/${workflow.id}/run`, { triggerToStartFrom: { name: 'Start' } });
+			const started = await rest<{ executionId: string }>(
+				'POST',
+				`/rest/workflows/${workflow.id}/run`,
+				{ triggerToStartFrom: { name: 'Start' } },
+			);
 			const done = await finished(server, rest, started.executionId);
-			if (done.status !== 'success') problems.push(`${what}: a test run of ${workflow.id} ended "${done.status}"`);
+			if (done.status !== 'success')
+				problems.push(`${what}: a test run of ${workflow.id} ended "${done.status}"`);
 			// The REST API gives the execution's data in n8n's "flatted" form, read with n8n's own copy of flatted.
-			const execution = await rest<{ data: string }>('GET', `/rest/executions/${started.executionId}`);
-			const data = flatted.parse(execution.data) as { resultData: { runData: Record<string, Array<{ data?: { main?: unknown[][] } }>> } };
+			const execution = await rest<{ data: string }>(
+				'GET',
+				`/rest/executions/${started.executionId}`,
+			);
+			const data = flatted.parse(execution.data) as {
+				resultData: { runData: Record<string, Array<{ data?: { main?: unknown[][] } }>> };
+			};
 			return data.resultData.runData['Email Reputation']?.[0]?.data?.main?.[0]?.length ?? 0;
 		};
 		const webhook = async (workflow: Workflow) => {
-			const response = await fetch(`${server.url}/webhook/${workflow.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+			const response = await fetch(`${server.url}/webhook/${workflow.id}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: '{}',
+			});
 			const body = await response.text();
-			if (!response.ok) problems.push(`${what}: the production webhook of ${workflow.id} answered ${response.status} ${body.slice(0, 200)}`);
+			if (!response.ok)
+				problems.push(
+					`${what}: the production webhook of ${workflow.id} answered ${response.status} ${body.slice(0, 200)}`,
+				);
 			try {
 				return (JSON.parse(body) as unknown[]).length;
 			} catch {
@@ -204,17 +379,27 @@ export async function runTestRunChecks(prepared: Prepared, sandbox: Sandbox, log
 		const rounds: Array<[string, () => Promise<number>, number[]]> = [
 			['test runs (Execute workflow)', async () => await testRun(TEST_RUNS), [50, 0]],
 			['production webhook', async () => await webhook(TEST_RUNS), [50, 50]],
-			['production webhook, Reuse Answers For (Hours) 1', async () => await webhook(PRODUCTION_REUSE), [50, 0]],
+			[
+				'production webhook, Reuse Answers For (Hours) 1',
+				async () => await webhook(PRODUCTION_REUSE),
+				[50, 0],
+			],
 		];
 		for (const [label, run, expected] of rounds) {
 			const first = await counted(run);
 			const second = await counted(run);
-			log(`${what}: ${label}: ${first.requests} then ${second.requests} requests (expected ${expected.join(' then ')}), ${first.items} and ${second.items} items`);
+			log(
+				`${what}: ${label}: ${first.requests} then ${second.requests} requests (expected ${expected.join(' then ')}), ${first.items} and ${second.items} items`,
+			);
 			if (first.requests !== expected[0] || second.requests !== expected[1]) {
-				problems.push(`${what}: ${label} sent ${first.requests} then ${second.requests} requests, not ${expected.join(' then ')}`);
+				problems.push(
+					`${what}: ${label} sent ${first.requests} then ${second.requests} requests, not ${expected.join(' then ')}`,
+				);
 			}
 			if (first.items !== TEST_LEADS.length || second.items !== TEST_LEADS.length) {
-				problems.push(`${what}: ${label} gave ${first.items} and ${second.items} items, not ${TEST_LEADS.length}`);
+				problems.push(
+					`${what}: ${label} gave ${first.items} and ${second.items} items, not ${TEST_LEADS.length}`,
+				);
 			}
 		}
 	} finally {
@@ -232,7 +417,8 @@ function restClient(server: Server, cookie: string) {
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await response.text();
-		if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${text.slice(0, 300)}`);
+		if (!response.ok)
+			throw new Error(`${method} ${path}: HTTP ${response.status} ${text.slice(0, 300)}`);
 		return (JSON.parse(text) as { data: T }).data;
 	};
 }

@@ -22,7 +22,11 @@ export interface ExecutionOutput {
 
 interface TaskData {
 	executionIndex: number;
-	source: Array<{ previousNode: string; previousNodeOutput?: number; previousNodeRun?: number } | null>;
+	source: Array<{
+		previousNode: string;
+		previousNodeOutput?: number;
+		previousNodeRun?: number;
+	} | null>;
 	error?: { message: string };
 	data?: { main?: Array<Item[] | null> };
 }
@@ -49,11 +53,16 @@ const BINARY_PREFIX = 'filesystem-v2:';
  */
 export function parseExecution(stdout: string): ExecutionOutput {
 	const start = stdout.search(/^\{\s*$\n^\s+"data": /m);
-	if (start < 0) throw new Error(`no run data in n8n's output:\n${stdout.trim().split('\n').slice(-20).join('\n')}`);
+	if (start < 0)
+		throw new Error(
+			`no run data in n8n's output:\n${stdout.trim().split('\n').slice(-20).join('\n')}`,
+		);
 	// The run data is printed pretty, so its one closing brace at the start of a line ends it: n8n
 	// may print log lines after it (seen with 2.41.1: a shutdown notice on the same stream).
 	const end = stdout.indexOf('\n}', start);
-	return JSON.parse(end < 0 ? stdout.slice(start) : stdout.slice(start, end + 2)) as ExecutionOutput;
+	return JSON.parse(
+		end < 0 ? stdout.slice(start) : stdout.slice(start, end + 2),
+	) as ExecutionOutput;
 }
 
 export interface RunCheck {
@@ -78,9 +87,16 @@ export async function executeAndCheck(
 	whyLines: number,
 ): Promise<ExampleExecution> {
 	const startedAt = Date.now();
-	const result = await n8nCommand(prepared.runtime, env, ['execute', `--id=${workflow.id}`, '--rawOutput']);
+	const result = await n8nCommand(prepared.runtime, env, [
+		'execute',
+		`--id=${workflow.id}`,
+		'--rawOutput',
+	]);
 	if (result.code !== 0) {
-		const why = `${result.stdout}\n${result.stderr}`.split('\n').filter((line) => /error|fail|message/i.test(line)).slice(0, whyLines);
+		const why = `${result.stdout}\n${result.stderr}`
+			.split('\n')
+			.filter((line) => /error|fail|message/i.test(line))
+			.slice(0, whyLines);
 		return { exitCode: result.code ?? 1, why };
 	}
 	const check = await checkRun(example, workflow, {
@@ -110,7 +126,15 @@ export async function executeAndCheck(
 export async function checkRun(
 	example: Example,
 	workflow: Workflow,
-	context: { stdout: string; execution: ExecutionOutput; log: LoggedRequest[]; keys: string[]; startedAt: number; userFolder: string; packageName: string },
+	context: {
+		stdout: string;
+		execution: ExecutionOutput;
+		log: LoggedRequest[];
+		keys: string[];
+		startedAt: number;
+		userFolder: string;
+		packageName: string;
+	},
 ): Promise<RunCheck> {
 	const { execution } = context;
 	const runData = execution.data.resultData.runData;
@@ -121,7 +145,9 @@ export async function checkRun(
 	const finished = execution.status === 'success' || execution.status === 'running';
 	if (!finished || execution.data.resultData.error) {
 		const error = execution.data.resultData.error;
-		problems.push(`the run did not succeed (status ${execution.status})${error ? `: ${error.node?.name ? `${error.node.name}: ` : ''}${error.message}` : ''}`);
+		problems.push(
+			`the run did not succeed (status ${execution.status})${error ? `: ${error.node?.name ? `${error.node.name}: ` : ''}${error.message}` : ''}`,
+		);
 	}
 
 	const counts = Object.entries(runData)
@@ -129,7 +155,9 @@ export async function checkRun(
 		.map(([name, tasks]) => `${name} ${outputItems(tasks).length}`);
 
 	const expectedRequests = new Map<string, number>();
-	for (const node of workflow.nodes.filter((candidate) => candidate.type.startsWith(`${context.packageName}.`))) {
+	for (const node of workflow.nodes.filter((candidate) =>
+		candidate.type.startsWith(`${context.packageName}.`),
+	)) {
 		const tasks = runData[node.name];
 		if (!tasks) {
 			problems.push(`node "${node.name}" did not run`);
@@ -142,14 +170,20 @@ export async function checkRun(
 		const toErrorOutput = node.onError === 'continueErrorOutput';
 		const answers = toErrorOutput ? outputItems(tasks, 'success') : items;
 		const errorItems = answers.filter((item) => item.json.error !== undefined);
-		if (errorItems.length > 0) problems.push(`node "${node.name}" output ${errorItems.length} error item(s)${toErrorOutput ? ' on its success output' : ''}: ${JSON.stringify(errorItems[0].json.error)}`);
-		if (toErrorOutput) problems.push(...errorOutputProblems(node.name, outputItems(tasks, 'error')));
+		if (errorItems.length > 0)
+			problems.push(
+				`node "${node.name}" output ${errorItems.length} error item(s)${toErrorOutput ? ' on its success output' : ''}: ${JSON.stringify(errorItems[0].json.error)}`,
+			);
+		if (toErrorOutput)
+			problems.push(...errorOutputProblems(node.name, outputItems(tasks, 'error')));
 		// A node without a credential (the IP database lookup) sends nothing: a request of its
 		// own would show below as one too many, or as a request to a service no node uses. It
 		// must have found something in the database, not only misses.
 		if (Object.keys(node.credentials ?? {}).length === 0) {
 			if (items.length > 0 && items.every((item) => item.json.found === false)) {
-				problems.push(`node "${node.name}" found none of its ${items.length} addresses in the database`);
+				problems.push(
+					`node "${node.name}" found none of its ${items.length} addresses in the database`,
+				);
 			}
 			continue;
 		}
@@ -162,7 +196,9 @@ export async function checkRun(
 		// (Output: Result File) one item per file whose summary counts the file's rows.
 		// Items that fail before sending (an example's expected failures) cost no request, nor do
 		// those a node answers without one (an example's expected skips).
-		const unsent = (expectation?.failedBeforeSending?.[node.name] ?? 0) + (expectation?.skippedWithoutRequest?.[node.name] ?? 0);
+		const unsent =
+			(expectation?.failedBeforeSending?.[node.name] ?? 0) +
+			(expectation?.skippedWithoutRequest?.[node.name] ?? 0);
 		const sent =
 			(node.parameters.input !== 'csvFile'
 				? inputItemCount(runData, tasks)
@@ -176,26 +212,45 @@ export async function checkRun(
 	for (const [service, expected] of expectedRequests) {
 		const requests = context.log.filter((entry) => entry.service === service);
 		requestCounts.push(`${service} ${requests.length}`);
-		if (requests.length !== expected) problems.push(`the sandbox got ${requests.length} ${service} request(s), expected one per input item (per row of a CSV file): ${expected}`);
+		if (requests.length !== expected)
+			problems.push(
+				`the sandbox got ${requests.length} ${service} request(s), expected one per input item (per row of a CSV file): ${expected}`,
+			);
 		const failed = requests.filter((entry) => entry.status >= 400 || entry.status === 0);
-		if (failed.length > 0) problems.push(`${failed.length} ${service} request(s) were answered ${failed.map((entry) => entry.status).join(', ')}`);
+		if (failed.length > 0)
+			problems.push(
+				`${failed.length} ${service} request(s) were answered ${failed.map((entry) => entry.status).join(', ')}`,
+			);
 	}
 	const storage = context.log.filter((entry) => entry.service === 'storage');
 	if (storage.length > 0) requestCounts.push(`storage ${storage.length}`);
 	for (const entry of storage) {
 		const sent = JSON.stringify([entry.path, entry.query, entry.headers]);
-		if (context.keys.some((key) => sent.includes(key))) problems.push(`an API key reached the storage host (${entry.method} ${entry.path})`);
+		if (context.keys.some((key) => sent.includes(key)))
+			problems.push(`an API key reached the storage host (${entry.method} ${entry.path})`);
 	}
-	const unexpected = context.log.filter((entry) => entry.service !== 'storage' && !expectedRequests.has(entry.service));
-	if (unexpected.length > 0) problems.push(`requests to services no node of the workflow uses: ${[...new Set(unexpected.map((entry) => entry.service))].join(', ')}`);
-	if (context.keys.some((key) => context.stdout.includes(key))) problems.push('an API key appears in the run data');
+	const unexpected = context.log.filter(
+		(entry) => entry.service !== 'storage' && !expectedRequests.has(entry.service),
+	);
+	if (unexpected.length > 0)
+		problems.push(
+			`requests to services no node of the workflow uses: ${[...new Set(unexpected.map((entry) => entry.service))].join(', ')}`,
+		);
+	if (context.keys.some((key) => context.stdout.includes(key)))
+		problems.push('an API key appears in the run data');
 
 	for (const [nodeName, expected] of Object.entries(expectation?.branches ?? {})) {
 		problems.push(...branchProblems(nodeName, outputItems(runData[nodeName] ?? []), expected));
 	}
 
 	const binaries = await checkBinaries(runData, context.userFolder, problems);
-	const files = await checkWrittenFiles(workflow, runData, context.startedAt, context.userFolder, problems);
+	const files = await checkWrittenFiles(
+		workflow,
+		runData,
+		context.startedAt,
+		context.userFolder,
+		problems,
+	);
 
 	const summary = [
 		`${problems.length === 0 ? 'ok    ' : 'FAILED'} ${example.file}: ${counts.join(', ')}`,
@@ -211,7 +266,8 @@ export async function checkRun(
 function outputItems(tasks: TaskData[], which: 'all' | 'success' | 'error' = 'all'): Item[] {
 	return tasks.flatMap((task) => {
 		const outputs = task.data?.main ?? [];
-		const chosen = which === 'all' ? outputs : which === 'success' ? outputs.slice(0, -1) : outputs.slice(-1);
+		const chosen =
+			which === 'all' ? outputs : which === 'success' ? outputs.slice(0, -1) : outputs.slice(-1);
 		return chosen.flatMap((items) => items ?? []);
 	});
 }
@@ -222,20 +278,37 @@ function errorOutputProblems(nodeName: string, items: Item[]): string[] {
 		const error = item.json.error as { message?: unknown; description?: unknown } | undefined;
 		return typeof error?.message !== 'string' || typeof error.description !== 'string';
 	});
-	return bare.length === 0 ? [] : [`node "${nodeName}": ${bare.length} item(s) of its error output without error.message and error.description: ${JSON.stringify(bare[0].json)}`];
+	return bare.length === 0
+		? []
+		: [
+				`node "${nodeName}": ${bare.length} item(s) of its error output without error.message and error.description: ${JSON.stringify(bare[0].json)}`,
+			];
 }
 
 /** The items of a node (a branch of the example) against what the example expects there, in order. */
-function branchProblems(nodeName: string, items: Item[], expected: Array<Record<string, string | RegExp>>): string[] {
+function branchProblems(
+	nodeName: string,
+	items: Item[],
+	expected: Array<Record<string, string | RegExp>>,
+): string[] {
 	const matches = (item: Item | undefined, fields: Record<string, string | RegExp>) =>
 		item !== undefined &&
-		Object.entries(fields).every(([field, value]) => (value instanceof RegExp ? value.test(String(item.json[field] ?? '')) : item.json[field] === value));
+		Object.entries(fields).every(([field, value]) =>
+			value instanceof RegExp
+				? value.test(String(item.json[field] ?? ''))
+				: item.json[field] === value,
+		);
 	const wrong = expected.findIndex((fields, index) => !matches(items[index], fields));
 	if (items.length === expected.length && wrong < 0) return [];
-	const shown = (fields: Record<string, string | RegExp>) => JSON.stringify(fields, (_key, value: unknown) => (value instanceof RegExp ? String(value) : value));
+	const shown = (fields: Record<string, string | RegExp>) =>
+		JSON.stringify(fields, (_key, value: unknown) =>
+			value instanceof RegExp ? String(value) : value,
+		);
 	return [
 		`node "${nodeName}" output ${items.length} item(s), expected ${expected.length}` +
-			(wrong >= 0 ? `; item ${wrong + 1} is ${JSON.stringify(items[wrong]?.json ?? null)}, expected ${shown(expected[wrong])}` : ''),
+			(wrong >= 0
+				? `; item ${wrong + 1} is ${JSON.stringify(items[wrong]?.json ?? null)}, expected ${shown(expected[wrong])}`
+				: ''),
 	];
 }
 
@@ -263,7 +336,11 @@ function serviceOf(credentials: Record<string, unknown> | undefined): string | u
  * bytes live under the user folder's .n8n/storage. Each distinct binary is read back and its
  * bytes checked against its MIME type and size.
  */
-async function checkBinaries(runData: Record<string, TaskData[]>, userFolder: string, problems: string[]): Promise<number> {
+async function checkBinaries(
+	runData: Record<string, TaskData[]>,
+	userFolder: string,
+	problems: string[],
+): Promise<number> {
 	const seen = new Set<string>();
 	for (const [nodeName, tasks] of Object.entries(runData)) {
 		for (const item of outputItems(tasks)) {
@@ -274,7 +351,12 @@ async function checkBinaries(runData: Record<string, TaskData[]>, userFolder: st
 				const where = `binary "${property}" (${binary.fileName ?? 'no name'}) of node "${nodeName}"`;
 				let bytes: Buffer;
 				if (binary.id?.startsWith(BINARY_PREFIX)) {
-					const file = path.join(userFolder, '.n8n', 'storage', binary.id.slice(BINARY_PREFIX.length));
+					const file = path.join(
+						userFolder,
+						'.n8n',
+						'storage',
+						binary.id.slice(BINARY_PREFIX.length),
+					);
 					try {
 						bytes = await fs.readFile(file);
 					} catch {
@@ -307,20 +389,29 @@ async function checkWrittenFiles(
 	problems: string[],
 ): Promise<string[]> {
 	const written: string[] = [];
-	for (const node of workflow.nodes.filter((candidate) => candidate.type === WRITE_FILE_NODE && candidate.parameters.operation === 'write')) {
+	for (const node of workflow.nodes.filter(
+		(candidate) => candidate.type === WRITE_FILE_NODE && candidate.parameters.operation === 'write',
+	)) {
 		for (const item of outputItems(runData[node.name] ?? [])) {
 			// As n8n resolves it: a relative path from n8n's working directory, its home folder here.
 			const file = path.resolve(workingDirectory, String(item.json.fileName ?? ''));
 			try {
 				const stat = await fs.stat(file);
 				// mtime has whole-second precision on some filesystems
-				if (stat.mtimeMs < startedAt - 1000) problems.push(`${file} was not written by this run (modified ${stat.mtime.toISOString()})`);
+				if (stat.mtimeMs < startedAt - 1000)
+					problems.push(
+						`${file} was not written by this run (modified ${stat.mtime.toISOString()})`,
+					);
 				const problem = signatureProblem(await fs.readFile(file), file);
 				if (problem) problems.push(`${file}: ${problem}`);
-				const shown = file.startsWith(workingDirectory + path.sep) ? `~/${path.relative(workingDirectory, file)}` : file;
+				const shown = file.startsWith(workingDirectory + path.sep)
+					? `~/${path.relative(workingDirectory, file)}`
+					: file;
 				written.push(`${shown} (${stat.size} B)`);
 			} catch (error) {
-				problems.push(`node "${node.name}" says it wrote ${file || '(no file name)'}, but: ${(error as Error).message}`);
+				problems.push(
+					`node "${node.name}" says it wrote ${file || '(no file name)'}, but: ${(error as Error).message}`,
+				);
 			}
 		}
 	}

@@ -30,7 +30,11 @@ export const N8N_2: RuntimeSpec = {
 	nodeVersion: '24.21.0',
 	overrides: { linkedom: '0.18.14', '@langchain/core': { langsmith: '0.10.5' } },
 };
-export const N8N_1: RuntimeSpec = { n8nVersion: '1.123.81', nodeVersion: '22.23.3', overrides: { xlsx: '0.18.5' } };
+export const N8N_1: RuntimeSpec = {
+	n8nVersion: '1.123.81',
+	nodeVersion: '22.23.3',
+	overrides: { xlsx: '0.18.5' },
+};
 /** Kept for callers that name the default line's versions. */
 export const N8N_VERSION = N8N_2.n8nVersion;
 export const NODE_VERSION = N8N_2.nodeVersion;
@@ -44,7 +48,8 @@ export function runtimeSpec(choice: string | undefined): RuntimeSpec {
 	if (choice === undefined || choice === '2' || choice === N8N_2.n8nVersion) return N8N_2;
 	if (choice === '1' || choice === N8N_1.n8nVersion) return N8N_1;
 	const match = /^([12])\.\d+\.\d+$/.exec(choice);
-	if (!match) throw new Error(`--n8n takes 1, 2 or an exact n8n version (1.123.81), not "${choice}"`);
+	if (!match)
+		throw new Error(`--n8n takes 1, 2 or an exact n8n version (1.123.81), not "${choice}"`);
 	return { ...(match[1] === '1' ? N8N_1 : N8N_2), n8nVersion: choice };
 }
 
@@ -69,7 +74,10 @@ export function cacheRoot(): string {
 }
 
 /** Installs the spec's Node and n8n into the cache when they are not there yet; returns where they are. */
-export async function ensureRuntime(log: (line: string) => void = console.log, spec: RuntimeSpec = N8N_2): Promise<Runtime> {
+export async function ensureRuntime(
+	log: (line: string) => void = console.log,
+	spec: RuntimeSpec = N8N_2,
+): Promise<Runtime> {
 	const { n8nVersion, nodeVersion } = spec;
 	const root = cacheRoot();
 	const nodePackage = `node-${process.platform}-${process.arch}`;
@@ -89,7 +97,9 @@ export async function ensureRuntime(log: (line: string) => void = console.log, s
 		await npm(['install', ...QUIET_INSTALL], nodeDir, 'npm install of the Node runtime');
 		const version = await runCommand(runtime.node, ['--version']);
 		if (version.stdout.trim() !== `v${nodeVersion}`) {
-			throw new Error(`${runtime.node} reports ${version.stdout.trim() || version.stderr.trim()}, expected v${nodeVersion}`);
+			throw new Error(
+				`${runtime.node} reports ${version.stdout.trim() || version.stderr.trim()}, expected v${nodeVersion}`,
+			);
 		}
 	});
 
@@ -104,19 +114,39 @@ export async function ensureRuntime(log: (line: string) => void = console.log, s
 			npm_config_nodedir: nodeHome,
 			npm_config_build_from_source: 'true',
 		});
-		const check = await runCommand(runtime.node, ['-e', "require('sqlite3'); console.log(require('n8n/package.json').version)"], {
-			cwd: n8nDir,
-		});
+		const check = await runCommand(
+			runtime.node,
+			['-e', "require('sqlite3'); console.log(require('n8n/package.json').version)"],
+			{
+				cwd: n8nDir,
+			},
+		);
 		assertSucceeded(check, `loading sqlite3 and n8n under Node ${nodeVersion}`);
-		if (check.stdout.trim() !== n8nVersion) throw new Error(`installed n8n is ${check.stdout.trim()}, expected ${n8nVersion}`);
+		if (check.stdout.trim() !== n8nVersion)
+			throw new Error(`installed n8n is ${check.stdout.trim()}, expected ${n8nVersion}`);
 	});
 	return runtime;
 }
 
-const QUIET_INSTALL = ['--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', '--no-update-notifier'];
+const QUIET_INSTALL = [
+	'--ignore-scripts',
+	'--no-audit',
+	'--no-fund',
+	'--loglevel=error',
+	'--no-update-notifier',
+];
 
-async function writePackageJson(dir: string, dependencies: Record<string, string>, overrides?: object) {
-	const manifest = { name: `${path.basename(dir)}-runtime`, private: true, dependencies, ...(overrides ? { overrides } : {}) };
+async function writePackageJson(
+	dir: string,
+	dependencies: Record<string, string>,
+	overrides?: object,
+) {
+	const manifest = {
+		name: `${path.basename(dir)}-runtime`,
+		private: true,
+		dependencies,
+		...(overrides ? { overrides } : {}),
+	};
 	await fs.writeFile(path.join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
@@ -124,25 +154,45 @@ async function writePackageJson(dir: string, dependencies: Record<string, string
  * Runs `install` into `dir` unless its marker is there. A folder without the marker is the
  * remains of an interrupted install: it is emptied and the install starts over.
  */
-async function installOnce(dir: string, what: string, log: (line: string) => void, install: () => Promise<void>) {
+async function installOnce(
+	dir: string,
+	what: string,
+	log: (line: string) => void,
+	install: () => Promise<void>,
+) {
 	const marker = path.join(dir, MARKER);
 	if (existsSync(marker)) return;
 	const started = Date.now();
 	log(`Installing ${what} into ${dir} (once; later runs reuse it) ...`);
 	await fs.rm(dir, { recursive: true, force: true });
 	await fs.mkdir(dir, { recursive: true });
-	const ticker = setInterval(() => log(`  ... still installing ${what.split(' (')[0]} (${Math.round((Date.now() - started) / 1000)} s)`), 30_000);
+	const ticker = setInterval(
+		() =>
+			log(
+				`  ... still installing ${what.split(' (')[0]} (${Math.round((Date.now() - started) / 1000)} s)`,
+			),
+		30_000,
+	);
 	try {
 		await install();
 	} finally {
 		clearInterval(ticker);
 	}
 	const seconds = Math.round((Date.now() - started) / 1000);
-	await fs.writeFile(marker, `${JSON.stringify({ what, installedAt: new Date().toISOString(), seconds }, null, 2)}\n`);
+	await fs.writeFile(
+		marker,
+		`${JSON.stringify({ what, installedAt: new Date().toISOString(), seconds }, null, 2)}\n`,
+	);
 	log(`  done in ${seconds} s.`);
 }
 
-async function npm(args: string[], cwd: string, what: string, log?: (line: string) => void, env: NodeJS.ProcessEnv = {}) {
+async function npm(
+	args: string[],
+	cwd: string,
+	what: string,
+	log?: (line: string) => void,
+	env: NodeJS.ProcessEnv = {},
+) {
 	const result = await runCommand('npm', args, { cwd, env: childEnv(env) });
 	assertSucceeded(result, what);
 	const summary = result.stdout.trim().split('\n').filter(Boolean).pop();

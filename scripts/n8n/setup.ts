@@ -4,7 +4,16 @@ import path from 'path';
 
 import { ROOT } from '../../test/harness/root';
 import { readManifest, type PackageManifest } from './communityPackage';
-import { instanceEnvironment, isN8n1, LOCAL_OWNER, ownerPasswordHash, setUpOwner, signIn, startServer, type Server } from './instance';
+import {
+	instanceEnvironment,
+	isN8n1,
+	LOCAL_OWNER,
+	ownerPasswordHash,
+	setUpOwner,
+	signIn,
+	startServer,
+	type Server,
+} from './instance';
 import { checkLoadedTypes, listedTypes, type ListedType, type LoadReport } from './loadingCheck';
 import { freePort } from './processes';
 import { installAsReadmeSays } from './readmeInstall';
@@ -38,7 +47,11 @@ export interface Prepared {
  * the built package (dist/ must be current: the npm scripts build first) into it with the
  * README's own install commands: packed, and the tarball installed into `~/.n8n/nodes`.
  */
-export async function prepare(label: string, log: (line: string) => void, spec?: RuntimeSpec): Promise<Prepared> {
+export async function prepare(
+	label: string,
+	log: (line: string) => void,
+	spec?: RuntimeSpec,
+): Promise<Prepared> {
 	const runtime = await ensureRuntime(log, spec);
 	const manifest = await readManifest(ROOT);
 	const listed = listedTypes(ROOT, manifest);
@@ -47,8 +60,15 @@ export async function prepare(label: string, log: (line: string) => void, spec?:
 		const userFolder = path.join(workFolder, 'home');
 		const filesFolder = path.join(userFolder, '.n8n-files');
 		await fs.mkdir(filesFolder, { recursive: true });
-		const packageDir = await installAsReadmeSays(ROOT, userFolder, manifest, path.join(workFolder, 'npm-cache'));
-		log(`Installed ${manifest.name} ${manifest.version} with the README's commands into n8n ${runtime.n8nVersion}'s fresh home folder ${userFolder}`);
+		const packageDir = await installAsReadmeSays(
+			ROOT,
+			userFolder,
+			manifest,
+			path.join(workFolder, 'npm-cache'),
+		);
+		log(
+			`Installed ${manifest.name} ${manifest.version} with the README's commands into n8n ${runtime.n8nVersion}'s fresh home folder ${userFolder}`,
+		);
 		return {
 			runtime,
 			manifest,
@@ -78,7 +98,11 @@ export async function emptyFilesFolder(prepared: Prepared): Promise<void> {
  * in a person's setup) on the given port, else N8N_RUNNERS_BROKER_PORT, else a free one, so it
  * never clashes with a neighbouring port the sandbox or another instance holds.
  */
-export async function environmentFor(prepared: Prepared, port?: number, brokerPort?: number): Promise<NodeJS.ProcessEnv> {
+export async function environmentFor(
+	prepared: Prepared,
+	port?: number,
+	brokerPort?: number,
+): Promise<NodeJS.ProcessEnv> {
 	return instanceEnvironment(prepared.runtime, {
 		userFolder: prepared.userFolder,
 		port: port ?? (Number(process.env.N8N_PORT) || (await freePort())),

@@ -31,7 +31,8 @@ export const CREDENTIAL_LABELS: Record<string, string> = {
 };
 
 /** British spellings n8n's own nodes write the US way. */
-export const BRITISH = /\b(colour|organis|licence|analys(e|ing)\b|behaviour|centre|favourite|cancelled|catalogue)/i;
+export const BRITISH =
+	/\b(colour|organis|licence|analys(e|ing)\b|behaviour|centre|favourite|cancelled|catalogue)/i;
 
 /** Every property of a description, nested ones (collection options, fixedCollection values) included. */
 export function allProperties(properties: INodeProperties[]): INodeProperties[] {
@@ -39,7 +40,8 @@ export function allProperties(properties: INodeProperties[]): INodeProperties[] 
 	for (const property of properties) {
 		found.push(property);
 		for (const option of property.options ?? []) {
-			if ('displayName' in option && 'type' in option) found.push(...allProperties([option as INodeProperties]));
+			if ('displayName' in option && 'type' in option)
+				found.push(...allProperties([option as INodeProperties]));
 			if ('values' in option) found.push(...allProperties(option.values));
 		}
 	}
@@ -71,12 +73,17 @@ function switches(description: INodeTypeDescription): INodeProperties[] {
 	const seen = new Set<string>();
 	return description.properties.filter(
 		(property) =>
-			['options', 'boolean'].includes(property.type) && keys.has(property.name) && !seen.has(property.name) && seen.add(property.name),
+			['options', 'boolean'].includes(property.type) &&
+			keys.has(property.name) &&
+			!seen.has(property.name) &&
+			seen.add(property.name),
 	);
 }
 
 const switchValues = (property: INodeProperties): Array<string | boolean> =>
-	property.type === 'boolean' ? [false, true] : (property.options ?? []).map((option) => (option as { value: string }).value);
+	property.type === 'boolean'
+		? [false, true]
+		: (property.options ?? []).map((option) => (option as { value: string }).value);
 
 /**
  * Every way the editor can lay the node out: one parameter set per combination of the values
@@ -87,7 +94,9 @@ export function branches(description: INodeTypeDescription): IDataObject[] {
 	let combinations: IDataObject[] = [{}];
 	for (const property of switches(description)) {
 		const values = switchValues(property);
-		combinations = combinations.flatMap((combination) => values.map((value) => ({ ...combination, [property.name]: value })));
+		combinations = combinations.flatMap((combination) =>
+			values.map((value) => ({ ...combination, [property.name]: value })),
+		);
 	}
 	return combinations;
 }
@@ -106,6 +115,7 @@ export function emptyValueOf(property: INodeProperties): unknown {
 /** Whether a value is empty as n8n's own required check and the nodes' checks read it. */
 export function isEmptyValue(value: unknown): boolean {
 	if (value === undefined || value === null || value === '') return true;
-	if (typeof value === 'object' && 'value' in (value as IDataObject)) return (value as IDataObject).value === '';
+	if (typeof value === 'object' && 'value' in (value as IDataObject))
+		return (value as IDataObject).value === '';
 	return false;
 }

@@ -19,7 +19,10 @@ beforeEach(() => sandbox.reset());
 
 type OnError = 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
 
-const emails = (count: number) => Array.from({ length: count }, (_, index) => ({ json: { email: `lead${index + 1}@example.com` } }));
+const emails = (count: number) =>
+	Array.from({ length: count }, (_, index) => ({
+		json: { email: `lead${index + 1}@example.com` },
+	}));
 
 function runEmails(items: Array<{ json: IDataObject }>, onError: OnError, requestsPerSecond = 0) {
 	return runNode({
@@ -58,24 +61,37 @@ describe('the plan runs out on the 3rd of 10 items, paced to 1 request a second 
 		const run = await runEmails(emails(10), 'continueErrorOutput', 1);
 		expect(run.error).toBeUndefined();
 		expect(sandbox.requests('email')).toHaveLength(3);
-		expect(run.items.map((item) => item.json.email_address)).toEqual(['lead1@example.com', 'lead2@example.com']);
-		expect(run.errorItems.map((item) => item.pairedItem)).toEqual([2, 3, 4, 5, 6, 7, 8, 9].map((item) => ({ item })));
-		expect(errorOf(run.errorItems[0]).message).toMatch(/credits for Email Reputation are used up \(422\)/);
+		expect(run.items.map((item) => item.json.email_address)).toEqual([
+			'lead1@example.com',
+			'lead2@example.com',
+		]);
+		expect(run.errorItems.map((item) => item.pairedItem)).toEqual(
+			[2, 3, 4, 5, 6, 7, 8, 9].map((item) => ({ item })),
+		);
+		expect(errorOf(run.errorItems[0]).message).toMatch(
+			/credits for Email Reputation are used up \(422\)/,
+		);
 		expect(errorOf(run.errorItems[1]).message).toBe(
 			"Item 4 was not sent: the plan's API credits for Email Reputation ran out at item 3",
 		);
-		expect(errorOf(run.errorItems[1]).description).toMatch(/^Item 4 was not sent, so it cost nothing/);
+		expect(errorOf(run.errorItems[1]).description).toMatch(
+			/^Item 4 was not sent, so it cost nothing/,
+		);
 		// n8n merged the input item's own JSON under the error.
 		expect(run.errorItems[1].json.email).toBe('lead4@example.com');
-		expect(hintsOf(run)).toContainEqual(expect.stringMatching(/ran out at item 3: 7 items after it were not sent and cost nothing/));
+		expect(hintsOf(run)).toContainEqual(
+			expect.stringMatching(/ran out at item 3: 7 items after it were not sent and cost nothing/),
+		);
 	});
 
-	it('the email service\'s 403 form of the answer stops it too', async () => {
+	it("the email service's 403 form of the answer stops it too", async () => {
 		sandbox.setQuota('email', 2, 403);
 		const run = await runEmails(emails(10), 'continueRegularOutput', 1);
 		expect(sandbox.requests('email')).toHaveLength(3);
 		expect(run.items).toHaveLength(10);
-		expect(run.items.slice(3).every((item) => /was not sent/.test(String(item.json.error)))).toBe(true);
+		expect(run.items.slice(3).every((item) => /was not sent/.test(String(item.json.error)))).toBe(
+			true,
+		);
 	});
 
 	it('default On Error: the run stops at item 3 and says that 2 paid answers are discarded, and how to keep them', async () => {
@@ -83,7 +99,9 @@ describe('the plan runs out on the 3rd of 10 items, paced to 1 request a second 
 		const run = await runEmails(emails(10), 'stopWorkflow', 1);
 		expect(sandbox.requests('email')).toHaveLength(3);
 		expect(run.error?.message).toMatch(/\(422\)/);
-		expect(run.error?.description).toMatch(/Discarded: 2 items already answered \(and charged\) in this run/);
+		expect(run.error?.description).toMatch(
+			/Discarded: 2 items already answered \(and charged\) in this run/,
+		);
 		expect(run.error?.description).toMatch(/"Continue \(using error output\)"/);
 	});
 });
@@ -97,14 +115,23 @@ describe('the plan runs out at row 300 of a 1,000-row file, 32 requests in fligh
 		expect(sentAfterFirstQuotaAnswer('email')).toBeLessThanOrEqual(32);
 		expect(sandbox.requests('email').length).toBeLessThanOrEqual(301 + 32);
 		expect(run.items).toHaveLength(300);
-		expect(run.items.map((item) => (item.json.csvRow as IDataObject).number)).toEqual(Array.from({ length: 300 }, (_, index) => index + 2));
+		expect(run.items.map((item) => (item.json.csvRow as IDataObject).number)).toEqual(
+			Array.from({ length: 300 }, (_, index) => index + 2),
+		);
 		expect(run.errorItems).toHaveLength(700);
-		const notSent = run.errorItems.filter((item) => /was not sent: the plan's API credits/.test(String(errorOf(item).message)));
+		const notSent = run.errorItems.filter((item) =>
+			/was not sent: the plan's API credits/.test(String(errorOf(item).message)),
+		);
 		expect(notSent.length).toBeGreaterThanOrEqual(700 - 32);
 		// A row names itself as the user sees it, with its columns, not as "Item 1".
 		const last = run.errorItems[699];
-		expect(errorOf(last).message).toMatch(/^CSV row 1001 was not sent: the plan's API credits for Email Reputation ran out at CSV row \d+$/);
-		expect(errorOf(last).csvRow).toEqual({ number: 1001, columns: { name: 'Lead 1000', email: 'lead1000@example.com' } });
+		expect(errorOf(last).message).toMatch(
+			/^CSV row 1001 was not sent: the plan's API credits for Email Reputation ran out at CSV row \d+$/,
+		);
+		expect(errorOf(last).csvRow).toEqual({
+			number: 1001,
+			columns: { name: 'Lead 1000', email: 'lead1000@example.com' },
+		});
 		expect(run.items.every((item) => item.json.error === undefined)).toBe(true);
 	});
 
@@ -112,8 +139,12 @@ describe('the plan runs out at row 300 of a 1,000-row file, 32 requests in fligh
 		sandbox.setQuota('email', 300);
 		const run = await runEmailFile(1000, 'stopWorkflow');
 		expect(sentAfterFirstQuotaAnswer('email')).toBeLessThanOrEqual(32);
-		expect(run.error?.message).toMatch(/^CSV row \d+: The plan's API credits for Email Reputation are used up \(422\)/);
-		expect(run.error?.description).toMatch(/Discarded: 300 rows already answered \(and charged\) in this run/);
+		expect(run.error?.message).toMatch(
+			/^CSV row \d+: The plan's API credits for Email Reputation are used up \(422\)/,
+		);
+		expect(run.error?.description).toMatch(
+			/Discarded: 300 rows already answered \(and charged\) in this run/,
+		);
 	});
 });
 
@@ -122,15 +153,24 @@ describe('a rejected key (401) stops the sending too: every later request would 
 		const run = await runNode({
 			type: 'abstractEmail',
 			parameters: { email: '={{ $json.email }}', options: {} },
-			credential: sandboxCredential(sandbox, 'email', { requestsPerSecond: 1, apiKey: sandbox.keys.phone }),
+			credential: sandboxCredential(sandbox, 'email', {
+				requestsPerSecond: 1,
+				apiKey: sandbox.keys.phone,
+			}),
 			items: emails(10),
 			onError: 'continueErrorOutput',
 		});
 		expect(sandbox.requests('email')).toHaveLength(1);
 		expect(run.items).toEqual([]);
 		expect(errorOf(run.errorItems[0]).message).toMatch(/The API key was rejected \(401\)/);
-		expect(errorOf(run.errorItems[9]).message).toBe('Item 10 was not sent: the Email Reputation key was rejected (401) at item 1');
-		expect(errorOf(run.errorItems[9]).description).toMatch(/cost nothing\. Check the credential: keys are per service/);
-		expect(hintsOf(run)).toContainEqual(expect.stringMatching(/key was rejected \(401\) at item 1: 9 items after it were not sent/));
+		expect(errorOf(run.errorItems[9]).message).toBe(
+			'Item 10 was not sent: the Email Reputation key was rejected (401) at item 1',
+		);
+		expect(errorOf(run.errorItems[9]).description).toMatch(
+			/cost nothing\. Check the credential: keys are per service/,
+		);
+		expect(hintsOf(run)).toContainEqual(
+			expect.stringMatching(/key was rejected \(401\) at item 1: 9 items after it were not sent/),
+		);
 	});
 });

@@ -19,8 +19,16 @@ afterAll(async () => {
 	await sandbox.close();
 });
 
-const phoneCsv = { type: 'abstractPhone', service: 'phone', parameters: { input: 'csvFile', binaryPropertyName: 'data', options: {} } };
-const emailCsv = { type: 'abstractEmail', service: 'email', parameters: { input: 'csvFile', binaryPropertyName: 'data', emailColumn: 'email', options: {} } };
+const phoneCsv = {
+	type: 'abstractPhone',
+	service: 'phone',
+	parameters: { input: 'csvFile', binaryPropertyName: 'data', options: {} },
+};
+const emailCsv = {
+	type: 'abstractEmail',
+	service: 'email',
+	parameters: { input: 'csvFile', binaryPropertyName: 'data', emailColumn: 'email', options: {} },
+};
 /** Paced to one request a second, so one request is in flight at a time and the quota's order is fixed. */
 const oneAtATime = () => ({ requestsPerSecond: 1 });
 
@@ -30,15 +38,27 @@ const CASES: Case[] = [
 		path: 'invalid CSV file',
 		service: 'phone',
 		foundInInput: true,
-		units: [{ item: 0, row: 2 }, { item: 1, fails: /^Invalid CSV file .*row 3 is empty/ }, { item: 2, row: 2 }],
-		run: nodeRun(phoneCsv, [csvItem('phone\n+14152007986\n'), csvItem('phone\n+33142685300\n\n+442079460018\n'), csvItem('phone\n+442079460018\n')]),
+		units: [
+			{ item: 0, row: 2 },
+			{ item: 1, fails: /^Invalid CSV file .*row 3 is empty/ },
+			{ item: 2, row: 2 },
+		],
+		run: nodeRun(phoneCsv, [
+			csvItem('phone\n+14152007986\n'),
+			csvItem('phone\n+33142685300\n\n+442079460018\n'),
+			csvItem('phone\n+442079460018\n'),
+		]),
 	},
 	{
 		name: 'Phone (CSV file): a row without a number',
 		path: 'invalid CSV row value',
 		service: 'phone',
 		foundInInput: true,
-		units: [{ item: 0, row: 2 }, { item: 0, row: 3, fails: /Invalid Phone \(row 3, column 1\): is required/ }, { item: 0, row: 4 }],
+		units: [
+			{ item: 0, row: 2 },
+			{ item: 0, row: 3, fails: /Invalid Phone \(row 3, column 1\): is required/ },
+			{ item: 0, row: 4 },
+		],
 		run: nodeRun(phoneCsv, [csvItem('phone,name\n+14152007986,Ann\n,Nobody\n+442079460018,Bob\n')]),
 	},
 	{
@@ -46,22 +66,38 @@ const CASES: Case[] = [
 		path: 'invalid CSV file',
 		service: 'email',
 		foundInInput: true,
-		units: [{ item: 0, row: 2 }, { item: 1, fails: /not valid CSV: Line 2 has text after the closing quote/ }, { item: 2, row: 2 }],
-		run: nodeRun(emailCsv, [csvItem('email\nann@acme.io\n'), csvItem('email\n"bob@acme.io"x\n'), csvItem('email\ncy@acme.io\n')]),
+		units: [
+			{ item: 0, row: 2 },
+			{ item: 1, fails: /not valid CSV: Line 2 has text after the closing quote/ },
+			{ item: 2, row: 2 },
+		],
+		run: nodeRun(emailCsv, [
+			csvItem('email\nann@acme.io\n'),
+			csvItem('email\n"bob@acme.io"x\n'),
+			csvItem('email\ncy@acme.io\n'),
+		]),
 	},
 	{
 		name: 'Email (CSV file): a row without an address',
 		path: 'invalid CSV row value',
 		service: 'email',
 		foundInInput: true,
-		units: [{ item: 0, row: 2 }, { item: 0, row: 3, fails: /Invalid Email \(row 3, column 2\): is required/ }, { item: 0, row: 4 }],
+		units: [
+			{ item: 0, row: 2 },
+			{ item: 0, row: 3, fails: /Invalid Email \(row 3, column 2\): is required/ },
+			{ item: 0, row: 4 },
+		],
 		run: nodeRun(emailCsv, [csvItem('name,email\nAnn,ann@acme.io\nNobody,\nBob,bob@acme.io\n')]),
 	},
 	{
 		name: 'Email (CSV file): the service fails on one row for as long as it is retried (503)',
 		path: 'service error after retries',
 		service: 'email',
-		units: [{ item: 0, row: 2 }, { item: 0, row: 3, fails: /^CSV row 3: .*\(503\)/ }, { item: 0, row: 4 }],
+		units: [
+			{ item: 0, row: 2 },
+			{ item: 0, row: 3, fails: /^CSV row 3: .*\(503\)/ },
+			{ item: 0, row: 4 },
+		],
 		arrange: (box) => box.faultWhen('email', carrying('bob@acme.io'), lasting(503)),
 		stopsWith: /^CSV row 3: .*\(503\)/,
 		run: nodeRun(emailCsv, [csvItem('email\nann@acme.io\nbob@acme.io\ncy@acme.io\n')]),
@@ -72,30 +108,57 @@ const CASES: Case[] = [
 		service: 'phone',
 		arrange: (box) => box.setQuota('phone', 1),
 		stopDescribes: /Discarded: 1 row already answered \(and charged\)/,
-		units: [{ item: 0, row: 2 }, { item: 0, row: 3, fails: /^CSV row 3: .*used up \(422\)/ }, { item: 0, row: 4, fails: /^CSV row 4 was not sent: the plan's API credits/ }],
-		run: nodeRun({ ...phoneCsv, credential: oneAtATime }, [csvItem('phone\n+14152007986\n+442079460018\n+33142685300\n')]),
+		units: [
+			{ item: 0, row: 2 },
+			{ item: 0, row: 3, fails: /^CSV row 3: .*used up \(422\)/ },
+			{ item: 0, row: 4, fails: /^CSV row 4 was not sent: the plan's API credits/ },
+		],
+		run: nodeRun({ ...phoneCsv, credential: oneAtATime }, [
+			csvItem('phone\n+14152007986\n+442079460018\n+33142685300\n'),
+		]),
 	},
 ];
 
 /** The same three failure paths for each node that gained a file input beside Email: its own values, column and rules. */
 function fileNodeCases(node: FileNode): Case[] {
-	const spec = { type: node.type, service: node.service, parameters: { ...node.parameters, input: 'csvFile', binaryPropertyName: 'data', [node.columnParameter]: node.header, options: {} } };
+	const spec = {
+		type: node.type,
+		service: node.service,
+		parameters: {
+			...node.parameters,
+			input: 'csvFile',
+			binaryPropertyName: 'data',
+			[node.columnParameter]: node.header,
+			options: {},
+		},
+	};
 	const [first, second, third] = [0, 1, 2].map((index) => node.value(index));
-	const file = (...values: string[]) => csvItem(`name,${node.header}\n${values.map((value, index) => `Lead ${index + 1},${value}`).join('\n')}\n`);
+	const file = (...values: string[]) =>
+		csvItem(
+			`name,${node.header}\n${values.map((value, index) => `Lead ${index + 1},${value}`).join('\n')}\n`,
+		);
 	return [
 		{
 			name: `${node.label} (CSV file): a row with a value the node refuses`,
 			path: 'invalid CSV row value',
 			service: node.service,
 			foundInInput: true,
-			units: [{ item: 0, row: 2 }, { item: 0, row: 3, fails: refusal(node, 3) }, { item: 0, row: 4 }],
+			units: [
+				{ item: 0, row: 2 },
+				{ item: 0, row: 3, fails: refusal(node, 3) },
+				{ item: 0, row: 4 },
+			],
 			run: nodeRun(spec, [file(first, node.refused, third)]),
 		},
 		{
 			name: `${node.label} (CSV file): the service fails on one row for as long as it is retried (503)`,
 			path: 'service error after retries',
 			service: node.service,
-			units: [{ item: 0, row: 2 }, { item: 0, row: 3, fails: /^CSV row 3: .*\(503\)/ }, { item: 0, row: 4 }],
+			units: [
+				{ item: 0, row: 2 },
+				{ item: 0, row: 3, fails: /^CSV row 3: .*\(503\)/ },
+				{ item: 0, row: 4 },
+			],
 			arrange: (box) => box.faultWhen(node.service, carrying(second), lasting(503)),
 			stopsWith: /^CSV row 3: .*\(503\)/,
 			run: nodeRun(spec, [file(first, second, third)]),
@@ -106,20 +169,27 @@ function fileNodeCases(node: FileNode): Case[] {
 			service: node.service,
 			arrange: (box) => box.setQuota(node.service, 1),
 			stopDescribes: /Discarded: 1 row already answered \(and charged\)/,
-			units: [{ item: 0, row: 2 }, { item: 0, row: 3, fails: /^CSV row 3: .*used up \(422\)/ }, { item: 0, row: 4, fails: /^CSV row 4 was not sent: the plan's API credits/ }],
+			units: [
+				{ item: 0, row: 2 },
+				{ item: 0, row: 3, fails: /^CSV row 3: .*used up \(422\)/ },
+				{ item: 0, row: 4, fails: /^CSV row 4 was not sent: the plan's API credits/ },
+			],
 			run: nodeRun({ ...spec, credential: oneAtATime }, [file(first, second, third)]),
 		},
 	];
 }
 
-for (const testCase of [...CASES, ...NEW_FILE_NODES.flatMap(fileNodeCases)]) describeCase(() => sandbox, testCase);
+for (const testCase of [...CASES, ...NEW_FILE_NODES.flatMap(fileNodeCases)])
+	describeCase(() => sandbox, testCase);
 
 describe('what a failed CSV row says', () => {
 	// A failed row names its row: "row 67 was not sent", not "Item 1 was not sent" (the file's item); and the
 	// row is named once, not "CSV row 3: Invalid Email (row 3, column 2): ...".
 	it('names the row, not the file item, in the description of its error', async () => {
 		sandbox.reset();
-		const run = nodeRun(emailCsv, [csvItem('name,email\nAnn,ann@acme.io\nNobody,\nBob,bob@acme.io\n')]);
+		const run = nodeRun(emailCsv, [
+			csvItem('name,email\nAnn,ann@acme.io\nNobody,\nBob,bob@acme.io\n'),
+		]);
 		const { errorItems } = await run(sandbox, 'continueErrorOutput');
 		const error = errorItems[0].json.error as { message: string; description: string };
 		expect(error.description).toMatch(/^(CSV )?[Rr]ow 3 was not sent/);

@@ -3,7 +3,15 @@ import { shortenRetryBudget } from '../harness/retryBudget';
 import { lookUp } from '../nodes/ipLookupHelpers';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { databaseControls } from '../sandbox/services/database';
-import { carrying, describeCase, keyOfAnotherService, lasting, nodeRun, valueItems, type Case } from './errorOutputMatrix';
+import {
+	carrying,
+	describeCase,
+	keyOfAnotherService,
+	lasting,
+	nodeRun,
+	valueItems,
+	type Case,
+} from './errorOutputMatrix';
 
 /**
  * The error-output matrix (errorOutputMatrix.ts) for the nodes whose answers are files or come
@@ -24,10 +32,26 @@ afterAll(async () => {
 });
 
 const oneAtATime = () => ({ requestsPerSecond: 1 });
-const images = { type: 'abstractImages', service: 'images', parameters: { source: 'url', url: '={{ $json.url }}' } };
-const avatars = { type: 'abstractAvatars', service: 'avatars', parameters: { name: '={{ $json.name }}' } };
-const screenshot = { type: 'abstractScreenshot', service: 'screenshot', parameters: { url: '={{ $json.url }}' } };
-const ipDatabase = { type: 'abstractIpDatabase', service: 'api', parameters: { database: '={{ $json.database }}', format: 'csv', output: 'archive' } };
+const images = {
+	type: 'abstractImages',
+	service: 'images',
+	parameters: { source: 'url', url: '={{ $json.url }}' },
+};
+const avatars = {
+	type: 'abstractAvatars',
+	service: 'avatars',
+	parameters: { name: '={{ $json.name }}' },
+};
+const screenshot = {
+	type: 'abstractScreenshot',
+	service: 'screenshot',
+	parameters: { url: '={{ $json.url }}' },
+};
+const ipDatabase = {
+	type: 'abstractIpDatabase',
+	service: 'api',
+	parameters: { database: '={{ $json.database }}', format: 'csv', output: 'archive' },
+};
 const ips = ['8.8.8.8', '999.1.1.1', '1.1.1.1'];
 
 const CASES: Case[] = [
@@ -37,15 +61,29 @@ const CASES: Case[] = [
 		service: 'images',
 		foundInInput: true,
 		units: [{ item: 0 }, { item: 1, fails: /^Invalid Image URL \(url\)/ }, { item: 2 }],
-		run: nodeRun(images, valueItems('url', ['https://cdn.example.com/a.jpg', '', 'https://cdn.example.com/b.png'])),
+		run: nodeRun(
+			images,
+			valueItems('url', ['https://cdn.example.com/a.jpg', '', 'https://cdn.example.com/b.png']),
+		),
 	},
 	{
 		name: 'Image Processing: one credit left for three images',
 		path: 'plan exhausted',
 		service: 'images',
 		arrange: (box) => box.setQuota('images', 1),
-		units: [{ item: 0 }, { item: 1, fails: /used up \(422\)/ }, { item: 2, fails: /^Item 3 was not sent: the plan's API credits/ }],
-		run: nodeRun({ ...images, credential: oneAtATime }, valueItems('url', ['https://cdn.example.com/a.jpg', 'https://cdn.example.com/b.png', 'https://cdn.example.com/c.jpg'])),
+		units: [
+			{ item: 0 },
+			{ item: 1, fails: /used up \(422\)/ },
+			{ item: 2, fails: /^Item 3 was not sent: the plan's API credits/ },
+		],
+		run: nodeRun(
+			{ ...images, credential: oneAtATime },
+			valueItems('url', [
+				'https://cdn.example.com/a.jpg',
+				'https://cdn.example.com/b.png',
+				'https://cdn.example.com/c.jpg',
+			]),
+		),
 	},
 	{
 		name: 'Avatars: an empty name',
@@ -60,7 +98,10 @@ const CASES: Case[] = [
 		path: 'refused key',
 		service: 'avatars',
 		units: [0, 1, 2].map((item) => ({ item, fails: /API key was rejected \(401\)/ })),
-		run: nodeRun({ ...avatars, credential: keyOfAnotherService('screenshot') }, valueItems('name', ['Ada Lovelace', 'Alan Turing', 'Grace Hopper'])),
+		run: nodeRun(
+			{ ...avatars, credential: keyOfAnotherService('screenshot') },
+			valueItems('name', ['Ada Lovelace', 'Alan Turing', 'Grace Hopper']),
+		),
 	},
 	{
 		name: 'Website Screenshot: a value that is not a URL',
@@ -68,15 +109,26 @@ const CASES: Case[] = [
 		service: 'screenshot',
 		foundInInput: true,
 		units: [{ item: 0 }, { item: 1, fails: /^Invalid URL \(url\)/ }, { item: 2 }],
-		run: nodeRun(screenshot, valueItems('url', ['https://example.com/pricing', 'not a url', 'https://example.com/'])),
+		run: nodeRun(
+			screenshot,
+			valueItems('url', ['https://example.com/pricing', 'not a url', 'https://example.com/']),
+		),
 	},
 	{
 		name: 'Website Screenshot: the service fails on one page for as long as it is retried (500)',
 		path: 'service error after retries',
 		service: 'screenshot',
-		arrange: (box) => box.faultWhen('screenshot', carrying('https://example.com/broken'), lasting(500)),
+		arrange: (box) =>
+			box.faultWhen('screenshot', carrying('https://example.com/broken'), lasting(500)),
 		units: [{ item: 0 }, { item: 1, fails: /\(500\)/ }, { item: 2 }],
-		run: nodeRun(screenshot, valueItems('url', ['https://example.com/pricing', 'https://example.com/broken', 'https://example.com/'])),
+		run: nodeRun(
+			screenshot,
+			valueItems('url', [
+				'https://example.com/pricing',
+				'https://example.com/broken',
+				'https://example.com/',
+			]),
+		),
 	},
 	{
 		name: 'IP Database Download: an unknown database',
@@ -92,7 +144,10 @@ const CASES: Case[] = [
 		service: 'api',
 		// The download service answers one 403 for an unknown key and a missing entitlement alike.
 		units: [0, 1].map((item) => ({ item, fails: /^The IP database download was refused \(403\)/ })),
-		run: nodeRun({ ...ipDatabase, credential: keyOfAnotherService('vat') }, valueItems('database', ['ip-asn', 'ip-security'])),
+		run: nodeRun(
+			{ ...ipDatabase, credential: keyOfAnotherService('vat') },
+			valueItems('database', ['ip-asn', 'ip-security']),
+		),
 	},
 	{
 		name: 'IP Database Download: the first of three archives arrives broken',
@@ -101,17 +156,29 @@ const CASES: Case[] = [
 		arrange: (box) => databaseControls(box).failNextDownload('corrupted'),
 		units: [{ item: 0, fails: /is broken: its gzip data is broken/ }, { item: 1 }, { item: 2 }],
 		// One download at a time, so that the broken link is the first item's.
-		run: nodeRun({ ...ipDatabase, credential: oneAtATime }, valueItems('database', ['ip-asn', 'ip-security', 'ip-geolocation'])),
+		run: nodeRun(
+			{ ...ipDatabase, credential: oneAtATime },
+			valueItems('database', ['ip-asn', 'ip-security', 'ip-geolocation']),
+		),
 	},
 	{
 		name: 'IP Database Lookup: an invalid address (the other failures: test/nodes/ipLookupErrors.test.ts)',
 		path: 'invalid input',
 		service: 'none',
-		units: [{ item: 0 }, { item: 1, fails: /^Invalid IP Address \(ipAddress\): "999.1.1.1" is not an IPv4 address/ }, { item: 2 }],
+		units: [
+			{ item: 0 },
+			{ item: 1, fails: /^Invalid IP Address \(ipAddress\): "999.1.1.1" is not an IPv4 address/ },
+			{ item: 2 },
+		],
 		// Its items come from a node of the test's own: n8n merges each one's address and mark.
 		inputJson: (item) => ({ ip: ips[item], mark: 'kept' }),
 		run: async (_sandbox, onError) => {
-			const result = await lookUp({ file: { bytes: databaseFileOf('ip-asn', 'mmdb', 1) }, ips, itemJson: { mark: 'kept' }, onError });
+			const result = await lookUp({
+				file: { bytes: databaseFileOf('ip-asn', 'mmdb', 1) },
+				ips,
+				itemJson: { mark: 'kept' },
+				onError,
+			});
 			return { ...result, errorItems: result.errors };
 		},
 	},
@@ -123,7 +190,11 @@ const CASES: Case[] = [
 		stopsWith: /"999.1.1.1" is not an IPv4 address|The file is neither an MMDB database/,
 		inputJson: (item) => ({ ip: ['8.8.8.8', '1.1.1.1', '9.9.9.9'][item] }),
 		run: async (_sandbox, onError) => {
-			const result = await lookUp({ file: { bytes: Buffer.from('hello,world\r\n1,2\r\n') }, ips: ['8.8.8.8', '1.1.1.1', '9.9.9.9'], onError });
+			const result = await lookUp({
+				file: { bytes: Buffer.from('hello,world\r\n1,2\r\n') },
+				ips: ['8.8.8.8', '1.1.1.1', '9.9.9.9'],
+				onError,
+			});
 			return { ...result, errorItems: result.errors };
 		},
 	},

@@ -1,7 +1,15 @@
 import { shortenRetryBudget } from '../harness/retryBudget';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { VALID_IBANS } from './ibanRun';
-import { carrying, describeCase, keyOfAnotherService, lasting, nodeRun, valueItems, type Case } from './errorOutputMatrix';
+import {
+	carrying,
+	describeCase,
+	keyOfAnotherService,
+	lasting,
+	nodeRun,
+	valueItems,
+	type Case,
+} from './errorOutputMatrix';
 
 /**
  * The error-output matrix for the lookup nodes that take one value per item: Phone and Email
@@ -30,7 +38,14 @@ const CASES: Case[] = [
 		service: 'phone',
 		foundInInput: true,
 		units: [{ item: 0 }, { item: 1, fails: /^Invalid Phone \(phone\): is required/ }, { item: 2 }],
-		run: nodeRun({ type: 'abstractPhone', service: 'phone', parameters: { phone: '={{ $json.phone }}', options: {} } }, valueItems('phone', ['+14152007986', '', '+442079460018'])),
+		run: nodeRun(
+			{
+				type: 'abstractPhone',
+				service: 'phone',
+				parameters: { phone: '={{ $json.phone }}', options: {} },
+			},
+			valueItems('phone', ['+14152007986', '', '+442079460018']),
+		),
 	},
 	{
 		name: 'Phone (Value): one credit left for three numbers',
@@ -38,9 +53,18 @@ const CASES: Case[] = [
 		service: 'phone',
 		arrange: (box) => box.setQuota('phone', 1),
 		stopDescribes: /Discarded: 1 item already answered \(and charged\)/,
-		units: [{ item: 0 }, { item: 1, fails: /credits for Phone Intelligence are used up \(422\)/ }, { item: 2, fails: /^Item 3 was not sent: the plan's API credits/ }],
+		units: [
+			{ item: 0 },
+			{ item: 1, fails: /credits for Phone Intelligence are used up \(422\)/ },
+			{ item: 2, fails: /^Item 3 was not sent: the plan's API credits/ },
+		],
 		run: nodeRun(
-			{ type: 'abstractPhone', service: 'phone', credential: oneAtATime, parameters: { phone: '={{ $json.phone }}', options: {} } },
+			{
+				type: 'abstractPhone',
+				service: 'phone',
+				credential: oneAtATime,
+				parameters: { phone: '={{ $json.phone }}', options: {} },
+			},
 			valueItems('phone', ['+14152007986', '+442079460018', '+33142685300']),
 		),
 	},
@@ -50,7 +74,14 @@ const CASES: Case[] = [
 		service: 'email',
 		foundInInput: true,
 		units: [{ item: 0 }, { item: 1, fails: /^Invalid Email \(email\): is required/ }, { item: 2 }],
-		run: nodeRun({ type: 'abstractEmail', service: 'email', parameters: { email: '={{ $json.email }}', options: {} } }, valueItems('email', ['ann@acme.io', '', 'bob@acme.io'])),
+		run: nodeRun(
+			{
+				type: 'abstractEmail',
+				service: 'email',
+				parameters: { email: '={{ $json.email }}', options: {} },
+			},
+			valueItems('email', ['ann@acme.io', '', 'bob@acme.io']),
+		),
 	},
 	{
 		name: 'Email (Value): the plan runs out and the service answers 403',
@@ -58,9 +89,18 @@ const CASES: Case[] = [
 		service: 'email',
 		arrange: (box) => box.setQuota('email', 1, 403),
 		stopDescribes: /Discarded: 1 item already answered \(and charged\)/,
-		units: [{ item: 0 }, { item: 1, fails: /credits for Email Reputation are used up \(403\)/ }, { item: 2, fails: /^Item 3 was not sent: the plan's API credits/ }],
+		units: [
+			{ item: 0 },
+			{ item: 1, fails: /credits for Email Reputation are used up \(403\)/ },
+			{ item: 2, fails: /^Item 3 was not sent: the plan's API credits/ },
+		],
 		run: nodeRun(
-			{ type: 'abstractEmail', service: 'email', credential: oneAtATime, parameters: { email: '={{ $json.email }}', options: {} } },
+			{
+				type: 'abstractEmail',
+				service: 'email',
+				credential: oneAtATime,
+				parameters: { email: '={{ $json.email }}', options: {} },
+			},
 			valueItems('email', ['ann@acme.io', 'bob@acme.io', 'cy@acme.io']),
 		),
 	},
@@ -69,8 +109,22 @@ const CASES: Case[] = [
 		path: 'invalid input',
 		service: 'geo',
 		foundInInput: true,
-		units: [{ item: 0 }, { item: 1, fails: /^Invalid IP Address \(ipAddress\): must be an IPv4 address .*; got "not-an-ip"/ }, { item: 2 }],
-		run: nodeRun({ type: 'abstractIpGeolocation', service: 'geo', parameters: { ipAddress: '={{ $json.ip }}', options: {} } }, valueItems('ip', ['8.8.8.8', 'not-an-ip', '1.1.1.1'])),
+		units: [
+			{ item: 0 },
+			{
+				item: 1,
+				fails: /^Invalid IP Address \(ipAddress\): must be an IPv4 address .*; got "not-an-ip"/,
+			},
+			{ item: 2 },
+		],
+		run: nodeRun(
+			{
+				type: 'abstractIpGeolocation',
+				service: 'geo',
+				parameters: { ipAddress: '={{ $json.ip }}', options: {} },
+			},
+			valueItems('ip', ['8.8.8.8', 'not-an-ip', '1.1.1.1']),
+		),
 	},
 	{
 		name: 'IP Geolocation: the service fails on one address for as long as it is retried (500)',
@@ -78,15 +132,33 @@ const CASES: Case[] = [
 		service: 'geo',
 		arrange: (box) => box.faultWhen('geo', carrying('9.9.9.9'), lasting(500)),
 		units: [{ item: 0 }, { item: 1, fails: /\(500\)/ }, { item: 2 }],
-		run: nodeRun({ type: 'abstractIpGeolocation', service: 'geo', parameters: { ipAddress: '={{ $json.ip }}', options: {} } }, valueItems('ip', ['8.8.8.8', '9.9.9.9', '1.1.1.1'])),
+		run: nodeRun(
+			{
+				type: 'abstractIpGeolocation',
+				service: 'geo',
+				parameters: { ipAddress: '={{ $json.ip }}', options: {} },
+			},
+			valueItems('ip', ['8.8.8.8', '9.9.9.9', '1.1.1.1']),
+		),
 	},
 	{
 		name: 'Company: an empty domain',
 		path: 'invalid input',
 		service: 'company',
 		foundInInput: true,
-		units: [{ item: 0 }, { item: 1, fails: /^Invalid Domain \(domain\): is required/ }, { item: 2 }],
-		run: nodeRun({ type: 'abstractCompany', service: 'company', parameters: { domain: '={{ $json.domain }}', options: {} } }, valueItems('domain', ['acme.io', '', 'example.com'])),
+		units: [
+			{ item: 0 },
+			{ item: 1, fails: /^Invalid Domain \(domain\): is required/ },
+			{ item: 2 },
+		],
+		run: nodeRun(
+			{
+				type: 'abstractCompany',
+				service: 'company',
+				parameters: { domain: '={{ $json.domain }}', options: {} },
+			},
+			valueItems('domain', ['acme.io', '', 'example.com']),
+		),
 	},
 	{
 		name: 'Company: a key of another service',
@@ -94,7 +166,12 @@ const CASES: Case[] = [
 		service: 'company',
 		units: [0, 1, 2].map((item) => ({ item, fails: /API key was rejected \(401\)/ })),
 		run: nodeRun(
-			{ type: 'abstractCompany', service: 'company', credential: keyOfAnotherService('vat'), parameters: { domain: '={{ $json.domain }}', options: {} } },
+			{
+				type: 'abstractCompany',
+				service: 'company',
+				credential: keyOfAnotherService('vat'),
+				parameters: { domain: '={{ $json.domain }}', options: {} },
+			},
 			valueItems('domain', ['acme.io', 'stripe.com', 'example.com']),
 		),
 	},
@@ -105,7 +182,14 @@ const CASES: Case[] = [
 		foundInInput: true,
 		units: [{ item: 0 }, { item: 1, fails: /^Invalid Country \(country\)/ }, { item: 2 }],
 		run: nodeRun(
-			{ type: 'abstractHolidays', service: 'holidays', parameters: { country: { __rl: true, mode: 'id', value: '={{ $json.country }}' }, options: { year: '2025' } } },
+			{
+				type: 'abstractHolidays',
+				service: 'holidays',
+				parameters: {
+					country: { __rl: true, mode: 'id', value: '={{ $json.country }}' },
+					options: { year: '2025' },
+				},
+			},
 			valueItems('country', ['DE', 'XX', 'US']),
 		),
 	},
@@ -115,7 +199,14 @@ const CASES: Case[] = [
 		service: 'vat',
 		foundInInput: true,
 		units: [{ item: 0 }, { item: 1, fails: /^Invalid Country \(countryCode\)/ }, { item: 2 }],
-		run: nodeRun({ type: 'abstractVat', service: 'vat', parameters: { countryCode: { __rl: true, mode: 'id', value: '={{ $json.country }}' } } }, valueItems('country', ['de', 'ZZ', 'FR'])),
+		run: nodeRun(
+			{
+				type: 'abstractVat',
+				service: 'vat',
+				parameters: { countryCode: { __rl: true, mode: 'id', value: '={{ $json.country }}' } },
+			},
+			valueItems('country', ['de', 'ZZ', 'FR']),
+		),
 	},
 	{
 		name: 'IBAN: a blank IBAN',
@@ -123,7 +214,10 @@ const CASES: Case[] = [
 		service: 'iban',
 		foundInInput: true,
 		units: [{ item: 0 }, { item: 1, fails: /^Invalid IBAN \(iban\): is required/ }, { item: 2 }],
-		run: nodeRun({ type: 'abstractIban', service: 'iban', parameters: { iban: '={{ $json.iban }}' } }, valueItems('iban', [VALID_IBANS[0], '   ', VALID_IBANS[1]])),
+		run: nodeRun(
+			{ type: 'abstractIban', service: 'iban', parameters: { iban: '={{ $json.iban }}' } },
+			valueItems('iban', [VALID_IBANS[0], '   ', VALID_IBANS[1]]),
+		),
 	},
 	{
 		name: 'IBAN: the service is unavailable for one IBAN for as long as it is retried (503)',
@@ -131,7 +225,10 @@ const CASES: Case[] = [
 		service: 'iban',
 		arrange: (box) => box.faultWhen('iban', carrying(VALID_IBANS[2]), lasting(503)),
 		units: [{ item: 0 }, { item: 1, fails: /\(503\)/ }, { item: 2 }],
-		run: nodeRun({ type: 'abstractIban', service: 'iban', parameters: { iban: '={{ $json.iban }}' } }, valueItems('iban', [VALID_IBANS[0], VALID_IBANS[2], VALID_IBANS[1]])),
+		run: nodeRun(
+			{ type: 'abstractIban', service: 'iban', parameters: { iban: '={{ $json.iban }}' } },
+			valueItems('iban', [VALID_IBANS[0], VALID_IBANS[2], VALID_IBANS[1]]),
+		),
 	},
 ];
 

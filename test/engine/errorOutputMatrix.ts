@@ -39,7 +39,15 @@ export interface Unit {
 export interface Case {
 	name: string;
 	/** The failure path the case covers, for the matrix's summary. */
-	path: 'invalid input' | 'service error after retries' | 'refused key' | 'plan exhausted' | 'invalid CSV file' | 'invalid CSV row value' | 'broken or missing database' | 'lookup error';
+	path:
+		| 'invalid input'
+		| 'service error after retries'
+		| 'refused key'
+		| 'plan exhausted'
+		| 'invalid CSV file'
+		| 'invalid CSV row value'
+		| 'broken or missing database'
+		| 'lookup error';
 	/** The sandbox service whose request log the case reads. */
 	service: string;
 	units: Unit[];
@@ -61,7 +69,10 @@ export const mark = (item: number) => `input ${item + 1}`;
 
 /** One of the package's nodes on items built from `values`, with its credential on the sandbox. */
 export function nodeRun(
-	spec: Omit<NodeRun, 'credential' | 'items' | 'onError'> & { service: string; credential?: (sandbox: Sandbox) => IDataObject },
+	spec: Omit<NodeRun, 'credential' | 'items' | 'onError'> & {
+		service: string;
+		credential?: (sandbox: Sandbox) => IDataObject;
+	},
 	items: InputItem[],
 ): Case['run'] {
 	const { service, credential, ...rest } = spec;
@@ -75,7 +86,9 @@ export function nodeRun(
 }
 
 /** A key of another service: the sandbox, as the live suite, answers 401. */
-export const keyOfAnotherService = (service: string) => (sandbox: Sandbox) => ({ apiKey: sandbox.keys[service] });
+export const keyOfAnotherService = (service: string) => (sandbox: Sandbox) => ({
+	apiKey: sandbox.keys[service],
+});
 
 /** The requests that carry `value` in their query or fields. */
 export const carrying = (value: string) => (request: Pick<SandboxRequest, 'query' | 'fields'>) =>
@@ -85,7 +98,8 @@ export const carrying = (value: string) => (request: Pick<SandboxRequest, 'query
 export const lasting = (status: number): Fault => ({ kind: 'status', status, retryAfter: 0 });
 
 /** Items each carrying one field, `{ [field]: value }`. */
-export const valueItems = (field: string, values: unknown[]): InputItem[] => values.map((value) => ({ json: { [field]: value } as IDataObject }));
+export const valueItems = (field: string, values: unknown[]): InputItem[] =>
+	values.map((value) => ({ json: { [field]: value } as IDataObject }));
 
 const keyOf = (json: IDataObject, pairedItem: unknown) => {
 	const row = (json.csvRow as IDataObject | undefined)?.number;
@@ -118,16 +132,22 @@ export function describeCase(getSandbox: () => Sandbox, testCase: Case): void {
 			const { error, items, errorItems } = await run('continueRegularOutput');
 			expect(error).toBeUndefined();
 			expect(errorItems).toEqual([]);
-			const outcome = (item: INodeExecutionData) => `${keyOf(item.json, item.pairedItem)}${item.json.error === undefined ? '' : ' failed'}`;
-			expect(collapse(items.map(outcome))).toEqual(testCase.units.map((unit) => `${unitKey(unit)}${unit.fails ? ' failed' : ''}`));
+			const outcome = (item: INodeExecutionData) =>
+				`${keyOf(item.json, item.pairedItem)}${item.json.error === undefined ? '' : ' failed'}`;
+			expect(collapse(items.map(outcome))).toEqual(
+				testCase.units.map((unit) => `${unitKey(unit)}${unit.fails ? ' failed' : ''}`),
+			);
 			const failed = items.filter((item) => item.json.error !== undefined);
 			failed.forEach((item, index) => {
 				const unit = failures[index];
 				expect(item.json.error).toEqual(expect.stringMatching(unit.fails!));
 				expect(item.json.description).toEqual(expect.any(String));
 				// The package's error item, not the input item n8n passes on when a node throws.
-				expect(Object.keys(item.json).sort()).toEqual(unit.row === undefined ? ['description', 'error'] : ['csvRow', 'description', 'error']);
-				if (unit.row !== undefined) expect(item.json.csvRow).toEqual({ number: unit.row, columns: expect.any(Object) });
+				expect(Object.keys(item.json).sort()).toEqual(
+					unit.row === undefined ? ['description', 'error'] : ['csvRow', 'description', 'error'],
+				);
+				if (unit.row !== undefined)
+					expect(item.json.csvRow).toEqual({ number: unit.row, columns: expect.any(Object) });
 			});
 		});
 
@@ -135,16 +155,23 @@ export function describeCase(getSandbox: () => Sandbox, testCase: Case): void {
 			const { error, items, errorItems } = await run('continueErrorOutput');
 			expect(error).toBeUndefined();
 			expect(items.filter((item) => item.json.error !== undefined)).toEqual([]);
-			expect(collapse(items.map((item) => keyOf(item.json, item.pairedItem)))).toEqual(successes.map(unitKey));
-			expect(errorItems.map((item) => item.pairedItem)).toEqual(failures.map((unit) => ({ item: unit.item })));
+			expect(collapse(items.map((item) => keyOf(item.json, item.pairedItem)))).toEqual(
+				successes.map(unitKey),
+			);
+			expect(errorItems.map((item) => item.pairedItem)).toEqual(
+				failures.map((unit) => ({ item: unit.item })),
+			);
 			errorItems.forEach((item, index) => {
 				const unit = failures[index];
 				const details = item.json.error as IDataObject;
 				expect(details.message).toEqual(expect.stringMatching(unit.fails!));
 				expect(details.description).toEqual(expect.any(String));
-				if (unit.row !== undefined) expect(details.csvRow).toEqual({ number: unit.row, columns: expect.any(Object) });
+				if (unit.row !== undefined)
+					expect(details.csvRow).toEqual({ number: unit.row, columns: expect.any(Object) });
 				// n8n merged the failure over its input item: what a "mark as failed" branch reads.
-				expect(item.json).toMatchObject(testCase.inputJson?.(unit.item) ?? { mark: mark(unit.item) });
+				expect(item.json).toMatchObject(
+					testCase.inputJson?.(unit.item) ?? { mark: mark(unit.item) },
+				);
 			});
 		});
 	});

@@ -26,7 +26,10 @@ export function runIban(
 ) {
 	return runNode({
 		type: 'abstractIban',
-		parameters: { iban: '={{ $json.iban }}', options: { sendRepeatsOnce: options.sendRepeatsOnce ?? true } },
+		parameters: {
+			iban: '={{ $json.iban }}',
+			options: { sendRepeatsOnce: options.sendRepeatsOnce ?? true },
+		},
 		credential: sandboxCredential(sandbox, 'iban', options.credential),
 		items: ibans.map((iban) => ({ json: { iban } })),
 		continueOnFail: options.continueOnFail,
@@ -37,7 +40,9 @@ export function runIban(
 export function everythingIn(error: unknown): string {
 	if (!error) return '';
 	const { message, description, context, cause, messages } = error as Record<string, unknown>;
-	return JSON.stringify({ message, description, context, cause, messages, all: error }, (_key, value: unknown) =>
-		value instanceof Error ? { message: value.message, stack: value.stack } : value,
+	return JSON.stringify(
+		{ message, description, context, cause, messages, all: error },
+		(_key, value: unknown) =>
+			value instanceof Error ? { message: value.message, stack: value.stack } : value,
 	);
 }

@@ -1,8 +1,22 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { emailOf, firstTimeOnly, newWorkflowId, paidEmails, RETRY_ON_FAIL } from '../harness/retryOnFail';
+import {
+	emailOf,
+	firstTimeOnly,
+	newWorkflowId,
+	paidEmails,
+	RETRY_ON_FAIL,
+} from '../harness/retryOnFail';
 import { keptAnswers as kept } from '../harness/keptStore';
-import { chainConnections, retryExecution, runNode, runWorkflow, workflowNode, type NodeRun, type RunResult } from '../harness/run';
+import {
+	chainConnections,
+	retryExecution,
+	runNode,
+	runWorkflow,
+	workflowNode,
+	type NodeRun,
+	type RunResult,
+} from '../harness/run';
 import { PACKAGE_NAME } from '../harness/nodeTypes';
 import { sandboxCredential } from '../harness/sandboxCredentials';
 import { csvItem } from '../nodes/csvHelpers';
@@ -38,9 +52,11 @@ beforeEach(() => {
 const valueOf = emailOf;
 const sent = () => sandbox.requests('email').map(valueOf);
 const paid = () => paidEmails(sandbox);
-const emails = (count: number, prefix = 'lead') => Array.from({ length: count }, (_, index) => `${prefix}${index + 1}@example.com`);
+const emails = (count: number, prefix = 'lead') =>
+	Array.from({ length: count }, (_, index) => `${prefix}${index + 1}@example.com`);
 const emailItems = (values: string[]) => values.map((email) => ({ json: { email } }));
-const hintsOf = (run: RunResult, node = 'Node', runIndex = 0) => (run.run.data.resultData.runData[node]?.[runIndex]?.hints ?? []).map((hint) => hint.message);
+const hintsOf = (run: RunResult, node = 'Node', runIndex = 0) =>
+	(run.run.data.resultData.runData[node]?.[runIndex]?.hints ?? []).map((hint) => hint.message);
 
 interface EmailRun {
 	items: NodeRun['items'];
@@ -62,7 +78,12 @@ const runEmail = ({ items, workflowId, mode, settings = {}, parameters = {} }: E
 	});
 
 /** A production run of `values` that the plan stops after `credits` answers. */
-async function spentPlanRun(values: string[], credits: number, workflowId: string, mode: NodeRun['mode'] = 'trigger'): Promise<RunResult> {
+async function spentPlanRun(
+	values: string[],
+	credits: number,
+	workflowId: string,
+	mode: NodeRun['mode'] = 'trigger',
+): Promise<RunResult> {
 	sandbox.setQuota('email', credits);
 	const run = await runEmail({ items: emailItems(values), workflowId, mode });
 	expect(run.error?.message).toMatch(/credits/);
@@ -70,7 +91,7 @@ async function spentPlanRun(values: string[], credits: number, workflowId: strin
 }
 
 describe('failed executions of one node, each with its own Retry', () => {
-	it('two executions fail after paying the same 3: the Retry of the first leaves the second\'s for its own Retry (2 paid, not 5)', async () => {
+	it("two executions fail after paying the same 3: the Retry of the first leaves the second's for its own Retry (2 paid, not 5)", async () => {
 		const workflowId = newWorkflowId('ledger');
 		const values = emails(5);
 		const first = await spentPlanRun(values, 3, workflowId);
@@ -82,14 +103,18 @@ describe('failed executions of one node, each with its own Retry', () => {
 		const retried = await retryExecution(second);
 		expect(retried.error).toBeUndefined();
 		expect(paid()).toEqual(values.slice(3));
-		expect(hintsOf(retried)).toContain('3 answers reused from a failed execution of this node (a Retry takes them for an hour), not paid for again');
+		expect(hintsOf(retried)).toContain(
+			'3 answers reused from a failed execution of this node (a Retry takes them for an hour), not paid for again',
+		);
 	});
 
-	it('the second failed execution\'s error counts its own 2 kept answers, not the node\'s 5', async () => {
+	it("the second failed execution's error counts its own 2 kept answers, not the node's 5", async () => {
 		const workflowId = newWorkflowId('ledger');
 		await spentPlanRun(emails(5), 3, workflowId);
 		const second = await spentPlanRun(emails(5, 'other'), 2, workflowId);
-		expect(second.error?.description).toMatch(/Discarded: 2 items already answered \(and charged\) in this run.* This n8n process keeps the 2 answers this execution paid for, each for an hour from its payment/);
+		expect(second.error?.description).toMatch(
+			/Discarded: 2 items already answered \(and charged\) in this run.* This n8n process keeps the 2 answers this execution paid for, each for an hour from its payment/,
+		);
 	});
 
 	it('each answer waits an hour from its own payment: a later failure does not keep older answers alive', async () => {
@@ -98,7 +123,11 @@ describe('failed executions of one node, each with its own Retry', () => {
 		const first = await spentPlanRun([a, b, c, d, e], 3, workflowId);
 		now += 50 * MINUTE;
 		sandbox.reset();
-		sandbox.faultWhen('email', (request) => valueOf(request) === f, { kind: 'status', status: 400, message: 'Bad request' });
+		sandbox.faultWhen('email', (request) => valueOf(request) === f, {
+			kind: 'status',
+			status: 400,
+			message: 'Bad request',
+		});
 		const second = await runEmail({ items: emailItems([d, e, f]), workflowId, mode: 'trigger' });
 		expect(second.error?.message).toMatch(/400|Bad request/);
 		expect(paid()).toEqual([d, e]);
@@ -108,10 +137,12 @@ describe('failed executions of one node, each with its own Retry', () => {
 		expect(retried.error).toBeUndefined();
 		// a, b, c were paid 70 minutes ago: asked again; d and e, 20 minutes ago, taken.
 		expect(paid()).toEqual([a, b, c]);
-		expect(hintsOf(retried)).toContain('2 answers reused from a failed execution of this node (a Retry takes them for an hour), not paid for again');
+		expect(hintsOf(retried)).toContain(
+			'2 answers reused from a failed execution of this node (a Retry takes them for an hour), not paid for again',
+		);
 	});
 
-	it('a Retry takes a failed test run\'s answers too, and its hint says they were a test run\'s', async () => {
+	it("a Retry takes a failed test run's answers too, and its hint says they were a test run's", async () => {
 		const workflowId = newWorkflowId('ledger');
 		const [a, b, c, d] = emails(4);
 		await spentPlanRun([a, b, c], 2, workflowId, 'manual');
@@ -120,7 +151,9 @@ describe('failed executions of one node, each with its own Retry', () => {
 		const retried = await retryExecution(production);
 		expect(retried.error).toBeUndefined();
 		expect(paid()).toEqual([c, d]);
-		expect(hintsOf(retried)).toContain('2 answers reused from a failed test run of this node (a Retry takes them for an hour), not paid for again');
+		expect(hintsOf(retried)).toContain(
+			'2 answers reused from a failed test run of this node (a Retry takes them for an hour), not paid for again',
+		);
 	});
 });
 
@@ -134,8 +167,17 @@ describe('Retry On Fail over a try longer than an hour', () => {
 				return false;
 			};
 			sandbox.faultWhen('email', sevenMinutesLater, { kind: 'status', status: 500 });
-			sandbox.faultWhen('email', firstTimeOnly((request) => valueOf(request) === values[9]), { kind: 'status', status: 400, message: 'Bad request, once' });
-			const run = await runEmail({ items: emailItems(values), workflowId: newWorkflowId('long-try'), mode, settings: RETRY_ON_FAIL });
+			sandbox.faultWhen(
+				'email',
+				firstTimeOnly((request) => valueOf(request) === values[9]),
+				{ kind: 'status', status: 400, message: 'Bad request, once' },
+			);
+			const run = await runEmail({
+				items: emailItems(values),
+				workflowId: newWorkflowId('long-try'),
+				mode,
+				settings: RETRY_ON_FAIL,
+			});
 			expect(run.error).toBeUndefined();
 			expect(sent()).toHaveLength(11);
 			expect(paid()).toEqual([...values].sort());
@@ -168,24 +210,38 @@ describe('one memory budget, full', () => {
 		await runEmail({ items: emailItems(emails(200)), workflowId });
 		sandbox.reset();
 		const fresh = emails(10, 'new');
-		sandbox.faultWhen('email', firstTimeOnly((request) => valueOf(request) === fresh[9]), { kind: 'status', status: 400, message: 'Bad request, once' });
+		sandbox.faultWhen(
+			'email',
+			firstTimeOnly((request) => valueOf(request) === fresh[9]),
+			{ kind: 'status', status: 400, message: 'Bad request, once' },
+		);
 		const run = await runEmail({ items: emailItems(fresh), workflowId, settings: RETRY_ON_FAIL });
 		expect(run.error).toBeUndefined();
 		expect(sent()).toHaveLength(11);
 	});
 
-	it('another workflow\'s test run does not push out what a Retry On Fail waiting between tries will take: 11 requests, not 20', async () => {
+	it("another workflow's test run does not push out what a Retry On Fail waiting between tries will take: 11 requests, not 20", async () => {
 		const values = emails(10);
 		let refused: () => void = () => undefined;
 		const refusal = new Promise<void>((resolve) => (refused = resolve));
 		sandbox.faultWhen(
 			'email',
-			firstTimeOnly((request: SandboxRequest) => valueOf(request) === values[9] && (refused(), true)),
+			firstTimeOnly(
+				(request: SandboxRequest) => valueOf(request) === values[9] && (refused(), true),
+			),
 			{ kind: 'status', status: 400, message: 'Bad request, once' },
 		);
-		const waiting = runEmail({ items: emailItems(values), workflowId: newWorkflowId('waiting'), mode: 'trigger', settings: { ...RETRY_ON_FAIL, waitBetweenTries: 5000 } });
+		const waiting = runEmail({
+			items: emailItems(values),
+			workflowId: newWorkflowId('waiting'),
+			mode: 'trigger',
+			settings: { ...RETRY_ON_FAIL, waitBetweenTries: 5000 },
+		});
 		await refusal;
-		const other = await runEmail({ items: emailItems(emails(200, 'other')), workflowId: newWorkflowId('other') });
+		const other = await runEmail({
+			items: emailItems(emails(200, 'other')),
+			workflowId: newWorkflowId('other'),
+		});
 		expect(other.error).toBeUndefined();
 		const run = await waiting;
 		expect(run.error).toBeUndefined();
@@ -193,25 +249,38 @@ describe('one memory budget, full', () => {
 	});
 });
 
-describe('paid means answered: Image Processing\'s processing, then its download', () => {
-	const images = ['a', 'b', 'c'].map((name) => ({ json: { url: `https://cdn.example.com/${name}.png` } }));
+describe("paid means answered: Image Processing's processing, then its download", () => {
+	const images = ['a', 'b', 'c'].map((name) => ({
+		json: { url: `https://cdn.example.com/${name}.png` },
+	}));
 	const runImages = (settings: NodeRun['settings'] = {}) =>
 		runNode({
 			type: 'abstractImages',
-			parameters: { source: 'url', url: '={{ $json.url }}', resizeStrategy: 'exact', width: 10, height: 10, downloadResult: true, binaryPropertyName: 'small' },
+			parameters: {
+				source: 'url',
+				url: '={{ $json.url }}',
+				resizeStrategy: 'exact',
+				width: 10,
+				height: 10,
+				downloadResult: true,
+				binaryPropertyName: 'small',
+			},
 			credential: sandboxCredential(sandbox, 'images'),
 			items: images,
 			settings,
 			workflowId: newWorkflowId('images'),
 		});
-	const processed = () => sandbox.requests('images').filter((request) => request.status === 200).length;
+	const processed = () =>
+		sandbox.requests('images').filter((request) => request.status === 200).length;
 
-	it('Stop Workflow: the error counts the 3 processings charged, the refused download\'s included', async () => {
+	it("Stop Workflow: the error counts the 3 processings charged, the refused download's included", async () => {
 		sandbox.refuseDownloads((path) => path.endsWith('/c.png'));
 		const run = await runImages();
 		expect(run.error?.message).toMatch(/403/);
 		expect(processed()).toBe(3);
-		expect(run.error?.description).toMatch(/Discarded: 3 items already answered \(and charged\) in this run/);
+		expect(run.error?.description).toMatch(
+			/Discarded: 3 items already answered \(and charged\) in this run/,
+		);
 	});
 
 	it('Retry On Fail: the next try downloads what was processed, without processing it again (3 processings for 3 images)', async () => {
@@ -220,7 +289,11 @@ describe('paid means answered: Image Processing\'s processing, then its download
 		const run = await runImages(RETRY_ON_FAIL);
 		expect(run.error).toBeUndefined();
 		expect(processed()).toBe(3);
-		expect(run.items.map((item) => Object.keys(item.binary ?? {}))).toEqual([['small'], ['small'], ['small']]);
+		expect(run.items.map((item) => Object.keys(item.binary ?? {}))).toEqual([
+			['small'],
+			['small'],
+			['small'],
+		]);
 	});
 });
 
@@ -234,31 +307,71 @@ describe('every figure true by cause', () => {
 		sandbox.reset();
 		const run = await runEmail({ items: emailItems([one, one, one]), workflowId: id });
 		expect(sent()).toHaveLength(0);
-		expect(hintsOf(run)).toContain('3 of 3 answers reused from a test run less than a minute ago: no credit (turn Reuse Answers of Test Runs off in Options to ask afresh)');
+		expect(hintsOf(run)).toContain(
+			'3 of 3 answers reused from a test run less than a minute ago: no credit (turn Reuse Answers of Test Runs off in Options to ask afresh)',
+		);
 		expect(hintsOf(run).join('\n')).not.toMatch(/answered with/);
 	});
 
 	it('two items of one value: "answered with 1 request", not "1 requests"', async () => {
 		const run = await runEmail({ items: emailItems([one, one]), workflowId: workflowId() });
-		expect(hintsOf(run)).toContain('2 items answered with 1 request: repeated values were sent once (turn Send Repeated Values Once off in Options for a fresh answer each)');
+		expect(hintsOf(run)).toContain(
+			'2 items answered with 1 request: repeated values were sent once (turn Send Repeated Values Once off in Options for a fresh answer each)',
+		);
 	});
 
-	it('a node fed twice in one execution, Retry On Fail off: its second run says it reused this execution\'s answer, not a try\'s', async () => {
-		const email = (name: string, x: number) => workflowNode(name, 'n8n-nodes-base.set', x, { mode: 'raw', jsonOutput: JSON.stringify({ email: one }) });
-		const node = workflowNode('Node', `${PACKAGE_NAME}.abstractEmail`, 600, { email: '={{ $json.email }}' }, { credentials: { abstractEmailApi: { id: 'cred', name: 'Sandbox' } } });
+	it("a node fed twice in one execution, Retry On Fail off: its second run says it reused this execution's answer, not a try's", async () => {
+		const email = (name: string, x: number) =>
+			workflowNode(name, 'n8n-nodes-base.set', x, {
+				mode: 'raw',
+				jsonOutput: JSON.stringify({ email: one }),
+			});
+		const node = workflowNode(
+			'Node',
+			`${PACKAGE_NAME}.abstractEmail`,
+			600,
+			{ email: '={{ $json.email }}' },
+			{ credentials: { abstractEmailApi: { id: 'cred', name: 'Sandbox' } } },
+		);
 		const connections = {
 			...chainConnections(['Start', 'First', 'Node']),
-			Start: { main: [[{ node: 'First', type: 'main' as const, index: 0 }, { node: 'Second', type: 'main' as const, index: 0 }]] },
+			Start: {
+				main: [
+					[
+						{ node: 'First', type: 'main' as const, index: 0 },
+						{ node: 'Second', type: 'main' as const, index: 0 },
+					],
+				],
+			},
 			Second: { main: [[{ node: 'Node', type: 'main' as const, index: 0 }]] },
 		};
 		const run = await runWorkflow(
-			{ nodes: [workflowNode('Start', 'n8n-nodes-base.manualTrigger', 0), email('First', 200), email('Second', 400), node], connections },
-			{ credentials: [{ id: 'cred', name: 'Sandbox', type: 'abstractEmailApi', data: sandboxCredential(sandbox, 'email').data as Record<string, string> }] },
+			{
+				nodes: [
+					workflowNode('Start', 'n8n-nodes-base.manualTrigger', 0),
+					email('First', 200),
+					email('Second', 400),
+					node,
+				],
+				connections,
+			},
+			{
+				credentials: [
+					{
+						id: 'cred',
+						name: 'Sandbox',
+						type: 'abstractEmailApi',
+						data: sandboxCredential(sandbox, 'email').data as Record<string, string>,
+					},
+				],
+			},
 		);
 		expect(run.error).toBeUndefined();
 		expect(run.run.data.resultData.runData.Node).toHaveLength(2);
 		expect(sent()).toHaveLength(1);
-		expect(hintsOf(run, 'Node', 1)).toEqual(["1 answer reused from this node's earlier run in this execution, not paid for again"]);
+		expect(hintsOf(run, 'Node', 1)).toEqual([
+			"1 answer reused from this node's earlier run in this execution, not paid for again",
+		]);
 	});
 });
 
@@ -273,31 +386,61 @@ describe('a request key holds what is sent, nothing of presentation', () => {
 		});
 
 	it('Company Enrichment: stripe.com, ada@stripe.com and https://stripe.com send one request; each item names what it was given', async () => {
-		const run = await runCompany([{ domain: 'stripe.com' }, { domain: 'ada@stripe.com' }, { domain: 'https://stripe.com' }], { options: {} }, newWorkflowId('company'));
+		const run = await runCompany(
+			[{ domain: 'stripe.com' }, { domain: 'ada@stripe.com' }, { domain: 'https://stripe.com' }],
+			{ options: {} },
+			newWorkflowId('company'),
+		);
 		expect(run.error).toBeUndefined();
 		expect(sandbox.requests('company')).toHaveLength(1);
-		expect(run.items.map((item) => item.json.lookupDomain)).toEqual([undefined, 'stripe.com', 'stripe.com']);
+		expect(run.items.map((item) => item.json.lookupDomain)).toEqual([
+			undefined,
+			'stripe.com',
+			'stripe.com',
+		]);
 		expect(new Set(run.items.map((item) => item.json.name))).toHaveProperty('size', 1);
 	});
 
 	it('Company Enrichment: after a test run of a file of email addresses, its Result File pays nothing', async () => {
 		const workflowId = newWorkflowId('company');
 		const file = () => csvItem('domain\nada@stripe.com\nbob@acme.io\n');
-		const csv = { input: 'csvFile', binaryPropertyName: 'data', domainColumn: 'domain', options: {} };
-		const items = await runNode({ type: 'abstractCompany', parameters: csv, credential: sandboxCredential(sandbox, 'company'), items: [file()], workflowId });
+		const csv = {
+			input: 'csvFile',
+			binaryPropertyName: 'data',
+			domainColumn: 'domain',
+			options: {},
+		};
+		const items = await runNode({
+			type: 'abstractCompany',
+			parameters: csv,
+			credential: sandboxCredential(sandbox, 'company'),
+			items: [file()],
+			workflowId,
+		});
 		expect(items.error).toBeUndefined();
 		expect(sandbox.requests('company')).toHaveLength(2);
 		sandbox.reset();
-		const result = await runNode({ type: 'abstractCompany', parameters: { ...csv, ...RESULT }, credential: sandboxCredential(sandbox, 'company'), items: [file()], workflowId });
+		const result = await runNode({
+			type: 'abstractCompany',
+			parameters: { ...csv, ...RESULT },
+			credential: sandboxCredential(sandbox, 'company'),
+			items: [file()],
+			workflowId,
+		});
 		expect(result.error).toBeUndefined();
 		expect(sandbox.requests('company')).toHaveLength(0);
 		expect(result.items[0].json).toMatchObject({ answered: 2, answersReused: 2 });
 	});
 
-	it('Website Screenshot: another Timeout or output field takes the test run\'s capture, in the new field', async () => {
+	it("Website Screenshot: another Timeout or output field takes the test run's capture, in the new field", async () => {
 		const workflowId = newWorkflowId('screenshot');
 		const shoot = (parameters: IDataObject) =>
-			runNode({ type: 'abstractScreenshot', parameters: { url: 'https://example.com/', ...parameters }, credential: sandboxCredential(sandbox, 'screenshot'), workflowId });
+			runNode({
+				type: 'abstractScreenshot',
+				parameters: { url: 'https://example.com/', ...parameters },
+				credential: sandboxCredential(sandbox, 'screenshot'),
+				workflowId,
+			});
 		const first = await shoot({ options: {} });
 		expect(first.error).toBeUndefined();
 		expect(sandbox.requests('screenshot')).toHaveLength(1);

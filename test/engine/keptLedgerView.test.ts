@@ -1,5 +1,11 @@
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, WorkflowExecuteMode } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
 
 import { keptAnswers as kept } from '../harness/keptStore';
 import { NodeTypes } from '../harness/nodeTypes';
@@ -47,7 +53,8 @@ class LedgerProbe implements INodeType {
 		const estimated: IDataObject = {};
 		for (const key of probe.look ?? []) {
 			sources[key] = estimate?.sourceOf(key, policy) ?? null;
-			if (probe.estimateOnly) estimated[key] = (await estimate?.take(this, key, policy))?.source ?? null;
+			if (probe.estimateOnly)
+				estimated[key] = (await estimate?.take(this, key, policy))?.source ?? null;
 		}
 		if (probe.estimateOnly) {
 			for (const key of probe.pay ?? []) estimate?.keep(key, answer(key), undefined, true, policy);
@@ -56,7 +63,8 @@ class LedgerProbe implements INodeType {
 		}
 		const keeping = kept.AnswerKeeping.open(this, 'probe', [policy]);
 		const taken: IDataObject = {};
-		for (const key of probe.look ?? []) taken[key] = (await keeping?.take(this, key, policy))?.source ?? null;
+		for (const key of probe.look ?? [])
+			taken[key] = (await keeping?.take(this, key, policy))?.source ?? null;
 		for (const key of probe.pay ?? []) keeping?.keep(key, answer(key), undefined, true, policy);
 		if (probe.fail) {
 			keeping?.finish('threw');
@@ -75,8 +83,13 @@ afterAll(() => kept.dropKeptAnswers());
 const probeRun = (probe: Probe, workflowId: string, mode: WorkflowExecuteMode = 'manual') =>
 	runWorkflow(
 		{
-			nodes: [workflowNode('Start', 'n8n-nodes-base.manualTrigger', 0), workflowNode('Probe', PROBE, 200, { probe: JSON.stringify(probe) })],
-			connections: { Start: { main: [[{ node: 'Probe', type: NodeConnectionTypes.Main, index: 0 }]] } },
+			nodes: [
+				workflowNode('Start', 'n8n-nodes-base.manualTrigger', 0),
+				workflowNode('Probe', PROBE, 200, { probe: JSON.stringify(probe) }),
+			],
+			connections: {
+				Start: { main: [[{ node: 'Probe', type: NodeConnectionTypes.Main, index: 0 }]] },
+			},
 		},
 		{ credentials: [], workflowId, mode },
 	);
@@ -87,7 +100,10 @@ describe('the estimate view: sourceOf tells what take then does', () => {
 		const workflowId = newWorkflowId('view');
 		await probeRun({ pay: ['a', 'b'] }, workflowId);
 		const run = await probeRun({ look: ['a', 'c'] }, workflowId);
-		expect(outputOf(run)).toEqual({ sources: { a: 'testRuns', c: null }, taken: { a: 'testRuns', c: null } });
+		expect(outputOf(run)).toEqual({
+			sources: { a: 'testRuns', c: null },
+			taken: { a: 'testRuns', c: null },
+		});
 	});
 
 	it('production answers under Reuse Answers For (Hours): "earlierRuns"', async () => {
@@ -101,18 +117,35 @@ describe('the estimate view: sourceOf tells what take then does', () => {
 		const workflowId = newWorkflowId('view');
 		const failed = await probeRun({ pay: ['a'], fail: true }, workflowId, 'trigger');
 		expect(failed.error?.message).toMatch(/fails, as asked/);
-		const probe = failed.workflowJson.nodes.map((node) => (node.name === 'Probe' ? { ...node, parameters: { probe: JSON.stringify({ look: ['a'] }) } } : node));
-		const run = await retryExecution({ ...failed, workflowJson: { ...failed.workflowJson, nodes: probe } });
+		const probe = failed.workflowJson.nodes.map((node) =>
+			node.name === 'Probe'
+				? { ...node, parameters: { probe: JSON.stringify({ look: ['a'] }) } }
+				: node,
+		);
+		const run = await retryExecution({
+			...failed,
+			workflowJson: { ...failed.workflowJson, nodes: probe },
+		});
 		expect(outputOf(run)).toEqual({ sources: { a: 'retry' }, taken: { a: 'retry' } });
 	});
 
 	it('an estimate keeps nothing, registers no try and creates no scope', async () => {
-		const run = await probeRun({ pay: ['a'], look: ['a'], estimateOnly: true }, newWorkflowId('view'));
+		const run = await probeRun(
+			{ pay: ['a'], look: ['a'], estimateOnly: true },
+			newWorkflowId('view'),
+		);
 		expect(outputOf(run)).toEqual({ sources: { a: null }, estimated: { a: null } });
-		expect(kept.keptAnswersHeld()).toEqual({ answers: 0, size: 0, forRetries: 0, forNextRuns: 0, scopes: 0, runs: 0 });
+		expect(kept.keptAnswersHeld()).toEqual({
+			answers: 0,
+			size: 0,
+			forRetries: 0,
+			forNextRuns: 0,
+			scopes: 0,
+			runs: 0,
+		});
 	});
 
-	it('an estimate\'s take changes no eviction order: the least recently used answer is still the first dropped', async () => {
+	it("an estimate's take changes no eviction order: the least recently used answer is still the first dropped", async () => {
 		const workflowId = newWorkflowId('view');
 		await probeRun({ pay: ['first'] }, workflowId);
 		await probeRun({ pay: ['second'] }, workflowId);
@@ -122,7 +155,10 @@ describe('the estimate view: sourceOf tells what take then does', () => {
 		const previous = kept.setKeptAnswersBudget(size);
 		try {
 			await probeRun({ pay: ['third'] }, workflowId);
-			const run = await probeRun({ look: ['first', 'second', 'third'], estimateOnly: true }, workflowId);
+			const run = await probeRun(
+				{ look: ['first', 'second', 'third'], estimateOnly: true },
+				workflowId,
+			);
 			expect(outputOf(run).sources).toEqual({ first: null, second: 'testRuns', third: 'testRuns' });
 		} finally {
 			kept.setKeptAnswersBudget(previous);

@@ -33,12 +33,17 @@ describe('an empty Base URL', () => {
 		expect(live).toBe('https://ibanvalidation.abstractapi.com');
 	});
 
-	it.each([[''], ['   '], [undefined]])('(%p) sends to the live address, key included, through the engine', async (baseUrl) => {
-		const { items, error } = await runIban(sandbox, [VALID_IBANS[0]], { credential: { baseUrl } });
-		expect(error).toBeUndefined();
-		expect(items[0].json.is_valid).toBe(true);
-		const [request] = sandbox.requests('iban');
-		expect(request.path).toBe('/v1/');
-		expect(request.query.api_key).toBe(sandbox.keys.iban);
-	});
+	it.each([[''], ['   '], [undefined]])(
+		'(%p) sends to the live address, key included, through the engine',
+		async (baseUrl) => {
+			const { items, error } = await runIban(sandbox, [VALID_IBANS[0]], {
+				credential: { baseUrl },
+			});
+			expect(error).toBeUndefined();
+			expect(items[0].json.is_valid).toBe(true);
+			const [request] = sandbox.requests('iban');
+			expect(request.path).toBe('/v1/');
+			expect(request.query.api_key).toBe(sandbox.keys.iban);
+		},
+	);
 });

@@ -6,9 +6,14 @@
  * multi-process tests).
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { Pacer } = require('../../dist/nodes/shared/engine/pacing.js') as typeof import('../../nodes/shared/engine/pacing');
+const { Pacer } =
+	require('../../dist/nodes/shared/engine/pacing.js') as typeof import('../../nodes/shared/engine/pacing');
 
-const ticket = (departedAt: number, epoch: number, settledAt: number) => ({ departedAt, epoch, settledAt });
+const ticket = (departedAt: number, epoch: number, settledAt: number) => ({
+	departedAt,
+	epoch,
+	settledAt,
+});
 const noJitter = () => 0;
 
 describe('pacer', () => {
@@ -39,7 +44,8 @@ describe('pacer', () => {
 
 	it('never below 5% of the configured rate, and a 1/s key stretches its window instead', () => {
 		const pacer = new Pacer(1);
-		for (let round = 0; round < 30; round++) pacer.refused(ticket(round * 10, round, round * 10 + 5), undefined, noJitter);
+		for (let round = 0; round < 30; round++)
+			pacer.refused(ticket(round * 10, round, round * 10 + 5), undefined, noJitter);
 		expect(pacer.currentRate).toBeCloseTo(0.05);
 	});
 

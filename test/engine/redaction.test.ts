@@ -23,7 +23,12 @@ describe('key redaction', () => {
 		'status %i, even when the service echoes the key: not in the error, nor in Continue On Fail items',
 		async (status) => {
 			const key = sandbox.keys.iban;
-			const fault = { kind: 'status' as const, status, retryAfter: 0, message: `Rejected request with key ${key}.` };
+			const fault = {
+				kind: 'status' as const,
+				status,
+				retryAfter: 0,
+				message: `Rejected request with key ${key}.`,
+			};
 			sandbox.faultPattern('iban', { every: 1, faults: [fault] });
 			const stopped = await runIban(sandbox, [iban]);
 			expect(stopped.error).toBeDefined();

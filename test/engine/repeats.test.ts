@@ -31,13 +31,27 @@ const enrich = (domains: string[], options: IDataObject = {}) =>
 	});
 
 describe('repeated values in items', () => {
-	const domains = ['stripe.com', 'northwind.io', 'stripe.com', 'acme.io', 'northwind.io', 'stripe.com'];
+	const domains = [
+		'stripe.com',
+		'northwind.io',
+		'stripe.com',
+		'acme.io',
+		'northwind.io',
+		'stripe.com',
+	];
 
 	it('sends each distinct domain once; every item gets its own copy of the record, paired, in order', async () => {
 		const run = await enrich(domains);
 		expect(run.error).toBeUndefined();
-		expect(sandbox.requests('company').map((request) => request.query.domain).sort()).toEqual(['acme.io', 'northwind.io', 'stripe.com']);
-		expect(run.items.map((item) => item.json)).toEqual(domains.map((domain) => companyRecord(domain)));
+		expect(
+			sandbox
+				.requests('company')
+				.map((request) => request.query.domain)
+				.sort(),
+		).toEqual(['acme.io', 'northwind.io', 'stripe.com']);
+		expect(run.items.map((item) => item.json)).toEqual(
+			domains.map((domain) => companyRecord(domain)),
+		);
 		expect(run.items.map((item) => item.pairedItem)).toEqual(domains.map((_, item) => ({ item })));
 		// Copies, not one object six times: a later node that edits one item edits only that one.
 		expect(run.items[0].json).not.toBe(run.items[2].json);
@@ -57,7 +71,10 @@ describe('repeated values in items', () => {
 		const run = await runNode({
 			type: 'abstractCompany',
 			parameters: { domain: '={{ $json.domain }}', options: {} },
-			credential: sandboxCredential(sandbox, 'company', { requestsPerSecond: 0, apiKey: sandbox.keys.email }),
+			credential: sandboxCredential(sandbox, 'company', {
+				requestsPerSecond: 0,
+				apiKey: sandbox.keys.email,
+			}),
 			items: ['stripe.com', 'stripe.com'].map((domain) => ({ json: { domain } })),
 			onError: 'continueErrorOutput',
 		});
@@ -76,7 +93,9 @@ describe('repeated values in items', () => {
 			type: 'abstractCompany',
 			parameters: { domain: '={{ $json.domain }}', options: {} },
 			credential: sandboxCredential(sandbox, 'company', { requestsPerSecond: 1 }),
-			items: ['stripe.com', 'acme.io', 'northwind.io', 'northwind.io'].map((domain) => ({ json: { domain } })),
+			items: ['stripe.com', 'acme.io', 'northwind.io', 'northwind.io'].map((domain) => ({
+				json: { domain },
+			})),
 			onError: 'continueRegularOutput',
 		});
 		expect(sandbox.requests('company')).toHaveLength(2);
@@ -92,37 +111,67 @@ describe('repeated values in items', () => {
 describe('repeated values in a CSV file', () => {
 	it('a 2,000-row file where every address occurs twice: 1,000 requests, 2,000 rows each with its own row', async () => {
 		const lines = ['name,email'];
-		for (let row = 0; row < 2000; row++) lines.push(`Lead ${row + 1},lead${row % 1000}@example.com`);
+		for (let row = 0; row < 2000; row++)
+			lines.push(`Lead ${row + 1},lead${row % 1000}@example.com`);
 		const run = await runNode({
 			type: 'abstractEmail',
-			parameters: { input: 'csvFile', binaryPropertyName: 'data', emailColumn: 'email', options: {} },
+			parameters: {
+				input: 'csvFile',
+				binaryPropertyName: 'data',
+				emailColumn: 'email',
+				options: {},
+			},
 			credential: sandboxCredential(sandbox, 'email', { requestsPerSecond: 0 }),
 			items: [csvItem(`${lines.join('\n')}\n`)],
 		});
 		expect(run.error).toBeUndefined();
 		expect(sandbox.requests('email')).toHaveLength(1000);
 		expect(run.items).toHaveLength(2000);
-		expect(run.items.map((item) => (item.json.csvRow as IDataObject).number)).toEqual(Array.from({ length: 2000 }, (_, index) => index + 2));
-		expect(run.items[1500].json).toMatchObject({ email_address: 'lead500@example.com', csvRow: { columns: { name: 'Lead 1501' } } });
-		expect(hintsOf(run)).toContainEqual(expect.stringMatching(/^2,000 rows answered with 1,000 requests: repeated values were sent once/));
+		expect(run.items.map((item) => (item.json.csvRow as IDataObject).number)).toEqual(
+			Array.from({ length: 2000 }, (_, index) => index + 2),
+		);
+		expect(run.items[1500].json).toMatchObject({
+			email_address: 'lead500@example.com',
+			csvRow: { columns: { name: 'Lead 1501' } },
+		});
+		expect(hintsOf(run)).toContainEqual(
+			expect.stringMatching(
+				/^2,000 rows answered with 1,000 requests: repeated values were sent once/,
+			),
+		);
 	});
 
 	it('two files of one run: a value once in each is sent once, a value only in one file once, and every row is answered', async () => {
 		// File 1: a, b, c, a. File 2: c, d, b. Distinct: a, b, c, d. Counts of the files are
 		// merged before the first request, so c and b (once in a file, twice in the run) are shared.
-		const file = (emails: string[]) => csvItem(`name,email\n${emails.map((email, index) => `Lead ${index + 1},${email}@example.com`).join('\n')}\n`);
+		const file = (emails: string[]) =>
+			csvItem(
+				`name,email\n${emails.map((email, index) => `Lead ${index + 1},${email}@example.com`).join('\n')}\n`,
+			);
 		const run = await runNode({
 			type: 'abstractEmail',
-			parameters: { input: 'csvFile', binaryPropertyName: 'data', emailColumn: 'email', options: {} },
+			parameters: {
+				input: 'csvFile',
+				binaryPropertyName: 'data',
+				emailColumn: 'email',
+				options: {},
+			},
 			credential: sandboxCredential(sandbox, 'email', { requestsPerSecond: 0 }),
 			items: [file(['a', 'b', 'c', 'a']), file(['c', 'd', 'b'])],
 		});
 		expect(run.error).toBeUndefined();
-		expect(sandbox.requests('email').map((request) => String(request.fields.email ?? request.query.email)).sort()).toEqual(
-			['a', 'b', 'c', 'd'].map((name) => `${name}@example.com`),
+		expect(
+			sandbox
+				.requests('email')
+				.map((request) => String(request.fields.email ?? request.query.email))
+				.sort(),
+		).toEqual(['a', 'b', 'c', 'd'].map((name) => `${name}@example.com`));
+		expect(run.items.map((item) => item.json.email_address)).toEqual(
+			['a', 'b', 'c', 'a', 'c', 'd', 'b'].map((name) => `${name}@example.com`),
 		);
-		expect(run.items.map((item) => item.json.email_address)).toEqual(['a', 'b', 'c', 'a', 'c', 'd', 'b'].map((name) => `${name}@example.com`));
-		expect(run.items.map((item) => item.pairedItem)).toEqual([0, 0, 0, 0, 1, 1, 1].map((item) => ({ item })));
+		expect(run.items.map((item) => item.pairedItem)).toEqual(
+			[0, 0, 0, 0, 1, 1, 1].map((item) => ({ item })),
+		);
 	});
 });
 
@@ -137,10 +186,16 @@ describe('repeated values with a file answer', () => {
 		expect(run.error).toBeUndefined();
 		expect(sandbox.requests('avatars')).toHaveLength(1);
 		expect(run.items).toHaveLength(3);
-		const [first, second] = await Promise.all([binaryBytes(run.items[0]), binaryBytes(run.items[2])]);
+		const [first, second] = await Promise.all([
+			binaryBytes(run.items[0]),
+			binaryBytes(run.items[2]),
+		]);
 		expect(second.equals(first)).toBe(true);
 		expect(run.items[2].binary?.data).not.toBe(run.items[0].binary?.data);
-		expect(run.items[2].binary?.data).toMatchObject({ fileName: 'avatar-Ada-Lovelace.png', mimeType: 'image/png' });
+		expect(run.items[2].binary?.data).toMatchObject({
+			fileName: 'avatar-Ada-Lovelace.png',
+			mimeType: 'image/png',
+		});
 	});
 
 	it('two uploads from the same binary field are two files: both are sent', async () => {
@@ -149,7 +204,10 @@ describe('repeated values with a file answer', () => {
 			type: 'abstractImages',
 			parameters: { source: 'binary', binaryPropertyName: 'data', options: {} },
 			credential: sandboxCredential(sandbox, 'images'),
-			items: [1, 2].map((seed) => ({ json: {}, binary: { data: { bytes: png(seed), mimeType: 'image/png', fileName: 'a.png' } } })),
+			items: [1, 2].map((seed) => ({
+				json: {},
+				binary: { data: { bytes: png(seed), mimeType: 'image/png', fileName: 'a.png' } },
+			})),
 			onError: 'continueRegularOutput',
 		});
 		expect(sandbox.requests('images')).toHaveLength(2);

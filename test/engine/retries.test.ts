@@ -28,7 +28,11 @@ describe('retries', () => {
 		expect(items.every((item) => item.json.is_valid === true)).toBe(true);
 		expect(sandbox.requests('iban')).toHaveLength(ibans.length + 5);
 		// Items that already succeeded are never sent again: each IBAN has exactly one success.
-		expect(successes().map((entry) => entry.query.iban).sort()).toEqual([...ibans].sort());
+		expect(
+			successes()
+				.map((entry) => entry.query.iban)
+				.sort(),
+		).toEqual([...ibans].sort());
 	});
 
 	it('honours Retry-After: the retry comes no sooner than the service asked', async () => {

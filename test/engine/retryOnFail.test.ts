@@ -1,6 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { emailOf, firstTimeOnly, newWorkflowId, paidEmails, RETRY_ON_FAIL } from '../harness/retryOnFail';
+import {
+	emailOf,
+	firstTimeOnly,
+	newWorkflowId,
+	paidEmails,
+	RETRY_ON_FAIL,
+} from '../harness/retryOnFail';
 import { keptAnswers as kept } from '../harness/keptStore';
 import { retryExecution, runNode, type NodeRun, type RunResult } from '../harness/run';
 import { sandboxCredential } from '../harness/sandboxCredentials';
@@ -9,7 +15,6 @@ import { RESULT, resultOf } from '../nodes/resultFileCases';
 import { emailRecord } from '../sandbox/services/email';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import type { SandboxRequest } from '../sandbox/types';
-
 
 /**
  * n8n runs a node again on the same input: Retry On Fail (n8n-core's WorkflowExecute tries a node
@@ -25,16 +30,21 @@ beforeAll(async () => {
 afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.reset());
 
-
 const valueOf = emailOf;
 const sent = () => sandbox.requests('email').map(valueOf);
 const paid = () => paidEmails(sandbox);
-const emails = (count: number) => Array.from({ length: count }, (_, index) => `lead${index + 1}@example.com`);
-const hintsOf = (run: RunResult, node = 'Node') => (run.run.data.resultData.runData[node]?.[0]?.hints ?? []).map((hint) => hint.message);
+const emails = (count: number) =>
+	Array.from({ length: count }, (_, index) => `lead${index + 1}@example.com`);
+const hintsOf = (run: RunResult, node = 'Node') =>
+	(run.run.data.resultData.runData[node]?.[0]?.hints ?? []).map((hint) => hint.message);
 
 /** The service refuses (400) the first request for `value`, and answers it after that. */
 function refuseOnce(value: string): void {
-	sandbox.faultWhen('email', firstTimeOnly((request) => valueOf(request) === value), { kind: 'status', status: 400, message: 'Bad request, once' });
+	sandbox.faultWhen(
+		'email',
+		firstTimeOnly((request) => valueOf(request) === value),
+		{ kind: 'status', status: 400, message: 'Bad request, once' },
+	);
 }
 
 interface EmailRun {
@@ -47,7 +57,15 @@ interface EmailRun {
 	mode?: NodeRun['mode'];
 }
 
-const runEmail = ({ items, parameters = {}, onError, settings = RETRY_ON_FAIL, workflowId = newWorkflowId('retry-test'), credential, mode }: EmailRun) =>
+const runEmail = ({
+	items,
+	parameters = {},
+	onError,
+	settings = RETRY_ON_FAIL,
+	workflowId = newWorkflowId('retry-test'),
+	credential,
+	mode,
+}: EmailRun) =>
 	runNode({
 		type: 'abstractEmail',
 		parameters: { email: '={{ $json.email }}', ...parameters },
@@ -59,7 +77,12 @@ const runEmail = ({ items, parameters = {}, onError, settings = RETRY_ON_FAIL, w
 		mode,
 	});
 const emailItems = (values: string[]) => values.map((email) => ({ json: { email } }));
-const CSV_ROWS = { input: 'csvFile', binaryPropertyName: 'data', emailColumn: 'email', options: {} };
+const CSV_ROWS = {
+	input: 'csvFile',
+	binaryPropertyName: 'data',
+	emailColumn: 'email',
+	options: {},
+};
 const CSV_RESULT = { ...CSV_ROWS, ...RESULT };
 
 afterEach(() => {
@@ -77,7 +100,11 @@ describe('Retry On Fail: a row answered 400 once, default On Error', () => {
 		expect(run.items.map((item) => item.pairedItem)).toEqual(values.map((_, item) => ({ item })));
 		expect(paid()).toEqual([...values].sort());
 		expect(sent()).toHaveLength(values.length + 1);
-		expect(hintsOf(run)).toContainEqual(expect.stringMatching(/^\d+ answers? reused from this node's earlier try \(Settings > Retry On Fail\), not paid for again$/));
+		expect(hintsOf(run)).toContainEqual(
+			expect.stringMatching(
+				/^\d+ answers? reused from this node's earlier try \(Settings > Retry On Fail\), not paid for again$/,
+			),
+		);
 	});
 
 	it('CSV rows: row 121 of 200 refused once costs one request more, not 150 rows paid twice', async () => {
@@ -87,7 +114,9 @@ describe('Retry On Fail: a row answered 400 once, default On Error', () => {
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(200);
 		expect(run.items.map((item) => item.json.email_address)).toEqual(values);
-		expect(run.items.map((item) => (item.json.csvRow as IDataObject).number)).toEqual(values.map((_, index) => index + 2));
+		expect(run.items.map((item) => (item.json.csvRow as IDataObject).number)).toEqual(
+			values.map((_, index) => index + 2),
+		);
 		expect(paid()).toEqual([...values].sort());
 		expect(sent()).toHaveLength(201);
 	});
@@ -116,11 +145,17 @@ describe('Retry On Fail: the first item is an error item under Continue (n8n run
 			expect(answered.map((item) => item.json)).toEqual(values.map((value) => emailRecord(value)));
 			expect(paid()).toEqual([...values].sort());
 			expect(sent()).toHaveLength(199);
-			expect(hintsOf(run)).toContain("199 answers reused from this node's earlier try (Settings > Retry On Fail), not paid for again");
+			expect(hintsOf(run)).toContain(
+				"199 answers reused from this node's earlier try (Settings > Retry On Fail), not paid for again",
+			);
 		});
 
 		it(`${onError}: CSV rows, 199 requests for 199 addresses, not 597`, async () => {
-			const run = await runEmail({ items: [csvItem(firstRowEmpty)], parameters: CSV_ROWS, onError });
+			const run = await runEmail({
+				items: [csvItem(firstRowEmpty)],
+				parameters: CSV_ROWS,
+				onError,
+			});
 			expect(run.error).toBeUndefined();
 			const answered = onError === 'continueErrorOutput' ? run.items : run.items.slice(1);
 			expect(answered.map((item) => item.json.email_address)).toEqual(values);
@@ -131,7 +166,11 @@ describe('Retry On Fail: the first item is an error item under Continue (n8n run
 		});
 
 		it(`${onError}: a result file after an item that is not a file, its rows paid once`, async () => {
-			const run = await runEmail({ items: [{ json: {} }, csvItem(leadsCsv(200))], parameters: CSV_RESULT, onError });
+			const run = await runEmail({
+				items: [{ json: {} }, csvItem(leadsCsv(200))],
+				parameters: CSV_RESULT,
+				onError,
+			});
 			expect(run.error).toBeUndefined();
 			const file = run.items.find((item) => item.binary?.result);
 			const { header, rows } = await resultOf(file!);
@@ -155,17 +194,25 @@ describe('Retry of an execution that a spent plan stopped', () => {
 		sandbox.setQuota('email', 100);
 		const retried = await retryExecution(failed);
 		expect(retried.error).toBeUndefined();
-		expect(retried.output('Node').map((item) => item.json)).toEqual(values.map((value) => emailRecord(value)));
-		expect(retried.output('Node').map((item) => item.pairedItem)).toEqual(values.map((_, item) => ({ item })));
+		expect(retried.output('Node').map((item) => item.json)).toEqual(
+			values.map((value) => emailRecord(value)),
+		);
+		expect(retried.output('Node').map((item) => item.pairedItem)).toEqual(
+			values.map((_, item) => ({ item })),
+		);
 		expect(paid()).toEqual([...values].sort());
-		expect(hintsOf(retried)).toContain('6 answers reused from a failed test run of this node (a Retry takes them for an hour), not paid for again');
+		expect(hintsOf(retried)).toContain(
+			'6 answers reused from a failed test run of this node (a Retry takes them for an hour), not paid for again',
+		);
 	});
 
 	it('CSV rows: 120 of 200 answered before the plan ran out are not paid again by the retry', async () => {
 		const values = emails(200);
 		sandbox.setQuota('email', 120);
 		const failed = await runEmail({ items: [csvItem(leadsCsv(200))], parameters: CSV_ROWS });
-		expect(failed.error?.description).toMatch(/Discarded: 120 rows already answered .*keeps the 120 answers this execution paid for, each for an hour/);
+		expect(failed.error?.description).toMatch(
+			/Discarded: 120 rows already answered .*keeps the 120 answers this execution paid for, each for an hour/,
+		);
 		sandbox.setQuota('email', 1000);
 		const retried = await retryExecution(failed);
 		expect(retried.error).toBeUndefined();
@@ -177,14 +224,22 @@ describe('Retry of an execution that a spent plan stopped', () => {
 describe('a request refused on every try', () => {
 	it('fails the run as today, after maxTries; its neighbours are paid once', async () => {
 		const values = emails(8);
-		sandbox.faultWhen('email', (request: SandboxRequest) => valueOf(request) === values[3], { kind: 'status', status: 400 });
+		sandbox.faultWhen('email', (request: SandboxRequest) => valueOf(request) === values[3], {
+			kind: 'status',
+			status: 400,
+		});
 		const run = await runEmail({ items: emailItems(values) });
 		expect(run.error?.message).toMatch(/400/);
 		expect(sent().filter((value) => value === values[3])).toHaveLength(3);
 		expect(paid()).toEqual(values.filter((_, index) => index !== 3).sort());
 		// The last try failed: its answers wait for a Retry of the execution, not for a new production run.
 		expect(kept.keptAnswersHeld().forRetries).toBe(7);
-		const again = await runEmail({ items: emailItems(values), settings: {}, workflowId: run.options.workflowId, mode: 'trigger' });
+		const again = await runEmail({
+			items: emailItems(values),
+			settings: {},
+			workflowId: run.options.workflowId,
+			mode: 'trigger',
+		});
 		expect(again.error?.message).toMatch(/400/);
 		expect(paid()).toHaveLength(14);
 		sandbox.reset();
@@ -199,9 +254,18 @@ describe('a request refused on every try', () => {
 	});
 
 	it('with Send Repeated Values Once off, each repeat keeps its own answer: one 200 per item', async () => {
-		const values = ['a@example.com', 'b@example.com', 'a@example.com', 'c@example.com', 'a@example.com'];
+		const values = [
+			'a@example.com',
+			'b@example.com',
+			'a@example.com',
+			'c@example.com',
+			'a@example.com',
+		];
 		refuseOnce('c@example.com');
-		const run = await runEmail({ items: emailItems(values), parameters: { options: { sendRepeatsOnce: false } } });
+		const run = await runEmail({
+			items: emailItems(values),
+			parameters: { options: { sendRepeatsOnce: false } },
+		});
 		expect(run.error).toBeUndefined();
 		expect(run.items.map((item) => item.json)).toEqual(values.map((value) => emailRecord(value)));
 		expect(paid()).toEqual([...values].sort());
@@ -231,30 +295,67 @@ describe('kept answers are seen by no one else', () => {
 
 	it('another workflow', async () => {
 		const failed = await failedRun();
-		expect(await paidBy(failed, async () => await retryExecution(failed, { workflowId: 'another workflow' }))).toBe(6);
+		expect(
+			await paidBy(
+				failed,
+				async () => await retryExecution(failed, { workflowId: 'another workflow' }),
+			),
+		).toBe(6);
 	});
 
 	it('another node of the same workflow', async () => {
 		const failed = await failedRun();
-		const nodes = failed.workflowJson.nodes.map((node) => (node.name === 'Node' ? { ...node, id: 'another node' } : node));
-		expect(await paidBy(failed, async () => await retryExecution({ ...failed, workflowJson: { ...failed.workflowJson, nodes } }))).toBe(6);
+		const nodes = failed.workflowJson.nodes.map((node) =>
+			node.name === 'Node' ? { ...node, id: 'another node' } : node,
+		);
+		expect(
+			await paidBy(
+				failed,
+				async () =>
+					await retryExecution({ ...failed, workflowJson: { ...failed.workflowJson, nodes } }),
+			),
+		).toBe(6);
 	});
 
 	it('another credential (another key of the same service)', async () => {
 		const failed = await failedRun();
 		sandbox.addKey('email', 'another-email-key');
-		const credentials = failed.options.credentials.map((credential) => ({ ...credential, data: { ...credential.data, apiKey: 'another-email-key' } }));
+		const credentials = failed.options.credentials.map((credential) => ({
+			...credential,
+			data: { ...credential.data, apiKey: 'another-email-key' },
+		}));
 		expect(await paidBy(failed, async () => await retryExecution(failed, { credentials }))).toBe(6);
 	});
 
 	it('a new production run of the same workflow (not a Retry)', async () => {
 		const failed = await failedRun();
-		expect(await paidBy(failed, async () => await runEmail({ items: emailItems(values), settings: {}, workflowId: failed.options.workflowId, mode: 'trigger' }))).toBe(6);
+		expect(
+			await paidBy(
+				failed,
+				async () =>
+					await runEmail({
+						items: emailItems(values),
+						settings: {},
+						workflowId: failed.options.workflowId,
+						mode: 'trigger',
+					}),
+			),
+		).toBe(6);
 	});
 
 	it('a new test run of the same workflow takes what the failed test run paid for, as test runs do', async () => {
 		const failed = await failedRun();
-		expect(await paidBy(failed, async () => await runEmail({ items: emailItems(values), settings: {}, workflowId: failed.options.workflowId }))).toBe(3);
+		expect(
+			await paidBy(
+				failed,
+				async () =>
+					await runEmail({
+						items: emailItems(values),
+						settings: {},
+						workflowId: failed.options.workflowId,
+					}),
+			),
+		).toBe(3);
 	});
 });
 
@@ -263,12 +364,18 @@ describe('the memory budget', () => {
 		const previous = kept.setKeptAnswersBudget(20_000);
 		try {
 			sandbox.setQuota('email', 120);
-			const failed = await runEmail({ items: [csvItem(leadsCsv(200))], parameters: CSV_ROWS, settings: {} });
+			const failed = await runEmail({
+				items: [csvItem(leadsCsv(200))],
+				parameters: CSV_ROWS,
+				settings: {},
+			});
 			const held = kept.keptAnswersHeld();
 			expect(held.size).toBeLessThanOrEqual(20_000);
 			expect(held.answers).toBeGreaterThan(0);
 			expect(held.answers).toBeLessThan(120);
-			expect(failed.error?.description).toMatch(new RegExp(`keeps the ${held.answers} answers this execution paid for, each for an hour`));
+			expect(failed.error?.description).toMatch(
+				new RegExp(`keeps the ${held.answers} answers this execution paid for, each for an hour`),
+			);
 			sandbox.setQuota('email', 1000);
 			sandbox.reset();
 			const retried = await retryExecution(failed);

@@ -19,7 +19,6 @@ beforeAll(async () => {
 afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.reset());
 
-
 const run = (testCase: NodeCase, values: string[], onError?: NodeRun['onError']) =>
 	runNode({
 		type: testCase.type,
@@ -33,12 +32,20 @@ const run = (testCase: NodeCase, values: string[], onError?: NodeRun['onError'])
 
 /** How many 200s the service gave for each value. */
 const paidPerValue = (testCase: NodeCase) =>
-	testCase.values.map((value) => sandbox.requests(testCase.service).filter((request) => request.status === 200 && carrying(value)(request)).length);
+	testCase.values.map(
+		(value) =>
+			sandbox
+				.requests(testCase.service)
+				.filter((request) => request.status === 200 && carrying(value)(request)).length,
+	);
 
 for (const testCase of CASES) {
 	describe(testCase.name, () => {
 		it('a request refused once: the second try sends only it; every value paid once', async () => {
-			sandbox.faultWhen(testCase.service, firstTimeOnly(carrying(testCase.values[1])), { kind: 'status', status: 400 });
+			sandbox.faultWhen(testCase.service, firstTimeOnly(carrying(testCase.values[1])), {
+				kind: 'status',
+				status: 400,
+			});
 			const { error, items } = await run(testCase, testCase.values);
 			expect(error).toBeUndefined();
 			expect(paidPerValue(testCase)).toEqual([1, 1, 1]);
@@ -46,17 +53,27 @@ for (const testCase of CASES) {
 			expect(items.every((item) => item.json.error === undefined)).toBe(true);
 			if (testCase.file) {
 				expect(items).toHaveLength(3);
-				for (const item of items) expect((await binaryBytes(item, Object.keys(item.binary ?? {})[0])).length).toBeGreaterThan(0);
+				for (const item of items)
+					expect(
+						(await binaryBytes(item, Object.keys(item.binary ?? {})[0])).length,
+					).toBeGreaterThan(0);
 			}
 		});
 
 		for (const onError of ['continueRegularOutput', 'continueErrorOutput'] as const) {
 			it(`${onError}: the first item fails its check; n8n's three tries pay each value once`, async () => {
-				const { error, items, errorItems } = await run(testCase, [testCase.invalid, ...testCase.values], onError);
+				const { error, items, errorItems } = await run(
+					testCase,
+					[testCase.invalid, ...testCase.values],
+					onError,
+				);
 				expect(error).toBeUndefined();
 				expect(paidPerValue(testCase)).toEqual([1, 1, 1]);
 				expect(sandbox.requests(testCase.service)).toHaveLength(3);
-				const failed = onError === 'continueErrorOutput' ? errorItems : items.filter((item) => item.json.error !== undefined);
+				const failed =
+					onError === 'continueErrorOutput'
+						? errorItems
+						: items.filter((item) => item.json.error !== undefined);
 				expect(failed).toHaveLength(1);
 			});
 		}
@@ -65,7 +82,12 @@ for (const testCase of CASES) {
 
 describe('Image Processing with a binary source', () => {
 	it('an upload is never kept: the next try uploads again', async () => {
-		const photo = (width: number): InputItem => ({ json: {}, binary: { photo: { bytes: picture('png', width, 100), mimeType: 'image/png', fileName: 'photo.png' } } });
+		const photo = (width: number): InputItem => ({
+			json: {},
+			binary: {
+				photo: { bytes: picture('png', width, 100), mimeType: 'image/png', fileName: 'photo.png' },
+			},
+		});
 		let seen = 0;
 		sandbox.faultWhen('images', () => ++seen === 2, { kind: 'status', status: 400 });
 		const { error } = await runNode({

@@ -2,7 +2,8 @@ import { retryPolicy } from '../harness/retryBudget';
 
 /** The retry policy's pure parts, as built into dist/: timeouts, Retry-After, backoff, budget. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const retry = require('../../dist/nodes/shared/engine/retry.js') as typeof import('../../nodes/shared/engine/retry');
+const retry =
+	require('../../dist/nodes/shared/engine/retry.js') as typeof import('../../nodes/shared/engine/retry');
 
 describe('retry policy', () => {
 	it('a timeout (ECONNABORTED) is never retried: the service may have charged; a reset is', () => {
@@ -12,10 +13,12 @@ describe('retry policy', () => {
 	});
 
 	it('only 429, 500 and 503 are retried', () => {
-		expect([400, 401, 403, 404, 422, 429, 500, 502, 503].filter(retry.isRetryableStatus)).toEqual([429, 500, 503]);
+		expect([400, 401, 403, 404, 422, 429, 500, 502, 503].filter(retry.isRetryableStatus)).toEqual([
+			429, 500, 503,
+		]);
 	});
 
-	it('Retry-After in seconds or as a date, not capped: a wait past the budget is the caller\'s to refuse', () => {
+	it("Retry-After in seconds or as a date, not capped: a wait past the budget is the caller's to refuse", () => {
 		expect(retry.retryAfterMs('600')).toBe(600_000);
 		expect(retry.retryAfterMs(new Date(10_000).toUTCString(), 4_000)).toBe(6_000);
 		expect(retry.retryAfterMs('soon')).toBeUndefined();

@@ -26,7 +26,11 @@ describe('status codes of 7.1', () => {
 	});
 
 	it('400: named as a malformed request, the service message quoted, sent once', async () => {
-		sandbox.inject('iban', { kind: 'status', status: 400, message: 'Parameter iban is malformed.' });
+		sandbox.inject('iban', {
+			kind: 'status',
+			status: 400,
+			message: 'Parameter iban is malformed.',
+		});
 		const { error } = await runIban(sandbox, [iban]);
 		expect(error?.message).toMatch(/rejected the request as malformed \(400\)/);
 		expect(error?.description).toContain('"Parameter iban is malformed."');
@@ -44,7 +48,7 @@ describe('status codes of 7.1', () => {
 		expect(everythingIn(error)).not.toContain(sandbox.keys.vat);
 	});
 
-	it('422: the plan\'s credits ran out; sent once', async () => {
+	it("422: the plan's credits ran out; sent once", async () => {
 		sandbox.setQuota('iban', 0);
 		const { error } = await runIban(sandbox, [iban]);
 		expect(error?.message).toMatch(/credits for IBAN Validation are used up \(422\)/);
@@ -55,15 +59,18 @@ describe('status codes of 7.1', () => {
 	// Retries are bounded by time (two minutes in the product); shortened here to 1.5 s.
 	const always = (fault: Fault) => sandbox.faultPattern('iban', { every: 1, faults: [fault] });
 
-	it.each([429, 500, 503])('%i that lasts: retried for the time budget, then named with how long and how many requests', async (status) => {
-		always({ kind: 'status', status, retryAfter: 0 });
-		const { error } = await runIban(sandbox, [iban]);
-		const requests = sandbox.requests('iban').length;
-		expect(requests).toBeGreaterThan(2);
-		expect(error?.message).toContain(`(${status})`);
-		expect(error?.message).toMatch(new RegExp(`for \\d+\\.\\d s \\(${requests} requests\\)`));
-		expect(error?.httpCode).toBe(String(status));
-	});
+	it.each([429, 500, 503])(
+		'%i that lasts: retried for the time budget, then named with how long and how many requests',
+		async (status) => {
+			always({ kind: 'status', status, retryAfter: 0 });
+			const { error } = await runIban(sandbox, [iban]);
+			const requests = sandbox.requests('iban').length;
+			expect(requests).toBeGreaterThan(2);
+			expect(error?.message).toContain(`(${status})`);
+			expect(error?.message).toMatch(new RegExp(`for \\d+\\.\\d s \\(${requests} requests\\)`));
+			expect(error?.httpCode).toBe(String(status));
+		},
+	);
 
 	it('429 that lasts, pacing off: the message says pacing is off and what to set', async () => {
 		always({ kind: 'status', status: 429, retryAfter: 0 });
@@ -74,7 +81,9 @@ describe('status codes of 7.1', () => {
 	it('429 that lasts although paced: the message says the node paces to N/s and others may share the key', async () => {
 		always({ kind: 'status', status: 429 });
 		const { error } = await runIban(sandbox, [iban], { credential: { requestsPerSecond: 5 } });
-		expect(error?.message).toMatch(/although this node paces its requests to 5 per second; other executions, workers or tools may be using the same key/);
+		expect(error?.message).toMatch(
+			/although this node paces its requests to 5 per second; other executions, workers or tools may be using the same key/,
+		);
 		expect(error?.message).not.toMatch(/Set Requests per Second to your plan's rate/);
 	});
 
@@ -88,20 +97,26 @@ describe('status codes of 7.1', () => {
 	it('a dropped connection, every time: a network error naming the host, never the URL', async () => {
 		always({ kind: 'drop' });
 		const { error } = await runIban(sandbox, [iban]);
-		expect(error?.message).toMatch(/Could not reach the IBAN Validation service at 127\.0\.0\.1:\d+: the connection was closed before an answer came; it kept failing for \d+\.\d s \(\d+ requests\)/);
+		expect(error?.message).toMatch(
+			/Could not reach the IBAN Validation service at 127\.0\.0\.1:\d+: the connection was closed before an answer came; it kept failing for \d+\.\d s \(\d+ requests\)/,
+		);
 		expect(error?.description).toMatch(/ECONNRESET/);
 		expect(everythingIn(error)).not.toContain(sandbox.keys.iban);
 		expect(sandbox.requests('iban').length).toBeGreaterThan(2);
 	});
 
 	it('a Base URL with a trailing slash keeps its path prefix', async () => {
-		const { items } = await runIban(sandbox, [iban], { credential: { baseUrl: `${sandbox.baseUrls.iban}/` } });
+		const { items } = await runIban(sandbox, [iban], {
+			credential: { baseUrl: `${sandbox.baseUrls.iban}/` },
+		});
 		expect(items[0].json.is_valid).toBe(true);
 		expect(sandbox.requests('iban')[0].path).toBe('/v1/');
 	});
 
 	it('a Base URL that is not http(s) is refused before any request', async () => {
-		const { error } = await runIban(sandbox, [iban], { credential: { baseUrl: 'ftp://127.0.0.1/iban' } });
+		const { error } = await runIban(sandbox, [iban], {
+			credential: { baseUrl: 'ftp://127.0.0.1/iban' },
+		});
 		expect(error?.message).toMatch(/Base URL/);
 		expect(sandbox.log).toHaveLength(0);
 	});

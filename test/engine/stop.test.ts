@@ -17,25 +17,28 @@ beforeAll(async () => {
 afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.reset());
 
-describe.each(['stopWorkflow', 'continueRegularOutput', 'continueErrorOutput'] as const)('Stop, with On Error %s', (onError) => {
-	it('at one request a second, stopping after the 2nd request leaves it at 2', async () => {
-		const run = runNode({
-			type: 'abstractIban',
-			parameters: { iban: '={{ $json.iban }}', options: {} },
-			credential: sandboxCredential(sandbox, 'iban', { requestsPerSecond: 1 }),
-			items: VALID_IBANS.map((iban) => ({ json: { iban } })),
-			onError,
-			onStarted: (stop) => {
-				void (async () => {
-					while (sandbox.requests('iban').length < 2) await sleep(5);
-					stop();
-				})();
-			},
+describe.each(['stopWorkflow', 'continueRegularOutput', 'continueErrorOutput'] as const)(
+	'Stop, with On Error %s',
+	(onError) => {
+		it('at one request a second, stopping after the 2nd request leaves it at 2', async () => {
+			const run = runNode({
+				type: 'abstractIban',
+				parameters: { iban: '={{ $json.iban }}', options: {} },
+				credential: sandboxCredential(sandbox, 'iban', { requestsPerSecond: 1 }),
+				items: VALID_IBANS.map((iban) => ({ json: { iban } })),
+				onError,
+				onStarted: (stop) => {
+					void (async () => {
+						while (sandbox.requests('iban').length < 2) await sleep(5);
+						stop();
+					})();
+				},
+			});
+			const { run: execution } = await run;
+			expect(execution.status).toBe('canceled');
+			// The third request would have left a second after the second: wait past it.
+			await sleep(1500);
+			expect(sandbox.requests('iban')).toHaveLength(2);
 		});
-		const { run: execution } = await run;
-		expect(execution.status).toBe('canceled');
-		// The third request would have left a second after the second: wait past it.
-		await sleep(1500);
-		expect(sandbox.requests('iban')).toHaveLength(2);
-	});
-});
+	},
+);

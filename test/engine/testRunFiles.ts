@@ -24,7 +24,8 @@ export function testRunFileCases(mode: 'memory' | 'filesystem'): void {
 			items: names.map((name) => ({ json: { name } })),
 			workflowId,
 		});
-	const bytesOf = async (run: Awaited<ReturnType<typeof avatars>>) => await Promise.all(run.items.map(async (item) => await binaryBytes(item)));
+	const bytesOf = async (run: Awaited<ReturnType<typeof avatars>>) =>
+		await Promise.all(run.items.map(async (item) => await binaryBytes(item)));
 
 	it(`${mode} mode: the second test run sends nothing, and its files hold the same bytes`, async () => {
 		const workflowId = newWorkflowId('test-run-files');
@@ -41,8 +42,11 @@ export function testRunFileCases(mode: 'memory' | 'filesystem'): void {
 		expect(await bytesOf(second)).toEqual(before);
 		if (mode === 'filesystem') {
 			// Stored again for the second execution: its files outlive the first one's.
-			for (const [index, item] of second.items.entries()) expect(item.binary!.data.id).not.toBe(first.items[index].binary!.data.id);
-			await Container.get(BinaryDataService).deleteManyByBinaryDataId(first.items.map((item) => item.binary!.data.id!));
+			for (const [index, item] of second.items.entries())
+				expect(item.binary!.data.id).not.toBe(first.items[index].binary!.data.id);
+			await Container.get(BinaryDataService).deleteManyByBinaryDataId(
+				first.items.map((item) => item.binary!.data.id!),
+			);
 			expect(await bytesOf(second)).toEqual(before);
 		}
 	});
@@ -52,7 +56,9 @@ export function testRunFileCases(mode: 'memory' | 'filesystem'): void {
 			const workflowId = newWorkflowId('test-run-files');
 			const first = await avatars(workflowId);
 			expect(first.error).toBeUndefined();
-			await Container.get(BinaryDataService).deleteManyByBinaryDataId(first.items.map((item) => item.binary!.data.id!));
+			await Container.get(BinaryDataService).deleteManyByBinaryDataId(
+				first.items.map((item) => item.binary!.data.id!),
+			);
 			sandbox().reset();
 			const second = await avatars(workflowId);
 			expect(second.error).toBeUndefined();

@@ -12,10 +12,18 @@ import { CASES, valueItems, type NodeCase } from './serviceNodeCases';
  */
 const sandbox = sandboxWithEmptyStore();
 
-const run = (testCase: NodeCase, workflowId: string, mode: 'manual' | 'trigger' = 'manual', options: Record<string, unknown> = {}) =>
+const run = (
+	testCase: NodeCase,
+	workflowId: string,
+	mode: 'manual' | 'trigger' = 'manual',
+	options: Record<string, unknown> = {},
+) =>
 	runNode({
 		type: testCase.type,
-		parameters: { ...testCase.parameters, options: { ...((testCase.parameters.options as object) ?? {}), ...options } },
+		parameters: {
+			...testCase.parameters,
+			options: { ...((testCase.parameters.options as object) ?? {}), ...options },
+		},
 		credential: sandboxCredential(sandbox(), testCase.service),
 		items: (testCase.items ?? valueItems)(testCase.values),
 		workflowId,
@@ -23,7 +31,11 @@ const run = (testCase: NodeCase, workflowId: string, mode: 'manual' | 'trigger' 
 	});
 
 const filesOf = async (items: Awaited<ReturnType<typeof run>>['items']) =>
-	await Promise.all(items.map(async (item) => (item.binary ? await binaryBytes(item, Object.keys(item.binary)[0]) : undefined)));
+	await Promise.all(
+		items.map(async (item) =>
+			item.binary ? await binaryBytes(item, Object.keys(item.binary)[0]) : undefined,
+		),
+	);
 
 for (const testCase of CASES) {
 	describe(testCase.name, () => {
@@ -38,7 +50,9 @@ for (const testCase of CASES) {
 			expect(second.error).toBeUndefined();
 			expect(sandbox().requests(testCase.service)).toHaveLength(0);
 			expect(second.items.map((item) => item.json)).toEqual(first.items.map((item) => item.json));
-			expect(second.items.map((item) => item.pairedItem)).toEqual(first.items.map((item) => item.pairedItem));
+			expect(second.items.map((item) => item.pairedItem)).toEqual(
+				first.items.map((item) => item.pairedItem),
+			);
 			if (testCase.file) expect(await filesOf(second.items)).toEqual(await filesOf(first.items));
 			sandbox().reset();
 			expect((await run(testCase, workflowId, 'trigger')).error).toBeUndefined();
@@ -50,7 +64,9 @@ for (const testCase of CASES) {
 			await run(testCase, workflowId);
 			const requests = sandbox().requests(testCase.service).length;
 			sandbox().reset();
-			expect((await run(testCase, workflowId, 'manual', { reuseTestRunAnswers: false })).error).toBeUndefined();
+			expect(
+				(await run(testCase, workflowId, 'manual', { reuseTestRunAnswers: false })).error,
+			).toBeUndefined();
 			expect(sandbox().requests(testCase.service)).toHaveLength(requests);
 		});
 	});

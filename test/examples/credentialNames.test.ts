@@ -2,7 +2,11 @@ import { promises as fs } from 'fs';
 import path from 'path';
 
 import { packageCredentialTypes, ROOT } from '../harness/nodeTypes';
-import { CREDENTIAL_DISPLAY_NAMES, exampleCredentialId, exampleCredentialName } from '../harness/sandboxCredentials';
+import {
+	CREDENTIAL_DISPLAY_NAMES,
+	exampleCredentialId,
+	exampleCredentialName,
+} from '../harness/sandboxCredentials';
 
 /**
  * The sandbox credentials that dev, e2e and the examples use carry the name the editor gives the
@@ -12,7 +16,9 @@ import { CREDENTIAL_DISPLAY_NAMES, exampleCredentialId, exampleCredentialName } 
 describe('example credentials', () => {
 	it('are named after each type as n8n loads it', () => {
 		const loaded = [...packageCredentialTypes().values()];
-		expect(Object.fromEntries(loaded.map((type) => [type.name, type.displayName]))).toEqual(CREDENTIAL_DISPLAY_NAMES);
+		expect(Object.fromEntries(loaded.map((type) => [type.name, type.displayName]))).toEqual(
+			CREDENTIAL_DISPLAY_NAMES,
+		);
 	});
 
 	it('are referred to by those names in every example workflow', async () => {
@@ -26,7 +32,9 @@ describe('example credentials', () => {
 				for (const [type, reference] of Object.entries(node.credentials ?? {})) {
 					const expected = { id: exampleCredentialId(type), name: exampleCredentialName(type) };
 					if (reference.id !== expected.id || reference.name !== expected.name) {
-						wrong.push(`${file} "${node.name}": ${JSON.stringify(reference)}, not ${JSON.stringify(expected)}`);
+						wrong.push(
+							`${file} "${node.name}": ${JSON.stringify(reference)}, not ${JSON.stringify(expected)}`,
+						);
 					}
 				}
 			}

@@ -35,7 +35,10 @@ describe('Scheduled database download example', () => {
 		expect(written.json.fileName).toBe('.n8n-files/svc-ip-geolocation.mmdb');
 		const bytes = await fs.readFile(path.join(N8N_FILES_FOLDER, 'svc-ip-geolocation.mmdb'));
 		expect(createHash('sha256').update(bytes).digest('hex')).toBe(served.sha256);
-		expect(openMmdb(bytes).lookup('81.2.69.160')).toMatchObject({ city: 'London', country_code: 'GB' });
+		expect(openMmdb(bytes).lookup('81.2.69.160')).toMatchObject({
+			city: 'London',
+			country_code: 'GB',
+		});
 
 		await removeN8nFilesFolder();
 		await createN8nFilesFolder();

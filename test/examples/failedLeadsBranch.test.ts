@@ -26,35 +26,66 @@ const readWorkflow = async () => JSON.parse(await fs.readFile(FILE, 'utf8')) as 
 
 describe('Failed leads branch example', () => {
 	it('sends the answered leads to "Checked leads" and the failed ones, with their reason, to "Failed leads"', async () => {
-		const result = await runWorkflow(await readWorkflow(), { credentials: allSandboxCredentials(sandbox) });
+		const result = await runWorkflow(await readWorkflow(), {
+			credentials: allSandboxCredentials(sandbox),
+		});
 		expect(result.error).toBeUndefined();
 
 		const checked = result.output('Checked leads').map((item) => item.json);
-		const statusOf = (address: string) => emailRecord(address).email_deliverability as { status: string; status_detail: string };
+		const statusOf = (address: string) =>
+			emailRecord(address).email_deliverability as { status: string; status_detail: string };
 		expect(checked).toEqual(
 			[
 				['Ada Lovelace', 'ada@analytical-engines.com'],
 				['Alan Turing', 'alan@bletchley-park.co.uk'],
 				['Edsger Dijkstra', 'edsger@'],
-			].map(([name, email]) => ({ name, email, email_status: statusOf(email).status, status_detail: statusOf(email).status_detail })),
+			].map(([name, email]) => ({
+				name,
+				email,
+				email_status: statusOf(email).status,
+				status_detail: statusOf(email).status_detail,
+			})),
 		);
 		// A malformed address is the service's answer (a 200, status_detail invalid_format), not a failure.
-		expect(checked[2]).toMatchObject({ email_status: 'undeliverable', status_detail: 'invalid_format' });
+		expect(checked[2]).toMatchObject({
+			email_status: 'undeliverable',
+			status_detail: 'invalid_format',
+		});
 
 		const failed = result.output('Failed leads').map((item) => item.json);
 		expect(failed).toEqual([
-			{ name: 'Grace Hopper', email: '', failed_because: expect.stringMatching(/^Invalid Email \(email\): is required/), what_to_do: expect.any(String) },
-			{ name: 'Katherine Johnson', email: '', failed_because: expect.stringMatching(/^Invalid Email \(email\): is required/), what_to_do: expect.any(String) },
+			{
+				name: 'Grace Hopper',
+				email: '',
+				failed_because: expect.stringMatching(/^Invalid Email \(email\): is required/),
+				what_to_do: expect.any(String),
+			},
+			{
+				name: 'Katherine Johnson',
+				email: '',
+				failed_because: expect.stringMatching(/^Invalid Email \(email\): is required/),
+				what_to_do: expect.any(String),
+			},
 		]);
 		expect(failed.every((lead) => String(lead.what_to_do).length > 0)).toBe(true);
 
 		// The node's own outputs: answers only on the first, the failures, paired, on the second.
-		expect(result.output('Email Reputation').map((item) => item.pairedItem)).toEqual([0, 2, 3].map((item) => ({ item })));
-		expect(result.output('Email Reputation').every((item) => item.json.error === undefined)).toBe(true);
-		expect(result.output('Email Reputation', 1).map((item) => item.pairedItem)).toEqual([1, 4].map((item) => ({ item })));
+		expect(result.output('Email Reputation').map((item) => item.pairedItem)).toEqual(
+			[0, 2, 3].map((item) => ({ item })),
+		);
+		expect(result.output('Email Reputation').every((item) => item.json.error === undefined)).toBe(
+			true,
+		);
+		expect(result.output('Email Reputation', 1).map((item) => item.pairedItem)).toEqual(
+			[1, 4].map((item) => ({ item })),
+		);
 
 		// Only the three addresses were sent; the two leads without one cost nothing.
-		expect(sandbox.requests('email').map((request) => request.fields.email)).toEqual(['ada@analytical-engines.com', 'alan@bletchley-park.co.uk', 'edsger@']);
+		expect(sandbox.requests('email').map((request) => request.fields.email)).toEqual([
+			'ada@analytical-engines.com',
+			'alan@bletchley-park.co.uk',
+			'edsger@',
+		]);
 	});
 
 	it('with the node set back to stop on errors, the same leads stop the run before any request', async () => {

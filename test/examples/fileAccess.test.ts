@@ -2,7 +2,12 @@ import { promises as fs } from 'fs';
 import os from 'os';
 import path from 'path';
 
-import { createN8nFilesFolder, N8N_FILES_FOLDER, N8N_WORKING_DIRECTORY, removeN8nFilesFolder } from '../harness/n8nFiles';
+import {
+	createN8nFilesFolder,
+	N8N_FILES_FOLDER,
+	N8N_WORKING_DIRECTORY,
+	removeN8nFilesFolder,
+} from '../harness/n8nFiles';
 import { ROOT } from '../harness/nodeTypes';
 import { runWorkflow, type WorkflowJson } from '../harness/run';
 import { allSandboxCredentials } from '../harness/sandboxCredentials';
@@ -21,7 +26,9 @@ afterAll(async () => await sandbox.close());
 
 /** examples/new-user-avatar.json with its write step's path (and Continue On Fail) changed. */
 async function avatarExample(fileName?: string, continueOnFail = false): Promise<WorkflowJson> {
-	const workflow = JSON.parse(await fs.readFile(path.join(ROOT, 'examples', 'new-user-avatar.json'), 'utf8')) as WorkflowJson;
+	const workflow = JSON.parse(
+		await fs.readFile(path.join(ROOT, 'examples', 'new-user-avatar.json'), 'utf8'),
+	) as WorkflowJson;
 	const save = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.readWriteFile');
 	if (!save) throw new Error('the avatar example has no write step');
 	if (fileName !== undefined) save.parameters.fileName = fileName;
@@ -30,9 +37,11 @@ async function avatarExample(fileName?: string, continueOnFail = false): Promise
 }
 
 /** What n8n shows under an error's message: the underlying errors' own messages. */
-const detail = (error: unknown) => ((error as { messages?: string[] } | undefined)?.messages ?? []).join('\n');
+const detail = (error: unknown) =>
+	((error as { messages?: string[] } | undefined)?.messages ?? []).join('\n');
 
-const run = async (workflow: WorkflowJson) => await runWorkflow(workflow, { credentials: allSandboxCredentials(sandbox) });
+const run = async (workflow: WorkflowJson) =>
+	await runWorkflow(workflow, { credentials: allSandboxCredentials(sandbox) });
 
 describe('Files written by the examples, as in a stock n8n', () => {
 	beforeEach(async () => await removeN8nFilesFolder());
@@ -41,7 +50,9 @@ describe('Files written by the examples, as in a stock n8n', () => {
 		const result = await run(await avatarExample());
 		// n8n 2.41.1 says the same: "The file or directory does not exist", and the realpath error.
 		expect(result.error?.message).toBe('The file or directory does not exist');
-		expect(detail(result.error)).toContain(`ENOENT: no such file or directory, realpath '${N8N_FILES_FOLDER}'`);
+		expect(detail(result.error)).toContain(
+			`ENOENT: no such file or directory, realpath '${N8N_FILES_FOLDER}'`,
+		);
 		await expect(fs.access(N8N_FILES_FOLDER)).rejects.toThrow();
 	});
 
@@ -55,15 +66,21 @@ describe('Files written by the examples, as in a stock n8n', () => {
 			'.n8n-files/avatar-Alan-Turing.png',
 			'.n8n-files/avatar-Katherine-Johnson.png',
 		]);
-		expect(result.output('Save avatar').every((item) => item.binary?.data?.mimeType === 'image/png')).toBe(true);
+		expect(
+			result.output('Save avatar').every((item) => item.binary?.data?.mimeType === 'image/png'),
+		).toBe(true);
 		expect((await fs.readdir(N8N_FILES_FOLDER)).length).toBe(4);
 	});
 
 	it('are not written into a subfolder n8n would have to create', async () => {
 		await createN8nFilesFolder();
-		const result = await run(await avatarExample('=.n8n-files/avatars/{{ $binary.data.fileName }}'));
+		const result = await run(
+			await avatarExample('=.n8n-files/avatars/{{ $binary.data.fileName }}'),
+		);
 		expect(result.error?.message).toBe('The file or directory does not exist');
-		expect(detail(result.error)).toContain(`ENOENT: no such file or directory, realpath '${N8N_FILES_FOLDER}/avatars'`);
+		expect(detail(result.error)).toContain(
+			`ENOENT: no such file or directory, realpath '${N8N_FILES_FOLDER}/avatars'`,
+		);
 		expect(await fs.readdir(N8N_FILES_FOLDER)).toEqual([]);
 	});
 
@@ -75,14 +92,22 @@ describe('Files written by the examples, as in a stock n8n', () => {
 				const stopped = await run(await avatarExample(`=${folder}/{{ $binary.data.fileName }}`));
 				expect(stopped.error?.message).toMatch(/is not writable|not allowed/);
 
-				const continued = await run(await avatarExample(`=${folder}/{{ $binary.data.fileName }}`, true));
+				const continued = await run(
+					await avatarExample(`=${folder}/{{ $binary.data.fileName }}`, true),
+				);
 				expect(continued.error).toBeUndefined();
 				const items = continued.output('Save avatar');
-				expect(items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
-				expect(items.every((item) => /is not writable|not allowed/.test(String(item.json.error)))).toBe(true);
+				expect(items.map((item) => item.pairedItem)).toEqual(
+					[0, 1, 2, 3].map((item) => ({ item })),
+				);
+				expect(
+					items.every((item) => /is not writable|not allowed/.test(String(item.json.error))),
+				).toBe(true);
 			}
 			expect(await fs.readdir(outside)).toEqual([]);
-			expect((await fs.readdir(N8N_WORKING_DIRECTORY)).filter((name) => name.endsWith('.png'))).toEqual([]);
+			expect(
+				(await fs.readdir(N8N_WORKING_DIRECTORY)).filter((name) => name.endsWith('.png')),
+			).toEqual([]);
 		} finally {
 			await fs.rm(outside, { recursive: true, force: true });
 		}

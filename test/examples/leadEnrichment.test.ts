@@ -35,12 +35,24 @@ describe('Lead enrichment example', () => {
 		expect(sandbox.requests('company').map((request) => request.query.domain)).toEqual(business);
 
 		const leads = result.output('Enriched lead').map((item) => item.json);
-		expect(leads.map(({ name, company, company_skipped }) => ({ name, company, company_skipped }))).toEqual([
-			...['Ada Lovelace', 'Grace Hopper', 'Alan Turing'].map((name, index) => ({ name, company: companyRecord(business[index]).company_name, company_skipped: '' })),
+		expect(
+			leads.map(({ name, company, company_skipped }) => ({ name, company, company_skipped })),
+		).toEqual([
+			...['Ada Lovelace', 'Grace Hopper', 'Alan Turing'].map((name, index) => ({
+				name,
+				company: companyRecord(business[index]).company_name,
+				company_skipped: '',
+			})),
 			// A typo trap of gmail.com (the Email Reputation node suggests the fix) and a webmail address.
-			{ name: 'Katherine Johnson', company: undefined, company_skipped: 'disposable email provider' },
+			{
+				name: 'Katherine Johnson',
+				company: undefined,
+				company_skipped: 'disposable email provider',
+			},
 			{ name: 'Edsger Dijkstra', company: undefined, company_skipped: 'free email provider' },
 		]);
-		expect(result.output('Company Enrichment').map((item) => item.pairedItem)).toEqual([0, 1, 2, 3, 4].map((item) => ({ item })));
+		expect(result.output('Company Enrichment').map((item) => item.pairedItem)).toEqual(
+			[0, 1, 2, 3, 4].map((item) => ({ item })),
+		);
 	});
 });

@@ -2,7 +2,12 @@ import { promises as fs } from 'fs';
 import path from 'path';
 
 import { runWorkflow, type WorkflowJson } from '../harness/run';
-import { createN8nFilesFolder, N8N_FILES_FOLDER, removeN8nFilesFolder, resolveFromWorkingDirectory } from '../harness/n8nFiles';
+import {
+	createN8nFilesFolder,
+	N8N_FILES_FOLDER,
+	removeN8nFilesFolder,
+	resolveFromWorkingDirectory,
+} from '../harness/n8nFiles';
 import { ROOT } from '../harness/nodeTypes';
 import { allSandboxCredentials } from '../harness/sandboxCredentials';
 import { imageInfo } from '../sandbox/media/imageInfo';
@@ -33,7 +38,11 @@ async function runExample(file: string) {
 	const last = workflow.nodes[workflow.nodes.length - 1].name;
 	const written = result.output(last).map((item) => String(item.json.fileName));
 	const files = await Promise.all(
-		written.map(async (name) => ({ name, path: resolveFromWorkingDirectory(name), bytes: await fs.readFile(resolveFromWorkingDirectory(name)) })),
+		written.map(async (name) => ({
+			name,
+			path: resolveFromWorkingDirectory(name),
+			bytes: await fs.readFile(resolveFromWorkingDirectory(name)),
+		})),
 	);
 	return { files, listing: (await fs.readdir(N8N_FILES_FOLDER)).sort() };
 }
@@ -68,7 +77,8 @@ describe('Media examples', () => {
 			'screenshot-n8n.io.jpeg',
 			'screenshot-www.abstractapi.com.jpeg',
 		]);
-		for (const file of files) expect(imageInfo(file.bytes)).toEqual({ format: 'jpeg', width: 1440, height: 900 });
+		for (const file of files)
+			expect(imageInfo(file.bytes)).toEqual({ format: 'jpeg', width: 1440, height: 900 });
 		expect(sandbox.requests('screenshot')).toHaveLength(4);
 	});
 });

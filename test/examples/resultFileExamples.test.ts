@@ -33,8 +33,24 @@ interface ResultFileExample {
 }
 
 const EXAMPLES: ResultFileExample[] = [
-	{ file: 'bulk-email-result-file.json', list: 'leads.csv', node: 'Email Reputation', service: 'email', column: 'email', answerColumns: EMAIL_ANSWER_COLUMNS, record: emailRecord },
-	{ file: 'bulk-company-result-file.json', list: 'domains.csv', node: 'Company Enrichment', service: 'company', column: 'domain', answerColumns: COMPANY_ANSWER_COLUMNS, record: companyRecord },
+	{
+		file: 'bulk-email-result-file.json',
+		list: 'leads.csv',
+		node: 'Email Reputation',
+		service: 'email',
+		column: 'email',
+		answerColumns: EMAIL_ANSWER_COLUMNS,
+		record: emailRecord,
+	},
+	{
+		file: 'bulk-company-result-file.json',
+		list: 'domains.csv',
+		node: 'Company Enrichment',
+		service: 'company',
+		column: 'domain',
+		answerColumns: COMPANY_ANSWER_COLUMNS,
+		record: companyRecord,
+	},
 ];
 
 let sandbox: Sandbox;
@@ -44,27 +60,53 @@ beforeAll(async () => {
 afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.reset());
 
-describe.each(EXAMPLES.map((example) => [example.file, example] as const))('%s', (file, example) => {
-	it('reads the stored list, sends one request per row, and stores one result file with every row, its answer and status', async () => {
-		const workflow = JSON.parse(await fs.readFile(path.join(ROOT, 'examples', file), 'utf8')) as WorkflowJson;
-		await createN8nFilesFolder();
-		expect(await placeStoredInputs(workflow, N8N_WORKING_DIRECTORY)).toEqual([path.join(N8N_WORKING_DIRECTORY, '.n8n-files', example.list)]);
-		const result = await runWorkflow(workflow, { credentials: allSandboxCredentials(sandbox) });
-		expect(result.error).toBeUndefined();
+describe.each(EXAMPLES.map((example) => [example.file, example] as const))(
+	'%s',
+	(file, example) => {
+		it('reads the stored list, sends one request per row, and stores one result file with every row, its answer and status', async () => {
+			const workflow = JSON.parse(
+				await fs.readFile(path.join(ROOT, 'examples', file), 'utf8'),
+			) as WorkflowJson;
+			await createN8nFilesFolder();
+			expect(await placeStoredInputs(workflow, N8N_WORKING_DIRECTORY)).toEqual([
+				path.join(N8N_WORKING_DIRECTORY, '.n8n-files', example.list),
+			]);
+			const result = await runWorkflow(workflow, { credentials: allSandboxCredentials(sandbox) });
+			expect(result.error).toBeUndefined();
 
-		const [names, ...rows] = oracleParse(STORED_INPUTS[example.list]) as string[][];
-		const [summary] = result.output(example.node);
-		expect(summary.json).toMatchObject({ rows: rows.length, answered: rows.length, nextRow: null });
-		expect(sandbox.requests(example.service)).toHaveLength(rows.length);
+			const [names, ...rows] = oracleParse(STORED_INPUTS[example.list]) as string[][];
+			const [summary] = result.output(example.node);
+			expect(summary.json).toMatchObject({
+				rows: rows.length,
+				answered: rows.length,
+				nextRow: null,
+			});
+			expect(sandbox.requests(example.service)).toHaveLength(rows.length);
 
-		const resultName = example.list.replace(/\.csv$/, '-results.csv');
-		const [saved] = result.output('Save result file');
-		expect(saved.json.fileName).toBe(`.n8n-files/${resultName}`);
-		const written = await fs.readFile(path.join(N8N_WORKING_DIRECTORY, '.n8n-files', resultName), 'utf8');
-		const [header, ...writtenRows] = oracleParse(written) as string[][];
-		// An answer column named like one of the list's (Company's domain) gets _2.
-		expect(header).toEqual([...names, ...example.answerColumns.map((column) => (names.includes(column) ? `${column}_2` : column)), 'other_fields', 'status']);
-		const at = names.indexOf(example.column);
-		expect(writtenRows).toEqual(rows.map((row) => [...row, ...answerCells(example.record(row[at]), example.answerColumns, example.answerColumns), '', 'ok']));
-	});
-});
+			const resultName = example.list.replace(/\.csv$/, '-results.csv');
+			const [saved] = result.output('Save result file');
+			expect(saved.json.fileName).toBe(`.n8n-files/${resultName}`);
+			const written = await fs.readFile(
+				path.join(N8N_WORKING_DIRECTORY, '.n8n-files', resultName),
+				'utf8',
+			);
+			const [header, ...writtenRows] = oracleParse(written) as string[][];
+			// An answer column named like one of the list's (Company's domain) gets _2.
+			expect(header).toEqual([
+				...names,
+				...example.answerColumns.map((column) => (names.includes(column) ? `${column}_2` : column)),
+				'other_fields',
+				'status',
+			]);
+			const at = names.indexOf(example.column);
+			expect(writtenRows).toEqual(
+				rows.map((row) => [
+					...row,
+					...answerCells(example.record(row[at]), example.answerColumns, example.answerColumns),
+					'',
+					'ok',
+				]),
+			);
+		});
+	},
+);

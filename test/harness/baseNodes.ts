@@ -1,7 +1,12 @@
 import { constants, promises as fs } from 'fs';
 import path from 'path';
 
-import { BINARY_ENCODING, NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import {
+	BINARY_ENCODING,
+	NodeApiError,
+	NodeConnectionTypes,
+	NodeOperationError,
+} from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -23,7 +28,11 @@ import { resolveFromWorkingDirectory } from './n8nFiles';
  */
 
 /** A node type's description as the harness's own node types have it: one main input and output, no parameters unless given. */
-export function describeNodeType(name: string, displayName: string, extra: Partial<INodeTypeDescription> = {}): INodeTypeDescription {
+export function describeNodeType(
+	name: string,
+	displayName: string,
+	extra: Partial<INodeTypeDescription> = {},
+): INodeTypeDescription {
 	return {
 		displayName,
 		name,
@@ -38,7 +47,11 @@ export function describeNodeType(name: string, displayName: string, extra: Parti
 	};
 }
 
-const paired = (json: IDataObject, item: number, binary?: INodeExecutionData['binary']): INodeExecutionData => ({
+const paired = (
+	json: IDataObject,
+	item: number,
+	binary?: INodeExecutionData['binary'],
+): INodeExecutionData => ({
 	json,
 	...(binary ? { binary } : {}),
 	pairedItem: { item },
@@ -46,7 +59,10 @@ const paired = (json: IDataObject, item: number, binary?: INodeExecutionData['bi
 
 /** Manual Trigger: one empty item. */
 class ManualTrigger implements INodeType {
-	description = describeNodeType('manualTrigger', 'Manual Trigger', { group: ['trigger'], inputs: [] });
+	description = describeNodeType('manualTrigger', 'Manual Trigger', {
+		group: ['trigger'],
+		inputs: [],
+	});
 
 	async execute(): Promise<INodeExecutionData[][]> {
 		return [[{ json: {} }]];
@@ -70,14 +86,34 @@ class ScheduleTrigger implements INodeType {
 	}
 }
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+	'January',
+	'February',
+	'March',
+	'April',
+	'May',
+	'June',
+	'July',
+	'August',
+	'September',
+	'October',
+	'November',
+	'December',
+];
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 /** The real node's item for a tick at `now` (its moment formats, in UTC). */
 function firedAt(now: Date): IDataObject {
 	const two = (value: number) => String(value).padStart(2, '0');
 	const day = now.getUTCDate();
-	const ordinal = day % 10 === 1 && day !== 11 ? 'st' : day % 10 === 2 && day !== 12 ? 'nd' : day % 10 === 3 && day !== 13 ? 'rd' : 'th';
+	const ordinal =
+		day % 10 === 1 && day !== 11
+			? 'st'
+			: day % 10 === 2 && day !== 12
+				? 'nd'
+				: day % 10 === 3 && day !== 13
+					? 'rd'
+					: 'th';
 	const hours = now.getUTCHours();
 	const time = `${hours % 12 || 12}:${two(now.getUTCMinutes())}:${two(now.getUTCSeconds())} ${hours < 12 ? 'am' : 'pm'}`;
 	return {
@@ -100,7 +136,13 @@ class EditFields implements INodeType {
 	description = describeNodeType('set', 'Edit Fields', {
 		properties: [
 			{ displayName: 'Mode', name: 'mode', type: 'string', default: 'manual' },
-			{ displayName: 'JSON', name: 'jsonOutput', type: 'string', default: '{}', displayOptions: { show: { mode: ['raw'] } } },
+			{
+				displayName: 'JSON',
+				name: 'jsonOutput',
+				type: 'string',
+				default: '{}',
+				displayOptions: { show: { mode: ['raw'] } },
+			},
 			{
 				displayName: 'Fields to Set',
 				name: 'assignments',
@@ -108,7 +150,12 @@ class EditFields implements INodeType {
 				default: {},
 				displayOptions: { show: { mode: ['manual'] } },
 			},
-			{ displayName: 'Include Other Input Fields', name: 'includeOtherFields', type: 'boolean', default: false },
+			{
+				displayName: 'Include Other Input Fields',
+				name: 'includeOtherFields',
+				type: 'boolean',
+				default: false,
+			},
 			{ displayName: 'Options', name: 'options', type: 'json', default: {} },
 		],
 	});
@@ -124,11 +171,16 @@ class EditFields implements INodeType {
 					try {
 						return paired({ ...base, ...jsonObject(raw, itemIndex) }, itemIndex);
 					} catch (error) {
-						if (this.continueOnFail()) return paired({ error: (error as Error).message }, itemIndex);
+						if (this.continueOnFail())
+							return paired({ error: (error as Error).message }, itemIndex);
 						throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 					}
 				}
-				const assignments = this.getNodeParameter('assignments.assignments', itemIndex, []) as Array<{
+				const assignments = this.getNodeParameter(
+					'assignments.assignments',
+					itemIndex,
+					[],
+				) as Array<{
 					name: string;
 					value: unknown;
 				}>;
@@ -174,16 +226,33 @@ class SplitOut implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return [
 			this.getInputData().flatMap((input, itemIndex) => {
-				const field = (this.getNodeParameter('fieldToSplitOut', itemIndex) as string).trim().replace(/^\$json\./, '');
+				const field = (this.getNodeParameter('fieldToSplitOut', itemIndex) as string)
+					.trim()
+					.replace(/^\$json\./, '');
 				const include = this.getNodeParameter('include', itemIndex) as string;
 				if (include !== 'noOtherFields' || field.includes(',')) {
-					throw new NodeOperationError(this.getNode(), 'The harness stand-in splits out one field with "No Other Fields" only', { itemIndex });
+					throw new NodeOperationError(
+						this.getNode(),
+						'The harness stand-in splits out one field with "No Other Fields" only',
+						{ itemIndex },
+					);
 				}
 				const value = input.json[field];
 				const list: unknown[] =
-					value === undefined ? [] : Array.isArray(value) ? value : typeof value === 'object' && value !== null ? Object.values(value) : [value];
+					value === undefined
+						? []
+						: Array.isArray(value)
+							? value
+							: typeof value === 'object' && value !== null
+								? Object.values(value)
+								: [value];
 				return list.map((element) =>
-					paired(typeof element === 'object' && element !== null ? { ...(element as IDataObject) } : { [field]: element as IDataObject[string] }, itemIndex),
+					paired(
+						typeof element === 'object' && element !== null
+							? { ...(element as IDataObject) }
+							: { [field]: element as IDataObject[string] },
+						itemIndex,
+					),
 				);
 			}),
 		];
@@ -204,7 +273,9 @@ class If implements INodeType {
 		const kept: INodeExecutionData[] = [];
 		const dropped: INodeExecutionData[] = [];
 		this.getInputData().forEach((input, itemIndex) => {
-			const pass = this.getNodeParameter('conditions', itemIndex, false, { extractValue: true }) as boolean;
+			const pass = this.getNodeParameter('conditions', itemIndex, false, {
+				extractValue: true,
+			}) as boolean;
 			(pass ? kept : dropped).push({ ...input, pairedItem: { item: itemIndex } });
 		});
 		return [kept, dropped];
@@ -227,9 +298,27 @@ class ReadWriteFile implements INodeType {
 		version: [1, 1.1],
 		properties: [
 			{ displayName: 'Operation', name: 'operation', type: 'string', default: 'read' },
-			{ displayName: 'File Path and Name', name: 'fileName', type: 'string', default: '', displayOptions: { show: { operation: ['write'] } } },
-			{ displayName: 'Input Binary Field', name: 'dataPropertyName', type: 'string', default: 'data', displayOptions: { show: { operation: ['write'] } } },
-			{ displayName: 'File(s) Selector', name: 'fileSelector', type: 'string', default: '', displayOptions: { show: { operation: ['read'] } } },
+			{
+				displayName: 'File Path and Name',
+				name: 'fileName',
+				type: 'string',
+				default: '',
+				displayOptions: { show: { operation: ['write'] } },
+			},
+			{
+				displayName: 'Input Binary Field',
+				name: 'dataPropertyName',
+				type: 'string',
+				default: 'data',
+				displayOptions: { show: { operation: ['write'] } },
+			},
+			{
+				displayName: 'File(s) Selector',
+				name: 'fileSelector',
+				type: 'string',
+				default: '',
+				displayOptions: { show: { operation: ['read'] } },
+			},
 			{ displayName: 'Options', name: 'options', type: 'json', default: {} },
 		],
 	});
@@ -237,7 +326,10 @@ class ReadWriteFile implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const operation = this.getNodeParameter('operation', 0, 'read') as string;
 		if (operation !== 'write' && operation !== 'read') {
-			throw new NodeOperationError(this.getNode(), `The harness stand-in does only the read and write operations, not "${operation}"`);
+			throw new NodeOperationError(
+				this.getNode(),
+				`The harness stand-in does only the read and write operations, not "${operation}"`,
+			);
 		}
 		const output: INodeExecutionData[] = [];
 		const items = this.getInputData();
@@ -251,16 +343,31 @@ class ReadWriteFile implements INodeType {
 				const property = this.getNodeParameter('dataPropertyName', itemIndex) as string;
 				fileName = this.getNodeParameter('fileName', itemIndex) as string;
 				const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-				const flag = options.append ? constants.O_APPEND : constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC;
+				const flag = options.append
+					? constants.O_APPEND
+					: constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC;
 				const binary = this.helpers.assertBinaryData(itemIndex, property);
-				const content = binary.id ? await this.helpers.getBinaryStream(binary.id) : Buffer.from(binary.data, BINARY_ENCODING);
+				const content = binary.id
+					? await this.helpers.getBinaryStream(binary.id)
+					: Buffer.from(binary.data, BINARY_ENCODING);
 				const target = await resolvePath(resolveFromWorkingDirectory(fileName));
 				await this.helpers.writeContentToFile(target, content, flag);
 				const item = items[itemIndex];
-				output.push(paired({ ...item.json, fileName }, itemIndex, item.binary ? { ...item.binary } : undefined));
+				output.push(
+					paired(
+						{ ...item.json, fileName },
+						itemIndex,
+						item.binary ? { ...item.binary } : undefined,
+					),
+				);
 			} catch (error) {
-				const message = /EACCES/.test((error as Error).message ?? '') ? `You don't have the permissions to write the file ${fileName}` : undefined;
-				const mapped = new NodeOperationError(this.getNode(), error as Error, { itemIndex, message });
+				const message = /EACCES/.test((error as Error).message ?? '')
+					? `You don't have the permissions to write the file ${fileName}`
+					: undefined;
+				const mapped = new NodeOperationError(this.getNode(), error as Error, {
+					itemIndex,
+					message,
+				});
 				if (this.continueOnFail()) {
 					output.push(paired({ error: mapped.message }, itemIndex));
 					continue;
@@ -278,7 +385,9 @@ class ReadWriteFile implements INodeType {
  * path here (no glob), and no file at it gives no item, as the real node's glob does.
  */
 async function readFile(ctx: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const filePath = resolveFromWorkingDirectory(ctx.getNodeParameter('fileSelector', itemIndex) as string);
+	const filePath = resolveFromWorkingDirectory(
+		ctx.getNodeParameter('fileSelector', itemIndex) as string,
+	);
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	let target: ResolvedFilePath;
 	try {
@@ -288,10 +397,21 @@ async function readFile(ctx: IExecuteFunctions, itemIndex: number): Promise<INod
 		return [];
 	}
 	const chunks: Buffer[] = [];
-	for await (const chunk of await ctx.helpers.createReadStream(target)) chunks.push(chunk as Buffer);
+	for await (const chunk of await ctx.helpers.createReadStream(target))
+		chunks.push(chunk as Buffer);
 	const binary = await ctx.helpers.prepareBinaryData(Buffer.concat(chunks), target);
-	const json = { mimeType: binary.mimeType, fileType: binary.fileType, fileName: binary.fileName, fileExtension: binary.fileExtension, fileSize: binary.fileSize };
-	return [paired(json as IDataObject, itemIndex, { [(options.dataPropertyName as string) || 'data']: binary })];
+	const json = {
+		mimeType: binary.mimeType,
+		fileType: binary.fileType,
+		fileName: binary.fileName,
+		fileExtension: binary.fileExtension,
+		fileSize: binary.fileSize,
+	};
+	return [
+		paired(json as IDataObject, itemIndex, {
+			[(options.dataPropertyName as string) || 'data']: binary,
+		}),
+	];
 }
 
 /**
@@ -305,7 +425,10 @@ async function resolvePath(filePath: string): Promise<ResolvedFilePath> {
 		return (await fs.realpath(filePath)) as ResolvedFilePath;
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-		return path.join(await fs.realpath(path.dirname(filePath)), path.basename(filePath)) as ResolvedFilePath;
+		return path.join(
+			await fs.realpath(path.dirname(filePath)),
+			path.basename(filePath),
+		) as ResolvedFilePath;
 	}
 }
 
@@ -321,4 +444,7 @@ export const BASE_NODE_TYPES: Record<string, INodeType> = {
 	[CONVERT_TO_FILE_TYPE]: convertToFileCsv,
 };
 
-export const TRIGGER_TYPES = new Set(['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.scheduleTrigger']);
+export const TRIGGER_TYPES = new Set([
+	'n8n-nodes-base.manualTrigger',
+	'n8n-nodes-base.scheduleTrigger',
+]);

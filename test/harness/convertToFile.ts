@@ -1,5 +1,11 @@
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 /**
  * Stand-in for n8n-nodes-base's Convert to File, operation `csv` only (the bulk CSV example uses
@@ -26,7 +32,12 @@ class ConvertToFileCsv implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		properties: [
 			{ displayName: 'Operation', name: 'operation', type: 'string', default: 'csv' },
-			{ displayName: 'Put Output File in Field', name: 'binaryPropertyName', type: 'string', default: 'data' },
+			{
+				displayName: 'Put Output File in Field',
+				name: 'binaryPropertyName',
+				type: 'string',
+				default: 'data',
+			},
 			{ displayName: 'Options', name: 'options', type: 'json', default: {} },
 		],
 	};
@@ -34,10 +45,17 @@ class ConvertToFileCsv implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
 		const operation = this.getNodeParameter('operation', 0, 'csv') as string;
-		if (operation !== 'csv') throw new NodeOperationError(this.getNode(), `The harness stand-in converts to CSV only, not ${operation}`);
+		if (operation !== 'csv')
+			throw new NodeOperationError(
+				this.getNode(),
+				`The harness stand-in converts to CSV only, not ${operation}`,
+			);
 		const property = this.getNodeParameter('binaryPropertyName', 0, 'data') as string;
 		const options = this.getNodeParameter('options', 0, {}) as IDataObject;
-		const delimiter = typeof options.delimiter === 'string' && options.delimiter.length > 0 ? options.delimiter : ',';
+		const delimiter =
+			typeof options.delimiter === 'string' && options.delimiter.length > 0
+				? options.delimiter
+				: ',';
 
 		const rows = items.map((item) => flatten(item.json));
 		const columns: string[] = [];
@@ -56,15 +74,28 @@ class ConvertToFileCsv implements INodeType {
 		const bytes = Buffer.from(`\ufeff${lines.join('\n')}`, 'utf8');
 		const fileName = options.fileName !== undefined ? String(options.fileName) : 'File.csv';
 		const binary = await this.helpers.prepareBinaryData(bytes, fileName);
-		return [[{ json: {}, binary: { [property]: binary }, pairedItem: items.map((_, item) => ({ item })) }]];
+		return [
+			[
+				{
+					json: {},
+					binary: { [property]: binary },
+					pairedItem: items.map((_, item) => ({ item })),
+				},
+			],
+		];
 	}
 }
 
 /** Nested objects (and arrays) as dotted keys: `{ a: { b: 1 } }` is `{ 'a.b': 1 }`. */
-function flatten(value: IDataObject, prefix = '', into: Record<string, unknown> = {}): Record<string, unknown> {
+function flatten(
+	value: IDataObject,
+	prefix = '',
+	into: Record<string, unknown> = {},
+): Record<string, unknown> {
 	for (const [key, inner] of Object.entries(value)) {
 		const name = prefix ? `${prefix}.${key}` : key;
-		if (inner !== null && typeof inner === 'object' && !(inner instanceof Date)) flatten(inner as IDataObject, name, into);
+		if (inner !== null && typeof inner === 'object' && !(inner instanceof Date))
+			flatten(inner as IDataObject, name, into);
 		else into[name] = inner instanceof Date ? inner.toString() : inner;
 	}
 	return into;
@@ -74,7 +105,9 @@ function csvCell(value: unknown, delimiter: string): string {
 	if (value === null || value === undefined) return '';
 	if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
 	const text = String(value);
-	return text.includes(delimiter) || text.includes('"') || text.includes('\n') ? `"${text.replace(/"/g, '""')}"` : text;
+	return text.includes(delimiter) || text.includes('"') || text.includes('\n')
+		? `"${text.replace(/"/g, '""')}"`
+		: text;
 }
 
 export const CONVERT_TO_FILE_TYPE = 'n8n-nodes-base.convertToFile';

@@ -58,8 +58,9 @@ export class CredentialsHelper extends ICredentialsHelper {
 			for (const [place, entries] of Object.entries(authenticate.properties)) {
 				const target = { ...((resolved[place] as IDataObject) ?? {}) };
 				for (const [name, template] of Object.entries(entries as Record<string, string>)) {
-					target[name] = String(template).replace(/^=?\{\{\s*\$credentials\.(\w+)\s*\}\}$/, (_m, key: string) =>
-						String(credentials[key] ?? ''),
+					target[name] = String(template).replace(
+						/^=?\{\{\s*\$credentials\.(\w+)\s*\}\}$/,
+						(_m, key: string) => String(credentials[key] ?? ''),
 					);
 				}
 				resolved[place] = target;
@@ -79,7 +80,10 @@ export class CredentialsHelper extends ICredentialsHelper {
 		return undefined;
 	}
 
-	async getCredentials(_nodeCredentials: INodeCredentialsDetails, _type: string): Promise<ICredentials> {
+	async getCredentials(
+		_nodeCredentials: INodeCredentialsDetails,
+		_type: string,
+	): Promise<ICredentials> {
 		throw new Error('The harness hands out decrypted credentials only');
 	}
 

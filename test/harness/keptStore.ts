@@ -1,7 +1,8 @@
 import { startSandbox, type Sandbox } from '../sandbox/server';
 
 // The store the nodes run with: the harness loads them from dist/, so this is the same module.
-export const keptAnswers = require('../../dist/nodes/shared/engine/keptAnswers.js') as typeof import('../../nodes/shared/engine/keptAnswers');
+export const keptAnswers =
+	require('../../dist/nodes/shared/engine/keptAnswers.js') as typeof import('../../nodes/shared/engine/keptAnswers');
 
 /**
  * The sandbox of a test file whose runs keep answers (every manual-mode run does): started once,

@@ -15,7 +15,9 @@ interface RetryPolicy {
 
 export function retryPolicy(): RetryPolicy {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	return (require(path.join(ROOT, 'dist/nodes/shared/engine/retry.js')) as { RETRY_POLICY: RetryPolicy }).RETRY_POLICY;
+	return (
+		require(path.join(ROOT, 'dist/nodes/shared/engine/retry.js')) as { RETRY_POLICY: RetryPolicy }
+	).RETRY_POLICY;
 }
 
 /** Sets the budget for the tests of one file and returns the product's value to restore. */

@@ -1,7 +1,12 @@
 import './env';
 
 import { Container } from '@n8n/di';
-import { BinaryDataConfig, BinaryDataService, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import {
+	BinaryDataConfig,
+	BinaryDataService,
+	ExecutionLifecycleHooks,
+	WorkflowExecute,
+} from 'n8n-core';
 import { NodeConnectionTypes, Workflow } from 'n8n-workflow';
 import type {
 	IBinaryData,
@@ -34,13 +39,34 @@ export interface WorkflowJson {
 }
 
 /** A node of a test or bench workflow, version 1 unless `extra` says otherwise, laid out left to right at `x`. */
-export function workflowNode(name: string, type: string, x: number, parameters: IDataObject = {}, extra: Partial<INode> = {}): INode {
-	return { id: name, name, type, typeVersion: 1, position: [x, 0], parameters: parameters as INode['parameters'], ...extra };
+export function workflowNode(
+	name: string,
+	type: string,
+	x: number,
+	parameters: IDataObject = {},
+	extra: Partial<INode> = {},
+): INode {
+	return {
+		id: name,
+		name,
+		type,
+		typeVersion: 1,
+		position: [x, 0],
+		parameters: parameters as INode['parameters'],
+		...extra,
+	};
 }
 
 /** Connections that chain the named nodes in order, each into the next one's main input. */
 export function chainConnections(names: readonly string[]): IConnections {
-	return Object.fromEntries(names.slice(0, -1).map((name, index) => [name, { main: [[{ node: names[index + 1], type: NodeConnectionTypes.Main, index: 0 }]] }]));
+	return Object.fromEntries(
+		names
+			.slice(0, -1)
+			.map((name, index) => [
+				name,
+				{ main: [[{ node: names[index + 1], type: NodeConnectionTypes.Main, index: 0 }]] },
+			]),
+	);
 }
 
 export interface RunOptions {
@@ -92,7 +118,10 @@ export async function useBinaryMode(mode: 'memory' | 'filesystem'): Promise<void
 }
 
 /** Runs a whole workflow through n8n-core's engine, from its trigger (or its first node). */
-export async function runWorkflow(workflowJson: WorkflowJson, options: RunOptions): Promise<RunResult> {
+export async function runWorkflow(
+	workflowJson: WorkflowJson,
+	options: RunOptions,
+): Promise<RunResult> {
 	const mode = options.mode ?? 'manual';
 	return await execute(workflowJson, options, mode, (workflow, additionalData) => {
 		const startNode =
@@ -107,7 +136,10 @@ export async function runWorkflow(workflowJson: WorkflowJson, options: RunOption
  * a new execution, in mode `retry`, of the same workflow, from the stored execution data without
  * the failed node's error run, so that n8n runs that node again on its stored input.
  */
-export async function retryExecution(failed: RunResult, options: Partial<RunOptions> = {}): Promise<RunResult> {
+export async function retryExecution(
+	failed: RunResult,
+	options: Partial<RunOptions> = {},
+): Promise<RunResult> {
 	const data = structuredClone(failed.run.data) as IRunExecutionData;
 	delete data.resultData.error;
 	const lastNode = data.resultData.lastNodeExecuted;
@@ -115,9 +147,14 @@ export async function retryExecution(failed: RunResult, options: Partial<RunOpti
 	if (runs?.length && runs[runs.length - 1].error !== undefined) runs.pop();
 	// n8n runs the stack's nodes as the workflow has them now (Retry with the saved workflow).
 	const nodes = new Map(failed.workflowJson.nodes.map((node) => [node.name, node]));
-	for (const entry of data.executionData?.nodeExecutionStack ?? []) entry.node = nodes.get(entry.node.name) ?? entry.node;
-	return await execute(failed.workflowJson, { ...failed.options, ...options }, 'retry', (workflow, additionalData) =>
-		new WorkflowExecute(additionalData, 'retry', data).processRunExecutionData(workflow),
+	for (const entry of data.executionData?.nodeExecutionStack ?? [])
+		entry.node = nodes.get(entry.node.name) ?? entry.node;
+	return await execute(
+		failed.workflowJson,
+		{ ...failed.options, ...options },
+		'retry',
+		(workflow, additionalData) =>
+			new WorkflowExecute(additionalData, 'retry', data).processRunExecutionData(workflow),
 	);
 }
 
@@ -128,7 +165,10 @@ async function execute(
 	workflowJson: WorkflowJson,
 	options: RunOptions,
 	mode: WorkflowExecuteMode,
-	start: (workflow: Workflow, additionalData: IWorkflowExecuteAdditionalData) => ReturnType<WorkflowExecute['run']>,
+	start: (
+		workflow: Workflow,
+		additionalData: IWorkflowExecuteAdditionalData,
+	) => ReturnType<WorkflowExecute['run']>,
 ): Promise<RunResult> {
 	const nodeTypes = new NodeTypes();
 	const staticData = options.staticData ?? workflowJson.staticData ?? {};
@@ -143,7 +183,12 @@ async function execute(
 		staticData,
 		settings: { executionOrder: 'v1', ...(workflowJson.settings ?? {}) },
 	});
-	const workflowData = { id: workflowId, name: workflow.name, nodes: workflowJson.nodes, connections: workflowJson.connections } as IWorkflowBase;
+	const workflowData = {
+		id: workflowId,
+		name: workflow.name,
+		nodes: workflowJson.nodes,
+		connections: workflowJson.connections,
+	} as IWorkflowBase;
 	// Unique in the process, as n8n's are: two tries of a node share one, two executions never do.
 	const executionId = `harness-${Date.now()}-${++executions}`;
 	const additionalData = {
@@ -172,7 +217,9 @@ async function execute(
 	options.onStarted?.(() => execution.cancel());
 	const run = await execution;
 	const runData = run.data.resultData.runData;
-	const failedNode = Object.values(runData).flat().find((task) => task.error);
+	const failedNode = Object.values(runData)
+		.flat()
+		.find((task) => task.error);
 	return {
 		run,
 		output: (nodeName, outputIndex = 0) => runData[nodeName]?.[0]?.data?.main?.[outputIndex] ?? [],
@@ -219,7 +266,14 @@ export async function runNode(
 	const items = spec.items ?? [{ json: {} }];
 	const workflowJson: WorkflowJson = {
 		nodes: [
-			{ id: 'items', name: 'Items', type: ITEMS_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'items',
+				name: 'Items',
+				type: ITEMS_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			{
 				id: 'node',
 				name: 'Node',
@@ -228,15 +282,28 @@ export async function runNode(
 				position: [200, 0],
 				parameters: spec.parameters as INode['parameters'],
 				credentials: { [spec.credential.type]: { id: 'cred', name: 'Sandbox' } },
-				...(spec.onError ? { onError: spec.onError } : spec.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+				...(spec.onError
+					? { onError: spec.onError }
+					: spec.continueOnFail
+						? { onError: 'continueRegularOutput' as const }
+						: {}),
 				...spec.settings,
 			},
 		],
-		connections: { Items: { main: [[{ node: 'Node', type: NodeConnectionTypes.Main, index: 0 }]] } },
+		connections: {
+			Items: { main: [[{ node: 'Node', type: NodeConnectionTypes.Main, index: 0 }]] },
+		},
 	};
 	pendingItems = items;
 	const result = await runWorkflow(workflowJson, {
-		credentials: [{ id: 'cred', name: 'Sandbox', type: spec.credential.type, data: spec.credential.data as StoredCredential['data'] }],
+		credentials: [
+			{
+				id: 'cred',
+				name: 'Sandbox',
+				type: spec.credential.type,
+				data: spec.credential.data as StoredCredential['data'],
+			},
+		],
 		staticData: spec.staticData,
 		onStarted: spec.onStarted,
 		workflowId: spec.workflowId,
@@ -250,7 +317,9 @@ export async function runNode(
 export function newNodeVersion(type: string): number {
 	const { description } = new NodeTypes().getByNameAndVersion(`${PACKAGE_NAME}.${type}`);
 	if (description.defaultVersion !== undefined) return description.defaultVersion;
-	return Array.isArray(description.version) ? Math.max(...description.version) : description.version;
+	return Array.isArray(description.version)
+		? Math.max(...description.version)
+		: description.version;
 }
 
 /** Test-only source node: emits the items handed to `runNode`, binary stored through n8n. */
@@ -275,7 +344,11 @@ class ItemsSource implements INodeType {
 		for (const item of pendingItems) {
 			const binary: Record<string, IBinaryData> = {};
 			for (const [name, file] of Object.entries(item.binary ?? {})) {
-				binary[name] = await this.helpers.prepareBinaryData(file.bytes, file.fileName, file.mimeType);
+				binary[name] = await this.helpers.prepareBinaryData(
+					file.bytes,
+					file.fileName,
+					file.mimeType,
+				);
 			}
 			output.push({ json: item.json, ...(item.binary ? { binary } : {}) });
 		}

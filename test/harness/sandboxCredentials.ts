@@ -37,7 +37,8 @@ export const CREDENTIAL_DISPLAY_NAMES: Record<string, string> = {
 };
 
 /** The name of the sandbox credential of a type, as the examples refer to it. */
-export const exampleCredentialName = (type: string) => `${CREDENTIAL_DISPLAY_NAMES[type]} (sandbox)`;
+export const exampleCredentialName = (type: string) =>
+	`${CREDENTIAL_DISPLAY_NAMES[type]} (sandbox)`;
 
 /**
  * The credential a person would create for a sandbox service: its key and Base URL (with the
@@ -50,7 +51,12 @@ export function sandboxCredential(
 ): { type: string; data: IDataObject } {
 	return {
 		type: CREDENTIAL_TYPES[service],
-		data: { apiKey: sandbox.keys[service], baseUrl: sandbox.baseUrls[service], requestsPerSecond: 0, ...data },
+		data: {
+			apiKey: sandbox.keys[service],
+			baseUrl: sandbox.baseUrls[service],
+			requestsPerSecond: 0,
+			...data,
+		},
 	};
 }
 
@@ -63,6 +69,9 @@ export function allSandboxCredentials(sandbox: Sandbox, data: IDataObject = {}) 
 		id: exampleCredentialId(type),
 		name: exampleCredentialName(type),
 		type,
-		data: sandboxCredential(sandbox, service, data).data as Record<string, string | number | boolean>,
+		data: sandboxCredential(sandbox, service, data).data as Record<
+			string,
+			string | number | boolean
+		>,
 	}));
 }

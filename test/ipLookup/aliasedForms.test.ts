@@ -23,14 +23,23 @@ function ipv6Forms(ipv4: string): string[] {
 	const [a, b, c, d] = ipv4.split('.').map(Number);
 	const high = ((a << 8) | b).toString(16);
 	const low = ((c << 8) | d).toString(16);
-	return [`::ffff:${ipv4}`, `::${ipv4}`, `2002:${high}:${low}::`, `2002:${high}:${low}:ffff:ffff:ffff:ffff:ffff`, `2001:0:${high}:${low}::1`, `2001:0:${high}:${low}:8000:63bf:3fff:fdd2`];
+	return [
+		`::ffff:${ipv4}`,
+		`::${ipv4}`,
+		`2002:${high}:${low}::`,
+		`2002:${high}:${low}:ffff:ffff:ffff:ffff:ffff`,
+		`2001:0:${high}:${low}::1`,
+		`2001:0:${high}:${low}:8000:63bf:3fff:fdd2`,
+	];
 }
 
 describe('MMDB and CSV of one build: the same answer for IPv4-mapped, 6to4 and Teredo forms', () => {
 	for (const database of DATABASES) {
 		for (const build of [1, 2]) {
 			it(`${database} build ${build}: every network's edges, each IPv4 one in its four IPv6 forms`, async () => {
-				const edges = [...new Set(rowsOf(database, build).flatMap((row) => edgeAddresses(row.network)))];
+				const edges = [
+					...new Set(rowsOf(database, build).flatMap((row) => edgeAddresses(row.network))),
+				];
 				const ipv4 = edges.filter((address) => !address.includes(':'));
 				const forms = ipv4.flatMap(ipv6Forms);
 				const ips = [...edges, ...forms];
@@ -47,7 +56,11 @@ describe('MMDB and CSV of one build: the same answer for IPv4-mapped, 6to4 and T
 					const [record, prefix] = reference.getWithPrefixLength(ip);
 					const { json } = mmdb.items[index];
 					if (record === null) expect(json.found).toBe(false);
-					else expect([json.found, String(json.network).split('/')[1]]).toEqual([undefined, String(prefix)]);
+					else
+						expect([json.found, String(json.network).split('/')[1]]).toEqual([
+							undefined,
+							String(prefix),
+						]);
 				});
 
 				// The forms are answered, not missed alike: each form gives its IPv4 address's record, in the IPv6 network around it.
@@ -56,7 +69,12 @@ describe('MMDB and CSV of one build: the same answer for IPv4-mapped, 6to4 and T
 				for (const address of ipv4) {
 					const { ip_address: _, network, reason: ___, ...plain } = byAddress.get(address)!;
 					for (const form of ipv6Forms(address)) {
-						const { ip_address: __, network: formNetwork, reason: ____, ...answer } = byAddress.get(form)!;
+						const {
+							ip_address: __,
+							network: formNetwork,
+							reason: ____,
+							...answer
+						} = byAddress.get(form)!;
 						expect(answer).toEqual(plain);
 						if (network === undefined) continue;
 						hits++;
@@ -71,7 +89,13 @@ describe('MMDB and CSV of one build: the same answer for IPv4-mapped, 6to4 and T
 	}
 
 	it('the network of each form, written out: ::ffff:8.8.8.0/120, 2002:808:800::/40, 2001:0:808:800::/56, ::808:800/120', async () => {
-		const ips = ['8.8.8.8', '::ffff:8.8.8.8', '2002:808:808::1', '2001:0:808:808:8000:63bf:3fff:fdd2', '::8.8.8.8'];
+		const ips = [
+			'8.8.8.8',
+			'::ffff:8.8.8.8',
+			'2002:808:808::1',
+			'2001:0:808:808:8000:63bf:3fff:fdd2',
+			'::8.8.8.8',
+		];
 		for (const format of ['mmdb', 'csv'] as const) {
 			const run = await lookUp({ file: file('ip-asn', format, 1), ips });
 			expect(run.items.map((item) => [item.json.network, item.json.asn])).toEqual([

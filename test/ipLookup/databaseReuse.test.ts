@@ -21,7 +21,13 @@ beforeAll(async () => await useBinaryMode('filesystem'));
 interface CacheStats {
 	parses: number;
 	hashedWhileParsed: number;
-	cached: Array<{ sha256: string; kind?: string; databaseType?: string; retainedBytes?: number; fileBytes?: number }>;
+	cached: Array<{
+		sha256: string;
+		kind?: string;
+		databaseType?: string;
+		retainedBytes?: number;
+		fileBytes?: number;
+	}>;
 	retainedBytes: number;
 }
 
@@ -31,34 +37,58 @@ const cacheStats = () => helperStats() as unknown as CacheStats;
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 describe('the parsed database is reused across executions (filesystem binary mode)', () => {
-	it.each(['mmdb', 'csv'] as const)('(%s) the first run parses once, hashing while it parses; the next two find it by its hash', async (format) => {
-		const database = { bytes: databaseFileOf('ip-asn', format, 7), fileName: databaseFileName('ip-asn', format) };
-		const before = cacheStats();
-		const answers = [];
-		for (let run = 0; run < 3; run++) {
-			const result = await lookUp({ file: database, ips: ['8.8.8.8', '::ffff:1.1.1.1', '10.0.0.1'] });
-			expect(result.error).toBeUndefined();
-			answers.push(result.items.map((item) => item.json));
-			expect(cacheStats().parses).toBe(before.parses + 1);
-			// The first run's parse read the file once, hashing it as it went (no cached database had its size).
-			expect(cacheStats().hashedWhileParsed).toBe(before.hashedWhileParsed + 1);
-		}
-		expect(answers[0].map((json) => json.asn)).toEqual(['15169', '13335', undefined]);
-		expect(answers[1]).toEqual(answers[0]);
-		expect(answers[2]).toEqual(answers[0]);
-		const entry = cacheStats().cached.find((cached) => cached.sha256 === sha256(database.bytes));
-		expect(entry).toMatchObject({ kind: 'ip-asn', databaseType: format === 'mmdb' ? 'svc-ip-asn' : 'ip-asn', fileBytes: database.bytes.length });
-		if (format === 'mmdb') expect(entry?.retainedBytes).toBe(database.bytes.length); // the file's own bytes, nothing per node of its tree
-	});
+	it.each(['mmdb', 'csv'] as const)(
+		'(%s) the first run parses once, hashing while it parses; the next two find it by its hash',
+		async (format) => {
+			const database = {
+				bytes: databaseFileOf('ip-asn', format, 7),
+				fileName: databaseFileName('ip-asn', format),
+			};
+			const before = cacheStats();
+			const answers = [];
+			for (let run = 0; run < 3; run++) {
+				const result = await lookUp({
+					file: database,
+					ips: ['8.8.8.8', '::ffff:1.1.1.1', '10.0.0.1'],
+				});
+				expect(result.error).toBeUndefined();
+				answers.push(result.items.map((item) => item.json));
+				expect(cacheStats().parses).toBe(before.parses + 1);
+				// The first run's parse read the file once, hashing it as it went (no cached database had its size).
+				expect(cacheStats().hashedWhileParsed).toBe(before.hashedWhileParsed + 1);
+			}
+			expect(answers[0].map((json) => json.asn)).toEqual(['15169', '13335', undefined]);
+			expect(answers[1]).toEqual(answers[0]);
+			expect(answers[2]).toEqual(answers[0]);
+			const entry = cacheStats().cached.find((cached) => cached.sha256 === sha256(database.bytes));
+			expect(entry).toMatchObject({
+				kind: 'ip-asn',
+				databaseType: format === 'mmdb' ? 'svc-ip-asn' : 'ip-asn',
+				fileBytes: database.bytes.length,
+			});
+			if (format === 'mmdb') expect(entry?.retainedBytes).toBe(database.bytes.length); // the file's own bytes, nothing per node of its tree
+		},
+	);
 
 	it('a file of another schema (GeoLite2-Country.mmdb): parsed once, its records as stored, its type in the stats', async () => {
-		const bytes = readFileSync(path.join(__dirname, '..', '..', 'node_modules/geolite2/dbs/GeoLite2-Country.mmdb'));
+		const bytes = readFileSync(
+			path.join(__dirname, '..', '..', 'node_modules/geolite2/dbs/GeoLite2-Country.mmdb'),
+		);
 		const before = cacheStats().parses;
-		const first = await lookUp({ file: { bytes, fileName: 'GeoLite2-Country.mmdb' }, ips: ['81.2.69.160'] });
-		const second = await lookUp({ file: { bytes, fileName: 'GeoLite2-Country.mmdb' }, ips: ['81.2.69.160'] });
+		const first = await lookUp({
+			file: { bytes, fileName: 'GeoLite2-Country.mmdb' },
+			ips: ['81.2.69.160'],
+		});
+		const second = await lookUp({
+			file: { bytes, fileName: 'GeoLite2-Country.mmdb' },
+			ips: ['81.2.69.160'],
+		});
 		expect(cacheStats().parses).toBe(before + 1);
 		expect(second.items[0].json).toEqual(first.items[0].json);
-		expect(first.items[0].json).toMatchObject({ ip_address: '81.2.69.160', country: { iso_code: 'GB', names: { en: 'United Kingdom' } } });
+		expect(first.items[0].json).toMatchObject({
+			ip_address: '81.2.69.160',
+			country: { iso_code: 'GB', names: { en: 'United Kingdom' } },
+		});
 		expect(cacheStats().cached.find((entry) => entry.sha256 === sha256(bytes))).toEqual({
 			sha256: sha256(bytes),
 			kind: undefined,
@@ -75,15 +105,28 @@ describe('the parsed database is reused across executions (filesystem binary mod
 					{ network: '1.0.0.0/8', record: { build: String(version), city: 'Sydney' } },
 					{ network: '2001:db8::/32', record: { build: String(version) } },
 				],
-				{ recordSize: 24, ipVersion: 6, aliasIpv4: true, metadata: { database_type: 'Vendor-Geo-Test', build_epoch: 1767571200 + version } },
+				{
+					recordSize: 24,
+					ipVersion: 6,
+					aliasIpv4: true,
+					metadata: { database_type: 'Vendor-Geo-Test', build_epoch: 1767571200 + version },
+				},
 			).file;
 		const builds = [1, 2, 3, 4, 5].map(build);
 		const before = cacheStats().parses;
 		for (const [index, bytes] of builds.entries()) {
 			// Each build twice: the second run of a build does not parse it again.
 			for (let run = 0; run < 2; run++) {
-				const result = await lookUp({ file: { bytes: Buffer.from(bytes), fileName: 'vendor.mmdb' }, ips: ['1.2.3.4'] });
-				expect(result.items[0].json).toEqual({ ip_address: '1.2.3.4', network: '1.0.0.0/8', build: String(index + 1), city: 'Sydney' });
+				const result = await lookUp({
+					file: { bytes: Buffer.from(bytes), fileName: 'vendor.mmdb' },
+					ips: ['1.2.3.4'],
+				});
+				expect(result.items[0].json).toEqual({
+					ip_address: '1.2.3.4',
+					network: '1.0.0.0/8',
+					build: String(index + 1),
+					city: 'Sydney',
+				});
 			}
 			expect(cacheStats().parses).toBe(before + index + 1);
 			const kept = cacheStats().cached.filter((entry) => entry.databaseType === 'Vendor-Geo-Test');
@@ -91,13 +134,22 @@ describe('the parsed database is reused across executions (filesystem binary mod
 			expect(kept.map((entry) => entry.sha256)).toContain(sha256(bytes));
 		}
 		const kept = cacheStats().cached.filter((entry) => entry.databaseType === 'Vendor-Geo-Test');
-		expect(kept.map((entry) => entry.sha256).sort()).toEqual([sha256(builds[3]), sha256(builds[4])].sort());
-		expect(kept.reduce((sum, entry) => sum + (entry.retainedBytes ?? 0), 0)).toBe(builds[3].length + builds[4].length);
+		expect(kept.map((entry) => entry.sha256).sort()).toEqual(
+			[sha256(builds[3]), sha256(builds[4])].sort(),
+		);
+		expect(kept.reduce((sum, entry) => sum + (entry.retainedBytes ?? 0), 0)).toBe(
+			builds[3].length + builds[4].length,
+		);
 		// The stats' total is the sum of what every cached database keeps.
 		const stats = cacheStats();
-		expect(stats.retainedBytes).toBe(stats.cached.reduce((sum, entry) => sum + (entry.retainedBytes ?? 0), 0));
+		expect(stats.retainedBytes).toBe(
+			stats.cached.reduce((sum, entry) => sum + (entry.retainedBytes ?? 0), 0),
+		);
 		// An old build given again is parsed again (it was let go), and answers as itself.
-		const again = await lookUp({ file: { bytes: Buffer.from(builds[0]), fileName: 'vendor.mmdb' }, ips: ['1.2.3.4'] });
+		const again = await lookUp({
+			file: { bytes: Buffer.from(builds[0]), fileName: 'vendor.mmdb' },
+			ips: ['1.2.3.4'],
+		});
 		expect(again.items[0].json.build).toBe('1');
 		expect(cacheStats().parses).toBe(before + 6);
 	});

@@ -4,7 +4,15 @@ import path from 'path';
 import { Reader, type Response } from 'mmdb-lib';
 
 import { openMmdbDatabase } from '../../dist/nodes/shared/ipDatabases/mmdbDatabase';
-import { asReader, aroundHits, compareReaders, random32, randomIpv4, randomIpv6, type Comparison } from './mmdbCompare';
+import {
+	asReader,
+	aroundHits,
+	compareReaders,
+	random32,
+	randomIpv4,
+	randomIpv6,
+	type Comparison,
+} from './mmdbCompare';
 
 /**
  * MaxMind's GeoLite2 files (devDependency `geolite2`: City, Country, ASN), read through the reader
@@ -44,10 +52,21 @@ export function compareGeoLite2(fileName: string, seed: number): GeoLite2Run {
 	const ours = asReader(database);
 	const theirs = new Reader<Response>(file);
 	const next = random32(seed);
-	const ipv4 = compareReaders(ours, theirs, repeat(COUNT, () => randomIpv4(next)));
+	const ipv4 = compareReaders(
+		ours,
+		theirs,
+		repeat(COUNT, () => randomIpv4(next)),
+	);
 	const uniform = [...repeat(COUNT / 2, (index) => randomIpv6(next, index))];
-	const ipv6 = compareReaders(ours, theirs, [...uniform, ...aroundHits(theirs, uniform, COUNT / 2, next)]);
-	const aliased = compareReaders(ours, theirs, [...repeat(3000, () => randomIpv4(next))].flatMap(aliasedForms));
+	const ipv6 = compareReaders(ours, theirs, [
+		...uniform,
+		...aroundHits(theirs, uniform, COUNT / 2, next),
+	]);
+	const aliased = compareReaders(
+		ours,
+		theirs,
+		[...repeat(3000, () => randomIpv4(next))].flatMap(aliasedForms),
+	);
 	return { databaseType: database.databaseType, kind: database.kind, ipv4, ipv6, aliased };
 }
 
@@ -64,14 +83,17 @@ export function describeGeoLite2(databaseType: string, seed: number): void {
 			expect(run.kind).toBeUndefined();
 		});
 
-		test.each(['ipv4', 'ipv6', 'aliased'] as const)('%s addresses: the same records, misses, prefixes and networks', (family) => {
-			const result = run[family];
-			expect(result.mismatches).toEqual([]);
-			expect(result.compared).toBe(result.hits + result.misses);
-			if (family !== 'aliased') expect(result.compared).toBe(COUNT);
-			// Both paths exercised: covered public addresses, and reserved or unallocated ones.
-			expect(result.hits).toBeGreaterThan(result.compared / 10);
-			expect(result.misses).toBeGreaterThan(family === 'aliased' ? 100 : 1000);
-		});
+		test.each(['ipv4', 'ipv6', 'aliased'] as const)(
+			'%s addresses: the same records, misses, prefixes and networks',
+			(family) => {
+				const result = run[family];
+				expect(result.mismatches).toEqual([]);
+				expect(result.compared).toBe(result.hits + result.misses);
+				if (family !== 'aliased') expect(result.compared).toBe(COUNT);
+				// Both paths exercised: covered public addresses, and reserved or unallocated ones.
+				expect(result.hits).toBeGreaterThan(result.compared / 10);
+				expect(result.misses).toBeGreaterThan(family === 'aliased' ? 100 : 1000);
+			},
+		);
 	});
 }

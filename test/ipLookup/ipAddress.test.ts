@@ -1,11 +1,17 @@
 import { isIP } from 'net';
 
-import { formatNetwork, isIpv4, isIpv6, parseIpAddress } from '../../dist/nodes/shared/values/ipAddress';
+import {
+	formatNetwork,
+	isIpv4,
+	isIpv6,
+	parseIpAddress,
+} from '../../dist/nodes/shared/values/ipAddress';
 import { random32 } from './mmdbCompare';
 
 /** The address parser the lookups use (and the IP checks of validate.ts), against Node's own. */
 
-const hex = (bytes: Uint8Array | undefined) => (bytes ? Buffer.from(bytes).toString('hex') : undefined);
+const hex = (bytes: Uint8Array | undefined) =>
+	bytes ? Buffer.from(bytes).toString('hex') : undefined;
 
 describe('parseIpAddress', () => {
 	test.each([
@@ -30,10 +36,36 @@ describe('parseIpAddress', () => {
 	});
 
 	test.each([
-		'', ' 8.8.8.8', '8.8.8.8 ', '8.8.8', '8.8.8.8.8', '256.1.1.1', '01.2.3.4', '1.2.3.-4', '1..2.3', '1.2.3.4/24',
-		':', ':::', '1:', ':1', '1:::2', '1::2::3', '12345::', '1:2:3:4:5:6:7:8:9', '1:2:3:4:5:6:7:8::', '::1:2:3:4:5:6:7:8',
-		'1:2:3:4:5:6:7', 'g::1', '::ffff:1.2.3', '::ffff:256.1.1.1', '1:2:3:4:5:6:7:1.2.3.4', '::1.2.3.4:5', 'fe80::1%', 'fe80::1%a b',
-		'localhost', 'example.com',
+		'',
+		' 8.8.8.8',
+		'8.8.8.8 ',
+		'8.8.8',
+		'8.8.8.8.8',
+		'256.1.1.1',
+		'01.2.3.4',
+		'1.2.3.-4',
+		'1..2.3',
+		'1.2.3.4/24',
+		':',
+		':::',
+		'1:',
+		':1',
+		'1:::2',
+		'1::2::3',
+		'12345::',
+		'1:2:3:4:5:6:7:8:9',
+		'1:2:3:4:5:6:7:8::',
+		'::1:2:3:4:5:6:7:8',
+		'1:2:3:4:5:6:7',
+		'g::1',
+		'::ffff:1.2.3',
+		'::ffff:256.1.1.1',
+		'1:2:3:4:5:6:7:1.2.3.4',
+		'::1.2.3.4:5',
+		'fe80::1%',
+		'fe80::1%a b',
+		'localhost',
+		'example.com',
 	])('refuses %j', (text) => {
 		expect(parseIpAddress(text)).toBeUndefined();
 		expect(isIpv4(text) || isIpv6(text)).toBe(false);
@@ -41,7 +73,24 @@ describe('parseIpAddress', () => {
 
 	test('agrees with Node on 20,000 generated strings (addresses, near-addresses and noise)', () => {
 		const next = random32(42);
-		const pieces = ['', ':', '::', '.', '0', '1', '00', 'ff', 'FFFF', '12345', '255', '256', '1.2.3.4', 'g', '%eth0', '0db8'];
+		const pieces = [
+			'',
+			':',
+			'::',
+			'.',
+			'0',
+			'1',
+			'00',
+			'ff',
+			'FFFF',
+			'12345',
+			'255',
+			'256',
+			'1.2.3.4',
+			'g',
+			'%eth0',
+			'0db8',
+		];
 		const mismatches: string[] = [];
 		for (let index = 0; index < 20_000; index++) {
 			let text = '';
@@ -52,7 +101,8 @@ describe('parseIpAddress', () => {
 			const node = isIP(text);
 			const ours = parseIpAddress(text);
 			const kind = ours === undefined ? 0 : ours.length === 4 ? 4 : 6;
-			if (kind !== node && mismatches.length < 10) mismatches.push(`${text}: node ${node}, package ${kind}`);
+			if (kind !== node && mismatches.length < 10)
+				mismatches.push(`${text}: node ${node}, package ${kind}`);
 		}
 		expect(mismatches).toEqual([]);
 	});

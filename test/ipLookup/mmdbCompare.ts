@@ -44,16 +44,28 @@ export interface Comparison {
 export type ComparedReader = Pick<MmdbReader, 'lookupText'>;
 
 /** A database of the reader layer (openMmdbDatabase: foreign files, records as stored) as a reader to compare. */
-export function asReader(database: { lookup(address: Uint8Array): { network: string; record: unknown } | undefined }): ComparedReader {
+export function asReader(database: {
+	lookup(address: Uint8Array): { network: string; record: unknown } | undefined;
+}): ComparedReader {
 	return {
 		lookupText(ip: string) {
 			const found = database.lookup(parseIpAddress(ip)!);
-			return found && { network: found.network, record: found.record, prefixLength: Number(found.network.split('/')[1]) };
+			return (
+				found && {
+					network: found.network,
+					record: found.record,
+					prefixLength: Number(found.network.split('/')[1]),
+				}
+			);
 		},
 	};
 }
 
-export function compareReaders(ours: ComparedReader, theirs: Reader<Response>, addresses: Iterable<string>): Comparison {
+export function compareReaders(
+	ours: ComparedReader,
+	theirs: Reader<Response>,
+	addresses: Iterable<string>,
+): Comparison {
 	const result: Comparison = { compared: 0, hits: 0, misses: 0, mismatches: [] };
 	const fail = (ip: string, why: string) => {
 		if (result.mismatches.length < 20) result.mismatches.push(`${ip}: ${why}`);
@@ -72,13 +84,21 @@ export function compareReaders(ours: ComparedReader, theirs: Reader<Response>, a
 			fail(ip, `mmdb-lib found /${expectedPrefix}, the package missed`);
 			continue;
 		}
-		if (actual.prefixLength !== expectedPrefix) fail(ip, `prefix ${actual.prefixLength}, mmdb-lib ${expectedPrefix}`);
+		if (actual.prefixLength !== expectedPrefix)
+			fail(ip, `prefix ${actual.prefixLength}, mmdb-lib ${expectedPrefix}`);
 		const [networkText, length] = actual.network.split('/');
 		const address = parseIpAddress(ip)!;
 		const networkBytes = parseIpAddress(networkText);
 		const expectedNetwork = masked(address, actual.prefixLength);
-		if (Number(length) !== actual.prefixLength || !networkBytes || Buffer.compare(Buffer.from(networkBytes), Buffer.from(expectedNetwork)) !== 0) {
-			fail(ip, `network ${actual.network} is not ${addressText(expectedNetwork)}/${actual.prefixLength}`);
+		if (
+			Number(length) !== actual.prefixLength ||
+			!networkBytes ||
+			Buffer.compare(Buffer.from(networkBytes), Buffer.from(expectedNetwork)) !== 0
+		) {
+			fail(
+				ip,
+				`network ${actual.network} is not ${addressText(expectedNetwork)}/${actual.prefixLength}`,
+			);
 		}
 		if (!deepEqual(actual.record, normalise(expected))) {
 			fail(ip, `record ${stringify(actual.record)}, mmdb-lib ${stringify(expected)}`);
@@ -88,21 +108,30 @@ export function compareReaders(ours: ComparedReader, theirs: Reader<Response>, a
 }
 
 const stringify = (value: unknown) =>
-	JSON.stringify(value, (_key, entry: unknown) => (typeof entry === 'bigint' ? `${entry}n` : entry instanceof Uint8Array ? [...entry] : entry));
+	JSON.stringify(value, (_key, entry: unknown) =>
+		typeof entry === 'bigint' ? `${entry}n` : entry instanceof Uint8Array ? [...entry] : entry,
+	);
 
 /** Structural equality that tells Uint8Array, BigInt, -0 and NaN apart as jest's toEqual does. */
 export function deepEqual(a: unknown, b: unknown): boolean {
 	if (Object.is(a, b)) return true;
 	if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
 	if (a instanceof Uint8Array || b instanceof Uint8Array) {
-		return a instanceof Uint8Array && b instanceof Uint8Array && a.length === b.length && a.every((byte, index) => byte === b[index]);
+		return (
+			a instanceof Uint8Array &&
+			b instanceof Uint8Array &&
+			a.length === b.length &&
+			a.every((byte, index) => byte === b[index])
+		);
 	}
 	if (Array.isArray(a) !== Array.isArray(b)) return false;
 	const keysA = Object.keys(a as object);
 	const keysB = Object.keys(b as object);
 	if (keysA.length !== keysB.length) return false;
 	return keysA.every(
-		(key) => Object.prototype.hasOwnProperty.call(b, key) && deepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
+		(key) =>
+			Object.prototype.hasOwnProperty.call(b, key) &&
+			deepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
 	);
 }
 
@@ -131,6 +160,11 @@ export function edgesOf(cidr: string): Uint8Array[] {
 }
 
 /** Addresses near the networks that `seeds` hit in mmdb-lib (see the sandbox's addresses.ts). */
-export function aroundHits(theirs: Reader<Response>, seeds: string[], count: number, next: () => number): Generator<string> {
+export function aroundHits(
+	theirs: Reader<Response>,
+	seeds: string[],
+	count: number,
+	next: () => number,
+): Generator<string> {
 	return aroundHitsOf(theirs, seeds, count, next, parseIpAddress);
 }

@@ -2,7 +2,19 @@ import { MmdbError, MmdbReader } from '../../dist/nodes/shared/ipDatabases/mmdbR
 import { parseIpAddress } from '../../dist/nodes/shared/values/ipAddress';
 import { databaseFileOf } from '../sandbox/ipDatabases/archives';
 import { edgesOf, random32 } from './mmdbCompare';
-import { bytes, float, int32, uint128, uint16, uint32, uint64, METADATA_MARKER, writeTestMmdb, type MmdbValue, type TestWriterOptions } from './mmdbTestWriter';
+import {
+	bytes,
+	float,
+	int32,
+	uint128,
+	uint16,
+	uint32,
+	uint64,
+	METADATA_MARKER,
+	writeTestMmdb,
+	type MmdbValue,
+	type TestWriterOptions,
+} from './mmdbTestWriter';
 
 /**
  * Damaged MMDB files: each gives an MmdbError whose message names the problem, never another
@@ -26,7 +38,13 @@ function mmdbErrorOf(run: () => unknown): MmdbError {
 const sample: MmdbValue = {
 	name: 'sample',
 	list: ['a', uint32(7), { deep: [true, false, float(2.5)] }],
-	numbers: { u16: uint16(9), i32: int32(-4), u64: uint64(1n << 63n), u128: uint128(5n), double: 1.25 },
+	numbers: {
+		u16: uint16(9),
+		i32: int32(-4),
+		u64: uint64(1n << 63n),
+		u128: uint128(5n),
+		double: 1.25,
+	},
 	raw: bytes(Uint8Array.from([1, 2, 3])),
 };
 
@@ -43,7 +61,10 @@ function smallFile(options: Partial<TestWriterOptions> = {}) {
 
 /** A file whose one network (0.0.0.0/1) has these raw bytes as its record, at data offset 0. */
 function fileWithRecordBytes(raw: number[], size = 64) {
-	const written = writeTestMmdb([{ network: '0.0.0.0/1', record: bytes(new Uint8Array(size)) }], { recordSize: 24, ipVersion: 4 });
+	const written = writeTestMmdb([{ network: '0.0.0.0/1', record: bytes(new Uint8Array(size)) }], {
+		recordSize: 24,
+		ipVersion: 4,
+	});
 	expect(written.recordOffsets[0]).toBe(0);
 	written.file.set(raw, written.dataStart);
 	return written.file;
@@ -60,8 +81,12 @@ describe('damaged files: a clear MmdbError', () => {
 	test(
 		'no metadata marker',
 		() => {
-			expect(mmdbErrorOf(() => new MmdbReader(new Uint8Array(4096))).message).toMatch(/no metadata marker/);
-			expect(mmdbErrorOf(() => new MmdbReader(new Uint8Array(0))).message).toMatch(/no metadata marker/);
+			expect(mmdbErrorOf(() => new MmdbReader(new Uint8Array(4096))).message).toMatch(
+				/no metadata marker/,
+			);
+			expect(mmdbErrorOf(() => new MmdbReader(new Uint8Array(0))).message).toMatch(
+				/no metadata marker/,
+			);
 			const file = smallFile().file;
 			const marker = Buffer.from(file).lastIndexOf(Buffer.from(METADATA_MARKER));
 			file[marker + 5] ^= 0x20; // 'MaxMind' becomes 'Maxmind'
@@ -95,7 +120,10 @@ describe('damaged files: a clear MmdbError', () => {
 			let errors = 0;
 			let answers = 0;
 			for (let keep = 0; keep < dataSize; keep++) {
-				const file = Buffer.concat([written.file.subarray(0, written.dataStart + keep), written.file.subarray(marker)]);
+				const file = Buffer.concat([
+					written.file.subarray(0, written.dataStart + keep),
+					written.file.subarray(marker),
+				]);
 				const reader = new MmdbReader(file);
 				for (const address of addresses) {
 					try {
@@ -103,7 +131,9 @@ describe('damaged files: a clear MmdbError', () => {
 						answers++;
 					} catch (error) {
 						expect(error).toBeInstanceOf(MmdbError);
-						expect((error as Error).message).toMatch(/past the end of the data section|points to byte \d+ of a data section of \d+ bytes/);
+						expect((error as Error).message).toMatch(
+							/past the end of the data section|points to byte \d+ of a data section of \d+ bytes/,
+						);
 						errors++;
 					}
 				}
@@ -124,7 +154,9 @@ describe('damaged files: a clear MmdbError', () => {
 
 			let file = Uint8Array.from(written.file);
 			setRecord(file, 0, 0, written.nodeCount + 16 + dataSize + 100); // past the data, into the metadata
-			expect(mmdbErrorOf(() => lookup(file)).message).toMatch(/search tree points to byte \d+ of a data section of \d+ bytes/);
+			expect(mmdbErrorOf(() => lookup(file)).message).toMatch(
+				/search tree points to byte \d+ of a data section of \d+ bytes/,
+			);
 
 			file = Uint8Array.from(written.file);
 			setRecord(file, 0, 0, 0xffffff);
@@ -136,7 +168,9 @@ describe('damaged files: a clear MmdbError', () => {
 
 			file = Uint8Array.from(written.file);
 			setRecord(file, 0, 0, 0); // a loop back to the root, which 0.0.0.0 (all zero bits) follows to the end
-			expect(mmdbErrorOf(() => new MmdbReader(file).lookupText('0.0.0.0')).message).toMatch(/search tree is deeper than 32 bits/);
+			expect(mmdbErrorOf(() => new MmdbReader(file).lookupText('0.0.0.0')).message).toMatch(
+				/search tree is deeper than 32 bits/,
+			);
 		},
 		TIMEOUT,
 	);
@@ -148,27 +182,55 @@ describe('damaged files: a clear MmdbError', () => {
 			const marker = Buffer.from(written.file).lastIndexOf(Buffer.from(METADATA_MARKER));
 			const file = Uint8Array.from(written.file);
 			setRecord(file, 0, 0, written.nodeCount + 16 + (marker - written.dataStart) - 2); // the end marker's two bytes
-			expect(mmdbErrorOf(() => new MmdbReader(file).lookupText('1.2.3.4')).message).toMatch(/an end marker \(type 13\) where a value must be/);
+			expect(mmdbErrorOf(() => new MmdbReader(file).lookupText('1.2.3.4')).message).toMatch(
+				/an end marker \(type 13\) where a value must be/,
+			);
 
 			const container = fileWithRecordBytes([0x01, 12 - 7]);
-			expect(mmdbErrorOf(() => new MmdbReader(container).lookupText('1.2.3.4')).message).toMatch(/a data cache container \(type 12\)/);
+			expect(mmdbErrorOf(() => new MmdbReader(container).lookupText('1.2.3.4')).message).toMatch(
+				/a data cache container \(type 12\)/,
+			);
 		},
 		TIMEOUT,
 	);
 
 	test.each([
 		['an unknown extended type', [0x00, 0xf0], /extended type 247 is not a MaxMind DB type/],
-		['extended type 0 (would be type 7 again)', [0x00, 0x00], /extended type 7 is not a MaxMind DB type/],
-		['a map whose size runs past the end', [0xff, 0xff, 0xff, 0xff], /a map of \d+ entries runs past the end of the data section/],
-		['an array whose size runs past the end', [0x1f, 0x04, 0xff, 0xff, 0xff], /an array of \d+ elements runs past the end/],
-		['a string whose size runs past the end', [0x5f, 0x00, 0x10, 0x00], /a string of \d+ bytes runs past the end of the data section/],
+		[
+			'extended type 0 (would be type 7 again)',
+			[0x00, 0x00],
+			/extended type 7 is not a MaxMind DB type/,
+		],
+		[
+			'a map whose size runs past the end',
+			[0xff, 0xff, 0xff, 0xff],
+			/a map of \d+ entries runs past the end of the data section/,
+		],
+		[
+			'an array whose size runs past the end',
+			[0x1f, 0x04, 0xff, 0xff, 0xff],
+			/an array of \d+ elements runs past the end/,
+		],
+		[
+			'a string whose size runs past the end',
+			[0x5f, 0x00, 0x10, 0x00],
+			/a string of \d+ bytes runs past the end of the data section/,
+		],
 		['bytes whose size runs past the end', [0x9e, 0x01, 0x00], /\d+ bytes runs past the end/],
 		['a uint32 of 5 bytes', [0xc5, 1, 2, 3, 4, 5], /a uint32 of 5 bytes/],
 		['a uint128 of 17 bytes', [0x11, 0x03], /a uint128 of 17 bytes/],
 		['a double of 4 bytes', [0x64, 0, 0, 0, 0], /a double of 4 bytes \(must be 8\)/],
 		['a boolean of size 2', [0x02, 0x07], /a boolean of size 2/],
-		['a pointer past the end', [0x38, 0x7f, 0xff, 0xff, 0xff], /a pointer to \d+, past the end of the data section/],
-		['a map key that is not a string', [0xe1, 0xc1, 0x05, 0x41, 0x61], /a map key that is not a string/],
+		[
+			'a pointer past the end',
+			[0x38, 0x7f, 0xff, 0xff, 0xff],
+			/a pointer to \d+, past the end of the data section/,
+		],
+		[
+			'a map key that is not a string',
+			[0xe1, 0xc1, 0x05, 0x41, 0x61],
+			/a map key that is not a string/,
+		],
 		['a size byte past the end', [0xe1, 0x41, 0x61, 0x5d], /past the end/],
 	])(
 		'a record with %s',
@@ -176,7 +238,9 @@ describe('damaged files: a clear MmdbError', () => {
 			// Records sit at the end of a small data section here, so sizes can run past its end.
 			const file = fileWithRecordBytes(raw as number[], raw.length + 2);
 			const written = Uint8Array.from(file);
-			expect(mmdbErrorOf(() => new MmdbReader(written).lookupText('1.2.3.4')).message).toMatch(message as RegExp);
+			expect(mmdbErrorOf(() => new MmdbReader(written).lookupText('1.2.3.4')).message).toMatch(
+				message as RegExp,
+			);
 		},
 		TIMEOUT,
 	);
@@ -185,13 +249,19 @@ describe('damaged files: a clear MmdbError', () => {
 		'pointer loops: a pointer to itself, two pointers to each other, a map that points to itself',
 		() => {
 			const self = fileWithRecordBytes([0x20, 0x00]);
-			expect(mmdbErrorOf(() => new MmdbReader(self).lookupText('1.2.3.4')).message).toMatch(/a pointer to a pointer/);
+			expect(mmdbErrorOf(() => new MmdbReader(self).lookupText('1.2.3.4')).message).toMatch(
+				/a pointer to a pointer/,
+			);
 			// Two pointers, each to the other.
 			const pair = fileWithRecordBytes([0x20, 0x02, 0x20, 0x00]);
-			expect(mmdbErrorOf(() => new MmdbReader(pair).lookupText('1.2.3.4')).message).toMatch(/a pointer to a pointer/);
+			expect(mmdbErrorOf(() => new MmdbReader(pair).lookupText('1.2.3.4')).message).toMatch(
+				/a pointer to a pointer/,
+			);
 			// { a: <pointer to this map> }: legal pointers, endless nesting.
 			const map = fileWithRecordBytes([0xe1, 0x41, 0x61, 0x20, 0x00]);
-			expect(mmdbErrorOf(() => new MmdbReader(map).lookupText('1.2.3.4')).message).toMatch(/nest deeper than 512/);
+			expect(mmdbErrorOf(() => new MmdbReader(map).lookupText('1.2.3.4')).message).toMatch(
+				/nest deeper than 512/,
+			);
 		},
 		TIMEOUT,
 	);
@@ -222,7 +292,9 @@ describe('damaged files: a clear MmdbError', () => {
 				}
 			}
 			const file = fileWithRecordBytes(compact, compact.length + 8);
-			expect(mmdbErrorOf(() => new MmdbReader(file).lookupText('1.2.3.4')).message).toMatch(/expands to more than \d+ values/);
+			expect(mmdbErrorOf(() => new MmdbReader(file).lookupText('1.2.3.4')).message).toMatch(
+				/expands to more than \d+ values/,
+			);
 		},
 		TIMEOUT,
 	);
@@ -231,14 +303,30 @@ describe('damaged files: a clear MmdbError', () => {
 		['node_count missing', { node_count: undefined }, /the metadata has no "node_count"/],
 		['record_size missing', { record_size: undefined }, /the metadata has no "record_size"/],
 		['ip_version missing', { ip_version: undefined }, /the metadata has no "ip_version"/],
-		['database_type missing', { database_type: undefined }, /"database_type" is missing or not a string/],
+		[
+			'database_type missing',
+			{ database_type: undefined },
+			/"database_type" is missing or not a string/,
+		],
 		['build_epoch missing', { build_epoch: undefined }, /the metadata has no "build_epoch"/],
 		['record_size a string', { record_size: '24' }, /"record_size" is not an unsigned integer/],
 		['node_count negative', { node_count: int32(-1) }, /"node_count" is not an unsigned integer/],
-		['record_size 20', { record_size: uint16(20) }, /record size 20 \(the format has 24, 28 and 32\)/],
+		[
+			'record_size 20',
+			{ record_size: uint16(20) },
+			/record size 20 \(the format has 24, 28 and 32\)/,
+		],
 		['ip_version 5', { ip_version: uint16(5) }, /IP version 5 \(must be 4 or 6\)/],
-		['format version 3', { binary_format_major_version: uint16(3) }, /binary format major version 3/],
-		['node_count larger than the file', { node_count: uint32(10_000_000) }, /node_count 10000000 at 24-bit records needs 60000016 bytes/],
+		[
+			'format version 3',
+			{ binary_format_major_version: uint16(3) },
+			/binary format major version 3/,
+		],
+		[
+			'node_count larger than the file',
+			{ node_count: uint32(10_000_000) },
+			/node_count 10000000 at 24-bit records needs 60000016 bytes/,
+		],
 	])(
 		'metadata: %s',
 		(_name, metadata, message) => {
@@ -253,13 +341,21 @@ describe('damaged files: a clear MmdbError', () => {
 		() => {
 			const written = smallFile();
 			const marker = Buffer.from(written.file).lastIndexOf(Buffer.from(METADATA_MARKER));
-			const notAMap = Buffer.concat([written.file.subarray(0, marker), Buffer.from(METADATA_MARKER), Buffer.from([0x43, 0x61, 0x62, 0x63])]);
-			expect(mmdbErrorOf(() => new MmdbReader(notAMap)).message).toMatch(/the metadata is not a map/);
+			const notAMap = Buffer.concat([
+				written.file.subarray(0, marker),
+				Buffer.from(METADATA_MARKER),
+				Buffer.from([0x43, 0x61, 0x62, 0x63]),
+			]);
+			expect(mmdbErrorOf(() => new MmdbReader(notAMap)).message).toMatch(
+				/the metadata is not a map/,
+			);
 
 			const flipped = Uint8Array.from(written.file);
 			const key = Buffer.from(flipped).indexOf(Buffer.from('node_count'), marker);
 			flipped[key] ^= 0x01; // 'node_count' becomes 'oode_count'
-			expect(mmdbErrorOf(() => new MmdbReader(flipped)).message).toMatch(/the metadata has no "node_count"/);
+			expect(mmdbErrorOf(() => new MmdbReader(flipped)).message).toMatch(
+				/the metadata has no "node_count"/,
+			);
 		},
 		TIMEOUT,
 	);
@@ -278,46 +374,52 @@ describe('fuzz: seeded random damage gives a result or an MmdbError, nothing els
 		).file,
 		'sandbox ip-geolocation build': Uint8Array.from(databaseFileOf('ip-geolocation', 'mmdb', 1)),
 	};
-	const addresses = ['1.0.0.0/8', '1.2.0.0/16', '2001:db8::/32', '200.1.0.0/16', '8.8.8.0/24', '2a02:26f0::/29', '0.0.0.0/1']
+	const addresses = [
+		'1.0.0.0/8',
+		'1.2.0.0/16',
+		'2001:db8::/32',
+		'200.1.0.0/16',
+		'8.8.8.0/24',
+		'2a02:26f0::/29',
+		'0.0.0.0/1',
+	]
 		.flatMap(edgesOf)
 		.concat(['::ffff:1.2.3.4', '::1', '10.0.0.1'].map((ip) => parseIpAddress(ip)!));
 
 	for (const [name, base] of Object.entries(bases)) {
-		test(
-			`${name}: 3,000 corruptions (flipped bytes in the tree, data and metadata; truncations; splices)`,
-			() => {
-				const next = random32(base.length);
-				const outcomes = { opened: 0, answered: 0, mmdbErrors: 0 };
-				const others: string[] = [];
-				for (let round = 0; round < 3000; round++) {
-					const file = Uint8Array.from(base);
-					let damaged: Uint8Array = file;
-					const kind = round % 4;
-					if (kind === 3) damaged = file.subarray(0, next() % file.length);
-					else if (kind === 2) {
-						// A run of random bytes somewhere.
-						const at = next() % file.length;
-						for (let index = at; index < Math.min(file.length, at + 1 + (next() % 16)); index++) file[index] = next() & 0xff;
-					} else {
-						for (let flips = 1 + (next() % 3); flips > 0; flips--) file[next() % file.length] ^= 1 << (next() % 8);
-					}
-					try {
-						const reader = new MmdbReader(damaged);
-						outcomes.opened++;
-						for (const address of addresses) {
-							reader.lookup(address);
-							outcomes.answered++;
-						}
-					} catch (error) {
-						if (error instanceof MmdbError) outcomes.mmdbErrors++;
-						else if (others.length < 10) others.push(`round ${round}: ${String(error)}`);
-					}
+		test(`${name}: 3,000 corruptions (flipped bytes in the tree, data and metadata; truncations; splices)`, () => {
+			const next = random32(base.length);
+			const outcomes = { opened: 0, answered: 0, mmdbErrors: 0 };
+			const others: string[] = [];
+			for (let round = 0; round < 3000; round++) {
+				const file = Uint8Array.from(base);
+				let damaged: Uint8Array = file;
+				const kind = round % 4;
+				if (kind === 3) damaged = file.subarray(0, next() % file.length);
+				else if (kind === 2) {
+					// A run of random bytes somewhere.
+					const at = next() % file.length;
+					for (let index = at; index < Math.min(file.length, at + 1 + (next() % 16)); index++)
+						file[index] = next() & 0xff;
+				} else {
+					for (let flips = 1 + (next() % 3); flips > 0; flips--)
+						file[next() % file.length] ^= 1 << next() % 8;
 				}
-				expect(others).toEqual([]);
-				expect(outcomes.opened).toBeGreaterThan(500);
-				expect(outcomes.mmdbErrors).toBeGreaterThan(500);
-			},
-			60_000,
-		);
+				try {
+					const reader = new MmdbReader(damaged);
+					outcomes.opened++;
+					for (const address of addresses) {
+						reader.lookup(address);
+						outcomes.answered++;
+					}
+				} catch (error) {
+					if (error instanceof MmdbError) outcomes.mmdbErrors++;
+					else if (others.length < 10) others.push(`round ${round}: ${String(error)}`);
+				}
+			}
+			expect(others).toEqual([]);
+			expect(outcomes.opened).toBeGreaterThan(500);
+			expect(outcomes.mmdbErrors).toBeGreaterThan(500);
+		}, 60_000);
 	}
 });

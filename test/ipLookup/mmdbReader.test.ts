@@ -8,8 +8,28 @@ import { MmdbError, MmdbReader } from '../../dist/nodes/shared/ipDatabases/mmdbR
 import { parseIpAddress } from '../../dist/nodes/shared/values/ipAddress';
 import { databaseFileOf } from '../sandbox/ipDatabases/archives';
 import { DATABASES, mmdbRecord, rowsOf } from '../sandbox/ipDatabases/records';
-import { addressText, aroundHits, compareReaders, edgesOf, random32, randomIpv4, randomIpv6, type Comparison } from './mmdbCompare';
-import { bytes, float, int32, uint128, uint16, uint32, uint64, writeTestMmdb, type MmdbValue, type TestNetwork } from './mmdbTestWriter';
+import {
+	addressText,
+	aroundHits,
+	compareReaders,
+	edgesOf,
+	random32,
+	randomIpv4,
+	randomIpv6,
+	type Comparison,
+} from './mmdbCompare';
+import {
+	bytes,
+	float,
+	int32,
+	uint128,
+	uint16,
+	uint32,
+	uint64,
+	writeTestMmdb,
+	type MmdbValue,
+	type TestNetwork,
+} from './mmdbTestWriter';
 
 /**
  * The package's MMDB reader against mmdb-lib (the established reader, a devDependency) on a
@@ -50,7 +70,11 @@ describe('a real-world MMDB: @ip-location-db/geo-whois-asn-country-mmdb, against
 	test('100,000 random IPv4 addresses: same records, misses and prefixes', () => {
 		const { ours, theirs } = open(dual);
 		const next = random32(8);
-		const result = compareReaders(ours, theirs, repeat(100_000, () => randomIpv4(next)));
+		const result = compareReaders(
+			ours,
+			theirs,
+			repeat(100_000, () => randomIpv4(next)),
+		);
 		expectSame(result);
 		// Both paths exercised: most public addresses are covered, private and reserved ones are not.
 		expect(result.hits).toBeGreaterThan(50_000);
@@ -61,7 +85,10 @@ describe('a real-world MMDB: @ip-location-db/geo-whois-asn-country-mmdb, against
 		const { ours, theirs } = open(dual);
 		const next = random32(6);
 		const uniform = [...repeat(50_000, (index) => randomIpv6(next, index))];
-		const result = compareReaders(ours, theirs, [...uniform, ...aroundHits(theirs, uniform, 50_000, next)]);
+		const result = compareReaders(ours, theirs, [
+			...uniform,
+			...aroundHits(theirs, uniform, 50_000, next),
+		]);
 		expectSame(result);
 		expect(result.hits).toBeGreaterThan(20_000);
 		expect(result.misses).toBeGreaterThan(20_000);
@@ -71,9 +98,21 @@ describe('a real-world MMDB: @ip-location-db/geo-whois-asn-country-mmdb, against
 		const v4 = open(readFileSync(path.join(REAL_WORLD, 'geo-whois-asn-country-ipv4.mmdb')));
 		expect(v4.ours.metadata.ip_version).toBe(4);
 		const next = random32(4);
-		expectSame(compareReaders(v4.ours, v4.theirs, repeat(20_000, () => randomIpv4(next))));
+		expectSame(
+			compareReaders(
+				v4.ours,
+				v4.theirs,
+				repeat(20_000, () => randomIpv4(next)),
+			),
+		);
 		const v6 = open(readFileSync(path.join(REAL_WORLD, 'geo-whois-asn-country-ipv6.mmdb')));
-		expectSame(compareReaders(v6.ours, v6.theirs, repeat(20_000, (index) => randomIpv6(next, index))));
+		expectSame(
+			compareReaders(
+				v6.ours,
+				v6.theirs,
+				repeat(20_000, (index) => randomIpv6(next, index)),
+			),
+		);
 
 		// In an IPv4 database an IPv4-mapped address answers for its IPv4 part; other IPv6 are not covered.
 		const plain = v4.ours.lookupText('8.8.8.8')!;
@@ -86,8 +125,16 @@ describe('a real-world MMDB: @ip-location-db/geo-whois-asn-country-mmdb, against
 
 	test('examples: an IPv4 network, an IPv6 network, a private address, not an address', () => {
 		const { ours } = open(dual);
-		expect(ours.lookupText('8.8.8.8')).toEqual({ network: '8.8.0.0/15', prefixLength: 15, record: { country_code: 'US' } });
-		expect(ours.lookupText('2001:4860:4860::8888')).toEqual({ network: '2001:4860::/32', prefixLength: 32, record: { country_code: 'US' } });
+		expect(ours.lookupText('8.8.8.8')).toEqual({
+			network: '8.8.0.0/15',
+			prefixLength: 15,
+			record: { country_code: 'US' },
+		});
+		expect(ours.lookupText('2001:4860:4860::8888')).toEqual({
+			network: '2001:4860::/32',
+			prefixLength: 32,
+			record: { country_code: 'US' },
+		});
 		expect(ours.lookupText('10.1.2.3')).toBeUndefined();
 		expect(() => ours.lookupText('8.8.8')).toThrow(MmdbError);
 		expect(() => ours.lookupText('8.8.8')).toThrow('"8.8.8" is not an IPv4 or IPv6 address');
@@ -102,14 +149,22 @@ describe("the sandbox's MMDB builds, against mmdb-lib", () => {
 				const rows = rowsOf(database, build);
 				const addresses = rows.flatMap((row) => edgesOf(row.network).map(addressText));
 				const next = random32(build);
-				addresses.push(...repeat(2000, () => randomIpv4(next)), ...repeat(2000, (index) => randomIpv6(next, index)));
+				addresses.push(
+					...repeat(2000, () => randomIpv4(next)),
+					...repeat(2000, (index) => randomIpv6(next, index)),
+				);
 				const result = compareReaders(ours, theirs, addresses);
 				expectSame(result);
 				expect(result.hits).toBeGreaterThanOrEqual(rows.length * 3);
 
 				// A network with no more specific one inside answers with itself and its record.
 				for (const row of rows) {
-					const nested = rows.some((other) => other !== row && other.network !== row.network && contains(row.network, other.network));
+					const nested = rows.some(
+						(other) =>
+							other !== row &&
+							other.network !== row.network &&
+							contains(row.network, other.network),
+					);
 					if (nested) continue;
 					for (const address of edgesOf(row.network).slice(0, 3)) {
 						const match = ours.lookup(address)!;
@@ -129,7 +184,8 @@ function contains(outer: string, inner: string): boolean {
 	const b = parseIpAddress(innerText)!;
 	if (a.length !== b.length || Number(innerLength) < Number(outerLength)) return false;
 	for (let bit = 0; bit < Number(outerLength); bit++) {
-		if (((a[bit >> 3] >> (7 - (bit & 7))) & 1) !== ((b[bit >> 3] >> (7 - (bit & 7))) & 1)) return false;
+		if (((a[bit >> 3] >> (7 - (bit & 7))) & 1) !== ((b[bit >> 3] >> (7 - (bit & 7))) & 1))
+			return false;
 	}
 	return true;
 }
@@ -168,18 +224,40 @@ describe('files with every record size and data type, against mmdb-lib', () => {
 			// The same map and strings in every record: stored once, then pointers (in maps and arrays).
 			shared: { continent: 'Europe', code: 'EU', codes: ['EU', 'EUR'] },
 			fromCache: cached[index % cached.length],
-			[cached[(index + 7) % cached.length]]: [cached[(index + 13) % cached.length], cached[(index + 23) % cached.length]],
+			[cached[(index + 7) % cached.length]]: [
+				cached[(index + 13) % cached.length],
+				cached[(index + 23) % cached.length],
+			],
 			...(index === 0 ? { long: longString } : {}),
 		};
 	}
 
-	const ipv4Networks = ['1.2.3.0/24', '10.0.0.0/8', '10.1.0.0/16', '10.1.2.128/25', '192.168.1.7/32', '255.255.255.255/32', '0.0.0.0/32', '128.0.0.0/1'];
-	const ipv6Networks = ['2001:db8::/32', '2001:db8:1::/48', 'fe80::/10', 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff/128', '2a00::/12', '8000::/2'];
+	const ipv4Networks = [
+		'1.2.3.0/24',
+		'10.0.0.0/8',
+		'10.1.0.0/16',
+		'10.1.2.128/25',
+		'192.168.1.7/32',
+		'255.255.255.255/32',
+		'0.0.0.0/32',
+		'128.0.0.0/1',
+	];
+	const ipv6Networks = [
+		'2001:db8::/32',
+		'2001:db8:1::/48',
+		'fe80::/10',
+		'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff/128',
+		'2a00::/12',
+		'8000::/2',
+	];
 
 	for (const recordSize of [24, 28, 32] as const) {
 		for (const ipVersion of [4, 6] as const) {
 			test(`record size ${recordSize}, IPv${ipVersion} tree${ipVersion === 6 ? ' with the ::ffff:0:0/96 alias' : ''}`, () => {
-				const networks: TestNetwork[] = [...ipv4Networks, ...(ipVersion === 6 ? ipv6Networks : [])].map((network, index) => ({
+				const networks: TestNetwork[] = [
+					...ipv4Networks,
+					...(ipVersion === 6 ? ipv6Networks : []),
+				].map((network, index) => ({
 					network,
 					record: record(index),
 				}));
@@ -193,13 +271,20 @@ describe('files with every record size and data type, against mmdb-lib', () => {
 				});
 				// The file holds pointers of all four size classes, and (28, 32) record values past 2^24.
 				expect(written.pointerSizes.every((count) => count > 0)).toBe(true);
-				if (recordSize !== 24) expect(written.nodeCount + 16 + Math.min(...written.recordOffsets)).toBeGreaterThan(2 ** 24);
+				if (recordSize !== 24)
+					expect(written.nodeCount + 16 + Math.min(...written.recordOffsets)).toBeGreaterThan(
+						2 ** 24,
+					);
 
 				const { ours, theirs } = open(written.file);
 				const addresses = networks.flatMap(({ network }) => edgesOf(network).map(addressText));
 				if (ipVersion === 6) {
 					// IPv4 written as IPv4-mapped IPv6 reaches the IPv4 subtree through the alias.
-					addresses.push(...ipv4Networks.flatMap((network) => edgesOf(network).map((edge) => `::ffff:${edge.join('.')}`)));
+					addresses.push(
+						...ipv4Networks.flatMap((network) =>
+							edgesOf(network).map((edge) => `::ffff:${edge.join('.')}`),
+						),
+					);
 				}
 				const next = random32(recordSize + ipVersion);
 				addresses.push(...repeat(1000, () => randomIpv4(next)));
@@ -241,16 +326,39 @@ describe('files with every record size and data type, against mmdb-lib', () => {
 			{ recordSize: 24, ipVersion: 6 },
 		);
 		const { ours, theirs } = open(written.file);
-		expectSame(compareReaders(ours, theirs, ['1.2.3.4', '::1', '::ffff:1.2.3.4', '2001:db8::1', '2001:db9::1']));
-		expect(ours.lookupText('1.2.3.4')).toEqual({ network: '0.0.0.0/0', prefixLength: 0, record: { low: 'yes' } });
+		expectSame(
+			compareReaders(ours, theirs, [
+				'1.2.3.4',
+				'::1',
+				'::ffff:1.2.3.4',
+				'2001:db8::1',
+				'2001:db9::1',
+			]),
+		);
+		expect(ours.lookupText('1.2.3.4')).toEqual({
+			network: '0.0.0.0/0',
+			prefixLength: 0,
+			record: { low: 'yes' },
+		});
 	});
 
 	test('a "__proto__" key is data, not the prototype', () => {
-		const written = writeTestMmdb([{ network: '1.0.0.0/8', record: JSON.parse('{"__proto__": {"polluted": "yes"}, "a": "b"}') as MmdbValue }], {
-			recordSize: 24,
-			ipVersion: 4,
-		});
-		const record = new MmdbReader(written.file).lookupText('1.2.3.4')!.record as Record<string, unknown>;
+		const written = writeTestMmdb(
+			[
+				{
+					network: '1.0.0.0/8',
+					record: JSON.parse('{"__proto__": {"polluted": "yes"}, "a": "b"}') as MmdbValue,
+				},
+			],
+			{
+				recordSize: 24,
+				ipVersion: 4,
+			},
+		);
+		const record = new MmdbReader(written.file).lookupText('1.2.3.4')!.record as Record<
+			string,
+			unknown
+		>;
 		expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
 		expect(Object.keys(record)).toEqual(['__proto__', 'a']);
 		expect((record as { polluted?: string }).polluted).toBeUndefined();
@@ -259,11 +367,18 @@ describe('files with every record size and data type, against mmdb-lib', () => {
 
 describe('the file as bytes', () => {
 	test('a Uint8Array from another realm (a vm context) is read; anything but bytes is an MmdbError', () => {
-		const written = writeTestMmdb([{ network: '1.0.0.0/8', record: { a: 'b' } }], { recordSize: 24, ipVersion: 4 });
+		const written = writeTestMmdb([{ network: '1.0.0.0/8', record: { a: 'b' } }], {
+			recordSize: 24,
+			ipVersion: 4,
+		});
 		const foreign = runInNewContext(`new Uint8Array(${written.file.length})`) as Uint8Array;
 		foreign.set(written.file);
 		expect(foreign instanceof Uint8Array).toBe(false);
-		expect(new MmdbReader(foreign).lookupText('1.2.3.4')).toEqual({ network: '1.0.0.0/8', prefixLength: 8, record: { a: 'b' } });
+		expect(new MmdbReader(foreign).lookupText('1.2.3.4')).toEqual({
+			network: '1.0.0.0/8',
+			prefixLength: 8,
+			record: { a: 'b' },
+		});
 		for (const notBytes of ['a string', [1, 2, 3], new Uint16Array(8), undefined]) {
 			expect(() => new MmdbReader(notBytes as unknown as Uint8Array)).toThrow(MmdbError);
 		}

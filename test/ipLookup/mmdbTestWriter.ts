@@ -6,7 +6,13 @@
  * are read by mmdb-lib too, so the package's reader is compared with it on them.
  */
 
-export type MmdbValue = string | number | boolean | MmdbValue[] | { [key: string]: MmdbValue } | Typed;
+export type MmdbValue =
+	| string
+	| number
+	| boolean
+	| MmdbValue[]
+	| { [key: string]: MmdbValue }
+	| Typed;
 
 /** A value whose MMDB type is not the default one of its JavaScript type (number is double). */
 export class Typed {
@@ -50,7 +56,12 @@ export interface TestWriterOptions {
 	metadata?: Record<string, MmdbValue | undefined>;
 }
 
-export const METADATA_MARKER = Uint8Array.from([0xab, 0xcd, 0xef, ...Buffer.from('MaxMind.com', 'latin1')]);
+export const METADATA_MARKER = Uint8Array.from([
+	0xab,
+	0xcd,
+	0xef,
+	...Buffer.from('MaxMind.com', 'latin1'),
+]);
 
 /** What a written file contains, for tests that want to know they exercised something. */
 export interface WrittenFile {
@@ -143,7 +154,14 @@ class DataWriter {
 		} else if (sizeClass === 2) {
 			const value = target - 526336;
 			s.push(0x30 | (value >> 24), (value >> 16) & 0xff, (value >> 8) & 0xff, value & 0xff);
-		} else s.push(0x38, (target >>> 24) & 0xff, (target >> 16) & 0xff, (target >> 8) & 0xff, target & 0xff);
+		} else
+			s.push(
+				0x38,
+				(target >>> 24) & 0xff,
+				(target >> 16) & 0xff,
+				(target >> 8) & 0xff,
+				target & 0xff,
+			);
 	}
 
 	/** Marks `value` as stored at `offset`, so that later copies point there. */
@@ -152,7 +170,10 @@ class DataWriter {
 	}
 
 	write(value: MmdbValue): number {
-		const key = typeof value === 'string' || (typeof value === 'object' && !(value instanceof Typed)) ? keyOf(value) : undefined;
+		const key =
+			typeof value === 'string' || (typeof value === 'object' && !(value instanceof Typed))
+				? keyOf(value)
+				: undefined;
 		if (this.usePointers && key !== undefined) {
 			const at = this.known.get(key);
 			if (at !== undefined) {
@@ -242,10 +263,16 @@ class DataWriter {
 }
 
 function keyOf(value: MmdbValue): string {
-	return JSON.stringify(value, (_key, entry: unknown) => {
-		if (entry instanceof Typed) return { typed: entry.type, value: entry.value instanceof Uint8Array ? [...entry.value] : String(entry.value) };
-		return entry;
-	}) + (typeof value === 'string' ? ':s' : ':v');
+	return (
+		JSON.stringify(value, (_key, entry: unknown) => {
+			if (entry instanceof Typed)
+				return {
+					typed: entry.type,
+					value: entry.value instanceof Uint8Array ? [...entry.value] : String(entry.value),
+				};
+			return entry;
+		}) + (typeof value === 'string' ? ':s' : ':v')
+	);
 }
 
 /** Parses CIDR into the tree's bits: 32 for an IPv4 tree, 128 (IPv4 under ::/96) for IPv6. */
@@ -256,14 +283,16 @@ function blockOf(cidr: string, ipVersion: 4 | 6): { bits: number[] } {
 	if (address.includes(':')) {
 		if (ipVersion === 4) throw new Error(`IPv6 network ${cidr} in an IPv4 tree`);
 		const [head, tail] = address.includes('::') ? address.split('::') : [address, undefined];
-		const groups = (text: string) => (text === '' ? [] : text.split(':').map((group) => parseInt(group, 16)));
+		const groups = (text: string) =>
+			text === '' ? [] : text.split(':').map((group) => parseInt(group, 16));
 		const front = groups(head);
 		const back = tail === undefined ? [] : groups(tail);
 		const all = [...front, ...new Array<number>(8 - front.length - back.length).fill(0), ...back];
 		for (const group of all) for (let bit = 15; bit >= 0; bit--) out.push((group >> bit) & 1);
 	} else {
 		if (ipVersion === 6) out.push(...new Array<number>(96).fill(0));
-		for (const octet of address.split('.').map(Number)) for (let bit = 7; bit >= 0; bit--) out.push((octet >> bit) & 1);
+		for (const octet of address.split('.').map(Number))
+			for (let bit = 7; bit >= 0; bit--) out.push((octet >> bit) & 1);
 	}
 	return { bits: out.slice(0, (ipVersion === 6 && !address.includes(':') ? 96 : 0) + prefix) };
 }
@@ -291,13 +320,17 @@ function insert(root: TreeNode, bits: number[], data: number) {
 
 export function writeTestMmdb(networks: TestNetwork[], options: TestWriterOptions): WrittenFile {
 	const data = new DataWriter(options.pointers ?? true);
-	if (options.dataCache) writeDataCache(data, options.dataCache, options.dataCacheFar ? 16_800_000 : 530_000);
+	if (options.dataCache)
+		writeDataCache(data, options.dataCache, options.dataCacheFar ? 16_800_000 : 530_000);
 	const recordOffsets = networks.map(({ record }) => data.write(record));
 	if (options.endMarker) control(data.sink, 13, 0);
 
 	const root: TreeNode = { children: [null, null] };
 	const blocks = networks
-		.map(({ network }, index) => ({ ...blockOf(network, options.ipVersion), offset: recordOffsets[index] }))
+		.map(({ network }, index) => ({
+			...blockOf(network, options.ipVersion),
+			offset: recordOffsets[index],
+		}))
 		.sort((a, b) => a.bits.length - b.bits.length);
 	for (const { bits, offset } of blocks) insert(root, bits, offset);
 	if (options.aliasIpv4 && options.ipVersion === 6) alias(root);
@@ -314,17 +347,40 @@ export function writeTestMmdb(networks: TestNetwork[], options: TestWriterOption
 		}
 	}
 	const nodeCount = order.length;
-	const valueOf = (child: Child) => (child === null ? nodeCount : 'node' in child ? index.get(child.node)! : nodeCount + 16 + child.data);
+	const valueOf = (child: Child) =>
+		child === null
+			? nodeCount
+			: 'node' in child
+				? index.get(child.node)!
+				: nodeCount + 16 + child.data;
 	const nodeBytes = options.recordSize / 4;
 	const tree = new Uint8Array(nodeCount * nodeBytes);
 	order.forEach((node, position) => {
 		const [left, right] = node.children.map(valueOf);
 		const at = position * nodeBytes;
 		if (options.recordSize === 24) {
-			tree.set([left >> 16, (left >> 8) & 0xff, left & 0xff, right >> 16, (right >> 8) & 0xff, right & 0xff], at);
+			tree.set(
+				[
+					left >> 16,
+					(left >> 8) & 0xff,
+					left & 0xff,
+					right >> 16,
+					(right >> 8) & 0xff,
+					right & 0xff,
+				],
+				at,
+			);
 		} else if (options.recordSize === 28) {
 			tree.set(
-				[(left >> 16) & 0xff, (left >> 8) & 0xff, left & 0xff, ((left >> 24) << 4) | (right >> 24), (right >> 16) & 0xff, (right >> 8) & 0xff, right & 0xff],
+				[
+					(left >> 16) & 0xff,
+					(left >> 8) & 0xff,
+					left & 0xff,
+					((left >> 24) << 4) | (right >> 24),
+					(right >> 16) & 0xff,
+					(right >> 8) & 0xff,
+					right & 0xff,
+				],
 				at,
 			);
 		} else {
@@ -347,7 +403,11 @@ export function writeTestMmdb(networks: TestNetwork[], options: TestWriterOption
 		...options.metadata,
 	};
 	const meta = new DataWriter(false);
-	meta.write(Object.fromEntries(Object.entries(metadata).filter(([, value]) => value !== undefined)) as Record<string, MmdbValue>);
+	meta.write(
+		Object.fromEntries(
+			Object.entries(metadata).filter(([, value]) => value !== undefined),
+		) as Record<string, MmdbValue>,
+	);
 
 	const dataBytes = data.sink.bytes();
 	const file = new ByteSink();
@@ -356,7 +416,13 @@ export function writeTestMmdb(networks: TestNetwork[], options: TestWriterOption
 	file.add(dataBytes);
 	file.add(METADATA_MARKER);
 	file.add(meta.sink.bytes());
-	return { file: file.bytes(), nodeCount, pointerSizes: data.pointerSizes, dataStart: tree.length + 16, recordOffsets };
+	return {
+		file: file.bytes(),
+		nodeCount,
+		pointerSizes: data.pointerSizes,
+		dataStart: tree.length + 16,
+		recordOffsets,
+	};
 }
 
 /** ::ffff:0:0/96 (80 zero bits, 16 one bits) leads to the node under ::/96. */
@@ -391,7 +457,11 @@ function alias(root: TreeNode) {
 function writeDataCache(data: DataWriter, strings: string[], farOffset: number) {
 	const s = data.sink;
 	const third = Math.ceil(strings.length / 3);
-	const parts = [strings.slice(0, third), strings.slice(third, 2 * third), strings.slice(2 * third)];
+	const parts = [
+		strings.slice(0, third),
+		strings.slice(third, 2 * third),
+		strings.slice(2 * third),
+	];
 	const body = new ByteSink();
 	const placed: Array<[string, number]> = [];
 	const headerSize = 5; // control, extended type, three size bytes

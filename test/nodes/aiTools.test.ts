@@ -40,7 +40,10 @@ function asTool(base: INodeType): INodeType {
 }
 
 /** What the agent is told: n8n's Workflow fills the parameters, n8n-workflow describes the tool. */
-function toolDescription(type: INodeType, parameters: INode['parameters']): { text: string; node: INode } {
+function toolDescription(
+	type: INodeType,
+	parameters: INode['parameters'],
+): { text: string; node: INode } {
 	const types: INodeTypes = {
 		getByName: () => type,
 		getByNameAndVersion: () => type,
@@ -54,7 +57,12 @@ function toolDescription(type: INodeType, parameters: INode['parameters']): { te
 		position: [0, 0],
 		parameters,
 	};
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: types });
+	const workflow = new Workflow({
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: types,
+	});
 	const filled = workflow.getNode('Tool')!;
 	return { text: NodeHelpers.getToolDescriptionForNode(filled, type), node: filled };
 }
@@ -79,11 +87,17 @@ describe('AI tool descriptions', () => {
 		const parameter = selectingParameter(tool.description);
 		if (parameter === undefined) {
 			// One operation: n8n's own Tool Description, the node's description, says it.
-			expect(tool.description.properties.some((property) => ['operation', 'resource'].includes(property.name))).toBe(false);
+			expect(
+				tool.description.properties.some((property) =>
+					['operation', 'resource'].includes(property.name),
+				),
+			).toBe(false);
 			expect(toolDescription(tool, {}).text).toBe(tool.description.description);
 			return;
 		}
-		const texts = optionValues(tool.description, parameter).map((value) => toolDescription(tool, { [parameter]: value }).text);
+		const texts = optionValues(tool.description, parameter).map(
+			(value) => toolDescription(tool, { [parameter]: value }).text,
+		);
 		expect(new Set(texts).size).toBe(texts.length);
 		for (const text of texts) {
 			expect(text).not.toBe(tool.description.description);
@@ -94,8 +108,12 @@ describe('AI tool descriptions', () => {
 
 	it('VAT set to validate numbers is described as validating VAT numbers, and each operation by its own text', () => {
 		const tool = asTool(base('abstractVat'));
-		expect(toolDescription(tool, { operation: 'validate' }).text).toBe('Validate a VAT number and get the company registered under it');
-		expect(toolDescription(tool, { operation: 'calculate' }).text).toMatch(/^Calculate the VAT on an amount/);
+		expect(toolDescription(tool, { operation: 'validate' }).text).toBe(
+			'Validate a VAT number and get the company registered under it',
+		);
+		expect(toolDescription(tool, { operation: 'calculate' }).text).toMatch(
+			/^Calculate the VAT on an amount/,
+		);
 		// The default operation, as a workflow saves it (defaults are not stored).
 		expect(toolDescription(tool, {}).text).toMatch(/^Get the standard and reduced VAT rates/);
 	});
@@ -108,7 +126,10 @@ describe('AI tool descriptions', () => {
 
 	it('a description the user writes replaces the default', () => {
 		const tool = asTool(base('abstractVat'));
-		expect(toolDescription(tool, { operation: 'validate', toolDescription: 'Check a supplier VAT ID' }).text).toBe('Check a supplier VAT ID');
+		expect(
+			toolDescription(tool, { operation: 'validate', toolDescription: 'Check a supplier VAT ID' })
+				.text,
+		).toBe('Check a supplier VAT ID');
 	});
 
 	it('the plain node carries no tool description parameter', () => {
@@ -118,7 +139,11 @@ describe('AI tool descriptions', () => {
 
 	it('without its own parameter, n8n would describe VAT by the whole node whatever the operation', () => {
 		const tool = asTool(base('abstractVat'));
-		tool.description.properties = tool.description.properties.filter((property) => property.name !== 'toolDescription');
-		expect(toolDescription(tool, { operation: 'validate' }).text).toBe(tool.description.description);
+		tool.description.properties = tool.description.properties.filter(
+			(property) => property.name !== 'toolDescription',
+		);
+		expect(toolDescription(tool, { operation: 'validate' }).text).toBe(
+			tool.description.description,
+		);
 	});
 });

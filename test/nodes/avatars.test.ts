@@ -37,7 +37,10 @@ describe('Avatars', () => {
 		const bytes = await binaryBytes(items[0]);
 		expect(isPng(bytes)).toBe(true);
 		expect(imageInfo(bytes)).toEqual({ format: 'png', width: 128, height: 128 });
-		expect(items[0].binary?.data).toMatchObject({ mimeType: 'image/png', fileName: 'avatar-Ada-Lovelace.png' });
+		expect(items[0].binary?.data).toMatchObject({
+			mimeType: 'image/png',
+			fileName: 'avatar-Ada-Lovelace.png',
+		});
 		expect(items[0].json).toEqual({
 			name: 'Ada Lovelace',
 			size: 128,
@@ -84,25 +87,43 @@ describe('Avatars', () => {
 		expect(isSvg(bytes)).toBe(true);
 		expect(imageInfo(bytes)).toEqual({ format: 'svg', width: 200, height: 200 });
 		expect(bytes.toString()).toContain('>ALd</text>');
-		expect(items[0].binary?.picture).toMatchObject({ mimeType: 'image/svg+xml', fileName: 'avatar-Ada-Lovelace.svg' });
-		expect(items[0].json).toMatchObject({ format: 'svg', size: 200, fileName: 'avatar-Ada-Lovelace.svg', mimeType: 'image/svg+xml' });
+		expect(items[0].binary?.picture).toMatchObject({
+			mimeType: 'image/svg+xml',
+			fileName: 'avatar-Ada-Lovelace.svg',
+		});
+		expect(items[0].json).toMatchObject({
+			format: 'svg',
+			size: 200,
+			fileName: 'avatar-Ada-Lovelace.svg',
+			mimeType: 'image/svg+xml',
+		});
 	});
 
 	it('returns a PNG of the requested size for each item, paired', async () => {
-		const { items } = await avatar({ options: { imageSize: 64 } }, { names: ['Grace Hopper', 'Émile Zola'] });
+		const { items } = await avatar(
+			{ options: { imageSize: 64 } },
+			{ names: ['Grace Hopper', 'Émile Zola'] },
+		);
 		expect(items).toHaveLength(2);
 		for (const [index, item] of items.entries()) {
 			expect(imageInfo(await binaryBytes(item))).toEqual({ format: 'png', width: 64, height: 64 });
 			expect(item.pairedItem).toEqual({ item: index });
 		}
-		expect(items.map((item) => item.binary?.data.fileName)).toEqual(['avatar-Grace-Hopper.png', 'avatar-Emile-Zola.png']);
+		expect(items.map((item) => item.binary?.data.fileName)).toEqual([
+			'avatar-Grace-Hopper.png',
+			'avatar-Emile-Zola.png',
+		]);
 	});
 
 	it.each([
 		['image size 5', { imageSize: 5 }, 'Image Size (imageSize)'],
 		['image size 513', { imageSize: 513 }, 'Image Size (imageSize)'],
 		['font size 1.5', { fontSize: 1.5 }, 'Font Size (fontSize)'],
-		['a background colour that is not hex', { backgroundColor: 'zzz' }, 'Background Color (backgroundColor)'],
+		[
+			'a background colour that is not hex',
+			{ backgroundColor: 'zzz' },
+			'Background Color (backgroundColor)',
+		],
 		['a font colour of five digits', { fontColor: '#12345' }, 'Font Color (fontColor)'],
 		['a character limit of 0', { charLimit: 0 }, 'Character Limit (charLimit)'],
 		['an image format the service lacks', { imageFormat: 'gif' }, 'Image Format (imageFormat)'],
@@ -129,14 +150,22 @@ describe('Avatars', () => {
 
 	it('paces to the credential rate, so a rate-limited plan draws no 429', async () => {
 		sandbox.limitRate('avatars', 3);
-		const { items, error } = await avatar({}, { names: ['A B', 'C D', 'E F', 'G H', 'I J'], credential: { requestsPerSecond: 3 } });
+		const { items, error } = await avatar(
+			{},
+			{ names: ['A B', 'C D', 'E F', 'G H', 'I J'], credential: { requestsPerSecond: 3 } },
+		);
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(5);
-		expect(sandbox.requests('avatars').map((entry) => entry.status)).toEqual([200, 200, 200, 200, 200]);
+		expect(sandbox.requests('avatars').map((entry) => entry.status)).toEqual([
+			200, 200, 200, 200, 200,
+		]);
 	});
 
 	it('with Continue On Fail turns a bad item into a paired error item and runs the others', async () => {
-		const { items, error } = await avatar({}, { names: ['Ada Lovelace', '', 'Alan Turing'], continueOnFail: true });
+		const { items, error } = await avatar(
+			{},
+			{ names: ['Ada Lovelace', '', 'Alan Turing'], continueOnFail: true },
+		);
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(3);
 		expect(items[1].json.error).toContain('Invalid Name (name)');
@@ -159,10 +188,14 @@ describe('Avatars', () => {
 		expect(sandbox.requests('avatars').at(-1)?.status).toBe(400);
 		expect(refused.error?.message).toContain('(400)');
 		expect(refused.error?.description).toContain('[redacted]');
-		expect(`${refused.error?.message} ${refused.error?.description}`).not.toContain(sandbox.keys.avatars);
+		expect(`${refused.error?.message} ${refused.error?.description}`).not.toContain(
+			sandbox.keys.avatars,
+		);
 
 		const continued = await avatar({}, { names: ['!!!', 'Ada Lovelace'], continueOnFail: true });
 		expect(continued.items[0].json.error).toContain('(400)');
-		expect(JSON.stringify(continued.items.map((item) => item.json))).not.toContain(sandbox.keys.avatars);
+		expect(JSON.stringify(continued.items.map((item) => item.json))).not.toContain(
+			sandbox.keys.avatars,
+		);
 	});
 });

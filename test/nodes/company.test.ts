@@ -13,7 +13,11 @@ afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.reset());
 
 /** The node on items carrying `domain`, the parameter read by expression. */
-const enrich = (domains: string[], options: IDataObject = {}, extra: { continueOnFail?: boolean } = {}) =>
+const enrich = (
+	domains: string[],
+	options: IDataObject = {},
+	extra: { continueOnFail?: boolean } = {},
+) =>
 	runNode({
 		type: 'abstractCompany',
 		parameters: { domain: '={{ $json.domain }}', options },
@@ -57,7 +61,9 @@ describe('Company enrichment: requests and records', () => {
 	});
 
 	it('sends the chosen fields comma-separated and outputs only those keys', async () => {
-		const { items, error } = await enrich(['stripe.com'], { fields: ['company_name', 'employee_range', 'technologies'] });
+		const { items, error } = await enrich(['stripe.com'], {
+			fields: ['company_name', 'employee_range', 'technologies'],
+		});
 		expect(error).toBeUndefined();
 		expect(sandbox.requests('company')[0].query).toEqual({
 			domain: 'stripe.com',
@@ -87,15 +93,20 @@ describe('Company enrichment: input checks before any request', () => {
 		async (value) => {
 			const { error } = await enrich([value]);
 			expect(error).toBeUndefined();
-			expect(sandbox.requests('company').map((request) => request.query.domain)).toEqual(['example.com']);
+			expect(sandbox.requests('company').map((request) => request.query.domain)).toEqual([
+				'example.com',
+			]);
 		},
 	);
 
-	it.each([['localhost'], ['exa mple.com'], ['-bad-.com']])('rejects %s as not a domain name', async (value) => {
-		const { error } = await enrich([value]);
-		expect(error?.message).toContain('Domain (domain)');
-		expect(sandbox.requests('company')).toEqual([]);
-	});
+	it.each([['localhost'], ['exa mple.com'], ['-bad-.com']])(
+		'rejects %s as not a domain name',
+		async (value) => {
+			const { error } = await enrich([value]);
+			expect(error?.message).toContain('Domain (domain)');
+			expect(sandbox.requests('company')).toEqual([]);
+		},
+	);
 
 	it('rejects a field that is not a top-level key of the record', async () => {
 		const { error } = await enrich(['stripe.com'], { fields: ['company_name', 'ceo'] });
@@ -111,12 +122,19 @@ describe('Company enrichment: input checks before any request', () => {
 	});
 
 	it('with Continue On Fail makes the bad item a paired error item and sends the others', async () => {
-		const { items, error } = await enrich(['stripe.com', '', 'acme.io'], {}, { continueOnFail: true });
+		const { items, error } = await enrich(
+			['stripe.com', '', 'acme.io'],
+			{},
+			{ continueOnFail: true },
+		);
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(items[0].json).toEqual(companyRecord('stripe.com'));
 		expect(String(items[1].json.error)).toContain('Domain (domain)');
 		expect(items[2].json).toEqual(companyRecord('acme.io'));
-		expect(sandbox.requests('company').map((request) => request.query.domain)).toEqual(['stripe.com', 'acme.io']);
+		expect(sandbox.requests('company').map((request) => request.query.domain)).toEqual([
+			'stripe.com',
+			'acme.io',
+		]);
 	});
 });

@@ -39,10 +39,28 @@ const skipped = (kind: string, domain: string) => ({ skipped: kind, lookupDomain
 
 describe('Company enrichment reads a domain, an email address or a website', () => {
 	it('looks up the domain of each form, and names it in the item when it was not typed as a domain', async () => {
-		const values = ['acme.io', 'ada@northwind.io', 'https://www.stripe.com/about?ref=x', 'www.acme.co.uk', 'globex.com/contact', 'mailto:grace@initech.com', 'Grace.Hopper@Navy-Compilers.ORG', 'http://shop.example.org:8080/'];
+		const values = [
+			'acme.io',
+			'ada@northwind.io',
+			'https://www.stripe.com/about?ref=x',
+			'www.acme.co.uk',
+			'globex.com/contact',
+			'mailto:grace@initech.com',
+			'Grace.Hopper@Navy-Compilers.ORG',
+			'http://shop.example.org:8080/',
+		];
 		const { items, error } = await enrich(values);
 		expect(error).toBeUndefined();
-		expect(sent()).toEqual(['acme.io', 'northwind.io', 'stripe.com', 'www.acme.co.uk', 'globex.com', 'initech.com', 'navy-compilers.org', 'shop.example.org']);
+		expect(sent()).toEqual([
+			'acme.io',
+			'northwind.io',
+			'stripe.com',
+			'www.acme.co.uk',
+			'globex.com',
+			'initech.com',
+			'navy-compilers.org',
+			'shop.example.org',
+		]);
 		expect(items.map((item) => item.json)).toEqual([
 			// A bare domain: the record exactly as before, its request unchanged (www. kept as typed).
 			companyRecord('acme.io'),
@@ -55,13 +73,23 @@ describe('Company enrichment reads a domain, an email address or a website', () 
 			answered('shop.example.org'),
 		]);
 		expect(items.map((item) => item.pairedItem)).toEqual(values.map((_, item) => ({ item })));
-		expect(sandbox.requests('company')[0].query).toEqual({ domain: 'acme.io', api_key: sandbox.keys.company });
+		expect(sandbox.requests('company')[0].query).toEqual({
+			domain: 'acme.io',
+			api_key: sandbox.keys.company,
+		});
 	});
 
 	it('keeps the chosen fields and adds the domain looked up', async () => {
 		const { items } = await enrich(['ada@stripe.com'], { fields: ['company_name'] });
-		expect(sandbox.requests('company')[0].query).toEqual({ domain: 'stripe.com', fields: 'company_name', api_key: sandbox.keys.company });
-		expect(items[0].json).toEqual({ company_name: companyRecord('stripe.com').company_name, lookupDomain: 'stripe.com' });
+		expect(sandbox.requests('company')[0].query).toEqual({
+			domain: 'stripe.com',
+			fields: 'company_name',
+			api_key: sandbox.keys.company,
+		});
+		expect(items[0].json).toEqual({
+			company_name: companyRecord('stripe.com').company_name,
+			lookupDomain: 'stripe.com',
+		});
 	});
 
 	it.each([
@@ -84,7 +112,14 @@ describe('Company enrichment reads a domain, an email address or a website', () 
 
 describe('Company enrichment skips webmail addresses at no credit', () => {
 	it('answers an address at a free, disposable or relay provider with an item that says so, and sends nothing', async () => {
-		const values = ['ana.silva@gmail.com', 'kim@NAVER.com', 'temp123@mailinator.com', 'shield@duck.com', 'x1y2@sub.mozmail.com', 'ada@outlook.com'];
+		const values = [
+			'ana.silva@gmail.com',
+			'kim@NAVER.com',
+			'temp123@mailinator.com',
+			'shield@duck.com',
+			'x1y2@sub.mozmail.com',
+			'ada@outlook.com',
+		];
 		const { items, error } = await enrich(values);
 		expect(error).toBeUndefined();
 		expect(sent()).toEqual([]);
@@ -102,20 +137,32 @@ describe('Company enrichment skips webmail addresses at no credit', () => {
 	it('still looks up a webmail domain typed as a domain, and a website at one: the user asked for it', async () => {
 		const { items } = await enrich(['gmail.com', 'https://mail.yahoo.com/']);
 		expect(sent()).toEqual(['gmail.com', 'mail.yahoo.com']);
-		expect(items.map((item) => item.json)).toEqual([companyRecord('gmail.com'), answered('mail.yahoo.com')]);
+		expect(items.map((item) => item.json)).toEqual([
+			companyRecord('gmail.com'),
+			answered('mail.yahoo.com'),
+		]);
 	});
 
 	it('looks a webmail address up when Skip Webmail Addresses is off', async () => {
-		const { items } = await enrich(['ana.silva@gmail.com', 'temp123@mailinator.com'], { skipWebmail: false });
+		const { items } = await enrich(['ana.silva@gmail.com', 'temp123@mailinator.com'], {
+			skipWebmail: false,
+		});
 		expect(sent()).toEqual(['gmail.com', 'mailinator.com']);
-		expect(items.map((item) => item.json)).toEqual([answered('gmail.com'), answered('mailinator.com')]);
+		expect(items.map((item) => item.json)).toEqual([
+			answered('gmail.com'),
+			answered('mailinator.com'),
+		]);
 	});
 
 	it('sends one request for the leads of one company (Send Repeated Values Once), and one each when it is off', async () => {
 		const leads = ['ada@acme.com', 'grace@acme.com', 'https://acme.com/team'];
 		const { items } = await enrich(leads);
 		expect(sent()).toEqual(['acme.com']);
-		expect(items.map((item) => item.json)).toEqual([answered('acme.com'), answered('acme.com'), answered('acme.com')]);
+		expect(items.map((item) => item.json)).toEqual([
+			answered('acme.com'),
+			answered('acme.com'),
+			answered('acme.com'),
+		]);
 
 		sandbox.reset();
 		await enrich(leads, { sendRepeatsOnce: false });
@@ -123,7 +170,12 @@ describe('Company enrichment skips webmail addresses at no credit', () => {
 	});
 
 	it('counts a skipped item as neither answered nor sent in the hint of repeated values', async () => {
-		const { items, run } = await enrich(['ada@acme.com', 'grace@acme.com', 'bob@gmail.com', 'eve@gmail.com']);
+		const { items, run } = await enrich([
+			'ada@acme.com',
+			'grace@acme.com',
+			'bob@gmail.com',
+			'eve@gmail.com',
+		]);
 		expect(sent()).toEqual(['acme.com']);
 		expect(items).toHaveLength(4);
 		const hints = JSON.stringify(run.data.resultData.runData.Node[0].hints ?? []);
@@ -137,7 +189,9 @@ describe('Company enrichment skips webmail addresses at no credit', () => {
 			type: 'abstractCompany',
 			parameters: { domain: '={{ $json.value }}', options: {} },
 			credential: sandboxCredential(sandbox, 'company', { requestsPerSecond: 1 }),
-			items: ['ada@acme.io', 'bob@globex.com', 'eve@gmail.com'].map((value) => ({ json: { value } })),
+			items: ['ada@acme.io', 'bob@globex.com', 'eve@gmail.com'].map((value) => ({
+				json: { value },
+			})),
 			onError: 'continueRegularOutput',
 		});
 		expect(sent()).toEqual(['acme.io', 'globex.com']);
@@ -152,7 +206,9 @@ describe('Company enrichment of leads: the three On Error settings', () => {
 
 	it('stops the run before any request on a value that is none of the three forms (default)', async () => {
 		const { error, items } = await enrich(leads);
-		expect(error?.message).toContain('Invalid Domain (domain): must be a domain (example.com), an email address');
+		expect(error?.message).toContain(
+			'Invalid Domain (domain): must be a domain (example.com), an email address',
+		);
 		expect(error?.description).toContain('Item 3 was not sent');
 		expect(items).toEqual([]);
 		expect(sent()).toEqual([]);
@@ -162,7 +218,12 @@ describe('Company enrichment of leads: the three On Error settings', () => {
 		const { error, items } = await enrich(leads, {}, 'continueRegularOutput');
 		expect(error).toBeUndefined();
 		expect(sent()).toEqual(['acme.io', 'globex.com']);
-		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(items.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+			{ item: 3 },
+		]);
 		expect(items[0].json).toEqual(answered('acme.io'));
 		expect(items[1].json).toEqual(skipped('free email provider', 'gmail.com'));
 		expect(String(items[2].json.error)).toContain('Invalid Domain (domain)');
@@ -172,7 +233,11 @@ describe('Company enrichment of leads: the three On Error settings', () => {
 	it('Continue (using error output): the skipped item is an answer on the success output, the refused one goes to the error output', async () => {
 		const { error, items, errorItems } = await enrich(leads, {}, 'continueErrorOutput');
 		expect(error).toBeUndefined();
-		expect(items.map((item) => item.json)).toEqual([answered('acme.io'), skipped('free email provider', 'gmail.com'), answered('globex.com')]);
+		expect(items.map((item) => item.json)).toEqual([
+			answered('acme.io'),
+			skipped('free email provider', 'gmail.com'),
+			answered('globex.com'),
+		]);
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 3 }]);
 		expect(errorItems).toHaveLength(1);
 		expect(errorItems[0].pairedItem).toEqual({ item: 2 });
@@ -192,10 +257,21 @@ const LEADS_CSV = [
 	'Edsger,initech.com,',
 ].join('\n');
 
-const enrichFile = (csv: string, parameters: IDataObject = {}, options: IDataObject = {}, onError?: NodeRun['onError']) =>
+const enrichFile = (
+	csv: string,
+	parameters: IDataObject = {},
+	options: IDataObject = {},
+	onError?: NodeRun['onError'],
+) =>
 	runNode({
 		type: 'abstractCompany',
-		parameters: { input: 'csvFile', binaryPropertyName: 'data', domainColumn: 'email', ...parameters, options },
+		parameters: {
+			input: 'csvFile',
+			binaryPropertyName: 'data',
+			domainColumn: 'email',
+			...parameters,
+			options,
+		},
 		credential: sandboxCredential(sandbox, 'company'),
 		items: [csvItem(csv)],
 		onError,
@@ -206,7 +282,9 @@ describe('Company enrichment of a lead list (CSV file)', () => {
 		const { items, error } = await enrichFile(LEADS_CSV);
 		expect(error).toBeUndefined();
 		expect(sent()).toEqual(['acme.io', 'globex.com', 'initech.com']);
-		expect(items.map((item) => ({ ...item.json, csvRow: (item.json.csvRow as IDataObject).number }))).toEqual([
+		expect(
+			items.map((item) => ({ ...item.json, csvRow: (item.json.csvRow as IDataObject).number })),
+		).toEqual([
 			{ ...answered('acme.io'), csvRow: 2 },
 			{ ...answered('acme.io'), csvRow: 3 },
 			{ ...skipped('free email provider', 'gmail.com'), csvRow: 4 },
@@ -218,20 +296,65 @@ describe('Company enrichment of a lead list (CSV file)', () => {
 	});
 
 	it('Result File: a skipped row says why in its status and is counted in the summary; a row costs a request only for a company', async () => {
-		const { items, error, run } = await enrichFile(LEADS_CSV, { output: 'resultFile', resultBinaryPropertyName: 'result' });
+		const { items, error, run } = await enrichFile(LEADS_CSV, {
+			output: 'resultFile',
+			resultBinaryPropertyName: 'result',
+		});
 		expect(error).toBeUndefined();
 		expect(sent()).toEqual(['acme.io', 'globex.com', 'initech.com']);
-		expect(items[0].json).toMatchObject({ rows: 6, answered: 4, skipped: 2, requestsSent: 3, requestsSaved: 1, nextRow: null });
-		expect(JSON.stringify(run.data.resultData.runData.Node[0].hints ?? [])).toContain('2 email addresses were skipped at no credit');
-		expect(items[0].json.failed).toEqual({ invalidValue: 0, serviceError: 0, planRanOut: 0, keyRejected: 0 });
+		expect(items[0].json).toMatchObject({
+			rows: 6,
+			answered: 4,
+			skipped: 2,
+			requestsSent: 3,
+			requestsSaved: 1,
+			nextRow: null,
+		});
+		expect(JSON.stringify(run.data.resultData.runData.Node[0].hints ?? [])).toContain(
+			'2 email addresses were skipped at no credit',
+		);
+		expect(items[0].json.failed).toEqual({
+			invalidValue: 0,
+			serviceError: 0,
+			planRanOut: 0,
+			keyRejected: 0,
+		});
 		const { header, rows } = await resultOf(items[0]);
-		expect(header).toEqual(['name', 'email', 'website', ...COMPANY_ANSWER_COLUMNS, 'other_fields', 'status']);
+		expect(header).toEqual([
+			'name',
+			'email',
+			'website',
+			...COMPANY_ANSWER_COLUMNS,
+			'other_fields',
+			'status',
+		]);
 		const status = rows.map((row) => row[row.length - 1]);
-		expect(status).toEqual(['ok', 'ok', 'skipped: free email provider (gmail.com)', 'skipped: disposable email provider (mailinator.com)', 'ok', 'ok']);
+		expect(status).toEqual([
+			'ok',
+			'ok',
+			'skipped: free email provider (gmail.com)',
+			'skipped: disposable email provider (mailinator.com)',
+			'ok',
+			'ok',
+		]);
 		// The answer's domain column says which company answered; nothing of the package's own lands in other_fields.
 		const domainAt = header.indexOf('domain');
-		expect(rows.map((row) => row[domainAt])).toEqual(['acme.io', 'acme.io', '', '', 'globex.com', 'initech.com']);
-		expect(rows.map((row) => row[header.indexOf('other_fields')])).toEqual(['', '', '', '', '', '']);
+		expect(rows.map((row) => row[domainAt])).toEqual([
+			'acme.io',
+			'acme.io',
+			'',
+			'',
+			'globex.com',
+			'initech.com',
+		]);
+		expect(rows.map((row) => row[header.indexOf('other_fields')])).toEqual([
+			'',
+			'',
+			'',
+			'',
+			'',
+			'',
+		]);
 	});
 
 	it('reads a website column as well, and a first row of data when Header Row is Auto and the column is a position', async () => {
@@ -240,10 +363,20 @@ describe('Company enrichment of a lead list (CSV file)', () => {
 		expect(items.map((item) => item.json.lookupDomain)).toEqual(['acme.io', 'gmail.com']);
 
 		sandbox.reset();
-		const { items: sites } = await enrichFile(LEADS_CSV.split('\n').slice(0, 3).join('\n'), { domainColumn: 'website', output: 'resultFile' }, {}, 'continueRegularOutput');
+		const { items: sites } = await enrichFile(
+			LEADS_CSV.split('\n').slice(0, 3).join('\n'),
+			{ domainColumn: 'website', output: 'resultFile' },
+			{},
+			'continueRegularOutput',
+		);
 		// Row 2's website is empty: a refused value in its status, the other row answered.
 		expect(sent()).toEqual(['acme.io']);
-		expect(sites[0].json).toMatchObject({ rows: 2, answered: 1, skipped: 0, failed: { invalidValue: 1 } });
+		expect(sites[0].json).toMatchObject({
+			rows: 2,
+			answered: 1,
+			skipped: 0,
+			failed: { invalidValue: 1 },
+		});
 	});
 
 	it('looks webmail rows up too when the option is off', async () => {
@@ -251,33 +384,58 @@ describe('Company enrichment of a lead list (CSV file)', () => {
 		expect(sent()).toEqual(['acme.io', 'gmail.com', 'mailinator.com', 'globex.com', 'initech.com']);
 	});
 
-	const BAD_CSV = ['name,email', 'Ada,ada@acme.io', 'Bob,bob@gmail.com', 'Zed,zed at acme', 'Alan,alan@globex.com'].join('\n');
+	const BAD_CSV = [
+		'name,email',
+		'Ada,ada@acme.io',
+		'Bob,bob@gmail.com',
+		'Zed,zed at acme',
+		'Alan,alan@globex.com',
+	].join('\n');
 
 	it('stops before any request on a row that is none of the three forms (default On Error)', async () => {
 		const { error } = await enrichFile(BAD_CSV);
-		expect(error?.message).toMatch(/^Invalid Domain \(row 4, column 2\): must be a domain \(example\.com\), an email address/);
+		expect(error?.message).toMatch(
+			/^Invalid Domain \(row 4, column 2\): must be a domain \(example\.com\), an email address/,
+		);
 		expect(sent()).toEqual([]);
 	});
 
 	it('Continue (using regular output): the refused row is an error item, the others answered or skipped, in order', async () => {
 		const { items } = await enrichFile(BAD_CSV, {}, {}, 'continueRegularOutput');
 		expect(sent()).toEqual(['acme.io', 'globex.com']);
-		expect(items.map((item) => item.json.lookupDomain ?? String(item.json.error).slice(0, 31))).toEqual(['acme.io', 'gmail.com', 'Invalid Domain (row 4, column 2', 'globex.com']);
+		expect(
+			items.map((item) => item.json.lookupDomain ?? String(item.json.error).slice(0, 31)),
+		).toEqual(['acme.io', 'gmail.com', 'Invalid Domain (row 4, column 2', 'globex.com']);
 		expect(items[1].json.skipped).toBe('free email provider');
 	});
 
 	it('Continue (using error output): the skipped row is on the success output, the refused one on the error output', async () => {
 		const { items, errorItems } = await enrichFile(BAD_CSV, {}, {}, 'continueErrorOutput');
-		expect(items.map((item) => item.json.lookupDomain)).toEqual(['acme.io', 'gmail.com', 'globex.com']);
+		expect(items.map((item) => item.json.lookupDomain)).toEqual([
+			'acme.io',
+			'gmail.com',
+			'globex.com',
+		]);
 		expect(errorItems).toHaveLength(1);
 		expect(JSON.stringify(errorItems[0].json)).toContain('row 4');
 		expect(sent()).toEqual(['acme.io', 'globex.com']);
 	});
 
 	it('Result File with a refused row: its status says so, the webmail row is skipped, both cost nothing', async () => {
-		const { items } = await enrichFile(BAD_CSV, { output: 'resultFile', resultBinaryPropertyName: 'result' }, {}, 'continueRegularOutput');
+		const { items } = await enrichFile(
+			BAD_CSV,
+			{ output: 'resultFile', resultBinaryPropertyName: 'result' },
+			{},
+			'continueRegularOutput',
+		);
 		expect(sent()).toEqual(['acme.io', 'globex.com']);
-		expect(items[0].json).toMatchObject({ rows: 4, answered: 2, skipped: 1, failed: { invalidValue: 1 }, requestsSent: 2 });
+		expect(items[0].json).toMatchObject({
+			rows: 4,
+			answered: 2,
+			skipped: 1,
+			failed: { invalidValue: 1 },
+			requestsSent: 2,
+		});
 		const { rows } = await resultOf(items[0]);
 		const status = rows.map((row) => row[row.length - 1]);
 		expect(status[1]).toBe('skipped: free email provider (gmail.com)');

@@ -26,14 +26,25 @@ interface Reader {
 	/** The `index`-th value the node sends. */
 	value(index: number): string;
 	/** Runs the node over the file, its column named `column` (Phone reads its first column whatever it is). */
-	run(file: string, column: string, options?: IDataObject, parameters?: IDataObject): ReturnType<typeof runPhoneCsv>;
+	run(
+		file: string,
+		column: string,
+		options?: IDataObject,
+		parameters?: IDataObject,
+	): ReturnType<typeof runPhoneCsv>;
 	sent(): string[];
 }
 
 const columnNode = (node: FileNode): Reader => ({
 	label: node.label,
 	value: node.value,
-	run: (file, column, options = {}, parameters = {}) => runCsv(node, { sandbox, items: [csvItem(file)], parameters: { [node.columnParameter]: column, ...parameters }, options }),
+	run: (file, column, options = {}, parameters = {}) =>
+		runCsv(node, {
+			sandbox,
+			items: [csvItem(file)],
+			parameters: { [node.columnParameter]: column, ...parameters },
+			options,
+		}),
 	sent: () => sentBy(node, sandbox),
 });
 
@@ -41,8 +52,12 @@ const READERS: Reader[] = [
 	{
 		label: 'Phone',
 		value: (index) => `+4930${1234560 + index}`,
-		run: (file, _column, options = {}, parameters = {}) => runPhoneCsv({ sandbox, items: [csvItem(file)], parameters, options }),
-		sent: () => sandbox.requests('phone').map((request) => String(request.fields.phone ?? request.query.phone)),
+		run: (file, _column, options = {}, parameters = {}) =>
+			runPhoneCsv({ sandbox, items: [csvItem(file)], parameters, options }),
+		sent: () =>
+			sandbox
+				.requests('phone')
+				.map((request) => String(request.fields.phone ?? request.query.phone)),
 	},
 	columnNode(FILE_NODES[0]),
 	columnNode(FILE_NODES[1]),
@@ -59,11 +74,18 @@ interface Case {
 const CASES: Case[] = [
 	{
 		name: 'a semicolon file with commas in its header and a decimal comma',
-		file: (v) => `Wert;Name, Vorname;Umsatz (EUR, netto)\n${v(0)};Müller, Hans;12,50\n${v(1)};Schmidt, Eva;7,25\n`,
+		file: (v) =>
+			`Wert;Name, Vorname;Umsatz (EUR, netto)\n${v(0)};Müller, Hans;12,50\n${v(1)};Schmidt, Eva;7,25\n`,
 		column: 'Wert',
 		rows: (v) => [
-			{ number: 2, columns: { Wert: v(0), 'Name, Vorname': 'Müller, Hans', 'Umsatz (EUR, netto)': '12,50' } },
-			{ number: 3, columns: { Wert: v(1), 'Name, Vorname': 'Schmidt, Eva', 'Umsatz (EUR, netto)': '7,25' } },
+			{
+				number: 2,
+				columns: { Wert: v(0), 'Name, Vorname': 'Müller, Hans', 'Umsatz (EUR, netto)': '12,50' },
+			},
+			{
+				number: 3,
+				columns: { Wert: v(1), 'Name, Vorname': 'Schmidt, Eva', 'Umsatz (EUR, netto)': '7,25' },
+			},
 		],
 	},
 	{
@@ -104,61 +126,87 @@ const CASES: Case[] = [
 	},
 ];
 
-describe.each(READERS.map((reader) => [reader.label, reader] as const))('%s reads each file as written', (_label, reader) => {
-	it.each(CASES.map((entry) => [entry.name, entry] as const))('%s', async (_name, entry) => {
-		const { items, error } = await reader.run(entry.file(reader.value), entry.column);
-		expect(error).toBeUndefined();
-		expect(reader.sent().sort()).toEqual([reader.value(0), reader.value(1)].sort());
-		expect(items.map((item) => item.json.csvRow)).toEqual(entry.rows(reader.value));
-	});
+describe.each(READERS.map((reader) => [reader.label, reader] as const))(
+	'%s reads each file as written',
+	(_label, reader) => {
+		it.each(CASES.map((entry) => [entry.name, entry] as const))('%s', async (_name, entry) => {
+			const { items, error } = await reader.run(entry.file(reader.value), entry.column);
+			expect(error).toBeUndefined();
+			expect(reader.sent().sort()).toEqual([reader.value(0), reader.value(1)].sort());
+			expect(items.map((item) => item.json.csvRow)).toEqual(entry.rows(reader.value));
+		});
 
-	it('a file two delimiters fit equally is refused before any request, naming both; Delimiter reads it', async () => {
-		const file = `${reader.value(0)};Müller,Hans\n${reader.value(1)};Schulz,Eva\n`;
-		const refused = await reader.run(file, '1');
-		expect(refused.items).toEqual([]);
-		expect(refused.error?.message).toBe(
-			'Invalid CSV file in Input Binary Field (binaryPropertyName): its delimiter cannot be told from its first 2 rows: read with a comma or with a semicolon, each has 2 columns. Set Options > Delimiter to the one the file uses',
-		);
-		expect(reader.sent()).toEqual([]);
-		const { items, error } = await reader.run(file, '1', { delimiter: 'semicolon' });
-		expect(error).toBeUndefined();
-		expect(reader.sent().sort()).toEqual([reader.value(0), reader.value(1)].sort());
-		expect(items.map((item) => (item.json.csvRow as IDataObject).columns)).toEqual([
-			{ column1: reader.value(0), column2: 'Müller,Hans' },
-			{ column1: reader.value(1), column2: 'Schulz,Eva' },
-		]);
-	});
+		it('a file two delimiters fit equally is refused before any request, naming both; Delimiter reads it', async () => {
+			const file = `${reader.value(0)};Müller,Hans\n${reader.value(1)};Schulz,Eva\n`;
+			const refused = await reader.run(file, '1');
+			expect(refused.items).toEqual([]);
+			expect(refused.error?.message).toBe(
+				'Invalid CSV file in Input Binary Field (binaryPropertyName): its delimiter cannot be told from its first 2 rows: read with a comma or with a semicolon, each has 2 columns. Set Options > Delimiter to the one the file uses',
+			);
+			expect(reader.sent()).toEqual([]);
+			const { items, error } = await reader.run(file, '1', { delimiter: 'semicolon' });
+			expect(error).toBeUndefined();
+			expect(reader.sent().sort()).toEqual([reader.value(0), reader.value(1)].sort());
+			expect(items.map((item) => (item.json.csvRow as IDataObject).columns)).toEqual([
+				{ column1: reader.value(0), column2: 'Müller,Hans' },
+				{ column1: reader.value(1), column2: 'Schulz,Eva' },
+			]);
+		});
 
-	it('the result file summary names the delimiter and where it came from', async () => {
-		const file = CASES[4].file(reader.value);
-		const { items, error } = await reader.run(file, 'Wert', {}, { output: 'resultFile', resultBinaryPropertyName: 'result' });
-		expect(error).toBeUndefined();
-		expect(items[0].json).toMatchObject({ rows: 2, firstRow: 2, nextRow: null, delimiter: 'semicolon', delimiterFrom: 'sepLine' });
-		// Written with the input's delimiter (Result File Delimiter: Same as Input File), no sep= line.
-		const { header } = await resultOf(items[0], 'result', ';');
-		expect(header.slice(0, 2)).toEqual(['Wert', 'Name']);
-	});
-});
+		it('the result file summary names the delimiter and where it came from', async () => {
+			const file = CASES[4].file(reader.value);
+			const { items, error } = await reader.run(
+				file,
+				'Wert',
+				{},
+				{ output: 'resultFile', resultBinaryPropertyName: 'result' },
+			);
+			expect(error).toBeUndefined();
+			expect(items[0].json).toMatchObject({
+				rows: 2,
+				firstRow: 2,
+				nextRow: null,
+				delimiter: 'semicolon',
+				delimiterFrom: 'sepLine',
+			});
+			// Written with the input's delimiter (Result File Delimiter: Same as Input File), no sep= line.
+			const { header } = await resultOf(items[0], 'result', ';');
+			expect(header.slice(0, 2)).toEqual(['Wert', 'Name']);
+		});
+	},
+);
 
 describe('an error about a column names the delimiter the file was read with', () => {
 	const [, email, geo] = READERS;
 
-	it.each([email, geo].map((reader) => [reader.label, reader] as const))('%s: a column name the header lacks', async (_label, reader) => {
-		const { error } = await reader.run(`Wert;Name\n${reader.value(0)};Ann\n`, 'email');
-		expect(error?.message).toMatch(
-			/the file's first row has no column named "email" \(it has: "Wert", "Name"\); read as a semicolon file, the delimiter found from its first rows \(Options > Delimiter sets another\)$/,
-		);
-		expect(reader.sent()).toEqual([]);
-	});
+	it.each([email, geo].map((reader) => [reader.label, reader] as const))(
+		'%s: a column name the header lacks',
+		async (_label, reader) => {
+			const { error } = await reader.run(`Wert;Name\n${reader.value(0)};Ann\n`, 'email');
+			expect(error?.message).toMatch(
+				/the file's first row has no column named "email" \(it has: "Wert", "Name"\); read as a semicolon file, the delimiter found from its first rows \(Options > Delimiter sets another\)$/,
+			);
+			expect(reader.sent()).toEqual([]);
+		},
+	);
 
-	it.each([email, geo].map((reader) => [reader.label, reader] as const))('%s: a row without the column, the delimiter given', async (_label, reader) => {
-		const { error } = await reader.run(`Name;Wert\nAnn;${reader.value(0)}\nBob\n`, 'Wert', { delimiter: 'semicolon' });
-		expect(error?.message).toMatch(/row 3 has no column 2 \("Wert"\): it has 1 column, read as a semicolon file, as Options > Delimiter says$/);
-		expect(reader.sent()).toEqual([]);
-	});
+	it.each([email, geo].map((reader) => [reader.label, reader] as const))(
+		'%s: a row without the column, the delimiter given',
+		async (_label, reader) => {
+			const { error } = await reader.run(`Name;Wert\nAnn;${reader.value(0)}\nBob\n`, 'Wert', {
+				delimiter: 'semicolon',
+			});
+			expect(error?.message).toMatch(
+				/row 3 has no column 2 \("Wert"\): it has 1 column, read as a semicolon file, as Options > Delimiter says$/,
+			);
+			expect(reader.sent()).toEqual([]);
+		},
+	);
 
 	it('a sep= line against the Delimiter option is refused before any request', async () => {
-		const { error } = await email.run(`sep=;\nWert;Name\n${email.value(0)};Ann\n`, 'Wert', { delimiter: 'comma' });
+		const { error } = await email.run(`sep=;\nWert;Name\n${email.value(0)};Ann\n`, 'Wert', {
+			delimiter: 'comma',
+		});
 		expect(error?.message).toBe(
 			'Invalid CSV file in Input Binary Field (binaryPropertyName): its first line says sep=; (semicolon), but Delimiter is comma: set Delimiter to Detect or to semicolon',
 		);
@@ -167,12 +215,19 @@ describe('an error about a column names the delimiter the file was read with', (
 });
 
 describe('a value cell holding a semicolon or a tab is cells joined: refused before any request, naming the delimiter', () => {
-	it.each(READERS.map((reader) => [reader.label, reader] as const))('%s, a semicolon file read with Delimiter: Comma', async (_label, reader) => {
-		const { items, error } = await reader.run(`${reader.value(0)};Müller\n${reader.value(1)};Schulz\n`, '1', { delimiter: 'comma' });
-		expect(items).toEqual([]);
-		expect(error?.message).toMatch(
-			/\(row [12], column 1\): holds a semicolon, so it is more than one cell: the file was read as a comma file, as Options > Delimiter says\. Set Options > Delimiter to the delimiter the file uses$/,
-		);
-		expect(reader.sent()).toEqual([]);
-	});
+	it.each(READERS.map((reader) => [reader.label, reader] as const))(
+		'%s, a semicolon file read with Delimiter: Comma',
+		async (_label, reader) => {
+			const { items, error } = await reader.run(
+				`${reader.value(0)};Müller\n${reader.value(1)};Schulz\n`,
+				'1',
+				{ delimiter: 'comma' },
+			);
+			expect(items).toEqual([]);
+			expect(error?.message).toMatch(
+				/\(row [12], column 1\): holds a semicolon, so it is more than one cell: the file was read as a comma file, as Options > Delimiter says\. Set Options > Delimiter to the delimiter the file uses$/,
+			);
+			expect(reader.sent()).toEqual([]);
+		},
+	);
 });

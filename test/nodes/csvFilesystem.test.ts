@@ -19,15 +19,22 @@ describe('CSV input in filesystem binary mode', () => {
 		const count = 400;
 		const note = `"${'long note, with ""quotes"" and\r\nline breaks; '.repeat(8)}"`; // about 400 bytes
 		let csv = 'name,email,note\r\n';
-		for (let index = 1; index <= count; index++) csv += `Lead ${index},lead${index}@example.com,${note}\r\n`;
+		for (let index = 1; index <= count; index++)
+			csv += `Lead ${index},lead${index}@example.com,${note}\r\n`;
 		expect(Buffer.byteLength(csv)).toBeGreaterThan(2 * 64 * 1024);
 		const { items, error } = await runEmailCsv({ sandbox, items: [csvItem(csv)] });
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(count);
-		expect(items.map((item) => item.json.email_address)).toEqual(Array.from({ length: count }, (_, index) => `lead${index + 1}@example.com`));
+		expect(items.map((item) => item.json.email_address)).toEqual(
+			Array.from({ length: count }, (_, index) => `lead${index + 1}@example.com`),
+		);
 		expect(items[count - 1].json.csvRow).toEqual({
 			number: count + 1,
-			columns: { name: `Lead ${count}`, email: `lead${count}@example.com`, note: 'long note, with "quotes" and\r\nline breaks; '.repeat(8) },
+			columns: {
+				name: `Lead ${count}`,
+				email: `lead${count}@example.com`,
+				note: 'long note, with "quotes" and\r\nline breaks; '.repeat(8),
+			},
 		});
 		expect(items.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
 		expect(sandbox.requests('email')).toHaveLength(count);

@@ -19,10 +19,18 @@ import type { LoggedRequest } from '../sandbox/types';
 
 /** Bulk CSV input tests: files as items, the nodes run through n8n-core against the sandbox. */
 
-export const csvItem = (text: string | Buffer, property = 'data', json: IDataObject = {}): InputItem => ({
+export const csvItem = (
+	text: string | Buffer,
+	property = 'data',
+	json: IDataObject = {},
+): InputItem => ({
 	json,
 	binary: {
-		[property]: { bytes: Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8'), mimeType: 'text/csv', fileName: 'leads.csv' },
+		[property]: {
+			bytes: Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8'),
+			mimeType: 'text/csv',
+			fileName: 'leads.csv',
+		},
 	},
 });
 
@@ -67,7 +75,10 @@ export interface FileNode {
 }
 
 /** The start of a node's error for its refused value in row `row`, column 2 (a row's first line is named when it differs). */
-export const refusal = (node: FileNode, row: number) => new RegExp(`^Invalid ${node.valueLabel} \\(row ${row}( \\(line \\d+\\))?, column 2\\): ${node.rule}`);
+export const refusal = (node: FileNode, row: number) =>
+	new RegExp(
+		`^Invalid ${node.valueLabel} \\(row ${row}( \\(line \\d+\\))?, column 2\\): ${node.rule}`,
+	);
 
 const query = (name: string) => (request: LoggedRequest) => String(request.query[name]);
 
@@ -99,7 +110,10 @@ export const FILE_NODES: FileNode[] = [
 		header: 'ip_address',
 		answerColumns: IP_GEOLOCATION_ANSWER_COLUMNS,
 		// Public addresses, IPv4 and IPv6 in turn (the sandbox has no data for reserved ranges).
-		value: (index) => (index % 2 === 0 ? `8.${index % 250}.${Math.floor(index / 250) % 250}.${1 + (index % 7)}` : `2a00:1450:4001::${(index + 1).toString(16)}`),
+		value: (index) =>
+			index % 2 === 0
+				? `8.${index % 250}.${Math.floor(index / 250) % 250}.${1 + (index % 7)}`
+				: `2a00:1450:4001::${(index + 1).toString(16)}`,
 		record: geoRecord,
 		sent: query('ip_address'),
 		refused: '300.1.2.3',
@@ -158,10 +172,20 @@ export const FILE_NODES: FileNode[] = [
 export const NEW_FILE_NODES = FILE_NODES.slice(1);
 
 /** A node over a CSV file in binary field `data`, the values in the column named as the test files name it. */
-export const runCsv = (node: FileNode, { sandbox, items, parameters = {}, options = {}, continueOnFail, onError, credential }: CsvRun) =>
+export const runCsv = (
+	node: FileNode,
+	{ sandbox, items, parameters = {}, options = {}, continueOnFail, onError, credential }: CsvRun,
+) =>
 	runNode({
 		type: node.type,
-		parameters: { ...node.parameters, input: 'csvFile', binaryPropertyName: 'data', [node.columnParameter]: node.header, ...parameters, options },
+		parameters: {
+			...node.parameters,
+			input: 'csvFile',
+			binaryPropertyName: 'data',
+			[node.columnParameter]: node.header,
+			...parameters,
+			options,
+		},
 		credential: sandboxCredential(sandbox, node.service, credential),
 		items,
 		continueOnFail,
@@ -170,7 +194,15 @@ export const runCsv = (node: FileNode, { sandbox, items, parameters = {}, option
 
 export const runEmailCsv = (run: CsvRun) => runCsv(EMAIL_FILE, run);
 
-export const runPhoneCsv = ({ sandbox, items, parameters = {}, options = {}, continueOnFail, onError, credential }: CsvRun) =>
+export const runPhoneCsv = ({
+	sandbox,
+	items,
+	parameters = {},
+	options = {},
+	continueOnFail,
+	onError,
+	credential,
+}: CsvRun) =>
 	runNode({
 		type: 'abstractPhone',
 		parameters: { input: 'csvFile', binaryPropertyName: 'data', ...parameters, options },
@@ -181,12 +213,14 @@ export const runPhoneCsv = ({ sandbox, items, parameters = {}, options = {}, con
 	});
 
 /** The values a node's requests carried, in the order sent. */
-export const sentBy = (node: FileNode, sandbox: Sandbox) => sandbox.requests(node.service).map(node.sent);
+export const sentBy = (node: FileNode, sandbox: Sandbox) =>
+	sandbox.requests(node.service).map(node.sent);
 
 /** A CSV of `count` data rows under a header `name,<the node's column>`. */
 export function rowsCsv(node: FileNode, count: number, lineEnd = '\n', first = 0): string {
 	const lines = [`name,${node.header}`];
-	for (let index = first; index < first + count; index++) lines.push(`Lead ${index + 1},${node.value(index)}`);
+	for (let index = first; index < first + count; index++)
+		lines.push(`Lead ${index + 1},${node.value(index)}`);
 	return lines.join(lineEnd) + lineEnd;
 }
 

@@ -1,7 +1,12 @@
 import { useBinaryMode } from '../harness/run';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { csvItem, leadsCsv } from './csvHelpers';
-import { defineFileNodeCases, defineResultFileCases, resultOf, runEmailResult } from './resultFileCases';
+import {
+	defineFileNodeCases,
+	defineResultFileCases,
+	resultOf,
+	runEmailResult,
+} from './resultFileCases';
 
 /**
  * Output "Result File" in n8n's filesystem binary mode: the input file is read as a stream from
@@ -21,7 +26,7 @@ describe('CSV input, Output: Result File (filesystem binary mode)', () => {
 
 	describe('the other nodes that take a file', () => defineFileNodeCases(() => sandbox));
 
-	it('stores the result file in n8n\'s binary store, not in the item', async () => {
+	it("stores the result file in n8n's binary store, not in the item", async () => {
 		const { items, error } = await runEmailResult({ sandbox, items: [csvItem(leadsCsv(3000))] });
 		expect(error).toBeUndefined();
 		const binary = items[0].binary?.result;

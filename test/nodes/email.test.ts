@@ -13,7 +13,11 @@ afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.reset());
 
 /** The node on items carrying `email`, the parameter read by expression. */
-const email = (addresses: string[], options: IDataObject = {}, extra: { continueOnFail?: boolean } = {}) =>
+const email = (
+	addresses: string[],
+	options: IDataObject = {},
+	extra: { continueOnFail?: boolean } = {},
+) =>
 	runNode({
 		type: 'abstractEmail',
 		parameters: { email: '={{ $json.email }}', options },
@@ -45,7 +49,10 @@ describe('Email reputation: request forms', () => {
 		expect(request.query).toEqual({});
 		expect(request.headers['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
 		expect(request.headers.authorization).toBeUndefined();
-		expect(request.fields).toEqual({ email: 'sales@northwind.example', api_key: sandbox.keys.email });
+		expect(request.fields).toEqual({
+			email: 'sales@northwind.example',
+			api_key: sandbox.keys.email,
+		});
 		expect(items[0].json).toEqual(emailRecord('sales@northwind.example'));
 	});
 
@@ -100,13 +107,22 @@ describe('Email reputation: records and pairing', () => {
 	});
 
 	it('returns each record unchanged, paired to its own input item, breach items with date_breached', async () => {
-		const addresses = ['ana.silva@gmail.com', 'john@gmial.com', 'info+leads@acme.io', 'temp123456@mailinator.com'];
+		const addresses = [
+			'ana.silva@gmail.com',
+			'john@gmial.com',
+			'info+leads@acme.io',
+			'temp123456@mailinator.com',
+		];
 		const { items, error } = await email(addresses);
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.pairedItem)).toEqual(addresses.map((_, item) => ({ item })));
-		expect(items.map((item) => item.json)).toEqual(addresses.map((address) => emailRecord(address)));
+		expect(items.map((item) => item.json)).toEqual(
+			addresses.map((address) => emailRecord(address)),
+		);
 		expect(items[1].json.suggested_correction).toBe('john@gmail.com');
-		const breaches = items.flatMap((item) => (item.json.email_breaches as IDataObject).breached_domains as IDataObject[]);
+		const breaches = items.flatMap(
+			(item) => (item.json.email_breaches as IDataObject).breached_domains as IDataObject[],
+		);
 		expect(breaches.length).toBeGreaterThan(0);
 		for (const breach of breaches) expect(Object.keys(breach)).toEqual(['domain', 'date_breached']);
 		expect(JSON.stringify(items)).not.toContain(sandbox.keys.email);
@@ -137,12 +153,19 @@ describe('Email reputation: input checks before any request', () => {
 	});
 
 	it('with Continue On Fail makes the bad item a paired error item and sends the others', async () => {
-		const { items, error } = await email(['a.b@acme.io', '', 'c.d@acme.io'], {}, { continueOnFail: true });
+		const { items, error } = await email(
+			['a.b@acme.io', '', 'c.d@acme.io'],
+			{},
+			{ continueOnFail: true },
+		);
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(items[0].json).toEqual(emailRecord('a.b@acme.io'));
 		expect(String(items[1].json.error)).toContain('Email (email)');
 		expect(items[2].json).toEqual(emailRecord('c.d@acme.io'));
-		expect(sandbox.requests('email').map((request) => request.fields.email)).toEqual(['a.b@acme.io', 'c.d@acme.io']);
+		expect(sandbox.requests('email').map((request) => request.fields.email)).toEqual([
+			'a.b@acme.io',
+			'c.d@acme.io',
+		]);
 	});
 });

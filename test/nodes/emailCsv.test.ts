@@ -14,7 +14,8 @@ beforeAll(async () => {
 afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.reset());
 
-const sentEmails = () => sandbox.requests('email').map((request) => request.fields.email ?? request.query.email);
+const sentEmails = () =>
+	sandbox.requests('email').map((request) => request.fields.email ?? request.query.email);
 
 describe('Email CSV input: rows, columns and output', () => {
 	it('one item per row: the record as it came, the row beside it, paired to the file item; quotes, commas, line breaks, BOM, CRLF', async () => {
@@ -25,34 +26,64 @@ describe('Email CSV input: rows, columns and output', () => {
 			'"Zoë ""Z"" Ünal","zoe@northwind.example","a,b,c"';
 		const { items, error } = await runEmailCsv({ sandbox, items: [csvItem(csv)] });
 		expect(error).toBeUndefined();
-		expect(sentEmails().sort()).toEqual(['bob@gmail.com', 'jane.doe@acme.io', 'zoe@northwind.example']);
+		expect(sentEmails().sort()).toEqual([
+			'bob@gmail.com',
+			'jane.doe@acme.io',
+			'zoe@northwind.example',
+		]);
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 0 }]);
 		expect(items.map((item) => item.json)).toEqual([
 			{
 				...emailRecord('jane.doe@acme.io'),
-				csvRow: { number: 2, columns: { name: 'Doe, Jane', email: 'jane.doe@acme.io', note: 'said "call me"\r\nnext week' } },
+				csvRow: {
+					number: 2,
+					columns: {
+						name: 'Doe, Jane',
+						email: 'jane.doe@acme.io',
+						note: 'said "call me"\r\nnext week',
+					},
+				},
 			},
-			{ ...emailRecord('bob@gmail.com'), csvRow: { number: 3, columns: { name: 'Bob', email: 'bob@gmail.com', note: '' } } },
+			{
+				...emailRecord('bob@gmail.com'),
+				csvRow: { number: 3, columns: { name: 'Bob', email: 'bob@gmail.com', note: '' } },
+			},
 			{
 				...emailRecord('zoe@northwind.example'),
-				csvRow: { number: 4, columns: { name: 'Zoë "Z" Ünal', email: 'zoe@northwind.example', note: 'a,b,c' } },
+				csvRow: {
+					number: 4,
+					columns: { name: 'Zoë "Z" Ünal', email: 'zoe@northwind.example', note: 'a,b,c' },
+				},
 			},
 		]);
 	});
 
 	it('finds the column by header name whatever its case, and keeps every cell (extra, empty and repeated names too)', async () => {
 		const csv = 'Name,E-Mail,,Name\nAnn,ann@acme.io,x,A.,overflow\n';
-		const { items, error } = await runEmailCsv({ sandbox, items: [csvItem(csv)], parameters: { emailColumn: 'e-mail' } });
+		const { items, error } = await runEmailCsv({
+			sandbox,
+			items: [csvItem(csv)],
+			parameters: { emailColumn: 'e-mail' },
+		});
 		expect(error).toBeUndefined();
 		expect(sentEmails()).toEqual(['ann@acme.io']);
 		expect(items[0].json.csvRow).toEqual({
 			number: 2,
-			columns: { Name: 'Ann', 'E-Mail': 'ann@acme.io', column3: 'x', column4: 'A.', column5: 'overflow' },
+			columns: {
+				Name: 'Ann',
+				'E-Mail': 'ann@acme.io',
+				column3: 'x',
+				column4: 'A.',
+				column5: 'overflow',
+			},
 		});
 	});
 
 	it('keeps a column named like an object property as a plain column', async () => {
-		const { items, error } = await runEmailCsv({ sandbox, items: [csvItem('__proto__,constructor,email\nx,y,ann@acme.io\n')] });
+		const { items, error } = await runEmailCsv({
+			sandbox,
+			items: [csvItem('__proto__,constructor,email\nx,y,ann@acme.io\n')],
+		});
 		expect(error).toBeUndefined();
 		const columns = (items[0].json.csvRow as { columns: object }).columns;
 		expect(Object.entries(columns)).toEqual([
@@ -64,7 +95,11 @@ describe('Email CSV input: rows, columns and output', () => {
 
 	it('by position without a header row: Auto sees an address in the first row, columns are named by position', async () => {
 		const csv = 'Ann,ann@acme.io\nBob,bob@acme.io\n';
-		const { items, error } = await runEmailCsv({ sandbox, items: [csvItem(csv)], parameters: { emailColumn: '2' } });
+		const { items, error } = await runEmailCsv({
+			sandbox,
+			items: [csvItem(csv)],
+			parameters: { emailColumn: '2' },
+		});
 		expect(error).toBeUndefined();
 		expect(sentEmails().sort()).toEqual(['ann@acme.io', 'bob@acme.io']);
 		expect(items.map((item) => item.json.csvRow)).toEqual([
@@ -75,10 +110,17 @@ describe('Email CSV input: rows, columns and output', () => {
 
 	it('by position with a header row: Auto sees a name, not an address, in the first row', async () => {
 		const csv = 'name,contact\nAnn,ann@acme.io\n';
-		const { items, error } = await runEmailCsv({ sandbox, items: [csvItem(csv)], parameters: { emailColumn: '2' } });
+		const { items, error } = await runEmailCsv({
+			sandbox,
+			items: [csvItem(csv)],
+			parameters: { emailColumn: '2' },
+		});
 		expect(error).toBeUndefined();
 		expect(sentEmails()).toEqual(['ann@acme.io']);
-		expect(items[0].json.csvRow).toEqual({ number: 2, columns: { name: 'Ann', contact: 'ann@acme.io' } });
+		expect(items[0].json.csvRow).toEqual({
+			number: 2,
+			columns: { name: 'Ann', contact: 'ann@acme.io' },
+		});
 	});
 
 	it('Header Row set: Yes skips a first row that holds an address, No sends a first row that looks like names', async () => {
@@ -90,7 +132,10 @@ describe('Email CSV input: rows, columns and output', () => {
 		});
 		expect(yes.error).toBeUndefined();
 		expect(sentEmails()).toEqual(['new@acme.io']);
-		expect(yes.items[0].json.csvRow).toEqual({ number: 2, columns: { 'old@acme.io': 'new@acme.io' } });
+		expect(yes.items[0].json.csvRow).toEqual({
+			number: 2,
+			columns: { 'old@acme.io': 'new@acme.io' },
+		});
 
 		sandbox.reset();
 		const no = await runEmailCsv({
@@ -110,7 +155,9 @@ describe('Email CSV input: rows, columns and output', () => {
 			items: [csvItem(leadsCsv(2)), csvItem('email\nsolo@acme.io\n'), csvItem(leadsCsv(3))],
 		});
 		expect(error).toBeUndefined();
-		expect(items.map((item) => item.pairedItem)).toEqual([0, 0, 1, 2, 2, 2].map((item) => ({ item })));
+		expect(items.map((item) => item.pairedItem)).toEqual(
+			[0, 0, 1, 2, 2, 2].map((item) => ({ item })),
+		);
 		expect(items.map((item) => item.json.email_address)).toEqual([
 			'lead1@example.com',
 			'lead2@example.com',
@@ -140,9 +187,17 @@ describe('Email CSV input: the three request forms, pacing and retries, as for s
 		['form', 'POST', /^application\/x-www-form-urlencoded/],
 		['query', 'GET', undefined],
 	] as const)('sendAs %s', async (sendAs, method, contentType) => {
-		const { items, error } = await runEmailCsv({ sandbox, items: [csvItem(leadsCsv(3))], options: { sendAs } });
+		const { items, error } = await runEmailCsv({
+			sandbox,
+			items: [csvItem(leadsCsv(3))],
+			options: { sendAs },
+		});
 		expect(error).toBeUndefined();
-		expect(items.map((item) => item.json.email_address)).toEqual(['lead1@example.com', 'lead2@example.com', 'lead3@example.com']);
+		expect(items.map((item) => item.json.email_address)).toEqual([
+			'lead1@example.com',
+			'lead2@example.com',
+			'lead3@example.com',
+		]);
 		const requests = sandbox.requests('email');
 		expect(requests).toHaveLength(3);
 		for (const request of requests) {
@@ -159,7 +214,12 @@ describe('Email CSV input: the three request forms, pacing and retries, as for s
 	});
 
 	it('retries a row on 429, 503 and a dropped connection: one extra request each, every row once successful', async () => {
-		sandbox.inject('email', { kind: 'status', status: 429 }, { kind: 'status', status: 503 }, { kind: 'drop' });
+		sandbox.inject(
+			'email',
+			{ kind: 'status', status: 429 },
+			{ kind: 'status', status: 503 },
+			{ kind: 'drop' },
+		);
 		const { items, error } = await runEmailCsv({ sandbox, items: [csvItem(leadsCsv(5))] });
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(5);
@@ -172,7 +232,11 @@ describe('Email CSV input: the three request forms, pacing and retries, as for s
 
 	it('paces the rows to the credential rate: no 429 from a service limited to that rate', async () => {
 		sandbox.limitRate('email', 5);
-		const { items, error } = await runEmailCsv({ sandbox, items: [csvItem(leadsCsv(6))], credential: { requestsPerSecond: 5 } });
+		const { items, error } = await runEmailCsv({
+			sandbox,
+			items: [csvItem(leadsCsv(6))],
+			credential: { requestsPerSecond: 5 },
+		});
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(6);
 		const log = sandbox.requests('email');
@@ -183,8 +247,17 @@ describe('Email CSV input: the three request forms, pacing and retries, as for s
 });
 
 describe("Email CSV input: the file's rules, checked for the whole file before any request", () => {
-	const rejected = async (csv: string | Buffer, parameters: IDataObject = {}, options: IDataObject = {}) => {
-		const { error, items } = await runEmailCsv({ sandbox, items: [csvItem(csv)], parameters, options });
+	const rejected = async (
+		csv: string | Buffer,
+		parameters: IDataObject = {},
+		options: IDataObject = {},
+	) => {
+		const { error, items } = await runEmailCsv({
+			sandbox,
+			items: [csvItem(csv)],
+			parameters,
+			options,
+		});
 		expect(items).toEqual([]);
 		expect(sandbox.requests('email')).toEqual([]);
 		return error;
@@ -192,7 +265,9 @@ describe("Email CSV input: the file's rules, checked for the whole file before a
 
 	it('an empty row, named', async () => {
 		const error = await rejected('name,email\nAnn,ann@acme.io\n\nBob,bob@acme.io\n');
-		expect(error?.message).toMatch(/Invalid CSV file .*row 3 is empty: a bulk CSV file has no empty rows/);
+		expect(error?.message).toMatch(
+			/Invalid CSV file .*row 3 is empty: a bulk CSV file has no empty rows/,
+		);
 		expect(error?.description).toMatch(/cost no credit/);
 	});
 
@@ -208,7 +283,9 @@ describe("Email CSV input: the file's rules, checked for the whole file before a
 
 	it('a header without the named column, listing those it has', async () => {
 		const error = await rejected('name,mail\nAnn,ann@acme.io\n');
-		expect(error?.message).toMatch(/Email Column \(emailColumn\).*first row has no column named "email" \(it has: "name", "mail"\)/);
+		expect(error?.message).toMatch(
+			/Email Column \(emailColumn\).*first row has no column named "email" \(it has: "name", "mail"\)/,
+		);
 	});
 
 	it('a column name with Header Row No', async () => {
@@ -228,7 +305,9 @@ describe("Email CSV input: the file's rules, checked for the whole file before a
 
 	it('a quote never closed, with its line', async () => {
 		const error = await rejected('name,email\nAnn,"ann@acme.io\n');
-		expect(error?.message).toMatch(/not valid CSV: A quoted field opened on line 2 is never closed/);
+		expect(error?.message).toMatch(
+			/not valid CSV: A quoted field opened on line 2 is never closed/,
+		);
 	});
 
 	it('bytes that are not UTF-8', async () => {
@@ -243,7 +322,9 @@ describe("Email CSV input: the file's rules, checked for the whole file before a
 
 	it('an item without the binary property, naming the field', async () => {
 		const { error } = await runEmailCsv({ sandbox, items: [{ json: {} }] });
-		expect(error?.message).toMatch(/Input Binary Field \(binaryPropertyName\).*no binary property "data"/);
+		expect(error?.message).toMatch(
+			/Input Binary Field \(binaryPropertyName\).*no binary property "data"/,
+		);
 		expect(sandbox.requests('email')).toEqual([]);
 	});
 
@@ -254,7 +335,10 @@ describe("Email CSV input: the file's rules, checked for the whole file before a
 		const ok = await runEmailCsv({ sandbox, items: [csvItem(rows(50_000))], continueOnFail: true });
 		expect(ok.error).toBeUndefined();
 		expect(ok.items).toHaveLength(50_000);
-		expect(ok.items[49_999].json.csvRow).toEqual({ number: 50_001, columns: { name: 'x', email: '' } });
+		expect(ok.items[49_999].json.csvRow).toEqual({
+			number: 50_001,
+			columns: { name: 'x', email: '' },
+		});
 		const error = await rejected(rows(50_001, 'lead@example.com'));
 		expect(error?.message).toMatch(/more than 50,000 rows \(row 50002 is row 50,001 of data\)/);
 	}, 120_000);
@@ -285,10 +369,17 @@ describe('Email CSV input: a row whose value is not valid follows the usual rule
 	});
 
 	it('with Continue On Fail the row is an error item carrying its row, paired to the file item; the others are sent', async () => {
-		const { error, items } = await runEmailCsv({ sandbox, items: [csvItem(csv)], continueOnFail: true });
+		const { error, items } = await runEmailCsv({
+			sandbox,
+			items: [csvItem(csv)],
+			continueOnFail: true,
+		});
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 0 }]);
-		expect(items[0].json).toEqual({ ...emailRecord('ann@acme.io'), csvRow: { number: 2, columns: { name: 'Ann', email: 'ann@acme.io' } } });
+		expect(items[0].json).toEqual({
+			...emailRecord('ann@acme.io'),
+			csvRow: { number: 2, columns: { name: 'Ann', email: 'ann@acme.io' } },
+		});
 		expect(items[1].json).toMatchObject({
 			error: expect.stringMatching(/Invalid Email \(row 3, column 2\)/),
 			csvRow: { number: 3, columns: { name: 'Nobody', email: '  ' } },
@@ -297,9 +388,14 @@ describe('Email CSV input: a row whose value is not valid follows the usual rule
 		expect(sentEmails().sort()).toEqual(['ann@acme.io', 'bob@acme.io']);
 	});
 
-	it("a row the service refuses: with Continue On Fail an error item with its row; without, the error names the row", async () => {
+	it('a row the service refuses: with Continue On Fail an error item with its row; without, the error names the row', async () => {
 		sandbox.setQuota('email', 1, 422);
-		const cof = await runEmailCsv({ sandbox, items: [csvItem('email\nann@acme.io\nbob@acme.io\n')], continueOnFail: true, credential: { requestsPerSecond: 1000 } });
+		const cof = await runEmailCsv({
+			sandbox,
+			items: [csvItem('email\nann@acme.io\nbob@acme.io\n')],
+			continueOnFail: true,
+			credential: { requestsPerSecond: 1000 },
+		});
 		expect(cof.error).toBeUndefined();
 		const failed = cof.items.filter((item) => item.json.error);
 		expect(failed).toHaveLength(1);

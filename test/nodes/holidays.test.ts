@@ -32,7 +32,9 @@ const holidays = (rows: Row[], extra: { continueOnFail?: boolean; options?: IDat
 			},
 		},
 		credential: sandboxCredential(sandbox, 'holidays'),
-		items: rows.map((row) => ({ json: { country: row.country, options: row.options ?? {} } as IDataObject })),
+		items: rows.map((row) => ({
+			json: { country: row.country, options: row.options ?? {} } as IDataObject,
+		})),
 		continueOnFail: extra.continueOnFail,
 	});
 
@@ -46,7 +48,10 @@ describe('Public holidays: requests', () => {
 		]);
 		expect(error).toBeUndefined();
 		const requests = sandbox.requests('holidays');
-		expect(requests.map((request) => `${request.method} ${request.path}`)).toEqual(['GET /v1/', 'GET /v1/']);
+		expect(requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+			'GET /v1/',
+			'GET /v1/',
+		]);
 		expect(queries()).toEqual([
 			{ country: 'DE', year: '2025', month: '01', day: '01', api_key: sandbox.keys.holidays },
 			{ country: 'US', year: '2025', month: '07', day: '04', api_key: sandbox.keys.holidays },
@@ -92,8 +97,17 @@ describe('Public holidays: requests', () => {
 		expect(error).toBeUndefined();
 		expect(queries()).toEqual([{ country: 'FR', year: '2026', api_key: sandbox.keys.holidays }]);
 		expect(items.map((item) => item.json.date)).toEqual([
-			'01/01/2026', '04/06/2026', '05/01/2026', '05/08/2026', '05/14/2026', '05/25/2026',
-			'07/14/2026', '08/15/2026', '11/01/2026', '11/11/2026', '12/25/2026',
+			'01/01/2026',
+			'04/06/2026',
+			'05/01/2026',
+			'05/08/2026',
+			'05/14/2026',
+			'05/25/2026',
+			'07/14/2026',
+			'08/15/2026',
+			'11/01/2026',
+			'11/11/2026',
+			'12/25/2026',
 		]);
 	});
 });
@@ -145,7 +159,10 @@ describe('Public holidays: output items', () => {
 		);
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(2);
-		expect((items[0].json.holidays as IDataObject[]).map((holiday) => holiday.name)).toEqual(['Christmas Day', 'Boxing Day']);
+		expect((items[0].json.holidays as IDataObject[]).map((holiday) => holiday.name)).toEqual([
+			'Christmas Day',
+			'Boxing Day',
+		]);
 		expect(items[1].json).toEqual({ holidays: [] });
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
@@ -153,28 +170,63 @@ describe('Public holidays: output items', () => {
 
 describe('Public holidays: inputs checked before any request', () => {
 	const cases: Array<[string, Row, string[]]> = [
-		['a day without month', { country: 'US', options: { year: '2025', day: 5 } }, ['Day (day)', 'Month (month)']],
-		['a day without year', { country: 'US', options: { month: 3, day: 5 } }, ['Day (day)', 'Year (year)']],
-		['a month without year', { country: 'US', options: { month: 3 } }, ['Month (month)', 'Year (year)']],
-		['month 13', { country: 'US', options: { year: '2025', month: 13 } }, ['Month (month)', '1 to 12']],
-		['February 30', { country: 'US', options: { year: '2024', month: 2, day: 30 } }, ['Day (day)', '29 days']],
-		['day 32', { country: 'US', options: { year: '2025', month: 1, day: 32 } }, ['Day (day)', '1 to 31']],
+		[
+			'a day without month',
+			{ country: 'US', options: { year: '2025', day: 5 } },
+			['Day (day)', 'Month (month)'],
+		],
+		[
+			'a day without year',
+			{ country: 'US', options: { month: 3, day: 5 } },
+			['Day (day)', 'Year (year)'],
+		],
+		[
+			'a month without year',
+			{ country: 'US', options: { month: 3 } },
+			['Month (month)', 'Year (year)'],
+		],
+		[
+			'month 13',
+			{ country: 'US', options: { year: '2025', month: 13 } },
+			['Month (month)', '1 to 12'],
+		],
+		[
+			'February 30',
+			{ country: 'US', options: { year: '2024', month: 2, day: 30 } },
+			['Day (day)', '29 days'],
+		],
+		[
+			'day 32',
+			{ country: 'US', options: { year: '2025', month: 1, day: 32 } },
+			['Day (day)', '1 to 31'],
+		],
 		['year 20x5', { country: 'US', options: { year: '20x5' } }, ['Year (year)', 'four digits']],
 		['country XX', { country: 'XX', options: { year: '2025' } }, ['Country (country)', '"XX"']],
-		['an empty country', { country: '', options: { year: '2025' } }, ['Country (country)', 'required']],
+		[
+			'an empty country',
+			{ country: '', options: { year: '2025' } },
+			['Country (country)', 'required'],
+		],
 	];
 
-	it.each(cases)('rejects %s, naming the field, and sends nothing', async (_name, row, expected) => {
-		const { items, error } = await holidays([row]);
-		expect(items).toEqual([]);
-		for (const text of expected) expect(error?.message).toContain(text);
-		expect(sandbox.requests('holidays')).toEqual([]);
-	});
+	it.each(cases)(
+		'rejects %s, naming the field, and sends nothing',
+		async (_name, row, expected) => {
+			const { items, error } = await holidays([row]);
+			expect(items).toEqual([]);
+			for (const text of expected) expect(error?.message).toContain(text);
+			expect(sandbox.requests('holidays')).toEqual([]);
+		},
+	);
 
 	it('accepts February 29 of a leap year', async () => {
-		const { error } = await holidays([{ country: 'US', options: { year: '2024', month: 2, day: 29 } }]);
+		const { error } = await holidays([
+			{ country: 'US', options: { year: '2024', month: 2, day: 29 } },
+		]);
 		expect(error).toBeUndefined();
-		expect(queries()).toEqual([{ country: 'US', year: '2024', month: '02', day: '29', api_key: sandbox.keys.holidays }]);
+		expect(queries()).toEqual([
+			{ country: 'US', year: '2024', month: '02', day: '29', api_key: sandbox.keys.holidays },
+		]);
 	});
 
 	it('checks every item before the first request: a bad last item stops the run with nothing sent', async () => {
@@ -220,9 +272,15 @@ describe('Public holidays: the searchable country list', () => {
 		expect(countriesMatching('germ')).toEqual([{ name: 'Germany (DE)', value: 'DE' }]);
 		const us = countriesMatching('us');
 		expect(us[0]).toEqual({ name: 'United States (US)', value: 'US' });
-		expect(us.map((option) => option.value)).toEqual(expect.arrayContaining(['AU', 'BY', 'CY', 'MU']));
+		expect(us.map((option) => option.value)).toEqual(
+			expect.arrayContaining(['AU', 'BY', 'CY', 'MU']),
+		);
 		expect(countriesMatching('  FRANCE ')).toEqual([{ name: 'France (FR)', value: 'FR' }]);
 		expect(countriesMatching('zzz')).toEqual([]);
-		expect(countriesMatching('').map((option) => option.value).sort()).toEqual([...COUNTRY_CODES].sort());
+		expect(
+			countriesMatching('')
+				.map((option) => option.value)
+				.sort(),
+		).toEqual([...COUNTRY_CODES].sort());
 	});
 });

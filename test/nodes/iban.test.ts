@@ -30,6 +30,9 @@ describe('IBAN validation', () => {
 		const requests = sandbox.requests('iban');
 		expect(requests).toHaveLength(2);
 		expect(requests[0].path).toBe('/v1/');
-		expect(requests[0].query).toEqual({ iban: 'DE89 3704 0044 0532 0130 00', api_key: sandbox.keys.iban });
+		expect(requests[0].query).toEqual({
+			iban: 'DE89 3704 0044 0532 0130 00',
+			api_key: sandbox.keys.iban,
+		});
 	});
 });

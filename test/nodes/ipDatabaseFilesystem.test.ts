@@ -28,18 +28,21 @@ const download = (output: string) =>
 	});
 
 describe('IP database download in filesystem binary mode', () => {
-	it.each(['archive', 'databaseFile'])('the %s item carries a reference to the stored file, not base64', async (output) => {
-		const { items, error } = await download(output);
-		expect(error).toBeUndefined();
-		const binary = items[0].binary!.data;
-		const served = db.archive('ip-geolocation', 'mmdb');
-		const expected = output === 'archive' ? served.bytes : served.databaseFile!;
-		expect(binary.id).toMatch(/^filesystem(-v2)?:/);
-		expect(binary.data).toMatch(/^filesystem/);
-		expect(binary.bytes).toBe(expected.length);
-		const stored = await Container.get(BinaryDataService).getAsBuffer(binary);
-		expect(stored.equals(expected)).toBe(true);
-	});
+	it.each(['archive', 'databaseFile'])(
+		'the %s item carries a reference to the stored file, not base64',
+		async (output) => {
+			const { items, error } = await download(output);
+			expect(error).toBeUndefined();
+			const binary = items[0].binary!.data;
+			const served = db.archive('ip-geolocation', 'mmdb');
+			const expected = output === 'archive' ? served.bytes : served.databaseFile!;
+			expect(binary.id).toMatch(/^filesystem(-v2)?:/);
+			expect(binary.data).toMatch(/^filesystem/);
+			expect(binary.bytes).toBe(expected.length);
+			const stored = await Container.get(BinaryDataService).getAsBuffer(binary);
+			expect(stored.equals(expected)).toBe(true);
+		},
+	);
 
 	it('a corrupted archive ends in an error and no item, in this mode too', async () => {
 		db.failNextDownload('corrupted');

@@ -35,6 +35,13 @@ export function secretsOf(sandbox: Sandbox, links: string[]): string[] {
 }
 
 /** The texts a person or a log sees of a run: output JSON, error message and description. */
-export function visibleText(items: INodeExecutionData[], error?: { message?: string; description?: string | null }): string {
-	return JSON.stringify([items.map((item) => ({ json: item.json, binary: item.binary })), error?.message, error?.description]);
+export function visibleText(
+	items: INodeExecutionData[],
+	error?: { message?: string; description?: string | null },
+): string {
+	return JSON.stringify([
+		items.map((item) => ({ json: item.json, binary: item.binary })),
+		error?.message,
+		error?.description,
+	]);
 }

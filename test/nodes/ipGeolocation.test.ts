@@ -13,7 +13,11 @@ afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.reset());
 
 /** The node on items carrying `ip`, the parameter read by expression. */
-const locate = (addresses: string[], options: IDataObject = {}, extra: { continueOnFail?: boolean } = {}) =>
+const locate = (
+	addresses: string[],
+	options: IDataObject = {},
+	extra: { continueOnFail?: boolean } = {},
+) =>
 	runNode({
 		type: 'abstractIpGeolocation',
 		parameters: { ipAddress: '={{ $json.ip }}', options },
@@ -35,7 +39,10 @@ describe('IP geolocation: requests and records', () => {
 		expect(requests[0].path).toBe('/v1/');
 		expect(requests[0].query).toEqual({ ip_address: '8.8.8.8', api_key: sandbox.keys.geo });
 		expect(requests[1].query.ip_address).toBe('2a03:2880:f12f:83:face:b00c:0:25de');
-		expect(items.map((item) => item.json)).toEqual([geoRecord('8.8.8.8'), geoRecord('2a03:2880:f12f:83:face:b00c:0:25de')]);
+		expect(items.map((item) => item.json)).toEqual([
+			geoRecord('8.8.8.8'),
+			geoRecord('2a03:2880:f12f:83:face:b00c:0:25de'),
+		]);
 		expect(items[0].json.city).toBe('Mountain View');
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(JSON.stringify(items)).not.toContain(sandbox.keys.geo);
@@ -49,14 +56,23 @@ describe('IP geolocation: requests and records', () => {
 		for (const request of sandbox.requests('geo')) {
 			expect(request.query).toEqual({ api_key: sandbox.keys.geo });
 		}
-		expect(items.map((item) => item.json)).toEqual([geoRecord(CALLER_ADDRESS), geoRecord(CALLER_ADDRESS)]);
+		expect(items.map((item) => item.json)).toEqual([
+			geoRecord(CALLER_ADDRESS),
+			geoRecord(CALLER_ADDRESS),
+		]);
 	});
 
 	it('sends the chosen fields comma-separated and outputs only those keys', async () => {
-		const { items, error } = await locate(['81.2.69.142'], { fields: ['country', 'city', 'timezone'] });
+		const { items, error } = await locate(['81.2.69.142'], {
+			fields: ['country', 'city', 'timezone'],
+		});
 		expect(error).toBeUndefined();
 		const [request] = sandbox.requests('geo');
-		expect(request.query).toEqual({ ip_address: '81.2.69.142', fields: 'country,city,timezone', api_key: sandbox.keys.geo });
+		expect(request.query).toEqual({
+			ip_address: '81.2.69.142',
+			fields: 'country,city,timezone',
+			api_key: sandbox.keys.geo,
+		});
 		expect(Object.keys(items[0].json).sort()).toEqual(['city', 'country', 'timezone']);
 		expect(items[0].json).toEqual(pick(geoRecord('81.2.69.142'), ['country', 'city', 'timezone']));
 	});
@@ -84,18 +100,16 @@ describe('IP geolocation: requests and records', () => {
 });
 
 describe('IP geolocation: input checks before any request', () => {
-	it.each([
-		['999.1.1.1'],
-		['not-an-ip'],
-		['1.2.3'],
-		['2001:db8::1::2'],
-	])('rejects %s, naming the field', async (address) => {
-		const { error, items } = await locate([address]);
-		expect(error?.message).toContain('IP Address (ipAddress)');
-		expect(error?.message).toContain(`"${address}"`);
-		expect(items).toEqual([]);
-		expect(sandbox.requests('geo')).toEqual([]);
-	});
+	it.each([['999.1.1.1'], ['not-an-ip'], ['1.2.3'], ['2001:db8::1::2']])(
+		'rejects %s, naming the field',
+		async (address) => {
+			const { error, items } = await locate([address]);
+			expect(error?.message).toContain('IP Address (ipAddress)');
+			expect(error?.message).toContain(`"${address}"`);
+			expect(items).toEqual([]);
+			expect(sandbox.requests('geo')).toEqual([]);
+		},
+	);
 
 	it('rejects a field that is not a top-level key of the record', async () => {
 		const { error } = await locate(['8.8.8.8'], { fields: '={{ "country,zip" }}' });
@@ -112,12 +126,19 @@ describe('IP geolocation: input checks before any request', () => {
 	});
 
 	it('with Continue On Fail makes the bad item a paired error item and sends the others', async () => {
-		const { items, error } = await locate(['8.8.8.8', 'not-an-ip', '1.1.1.1'], {}, { continueOnFail: true });
+		const { items, error } = await locate(
+			['8.8.8.8', 'not-an-ip', '1.1.1.1'],
+			{},
+			{ continueOnFail: true },
+		);
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(items[0].json).toEqual(geoRecord('8.8.8.8'));
 		expect(String(items[1].json.error)).toContain('IP Address (ipAddress)');
 		expect(items[2].json).toEqual(geoRecord('1.1.1.1'));
-		expect(sandbox.requests('geo').map((request) => request.query.ip_address)).toEqual(['8.8.8.8', '1.1.1.1']);
+		expect(sandbox.requests('geo').map((request) => request.query.ip_address)).toEqual([
+			'8.8.8.8',
+			'1.1.1.1',
+		]);
 	});
 });

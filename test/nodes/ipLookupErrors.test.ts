@@ -15,7 +15,10 @@ function damagedAsnMmdb(): Buffer {
 	const written = writeTestMmdb(
 		[
 			{ network: '0.0.0.0/1', record: bytes(new Uint8Array(64)) },
-			{ network: '128.0.0.0/1', record: { asn: '64500', autonomous_system_organization: 'Example' } },
+			{
+				network: '128.0.0.0/1',
+				record: { asn: '64500', autonomous_system_organization: 'Example' },
+			},
 		],
 		{ recordSize: 24, ipVersion: 4, metadata: { database_type: 'svc-ip-asn' } },
 	);
@@ -47,13 +50,22 @@ const CASES: Case[] = [
 	},
 	{
 		name: 'a missing database: the node named did not run',
-		run: { file: asnMmdb, ips: ['8.8.8.8', '1.1.1.1'], parameters: { databaseNode: "={{ $('Nope').first() }}" } },
-		expected: [/^Invalid Database Node \(databaseNode\): "Nope" is not a node that ran before this one/, /"Nope" is not a node/],
+		run: {
+			file: asnMmdb,
+			ips: ['8.8.8.8', '1.1.1.1'],
+			parameters: { databaseNode: "={{ $('Nope').first() }}" },
+		},
+		expected: [
+			/^Invalid Database Node \(databaseNode\): "Nope" is not a node that ran before this one/,
+			/"Nope" is not a node/,
+		],
 	},
 	{
 		name: 'a missing database: no such binary field',
 		run: { file: asnMmdb, ips: ['8.8.8.8'], parameters: { binaryPropertyName: 'db' } },
-		expected: ['Invalid Input Binary Field (binaryPropertyName): the first item of node "Database File" has no binary field "db" (it has: data)'],
+		expected: [
+			'Invalid Input Binary Field (binaryPropertyName): the first item of node "Database File" has no binary field "db" (it has: data)',
+		],
 	},
 	{
 		name: 'a broken database: a file that is none',
@@ -63,7 +75,11 @@ const CASES: Case[] = [
 	{
 		name: 'a lookup error: the record of one network is damaged, the others answer',
 		run: { file: { bytes: damagedAsnMmdb() }, ips: ['1.2.3.4', '200.1.1.1', 'not-an-ip'] },
-		expected: [/^The MMDB file is damaged: .*pointer to a pointer/, undefined, /"not-an-ip" is not an IPv4 address/],
+		expected: [
+			/^The MMDB file is damaged: .*pointer to a pointer/,
+			undefined,
+			/"not-an-ip" is not an IPv4 address/,
+		],
 		stopsWith: /"not-an-ip" is not an IPv4 address/,
 	},
 	{
@@ -76,7 +92,8 @@ const CASES: Case[] = [
 const run = async (testCase: Case, onError: OnError) =>
 	await lookUp({ ...testCase.run, itemJson: { lead: 'kept' }, onError });
 
-const firstFailure = (testCase: Case) => testCase.stopsWith ?? testCase.expected.find((message) => message !== undefined)!;
+const firstFailure = (testCase: Case) =>
+	testCase.stopsWith ?? testCase.expected.find((message) => message !== undefined)!;
 
 describe.each(CASES)('IP Database Lookup, $name', (testCase) => {
 	it('On Error "Stop Workflow": the run stops with the first failed item\'s error', async () => {
@@ -107,10 +124,18 @@ describe.each(CASES)('IP Database Lookup, $name', (testCase) => {
 	it('On Error "Continue (using error output)": failed items on the error output with their input\'s JSON, only answers on the success output', async () => {
 		const result = await run(testCase, 'continueErrorOutput');
 		expect(result.error).toBeUndefined();
-		const failedAt = testCase.expected.flatMap((message, index) => (message === undefined ? [] : [index]));
-		const succeededAt = testCase.expected.flatMap((message, index) => (message === undefined ? [index] : []));
-		expect(result.errors.map((item) => item.pairedItem)).toEqual(failedAt.map((item) => ({ item })));
-		expect(result.items.map((item) => item.pairedItem)).toEqual(succeededAt.map((item) => ({ item })));
+		const failedAt = testCase.expected.flatMap((message, index) =>
+			message === undefined ? [] : [index],
+		);
+		const succeededAt = testCase.expected.flatMap((message, index) =>
+			message === undefined ? [index] : [],
+		);
+		expect(result.errors.map((item) => item.pairedItem)).toEqual(
+			failedAt.map((item) => ({ item })),
+		);
+		expect(result.items.map((item) => item.pairedItem)).toEqual(
+			succeededAt.map((item) => ({ item })),
+		);
 		result.errors.forEach((item, position) => {
 			const error = item.json.error as { message: string; description?: string };
 			expect(error.message).toMatch(testCase.expected[failedAt[position]]!);

@@ -20,15 +20,28 @@ import { covers, lookUp, type DatabaseFileSpec, type OnError } from './ipLookupH
  */
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { openMmdbDatabase } = require(path.join(ROOT, 'dist/nodes/shared/ipDatabases/mmdbDatabase.js')) as {
+const { openMmdbDatabase } = require(
+	path.join(ROOT, 'dist/nodes/shared/ipDatabases/mmdbDatabase.js'),
+) as {
 	openMmdbDatabase: (file: Uint8Array) => unknown;
 };
 
 /** An MMDB in IPinfo's lite layout: flat, but not Abstract's (nor GeoIP2's). */
 const ipinfoLite = writeTestMmdb(
 	[
-		{ network: '8.8.8.0/24', record: { asn: 'AS15169', as_name: 'Google LLC', country_code: 'US', continent: { code: 'NA' } } as MmdbValue },
-		{ network: '81.2.69.0/24', record: { asn: 'AS20712', as_name: 'Andrews & Arnold Ltd', country_code: 'GB' } },
+		{
+			network: '8.8.8.0/24',
+			record: {
+				asn: 'AS15169',
+				as_name: 'Google LLC',
+				country_code: 'US',
+				continent: { code: 'NA' },
+			} as MmdbValue,
+		},
+		{
+			network: '81.2.69.0/24',
+			record: { asn: 'AS20712', as_name: 'Andrews & Arnold Ltd', country_code: 'GB' },
+		},
 	],
 	{ recordSize: 24, ipVersion: 4, metadata: { database_type: 'ipinfo lite.mmdb' } },
 ).file;
@@ -61,7 +74,15 @@ const geolite = (name: 'City' | 'Country' | 'ASN'): DatabaseFileSpec => ({
 	mimeType: 'application/vnd.maxmind.maxmind-db',
 });
 
-const IPS = ['81.2.69.160', '2001:4860:4860::8888', '8.8.8.8', '89.160.20.112', '2a02:26f0::1f', '175.16.199.1', '10.0.0.1'];
+const IPS = [
+	'81.2.69.160',
+	'2001:4860:4860::8888',
+	'8.8.8.8',
+	'89.160.20.112',
+	'2a02:26f0::1f',
+	'175.16.199.1',
+	'10.0.0.1',
+];
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -88,87 +109,152 @@ function expectedLocation(record: Json | null) {
 	};
 }
 
-suite(`IP Database Lookup on foreign MMDB files (GeoLite2)${readerAcceptsForeignFiles() ? '' : ': skipped, the built reader refuses foreign files'}`, () => {
-	jest.setTimeout(120_000);
+suite(
+	`IP Database Lookup on foreign MMDB files (GeoLite2)${readerAcceptsForeignFiles() ? '' : ': skipped, the built reader refuses foreign files'}`,
+	() => {
+		jest.setTimeout(120_000);
 
-	it.each(['City', 'Country', 'ASN'] as const)('GeoLite2-%s as stored: mmdb-lib\'s record exactly, plus the network it answers for', async (name) => {
-		const run = await lookUp({ file: geolite(name), ips: IPS });
-		expect(run.error).toBeUndefined();
-		IPS.forEach((ip, index) => {
-			const [record, prefixLength] = oracles[name].getWithPrefixLength(ip);
-			const { json, pairedItem } = run.items[index];
-			expect(pairedItem).toEqual({ item: index });
-			if (record === null) {
-				expect(json).toEqual({ ip_address: ip, found: false, reason: `No network of the GeoLite2-${name} database covers ${ip}` });
-				return;
-			}
-			const { ip_address, network, ...stored } = json;
-			expect(ip_address).toBe(ip);
-			expect(stored).toEqual(record);
-			expect(Number(String(network).split('/')[1])).toBe(prefixLength);
-			expect(covers(String(network), ip)).toBe(true);
-		});
-	});
+		it.each(['City', 'Country', 'ASN'] as const)(
+			"GeoLite2-%s as stored: mmdb-lib's record exactly, plus the network it answers for",
+			async (name) => {
+				const run = await lookUp({ file: geolite(name), ips: IPS });
+				expect(run.error).toBeUndefined();
+				IPS.forEach((ip, index) => {
+					const [record, prefixLength] = oracles[name].getWithPrefixLength(ip);
+					const { json, pairedItem } = run.items[index];
+					expect(pairedItem).toEqual({ item: index });
+					if (record === null) {
+						expect(json).toEqual({
+							ip_address: ip,
+							found: false,
+							reason: `No network of the GeoLite2-${name} database covers ${ip}`,
+						});
+						return;
+					}
+					const { ip_address, network, ...stored } = json;
+					expect(ip_address).toBe(ip);
+					expect(stored).toEqual(record);
+					expect(Number(String(network).split('/')[1])).toBe(prefixLength);
+					expect(covers(String(network), ip)).toBe(true);
+				});
+			},
+		);
 
-	it.each(['City', 'Country'] as const)('GeoLite2-%s like the API: every location field, compared with mmdb-lib\'s record', async (name) => {
-		const run = await lookUp({ file: geolite(name), ips: IPS, parameters: { outputShape: 'likeTheApi' } });
-		expect(run.error).toBeUndefined();
-		IPS.forEach((ip, index) => {
-			const record = oracles[name].get(ip);
-			const { json } = run.items[index];
-			if (record === null) {
-				expect(json).toMatchObject({ ip_address: ip, found: false });
-				return;
-			}
-			expect(json).toEqual({ ip_address: ip, ...expectedLocation(record) });
-		});
-		// Known values, so that a mapping that gives null everywhere cannot pass.
-		expect(run.items[0].json).toMatchObject({ country: 'United Kingdom', country_code: 'GB', country_is_eu: false, continent: 'Europe', continent_code: 'EU' });
-		expect(run.items[3].json).toMatchObject({ country_code: 'SE', country_is_eu: true });
-		if (name === 'City') {
-			expect(run.items[0].json).toMatchObject({ region: 'England', region_iso_code: 'ENG', timezone: { name: 'Europe/London' } });
-			expect(run.items[0].json.latitude).toEqual(expect.any(Number));
-			expect(run.items[0].json.postal_code).toEqual(expect.any(String));
-		}
-	});
+		it.each(['City', 'Country'] as const)(
+			"GeoLite2-%s like the API: every location field, compared with mmdb-lib's record",
+			async (name) => {
+				const run = await lookUp({
+					file: geolite(name),
+					ips: IPS,
+					parameters: { outputShape: 'likeTheApi' },
+				});
+				expect(run.error).toBeUndefined();
+				IPS.forEach((ip, index) => {
+					const record = oracles[name].get(ip);
+					const { json } = run.items[index];
+					if (record === null) {
+						expect(json).toMatchObject({ ip_address: ip, found: false });
+						return;
+					}
+					expect(json).toEqual({ ip_address: ip, ...expectedLocation(record) });
+				});
+				// Known values, so that a mapping that gives null everywhere cannot pass.
+				expect(run.items[0].json).toMatchObject({
+					country: 'United Kingdom',
+					country_code: 'GB',
+					country_is_eu: false,
+					continent: 'Europe',
+					continent_code: 'EU',
+				});
+				expect(run.items[3].json).toMatchObject({ country_code: 'SE', country_is_eu: true });
+				if (name === 'City') {
+					expect(run.items[0].json).toMatchObject({
+						region: 'England',
+						region_iso_code: 'ENG',
+						timezone: { name: 'Europe/London' },
+					});
+					expect(run.items[0].json.latitude).toEqual(expect.any(Number));
+					expect(run.items[0].json.postal_code).toEqual(expect.any(String));
+				}
+			},
+		);
 
-	it('GeoLite2-ASN like the API: connection.autonomous_system_number and organization, compared with mmdb-lib', async () => {
-		const run = await lookUp({ file: geolite('ASN'), ips: IPS, parameters: { outputShape: 'likeTheApi' } });
-		IPS.forEach((ip, index) => {
-			const record = oracles.ASN.get(ip);
-			if (record === null) return expect(run.items[index].json).toMatchObject({ found: false });
-			expect(run.items[index].json).toEqual({
-				ip_address: ip,
-				connection: { autonomous_system_number: record.autonomous_system_number, autonomous_system_organization: record.autonomous_system_organization },
+		it('GeoLite2-ASN like the API: connection.autonomous_system_number and organization, compared with mmdb-lib', async () => {
+			const run = await lookUp({
+				file: geolite('ASN'),
+				ips: IPS,
+				parameters: { outputShape: 'likeTheApi' },
+			});
+			IPS.forEach((ip, index) => {
+				const record = oracles.ASN.get(ip);
+				if (record === null) return expect(run.items[index].json).toMatchObject({ found: false });
+				expect(run.items[index].json).toEqual({
+					ip_address: ip,
+					connection: {
+						autonomous_system_number: record.autonomous_system_number,
+						autonomous_system_organization: record.autonomous_system_organization,
+					},
+				});
+			});
+			expect(run.items[2].json.connection).toEqual({
+				autonomous_system_number: 15169,
+				autonomous_system_organization: 'Google LLC',
 			});
 		});
-		expect(run.items[2].json.connection).toEqual({ autonomous_system_number: 15169, autonomous_system_organization: 'Google LLC' });
-	});
 
-	it('GeoLite2 City and ASN in one lookup: location and connection together, security unknown (null)', async () => {
-		const run = await lookUp({
-			file: geolite('City'),
-			moreFiles: { 'ASN File': geolite('ASN') },
-			ips: ['8.8.8.8', '81.2.69.160'],
-			parameters: { outputShape: 'likeTheApi', moreDatabases: { databases: [{ databaseSource: 'fromNode', databaseNode: "={{ $('ASN File').first() }}", binaryPropertyName: 'data' }] } },
+		it('GeoLite2 City and ASN in one lookup: location and connection together, security unknown (null)', async () => {
+			const run = await lookUp({
+				file: geolite('City'),
+				moreFiles: { 'ASN File': geolite('ASN') },
+				ips: ['8.8.8.8', '81.2.69.160'],
+				parameters: {
+					outputShape: 'likeTheApi',
+					moreDatabases: {
+						databases: [
+							{
+								databaseSource: 'fromNode',
+								databaseNode: "={{ $('ASN File').first() }}",
+								binaryPropertyName: 'data',
+							},
+						],
+					},
+				},
+			});
+			expect(run.error).toBeUndefined();
+			expect(run.items[1].json).toEqual({
+				ip_address: '81.2.69.160',
+				...expectedLocation(oracles.City.get('81.2.69.160')),
+				connection: {
+					autonomous_system_number: 20712,
+					autonomous_system_organization: 'Andrews & Arnold Ltd',
+				},
+				security: {
+					is_vpn: null,
+					is_proxy: null,
+					is_tor: null,
+					is_hosting: null,
+					is_relay: null,
+					is_mobile: null,
+					is_abuse: null,
+				},
+			});
+			const stored = await lookUp({
+				file: geolite('Country'),
+				moreFiles: { 'ASN File': geolite('ASN') },
+				ips: ['8.8.8.8'],
+				parameters: {
+					moreDatabases: {
+						databases: [
+							{ databaseSource: 'fromNode', databaseNode: 'ASN File', binaryPropertyName: 'data' },
+						],
+					},
+				},
+			});
+			expect(Object.keys(stored.items[0].json)).toEqual(['ip_address', 'geolocation', 'asn']);
+			expect(stored.items[0].json.asn).toMatchObject({ autonomous_system_number: 15169 });
 		});
-		expect(run.error).toBeUndefined();
-		expect(run.items[1].json).toEqual({
-			ip_address: '81.2.69.160',
-			...expectedLocation(oracles.City.get('81.2.69.160')),
-			connection: { autonomous_system_number: 20712, autonomous_system_organization: 'Andrews & Arnold Ltd' },
-			security: { is_vpn: null, is_proxy: null, is_tor: null, is_hosting: null, is_relay: null, is_mobile: null, is_abuse: null },
-		});
-		const stored = await lookUp({
-			file: geolite('Country'),
-			moreFiles: { 'ASN File': geolite('ASN') },
-			ips: ['8.8.8.8'],
-			parameters: { moreDatabases: { databases: [{ databaseSource: 'fromNode', databaseNode: 'ASN File', binaryPropertyName: 'data' }] } },
-		});
-		expect(Object.keys(stored.items[0].json)).toEqual(['ip_address', 'geolocation', 'asn']);
-		expect(stored.items[0].json.asn).toMatchObject({ autonomous_system_number: 15169 });
-	});
-});
+	},
+);
 
 suite('IP Database Lookup on a foreign MMDB of unknown layout (IPinfo lite)', () => {
 	const ipinfo = { bytes: Buffer.from(ipinfoLite), fileName: 'ipinfo_lite.mmdb' };
@@ -177,17 +263,34 @@ suite('IP Database Lookup on a foreign MMDB of unknown layout (IPinfo lite)', ()
 		const run = await lookUp({ file: ipinfo, ips: ['8.8.8.8', '1.1.1.1'] });
 		expect(run.error).toBeUndefined();
 		expect(run.items.map((item) => item.json)).toEqual([
-			{ ip_address: '8.8.8.8', network: '8.8.8.0/24', asn: 'AS15169', as_name: 'Google LLC', country_code: 'US', continent: { code: 'NA' } },
-			{ ip_address: '1.1.1.1', found: false, reason: 'No network of the ipinfo lite.mmdb database covers 1.1.1.1' },
+			{
+				ip_address: '8.8.8.8',
+				network: '8.8.8.0/24',
+				asn: 'AS15169',
+				as_name: 'Google LLC',
+				country_code: 'US',
+				continent: { code: 'NA' },
+			},
+			{
+				ip_address: '1.1.1.1',
+				found: false,
+				reason: 'No network of the ipinfo lite.mmdb database covers 1.1.1.1',
+			},
 		]);
 	});
 
-	const likeTheApiError = 'The MMDB file\'s database_type is "ipinfo lite.mmdb", a layout this node cannot map to the IP Geolocation API\'s fields';
+	const likeTheApiError =
+		'The MMDB file\'s database_type is "ipinfo lite.mmdb", a layout this node cannot map to the IP Geolocation API\'s fields';
 
 	it.each(['stopWorkflow', 'continueRegularOutput', 'continueErrorOutput'] as OnError[])(
 		'Like the API: an error for each item naming the database_type and As Stored, never an empty answer (On Error: %s)',
 		async (onError) => {
-			const run = await lookUp({ file: ipinfo, ips: ['8.8.8.8', '1.1.1.1'], onError, parameters: { outputShape: 'likeTheApi' } });
+			const run = await lookUp({
+				file: ipinfo,
+				ips: ['8.8.8.8', '1.1.1.1'],
+				onError,
+				parameters: { outputShape: 'likeTheApi' },
+			});
 			if (onError === 'stopWorkflow') {
 				expect(run.error?.message).toBe(likeTheApiError);
 				expect(run.error?.description).toContain('Set Output Shape to As Stored');
@@ -195,25 +298,45 @@ suite('IP Database Lookup on a foreign MMDB of unknown layout (IPinfo lite)', ()
 			}
 			expect(run.error).toBeUndefined();
 			if (onError === 'continueRegularOutput') {
-				expect(run.items.map((item) => item.json.error)).toEqual([likeTheApiError, likeTheApiError]);
+				expect(run.items.map((item) => item.json.error)).toEqual([
+					likeTheApiError,
+					likeTheApiError,
+				]);
 				return;
 			}
 			expect(run.items).toHaveLength(0);
-			expect(run.errors.map((item) => (item.json.error as { message: string }).message)).toEqual([likeTheApiError, likeTheApiError]);
+			expect(run.errors.map((item) => (item.json.error as { message: string }).message)).toEqual([
+				likeTheApiError,
+				likeTheApiError,
+			]);
 		},
 	);
 });
 
 suite('IP Database Lookup on a file named like GeoLite2 but laid out flat', () => {
 	it('Like the API: an error naming the layout it expected, not an answer of nulls', async () => {
-		const flat = writeTestMmdb([{ network: '8.8.8.0/24', record: { city: 'Mountain View', country_code: 'US' } }], {
-			recordSize: 24,
-			ipVersion: 4,
-			metadata: { database_type: 'GeoLite2-City' },
-		}).file;
-		const run = await lookUp({ file: { bytes: Buffer.from(flat) }, ips: ['8.8.8.8'], parameters: { outputShape: 'likeTheApi' } });
-		expect(run.error?.message).toBe("The GeoLite2-City database's record for 8.8.8.0/24 is not in the GeoIP2 City/Country layout (its keys: city, country_code)");
+		const flat = writeTestMmdb(
+			[{ network: '8.8.8.0/24', record: { city: 'Mountain View', country_code: 'US' } }],
+			{
+				recordSize: 24,
+				ipVersion: 4,
+				metadata: { database_type: 'GeoLite2-City' },
+			},
+		).file;
+		const run = await lookUp({
+			file: { bytes: Buffer.from(flat) },
+			ips: ['8.8.8.8'],
+			parameters: { outputShape: 'likeTheApi' },
+		});
+		expect(run.error?.message).toBe(
+			"The GeoLite2-City database's record for 8.8.8.0/24 is not in the GeoIP2 City/Country layout (its keys: city, country_code)",
+		);
 		const stored = await lookUp({ file: { bytes: Buffer.from(flat) }, ips: ['8.8.8.8'] });
-		expect(stored.items[0].json).toEqual({ ip_address: '8.8.8.8', network: '8.8.8.0/24', city: 'Mountain View', country_code: 'US' });
+		expect(stored.items[0].json).toEqual({
+			ip_address: '8.8.8.8',
+			network: '8.8.8.0/24',
+			city: 'Mountain View',
+			country_code: 'US',
+		});
 	});
 });

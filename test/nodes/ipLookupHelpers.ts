@@ -5,7 +5,13 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } fr
 
 import { NodeTypes, PACKAGE_NAME, ROOT } from '../harness/nodeTypes';
 import { describeNodeType } from '../harness/baseNodes';
-import { chainConnections, runWorkflow, workflowNode as node, type RunResult, type WorkflowJson } from '../harness/run';
+import {
+	chainConnections,
+	runWorkflow,
+	workflowNode as node,
+	type RunResult,
+	type WorkflowJson,
+} from '../harness/run';
 import { bitAt, ipBytes, parseCidr } from '../sandbox/ipDatabases/network';
 
 /**
@@ -28,15 +34,31 @@ let filePerItem = false;
 let pendingCsv: { bytes: Buffer; fileName: string } | undefined;
 
 class DatabaseFileSource implements INodeType {
-	description = describeNodeType('databaseFile', 'Database File', { group: ['input'], version: 1, description: 'Outputs the database file a test gives' });
+	description = describeNodeType('databaseFile', 'Database File', {
+		group: ['input'],
+		version: 1,
+		description: 'Outputs the database file a test gives',
+	});
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const pendingFile = pendingFiles.get(this.getNode().name);
 		if (!pendingFile) return [[]];
-		const binary = await this.helpers.prepareBinaryData(pendingFile.bytes, pendingFile.fileName, pendingFile.mimeType);
+		const binary = await this.helpers.prepareBinaryData(
+			pendingFile.bytes,
+			pendingFile.fileName,
+			pendingFile.mimeType,
+		);
 		// The files of the nodes before it stay on the item, so that the last one carries them all.
 		const before = this.getInputData()[0]?.binary ?? {};
-		return [[{ json: pendingFile.json, binary: { ...before, [pendingFile.binaryPropertyName]: binary }, pairedItem: { item: 0 } }]];
+		return [
+			[
+				{
+					json: pendingFile.json,
+					binary: { ...before, [pendingFile.binaryPropertyName]: binary },
+					pairedItem: { item: 0 },
+				},
+			],
+		];
 	}
 }
 
@@ -58,16 +80,25 @@ class AddressSource implements INodeType {
 		// "This Item": each item carries the database file, as items after a Merge would.
 		const binary = filePerItem ? input?.binary : undefined;
 		if (pendingCsv) {
-			const csv = await this.helpers.prepareBinaryData(pendingCsv.bytes, pendingCsv.fileName, 'text/csv');
+			const csv = await this.helpers.prepareBinaryData(
+				pendingCsv.bytes,
+				pendingCsv.fileName,
+				'text/csv',
+			);
 			return [[{ json: {}, binary: { ...binary, csv }, pairedItem: { item: 0 } }]];
 		}
-		return [pendingItems.map((json) => ({ json, ...(binary ? { binary } : {}), pairedItem: { item: 0 } }))];
+		return [
+			pendingItems.map((json) => ({
+				json,
+				...(binary ? { binary } : {}),
+				pairedItem: { item: 0 },
+			})),
+		];
 	}
 }
 
 NodeTypes.register('harness.databaseFile', new DatabaseFileSource());
 NodeTypes.register('harness.addresses', new AddressSource());
-
 
 export interface DatabaseFileSpec {
 	bytes: Buffer;
@@ -104,10 +135,15 @@ export interface LookupRun {
  * Trigger -> Database File (-> more database file nodes) -> Addresses -> IP Database Lookup
  * (database from the node "Database File" unless the parameters say otherwise).
  */
-export async function lookUp(spec: LookupRun): Promise<RunResult & { items: INodeExecutionData[]; errors: INodeExecutionData[] }> {
+export async function lookUp(
+	spec: LookupRun,
+): Promise<RunResult & { items: INodeExecutionData[]; errors: INodeExecutionData[] }> {
 	pendingFiles.clear();
 	const fileNodes = ['Database File', ...Object.keys(spec.moreFiles ?? {})];
-	const specs: Array<DatabaseFileSpec | undefined> = [spec.file, ...Object.values(spec.moreFiles ?? {})];
+	const specs: Array<DatabaseFileSpec | undefined> = [
+		spec.file,
+		...Object.values(spec.moreFiles ?? {}),
+	];
 	specs.forEach((file, index) => {
 		if (!file) return;
 		pendingFiles.set(fileNodes[index], {
@@ -121,7 +157,9 @@ export async function lookUp(spec: LookupRun): Promise<RunResult & { items: INod
 	pendingItems = spec.ips.map((ip) => ({ ...spec.itemJson, ip }));
 	filePerItem = spec.filePerItem ?? false;
 	pendingCsv = spec.csvFile && {
-		bytes: Buffer.isBuffer(spec.csvFile.bytes) ? spec.csvFile.bytes : Buffer.from(spec.csvFile.bytes, 'utf8'),
+		bytes: Buffer.isBuffer(spec.csvFile.bytes)
+			? spec.csvFile.bytes
+			: Buffer.from(spec.csvFile.bytes, 'utf8'),
 		fileName: spec.csvFile.fileName ?? 'log.csv',
 	};
 	const csvParameters = spec.csvFile ? { input: 'csvFile', csvBinaryPropertyName: 'csv' } : {};
@@ -136,7 +174,15 @@ export async function lookUp(spec: LookupRun): Promise<RunResult & { items: INod
 				'Lookup',
 				`${PACKAGE_NAME}.abstractIpLookup`,
 				200 * (fileNodes.length + 2),
-				{ ipAddress: '={{ $json.ip }}', ...csvParameters, databaseSource: 'fromNode', databaseNode: 'Database File', binaryPropertyName: 'data', outputShape: 'asStored', ...spec.parameters },
+				{
+					ipAddress: '={{ $json.ip }}',
+					...csvParameters,
+					databaseSource: 'fromNode',
+					databaseNode: 'Database File',
+					binaryPropertyName: 'data',
+					outputShape: 'asStored',
+					...spec.parameters,
+				},
 				onError ? { onError } : {},
 			),
 		],
@@ -149,7 +195,9 @@ export async function lookUp(spec: LookupRun): Promise<RunResult & { items: INod
 /** The node's parse counter and cache, from the built module n8n loaded (the same instance). */
 export function cacheStats(): { parses: number; cached: Array<{ sha256: string; kind?: string }> } {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const cache = require(path.join(ROOT, 'dist/nodes/shared/ipDatabases/databaseCache.js')) as { cacheStats: () => ReturnType<typeof cacheStats> };
+	const cache = require(path.join(ROOT, 'dist/nodes/shared/ipDatabases/databaseCache.js')) as {
+		cacheStats: () => ReturnType<typeof cacheStats>;
+	};
 	return cache.cacheStats();
 }
 
@@ -157,7 +205,8 @@ export function cacheStats(): { parses: number; cached: Array<{ sha256: string; 
 function addressText(bytes: Uint8Array, v4: boolean): string {
 	if (v4) return Array.from(bytes.subarray(12)).join('.');
 	const groups: string[] = [];
-	for (let index = 0; index < 16; index += 2) groups.push(((bytes[index] << 8) | bytes[index + 1]).toString(16));
+	for (let index = 0; index < 16; index += 2)
+		groups.push(((bytes[index] << 8) | bytes[index + 1]).toString(16));
 	return groups.join(':');
 }
 
@@ -180,9 +229,13 @@ export function edgeAddresses(cidr: string): string[] {
 	for (let bit = bits; bit < 128; bit++) last[bit >> 3] |= 1 << (7 - (bit & 7));
 	const middle = Uint8Array.from(first);
 	if (bits < 127) middle[15] |= 0x05;
-	const around = [add(first, -1), first, middle, last, add(last, 1)].filter((value): value is Uint8Array => value !== undefined);
+	const around = [add(first, -1), first, middle, last, add(last, 1)].filter(
+		(value): value is Uint8Array => value !== undefined,
+	);
 	// IPv4 edges that leave ::/96 are not IPv4 addresses
-	return around.filter((value) => !v4 || value.subarray(0, 12).every((byte) => byte === 0)).map((value) => addressText(value, v4));
+	return around
+		.filter((value) => !v4 || value.subarray(0, 12).every((byte) => byte === 0))
+		.map((value) => addressText(value, v4));
 }
 
 /** Whether a CIDR covers an address (test-side arithmetic, independent of the node's). */

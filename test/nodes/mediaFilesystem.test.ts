@@ -20,7 +20,8 @@ beforeEach(() => sandbox.reset());
 /** What the service answers to the same request, fetched directly. */
 async function direct(service: string, query: Record<string, string>): Promise<Buffer> {
 	const url = new URL(`${sandbox.baseUrls[service]}/v1/`);
-	for (const [name, value] of Object.entries({ ...query, api_key: sandbox.keys[service] })) url.searchParams.set(name, value);
+	for (const [name, value] of Object.entries({ ...query, api_key: sandbox.keys[service] }))
+		url.searchParams.set(name, value);
 	const response = await fetch(url);
 	expect(response.status).toBe(200);
 	return Buffer.from(await response.arrayBuffer());
@@ -44,7 +45,9 @@ describe('Media nodes in filesystem binary mode', () => {
 		expect(binary.id).toMatch(/^filesystem(-v2)?:/);
 		expect(binary.data).not.toMatch(/^iVBOR/); // not a base64 PNG
 		const bytes = await binaryBytes(items[0]);
-		expect(bytes.equals(await direct('avatars', { name: 'Ada Lovelace', image_size: '256' }))).toBe(true);
+		expect(bytes.equals(await direct('avatars', { name: 'Ada Lovelace', image_size: '256' }))).toBe(
+			true,
+		);
 		expect(imageInfo(bytes)).toEqual({ format: 'png', width: 256, height: 256 });
 		expectReference(JSON.stringify(items[0]), bytes);
 	});
@@ -67,12 +70,27 @@ describe('Media nodes in filesystem binary mode', () => {
 		const source = picture('jpeg', 300, 200);
 		const { items, error } = await runNode({
 			type: 'abstractImages',
-			parameters: { source: 'binary', binaryPropertyName: 'data', resizeStrategy: 'exact', width: 90, height: 60, downloadResult: true },
+			parameters: {
+				source: 'binary',
+				binaryPropertyName: 'data',
+				resizeStrategy: 'exact',
+				width: 90,
+				height: 60,
+				downloadResult: true,
+			},
 			credential: sandboxCredential(sandbox, 'images'),
-			items: [{ json: {}, binary: { data: { bytes: source, mimeType: 'image/jpeg', fileName: 'in.jpg' } } }],
+			items: [
+				{
+					json: {},
+					binary: { data: { bytes: source, mimeType: 'image/jpeg', fileName: 'in.jpg' } },
+				},
+			],
 		});
 		expect(error).toBeUndefined();
-		expect(sandbox.requests('images')[0].parts[0]).toMatchObject({ name: 'image', size: source.length });
+		expect(sandbox.requests('images')[0].parts[0]).toMatchObject({
+			name: 'image',
+			size: source.length,
+		});
 		expect(items[0].json).toMatchObject({ original_width: 300, original_height: 200 });
 		expect(items[0].binary!.data.id).toBeDefined();
 		const bytes = await binaryBytes(items[0]);

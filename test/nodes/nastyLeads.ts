@@ -14,7 +14,7 @@ export const NASTY_CELLS: readonly string[] = [
 	'@SUM(A1:A9)',
 	'\t=1+2',
 	'\r=1+2',
-	'=cmd|\' /C calc\'!A0',
+	"=cmd|' /C calc'!A0",
 	"'=1+2",
 	'- call back on Monday',
 	'-',
@@ -34,7 +34,17 @@ export const NASTY_CELLS: readonly string[] = [
 ];
 
 /** Cells that are data and stay as written: signed numbers, phone numbers, dates. */
-export const DATA_CELLS: readonly string[] = ['-12.5', '+12.5', '-0.5', '42', '+1 415 555 2671', '+1 (415) 555-2671', '+44 20 7183 8750', '2024-01-05', '05/01/2024'];
+export const DATA_CELLS: readonly string[] = [
+	'-12.5',
+	'+12.5',
+	'-0.5',
+	'42',
+	'+1 415 555 2671',
+	'+1 (415) 555-2671',
+	'+44 20 7183 8750',
+	'2024-01-05',
+	'05/01/2024',
+];
 
 export interface NastyColumn {
 	/** The header of the value column. */
@@ -67,20 +77,43 @@ export function nastyLeadRecords(column: NastyColumn, count = 40, valueFirst = f
 }
 
 /** The records as a CSV file: every cell quoted, quotes doubled, the delimiter and line end given, a BOM if asked. */
-export function csvText(records: string[][], delimiter = ',', byteOrderMark = false, lineEnd = '\r\n'): Buffer {
-	const text = records.map((record) => record.map((cell) => `"${cell.replace(/"/g, '""')}"`).join(delimiter)).join(lineEnd) + lineEnd;
+export function csvText(
+	records: string[][],
+	delimiter = ',',
+	byteOrderMark = false,
+	lineEnd = '\r\n',
+): Buffer {
+	const text =
+		records
+			.map((record) => record.map((cell) => `"${cell.replace(/"/g, '""')}"`).join(delimiter))
+			.join(lineEnd) + lineEnd;
 	return Buffer.from((byteOrderMark ? '\ufeff' : '') + text, 'utf8');
 }
 
 /** An Excel-exported European list: a byte order mark, semicolons, CRLF, quotes only where needed, accented names. */
 export function excelEuropeanList(column: NastyColumn, count = 40, valueFirst = false): Buffer {
-	const names = ['Müller', 'Zoë Ångström', 'José Núñez', 'Łukasz Żółć', 'Ørsted; A/S', 'François Lefèvre', 'Ängelholm AB', 'Čapek, Karel'];
-	const lines: string[] = [valueFirst ? `${column.header};Name;Betrag` : `Name;${column.header};Betrag`];
+	const names = [
+		'Müller',
+		'Zoë Ångström',
+		'José Núñez',
+		'Łukasz Żółć',
+		'Ørsted; A/S',
+		'François Lefèvre',
+		'Ängelholm AB',
+		'Čapek, Karel',
+	];
+	const lines: string[] = [
+		valueFirst ? `${column.header};Name;Betrag` : `Name;${column.header};Betrag`,
+	];
 	for (let index = 0; index < count; index++) {
 		const name = names[index % names.length];
 		const quoted = /[;"]/.test(name) ? `"${name.replace(/"/g, '""')}"` : name;
 		const amount = `-${index},5`;
-		lines.push(valueFirst ? `${column.value(index)};${quoted};${amount}` : `${quoted};${column.value(index)};${amount}`);
+		lines.push(
+			valueFirst
+				? `${column.value(index)};${quoted};${amount}`
+				: `${quoted};${column.value(index)};${amount}`,
+		);
 	}
 	return Buffer.from('\ufeff' + lines.join('\r\n') + '\r\n', 'utf8');
 }
@@ -104,16 +137,29 @@ export const ESCAPE_CELLS: readonly string[] = [
 ];
 
 /** Amounts left as data by the rule: LibreOffice shows each as a number. */
-export const AMOUNT_CELLS: readonly string[] = ['-50%', '+12.5 %', '-$12.50', '-12.50 €', '-12,5', '- 12'];
+export const AMOUNT_CELLS: readonly string[] = [
+	'-50%',
+	'+12.5 %',
+	'-$12.50',
+	'-12.50 €',
+	'-12,5',
+	'- 12',
+];
 
 /** A lead list of the escape cells: a header, then name, the value, note, amount (the value first for Phone). */
 export function escapeLeadRecords(column: NastyColumn, count = 18, valueFirst = false): string[][] {
 	const records: string[][] = [];
-	const row = (name: string, value: string, note: string, amount: string) => (valueFirst ? [value, name, note, amount] : [name, value, note, amount]);
+	const row = (name: string, value: string, note: string, amount: string) =>
+		valueFirst ? [value, name, note, amount] : [name, value, note, amount];
 	records.push(row('name', column.header, 'note', 'amount'));
 	for (let index = 0; index < count; index++) {
 		records.push(
-			row(ESCAPE_CELLS[index % ESCAPE_CELLS.length], column.value(index), ESCAPE_CELLS[(index * 5 + 2) % ESCAPE_CELLS.length], AMOUNT_CELLS[index % AMOUNT_CELLS.length]),
+			row(
+				ESCAPE_CELLS[index % ESCAPE_CELLS.length],
+				column.value(index),
+				ESCAPE_CELLS[(index * 5 + 2) % ESCAPE_CELLS.length],
+				AMOUNT_CELLS[index % AMOUNT_CELLS.length],
+			),
 		);
 	}
 	return records;

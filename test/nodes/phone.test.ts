@@ -13,7 +13,11 @@ afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.reset());
 
 /** The node on items carrying `phone` (and `country`), the parameters read by expression. */
-const phone = (rows: IDataObject[], options: IDataObject = {}, extra: { continueOnFail?: boolean } = {}) =>
+const phone = (
+	rows: IDataObject[],
+	options: IDataObject = {},
+	extra: { continueOnFail?: boolean } = {},
+) =>
 	runNode({
 		type: 'abstractPhone',
 		parameters: { phone: '={{ $json.phone }}', options },
@@ -26,7 +30,10 @@ const withCountry = { country: '={{ $json.country }}' };
 
 describe('Phone intelligence: request forms', () => {
 	it('sends by default a POST with a JSON body and the key as Bearer, nothing in the URL', async () => {
-		const { items, error } = await phone([{ phone: '+1 415 200 7986', country: 'US' }], withCountry);
+		const { items, error } = await phone(
+			[{ phone: '+1 415 200 7986', country: 'US' }],
+			withCountry,
+		);
 		expect(error).toBeUndefined();
 		const [request] = sandbox.requests('phone');
 		expect(sandbox.requests('phone')).toHaveLength(1);
@@ -40,7 +47,10 @@ describe('Phone intelligence: request forms', () => {
 	});
 
 	it('sends as a form body with api_key as a field when sendAs is form', async () => {
-		const { items, error } = await phone([{ phone: '030 1234 5678', country: 'de' }], { ...withCountry, sendAs: 'form' });
+		const { items, error } = await phone([{ phone: '030 1234 5678', country: 'de' }], {
+			...withCountry,
+			sendAs: 'form',
+		});
 		expect(error).toBeUndefined();
 		const [request] = sandbox.requests('phone');
 		expect(request.method).toBe('POST');
@@ -48,7 +58,11 @@ describe('Phone intelligence: request forms', () => {
 		expect(request.query).toEqual({});
 		expect(request.headers['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
 		expect(request.headers.authorization).toBeUndefined();
-		expect(request.fields).toEqual({ phone: '030 1234 5678', country: 'DE', api_key: sandbox.keys.phone });
+		expect(request.fields).toEqual({
+			phone: '030 1234 5678',
+			country: 'DE',
+			api_key: sandbox.keys.phone,
+		});
 		expect(items[0].json).toEqual(phoneRecord('030 1234 5678', 'DE'));
 		// The sandbox appended Germany's calling code to the national number, as the service does.
 		expect((items[0].json.phone_format as IDataObject).international).toBe('+493012345678');
@@ -104,17 +118,32 @@ describe('Phone intelligence: records and pairing', () => {
 		const { items, error } = await phone(rows, withCountry);
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(items.map((item) => item.json)).toEqual(rows.map((row) => phoneRecord(row.phone, row.country)));
-		expect(items.map((item) => (item.json.phone_location as IDataObject).country_code)).toEqual(['US', 'FR', 'CA']);
-		expect(sandbox.requests('phone').map((request) => request.fields.phone)).toEqual(rows.map((row) => row.phone));
+		expect(items.map((item) => item.json)).toEqual(
+			rows.map((row) => phoneRecord(row.phone, row.country)),
+		);
+		expect(items.map((item) => (item.json.phone_location as IDataObject).country_code)).toEqual([
+			'US',
+			'FR',
+			'CA',
+		]);
+		expect(sandbox.requests('phone').map((request) => request.fields.phone)).toEqual(
+			rows.map((row) => row.phone),
+		);
 	});
 
 	it('keeps the whole 2.1 record: nested groups and breach items with breach_date', async () => {
 		const { items } = await phone([{ phone: '+14152007986' }]);
 		const record = items[0].json;
 		expect(Object.keys(record)).toEqual([
-			'phone_number', 'phone_format', 'phone_carrier', 'phone_location', 'phone_messaging',
-			'phone_validation', 'phone_registration', 'phone_risk', 'phone_breaches',
+			'phone_number',
+			'phone_format',
+			'phone_carrier',
+			'phone_location',
+			'phone_messaging',
+			'phone_validation',
+			'phone_registration',
+			'phone_risk',
+			'phone_breaches',
 		]);
 		const breaches = record.phone_breaches as IDataObject;
 		const domains = breaches.breached_domains as IDataObject[];
@@ -146,9 +175,12 @@ describe('Phone intelligence: input checks before any request', () => {
 	});
 
 	it('fails the run on a bad item among good ones before sending any of them', async () => {
-		const { error } = await phone(
-			[{ phone: '+14152007986' }, { phone: '+14152007987' }, { phone: '' }, { phone: '+14152007988' }],
-		);
+		const { error } = await phone([
+			{ phone: '+14152007986' },
+			{ phone: '+14152007987' },
+			{ phone: '' },
+			{ phone: '+14152007988' },
+		]);
 		expect(error?.message).toContain('Phone (phone)');
 		expect(error?.description).toContain('Item 3');
 		expect(sandbox.requests('phone')).toEqual([]);
@@ -156,7 +188,11 @@ describe('Phone intelligence: input checks before any request', () => {
 
 	it('with Continue On Fail makes the bad item a paired error item and sends the others', async () => {
 		const { items, error } = await phone(
-			[{ phone: '+14152007986', country: 'US' }, { phone: '+14152007987', country: 'ZZ' }, { phone: '+14152007988', country: 'US' }],
+			[
+				{ phone: '+14152007986', country: 'US' },
+				{ phone: '+14152007987', country: 'ZZ' },
+				{ phone: '+14152007988', country: 'US' },
+			],
 			withCountry,
 			{ continueOnFail: true },
 		);
@@ -165,6 +201,9 @@ describe('Phone intelligence: input checks before any request', () => {
 		expect(items[0].json).toEqual(phoneRecord('+14152007986', 'US'));
 		expect(String(items[1].json.error)).toContain('Country (country)');
 		expect(items[2].json).toEqual(phoneRecord('+14152007988', 'US'));
-		expect(sandbox.requests('phone').map((request) => request.fields.phone)).toEqual(['+14152007986', '+14152007988']);
+		expect(sandbox.requests('phone').map((request) => request.fields.phone)).toEqual([
+			'+14152007986',
+			'+14152007988',
+		]);
 	});
 });

@@ -33,13 +33,19 @@ describe('Website screenshot', () => {
 		const requests = sandbox.requests('screenshot');
 		expect(requests).toHaveLength(1);
 		expect(requests[0].path).toBe('/v1/');
-		expect(requests[0].query).toEqual({ url: 'https://example.com/pricing', api_key: sandbox.keys.screenshot });
+		expect(requests[0].query).toEqual({
+			url: 'https://example.com/pricing',
+			api_key: sandbox.keys.screenshot,
+		});
 
 		const bytes = await binaryBytes(items[0]);
 		expect(isJpeg(bytes)).toBe(true);
 		const height = DEFAULT_VIEWPORT.height + pageOverflowOf('https://example.com/pricing');
 		expect(imageInfo(bytes)).toEqual({ format: 'jpeg', width: DEFAULT_VIEWPORT.width, height });
-		expect(items[0].binary?.data).toMatchObject({ mimeType: 'image/jpeg', fileName: 'screenshot-example.com.jpeg' });
+		expect(items[0].binary?.data).toMatchObject({
+			mimeType: 'image/jpeg',
+			fileName: 'screenshot-example.com.jpeg',
+		});
 		expect(items[0].json).toEqual({
 			url: 'https://example.com/pricing',
 			width: DEFAULT_VIEWPORT.width,
@@ -80,19 +86,30 @@ describe('Website screenshot', () => {
 		const bytes = await binaryBytes(items[0], 'page');
 		expect(isPng(bytes)).toBe(true);
 		expect(imageInfo(bytes)).toEqual({ format: 'png', width: 800, height: 600 });
-		expect(items[0].binary?.page).toMatchObject({ mimeType: 'image/png', fileName: 'screenshot-example.com.png' });
+		expect(items[0].binary?.page).toMatchObject({
+			mimeType: 'image/png',
+			fileName: 'screenshot-example.com.png',
+		});
 		expect(items[0].json).toMatchObject({ width: 800, height: 600, format: 'png' });
 	});
 
 	it('names each file by the host and pairs each item', async () => {
 		const urls = ['http://docs.example.org/a?x=1', 'https://shop.example.net:8443/'];
-		const { items } = await capture({ options: { captureFullPage: false, width: 320, height: 200 } }, { urls });
+		const { items } = await capture(
+			{ options: { captureFullPage: false, width: 320, height: 200 } },
+			{ urls },
+		);
 		expect(items.map((item) => item.binary?.data.fileName)).toEqual([
 			'screenshot-docs.example.org.jpeg',
 			'screenshot-shop.example.net.jpeg',
 		]);
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-		for (const item of items) expect(imageInfo(await binaryBytes(item))).toEqual({ format: 'jpeg', width: 320, height: 200 });
+		for (const item of items)
+			expect(imageInfo(await binaryBytes(item))).toEqual({
+				format: 'jpeg',
+				width: 320,
+				height: 200,
+			});
 	});
 
 	it.each([
@@ -100,7 +117,12 @@ describe('Website screenshot', () => {
 		['a URL of another protocol', ['ftp://example.com/'], {}, 'URL (url)'],
 		['a width of 0', undefined, { width: 0 }, 'Viewport Width (width)'],
 		['a negative delay', undefined, { delay: -1 }, 'Delay (delay)'],
-		['an export format the service lacks', undefined, { exportFormat: 'gif' }, 'Export Format (exportFormat)'],
+		[
+			'an export format the service lacks',
+			undefined,
+			{ exportFormat: 'gif' },
+			'Export Format (exportFormat)',
+		],
 		['a timeout of 0', undefined, { timeout: 0 }, 'Timeout (timeout)'],
 	])('rejects %s before any request, naming the field', async (_case, urls, options, field) => {
 		const { error, items } = await capture({ options }, { urls });
@@ -111,7 +133,9 @@ describe('Website screenshot', () => {
 
 	it('says clearly that the protocol is missing', async () => {
 		const { error } = await capture({}, { urls: ['example.com'] });
-		expect(error?.message).toBe('Invalid URL (url): must be a full address starting with http:// or https://, got "example.com"');
+		expect(error?.message).toBe(
+			'Invalid URL (url): must be a full address starting with http:// or https://, got "example.com"',
+		);
 	});
 
 	it('retries a dropped connection and succeeds with exactly one extra request', async () => {
@@ -133,14 +157,20 @@ describe('Website screenshot', () => {
 
 	it('with Continue On Fail turns a bad URL into a paired error item and captures the others', async () => {
 		const urls = ['https://a.example.com/', 'www.example.com', 'https://b.example.com/'];
-		const { items, error } = await capture({ options: { captureFullPage: false } }, { urls, continueOnFail: true });
+		const { items, error } = await capture(
+			{ options: { captureFullPage: false } },
+			{ urls, continueOnFail: true },
+		);
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(3);
 		expect(items[1].json.error).toContain('Invalid URL (url)');
 		expect(items[1].pairedItem).toEqual({ item: 1 });
 		expect(items[0].binary?.data.fileName).toBe('screenshot-a.example.com.jpeg');
 		expect(items[2].binary?.data.fileName).toBe('screenshot-b.example.com.jpeg');
-		expect(sandbox.requests('screenshot').map((entry) => entry.query.url)).toEqual([urls[0], urls[2]]);
+		expect(sandbox.requests('screenshot').map((entry) => entry.query.url)).toEqual([
+			urls[0],
+			urls[2],
+		]);
 	});
 
 	it('keeps the key out of a 401 error and out of the service 400 for a page it cannot load', async () => {
@@ -149,7 +179,10 @@ describe('Website screenshot', () => {
 		expect(rejected.error?.message).toContain('The API key was rejected (401)');
 		expect(`${rejected.error?.message} ${rejected.error?.description}`).not.toContain(wrongKey);
 
-		const failed = await capture({}, { urls: ['https://unreachable.invalid/'], continueOnFail: true });
+		const failed = await capture(
+			{},
+			{ urls: ['https://unreachable.invalid/'], continueOnFail: true },
+		);
 		expect(sandbox.requests('screenshot').at(-1)?.status).toBe(400);
 		expect(failed.items[0].json.error).toContain('(400)');
 		expect(failed.items[0].json.description).toContain('could not be loaded');

@@ -21,12 +21,19 @@ const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'ut
 	devDependencies: Record<string, string>;
 	n8n: { nodes: string[]; credentials: string[] };
 };
-const examples = fs.readdirSync(path.join(root, 'examples')).filter((file) => file.endsWith('.json'));
+const examples = fs
+	.readdirSync(path.join(root, 'examples'))
+	.filter((file) => file.endsWith('.json'));
 
 /** The pages a user or contributor reads. */
 function pages(): string[] {
 	const docs = fs.readdirSync(path.join(root, 'docs')).filter((file) => file.endsWith('.md'));
-	return ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', ...docs.map((file) => path.join('docs', file))];
+	return [
+		'README.md',
+		'CONTRIBUTING.md',
+		'CHANGELOG.md',
+		...docs.map((file) => path.join('docs', file)),
+	];
 }
 
 /** A page's text with every run of white space one space, so a phrase wrapped over two lines is found. */
@@ -42,12 +49,25 @@ function benchmarkFigure(pattern: RegExp): string {
 	return figure;
 }
 
-const NUMBER_WORDS: Record<string, string> = { eleven: '11', twelve: '12', a_fifth: '20', a_quarter: '25', a_third: '33', half: '50' };
+const NUMBER_WORDS: Record<string, string> = {
+	eleven: '11',
+	twelve: '12',
+	a_fifth: '20',
+	a_quarter: '25',
+	a_third: '33',
+	half: '50',
+};
 
 /** A stated value as a comparable one: number words as digits, thousands separators and "~" dropped. */
 function normalized(value: string): string {
 	const text = value.trim().toLowerCase();
-	return NUMBER_WORDS[text.replace(/ /g, '_')] ?? text.replace(/^~/, '').replace(/,(?=\d{3}\b)/g, '').replace(/\s*%$/, '');
+	return (
+		NUMBER_WORDS[text.replace(/ /g, '_')] ??
+		text
+			.replace(/^~/, '')
+			.replace(/,(?=\d{3}\b)/g, '')
+			.replace(/\s*%$/, '')
+	);
 }
 
 interface Fact {
@@ -73,17 +93,25 @@ const FACTS: Fact[] = [
 	},
 	{
 		name: 'the number of examples (examples/*.json)',
-		patterns: [/\ball (\d+) examples\b/g, /\bruns? the (\d+) examples\b/g, /\bevery one of the (\d+) examples\b/g],
+		patterns: [
+			/\ball (\d+) examples\b/g,
+			/\bruns? the (\d+) examples\b/g,
+			/\bevery one of the (\d+) examples\b/g,
+		],
 		expected: String(examples.length),
 	},
 	{
-		name: "the Node.js floor (package.json engines.node)",
+		name: 'the Node.js floor (package.json engines.node)',
 		patterns: [/\bNode(?:\.js)?[\s(]+(\d+(?:\.\d+)*) or later\b/g],
 		expected: manifest.engines.node.replace(/^>=\s*/, ''),
 	},
 	{
 		name: 'the oldest n8n that works (package.json engines.n8n)',
-		patterns: [/\bn8n 1\.x from (\d+\.\d+\.\d+) on\b/g, /\b(\d+\.\d+\.\d+) or later 1\.x\b/g, /\(1\.x, (\d+\.\d+\.\d+) or later\)/g],
+		patterns: [
+			/\bn8n 1\.x from (\d+\.\d+\.\d+) on\b/g,
+			/\b(\d+\.\d+\.\d+) or later 1\.x\b/g,
+			/\(1\.x, (\d+\.\d+\.\d+) or later\)/g,
+		],
 		expected: manifest.engines.n8n.match(/>=\s*(\d+\.\d+\.\d+)/)?.[1],
 	},
 	{
@@ -97,48 +125,71 @@ const FACTS: Fact[] = [
 		expected: N8N_1.n8nVersion,
 	},
 	{
-		name: "the n8n-core that npm test runs the nodes in (package.json devDependencies)",
+		name: 'the n8n-core that npm test runs the nodes in (package.json devDependencies)',
 		patterns: [/\bn8n-core (\d+\.\d+\.\d+)/g],
 		expected: manifest.devDependencies['n8n-core'],
 	},
 	{
 		name: 'the row limit of a CSV file (MAX_CSV_ROWS)',
-		patterns: [/\b(?:at most|up to) (\d[\d,]*) rows\b/g, /\btake at most (\d[\d,]*) rows per file\b/g],
+		patterns: [
+			/\b(?:at most|up to) (\d[\d,]*) rows\b/g,
+			/\btake at most (\d[\d,]*) rows per file\b/g,
+		],
 		expected: String(MAX_CSV_ROWS),
 	},
 	{
 		name: 'the retry budget per item (RETRY_POLICY.budgetMs)',
-		patterns: [/\bfor up to (\d+) minutes per item\b/g, /\b(\d+)-minute budget per item\b/g, /\bretries bounded by a (\d+)-minute\b/g],
+		patterns: [
+			/\bfor up to (\d+) minutes per item\b/g,
+			/\b(\d+)-minute budget per item\b/g,
+			/\bretries bounded by a (\d+)-minute\b/g,
+		],
 		expected: String(RETRY_POLICY.budgetMs / 60_000),
 	},
 	{
-		name: "the answers kept for a retry (KEPT_ANSWERS_BUDGET)",
-		patterns: [/\(([\d.]+) MiB at most, an hour at most\b/g, /\bat most ([\d.]+) MiB of answers\b/g],
+		name: 'the answers kept for a retry (KEPT_ANSWERS_BUDGET)',
+		patterns: [
+			/\(([\d.]+) MiB at most, an hour at most\b/g,
+			/\bat most ([\d.]+) MiB of answers\b/g,
+		],
 		expected: String(KEPT_ANSWERS_BUDGET / 1024 / 1024),
 	},
 	{
 		name: "the CSV index's share of its file (npm run bench, IP lookups)",
-		patterns: [/\bCSV index (?:at|is) (~?[\d.]+ ?%|a \w+) of the file\b/g, /\bindex itself is (~?[\d.]+ ?%|a \w+) of the file\b/g, /\bCSV index's \((~?[\d.]+ ?%) of the file\)/g],
+		patterns: [
+			/\bCSV index (?:at|is) (~?[\d.]+ ?%|a \w+) of the file\b/g,
+			/\bindex itself is (~?[\d.]+ ?%|a \w+) of the file\b/g,
+			/\bCSV index's \((~?[\d.]+ ?%) of the file\)/g,
+		],
 		compare: (value) => String(Math.round(Number(normalized(value)))),
 	},
 	{
 		name: "the CSV parser's speed (npm run bench, The CSV parser)",
-		patterns: [/\b(\d+ to \d+) MB\/s, [\d.]+ to [\d.]+ times csv-parse/g, /\bparses (\d+ to \d+) MB\/s\b/g],
+		patterns: [
+			/\b(\d+ to \d+) MB\/s, [\d.]+ to [\d.]+ times csv-parse/g,
+			/\bparses (\d+ to \d+) MB\/s\b/g,
+		],
 		expected: benchmarkFigure(/\b(\d+ to \d+) MB\/s, [\d.]+ to [\d.]+ times csv-parse/),
 	},
 	{
-		name: "the CSV parser against csv-parse (npm run bench, The CSV parser)",
+		name: 'the CSV parser against csv-parse (npm run bench, The CSV parser)',
 		patterns: [/\bMB\/s, ([\d.]+ to [\d.]+) times csv-parse/g],
 		expected: benchmarkFigure(/\bMB\/s, ([\d.]+ to [\d.]+) times csv-parse/),
 	},
 	{
 		name: 'two processes on one key at 5/s, the latest share of the limit (npm run bench, Several processes on one key)',
-		patterns: [/\b([\d.]+) of the limit \(one process alone/g, /\bat 5\/s used it at ([\d.]+) of its limit\b/g],
+		patterns: [
+			/\b([\d.]+) of the limit \(one process alone/g,
+			/\bat 5\/s used it at ([\d.]+) of its limit\b/g,
+		],
 		expected: benchmarkFigure(/\bThe latest run, [^;]*?429s and ([\d.]+) of the limit/),
 	},
 	{
 		name: 'real queue mode at 5/s, the share of the limit (npm run test:e2e -- --queue)',
-		patterns: [/\bat 5\/s, \d+ requests, \d+ 429s, ([\d.]+-[\d.]+) of the limit/g, /\bqueue-mode n8n \([^)]*\) at 5\/s, ([\d.]+-[\d.]+) of the limit/g],
+		patterns: [
+			/\bat 5\/s, \d+ requests, \d+ 429s, ([\d.]+-[\d.]+) of the limit/g,
+			/\bqueue-mode n8n \([^)]*\) at 5\/s, ([\d.]+-[\d.]+) of the limit/g,
+		],
 		expected: benchmarkFigure(/\bat 5\/s, \d+ requests, \d+ 429s, ([\d.]+-[\d.]+) of the limit/),
 	},
 	{
@@ -147,7 +198,11 @@ const FACTS: Fact[] = [
 	},
 	{
 		name: 'n8n Cloud Pro-1 memory',
-		patterns: [/\bPro-1 \((\d[\d,]*) MiB\)/g, /\bPro-1's (\d[\d,]*) MiB\b/g, /\(Pro-1, (\d[\d,]*) MiB\)/g],
+		patterns: [
+			/\bPro-1 \((\d[\d,]*) MiB\)/g,
+			/\bPro-1's (\d[\d,]*) MiB\b/g,
+			/\(Pro-1, (\d[\d,]*) MiB\)/g,
+		],
 	},
 	{
 		name: 'n8n Cloud Pro-2 memory',
@@ -171,16 +226,27 @@ function statements(fact: Fact): Array<{ file: string; said: string; value: stri
 
 describe('figures repeated across pages', () => {
 	it('normalizes number words, separators and percentages', () => {
-		expect(['eleven', '12', '50,000', '~7 %', 'a fifth'].map(normalized)).toEqual(['11', '12', '50000', '7', '20']);
+		expect(['eleven', '12', '50,000', '~7 %', 'a fifth'].map(normalized)).toEqual([
+			'11',
+			'12',
+			'50000',
+			'7',
+			'20',
+		]);
 	});
 
-	it.each(FACTS.map((fact) => [fact.name, fact] as const))('%s: every page says the same', (_name, fact) => {
-		const found = statements(fact);
-		expect(found.length).toBeGreaterThan(0);
-		const expected = fact.expected ?? found[0].value;
-		const disagreeing = found.filter((statement) => statement.value !== expected).map((statement) => `${statement.file}: "${statement.said}"`);
-		expect({ expected, disagreeing }).toEqual({ expected, disagreeing: [] });
-	});
+	it.each(FACTS.map((fact) => [fact.name, fact] as const))(
+		'%s: every page says the same',
+		(_name, fact) => {
+			const found = statements(fact);
+			expect(found.length).toBeGreaterThan(0);
+			const expected = fact.expected ?? found[0].value;
+			const disagreeing = found
+				.filter((statement) => statement.value !== expected)
+				.map((statement) => `${statement.file}: "${statement.said}"`);
+			expect({ expected, disagreeing }).toEqual({ expected, disagreeing: [] });
+		},
+	);
 });
 
 describe('the benchmarks page', () => {
@@ -199,7 +265,14 @@ describe('the benchmarks page', () => {
  */
 describe('throughput against HTTP Request', () => {
 	const page = fs.readFileSync(path.join(root, 'docs', 'benchmarks.md'), 'utf8');
-	const rows = page.split('\n').filter((line) => line.startsWith('| IBAN Validation') || line.startsWith('| Email Reputation') || line.startsWith('| (the node'));
+	const rows = page
+		.split('\n')
+		.filter(
+			(line) =>
+				line.startsWith('| IBAN Validation') ||
+				line.startsWith('| Email Reputation') ||
+				line.startsWith('| (the node'),
+		);
 	/** The ratios of one column of the table (1: the key in the query, 2: Query Auth), as written, lowest and highest. */
 	function rangeOf(column: 1 | 2): string {
 		const ratios = rows
@@ -213,7 +286,7 @@ describe('throughput against HTTP Request', () => {
 		expect(rows.length).toBeGreaterThanOrEqual(3);
 	});
 
-	it('states the range of the table\'s ratios on both pages', () => {
+	it("states the range of the table's ratios on both pages", () => {
 		const query = rangeOf(1);
 		const queryAuth = rangeOf(2);
 		const benchmarks = flat(path.join('docs', 'benchmarks.md'));
@@ -223,6 +296,11 @@ describe('throughput against HTTP Request', () => {
 			benchmarksQueryAuth: benchmarks.includes(`credential, ${queryAuth} in every run`),
 			pacingQuery: pacing.includes(`(${query} the items per second`),
 			pacingQueryAuth: pacing.includes(`Query Auth credential, ${queryAuth}.`),
-		}).toEqual({ benchmarksQuery: true, benchmarksQueryAuth: true, pacingQuery: true, pacingQueryAuth: true });
+		}).toEqual({
+			benchmarksQuery: true,
+			benchmarksQueryAuth: true,
+			pacingQuery: true,
+			pacingQueryAuth: true,
+		});
 	});
 });

@@ -17,8 +17,33 @@ const DOC_FILES = ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md'];
 const DOC_FOLDERS = ['docs'];
 
 /** Where an issue number could hide: everything of the repository but dependencies and builds. */
-const SOURCE_ROOTS = ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', 'docs', 'nodes', 'credentials', 'test', 'bench', 'scripts', 'examples', 'icons', '.ci', '.github'];
-const SOURCE_EXTENSIONS = new Set(['.ts', '.js', '.mjs', '.cjs', '.json', '.md', '.yml', '.yaml', '.sh', '']);
+const SOURCE_ROOTS = [
+	'README.md',
+	'CONTRIBUTING.md',
+	'CHANGELOG.md',
+	'docs',
+	'nodes',
+	'credentials',
+	'test',
+	'bench',
+	'scripts',
+	'examples',
+	'icons',
+	'.ci',
+	'.github',
+];
+const SOURCE_EXTENSIONS = new Set([
+	'.ts',
+	'.js',
+	'.mjs',
+	'.cjs',
+	'.json',
+	'.md',
+	'.yml',
+	'.yaml',
+	'.sh',
+	'',
+]);
 const SKIPPED_FOLDERS = new Set(['node_modules', 'dist', '.out', '.git']);
 
 function filesUnder(relative: string, keep: (file: string) => boolean): string[] {
@@ -76,11 +101,16 @@ function relativeLinks(markdown: string): string[] {
 /** What is wrong with one link of `file`, or undefined when it resolves. */
 function brokenLink(file: string, target: string): string | undefined {
 	const [linkPath, fragment] = target.split('#', 2) as [string, string | undefined];
-	const resolved = linkPath === '' ? path.join(root, file) : path.resolve(path.dirname(path.join(root, file)), decodeURIComponent(linkPath));
+	const resolved =
+		linkPath === ''
+			? path.join(root, file)
+			: path.resolve(path.dirname(path.join(root, file)), decodeURIComponent(linkPath));
 	if (!fs.existsSync(resolved)) return `${file}: ${target}: no such file`;
 	if (fragment === undefined) return undefined;
-	if (!resolved.endsWith('.md')) return `${file}: ${target}: an anchor into a file that is not markdown`;
-	if (!anchorsOf(fs.readFileSync(resolved, 'utf8')).has(fragment)) return `${file}: ${target}: no heading with that anchor`;
+	if (!resolved.endsWith('.md'))
+		return `${file}: ${target}: an anchor into a file that is not markdown`;
+	if (!anchorsOf(fs.readFileSync(resolved, 'utf8')).has(fragment))
+		return `${file}: ${target}: no heading with that anchor`;
 	return undefined;
 }
 
@@ -111,7 +141,9 @@ const UNREACHABLE_REFERENCES: RegExp[] = [
 
 /** Every line of the repository's own files (documentation, sources, tests, scripts, examples) that `pattern` finds. */
 function linesMatching(matches: (line: string) => boolean): string[] {
-	const keep = (file: string) => SOURCE_EXTENSIONS.has(path.extname(file)) && file !== path.join('test', 'release', 'docLinks.test.ts');
+	const keep = (file: string) =>
+		SOURCE_EXTENSIONS.has(path.extname(file)) &&
+		file !== path.join('test', 'release', 'docLinks.test.ts');
 	return SOURCE_ROOTS.flatMap((entry) => filesUnder(entry, keep)).flatMap((file) =>
 		fs
 			.readFileSync(path.join(root, file), 'utf8')
@@ -122,12 +154,18 @@ function linesMatching(matches: (line: string) => boolean): string[] {
 
 describe('documentation links', () => {
 	it('finds the pages it checks', () => {
-		expect(docFiles()).toEqual(expect.arrayContaining(['README.md', path.join('docs', 'bulk-csv.md')]));
+		expect(docFiles()).toEqual(
+			expect.arrayContaining(['README.md', path.join('docs', 'bulk-csv.md')]),
+		);
 	});
 
 	it('computes anchors as GitHub does', () => {
-		expect(anchorOf('Results as one file: Output "Result File"')).toBe('results-as-one-file-output-result-file');
-		expect(anchorOf('Error handling: the three On Error settings')).toBe('error-handling-the-three-on-error-settings');
+		expect(anchorOf('Results as one file: Output "Result File"')).toBe(
+			'results-as-one-file-output-result-file',
+		);
+		expect(anchorOf('Error handling: the three On Error settings')).toBe(
+			'error-handling-the-three-on-error-settings',
+		);
 		expect(anchorOf('Bulk CSV: memory in `n8n-core`')).toBe('bulk-csv-memory-in-n8n-core');
 	});
 
@@ -148,7 +186,9 @@ describe('issue numbers', () => {
 			fs
 				.readFileSync(path.join(root, file), 'utf8')
 				.split('\n')
-				.flatMap((line, index) => (ISSUE_NUMBER.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [])),
+				.flatMap((line, index) =>
+					ISSUE_NUMBER.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [],
+				),
 		);
 		expect(found).toEqual([]);
 	});
@@ -157,15 +197,46 @@ describe('issue numbers', () => {
 describe('references a reader cannot follow', () => {
 	it('tells a reference from a figure, a version or a code literal', () => {
 		const flagged = (line: string) => UNREACHABLE_REFERENCES.some((pattern) => pattern.test(line));
-		for (const line of ['(contract 4.2)', 'spec 2.11', 'answered with 2.2.2 (2.2.2)', 'see §3', 'as 2.11\'s schemas', 'the contract\'s order', 'Contract 2.2.2:', '(public facts)', '(4.1, 4.2)', '(2.11 convention 1)', 'the mapping of 2.11', 'the record of 2.3:', '(reproducible builds, 2.11)', '(weekly cadence, 2.11)', '(2.11: the API gives']) {
+		for (const line of [
+			'(contract 4.2)',
+			'spec 2.11',
+			'answered with 2.2.2 (2.2.2)',
+			'see §3',
+			"as 2.11's schemas",
+			"the contract's order",
+			'Contract 2.2.2:',
+			'(public facts)',
+			'(4.1, 4.2)',
+			'(2.11 convention 1)',
+			'the mapping of 2.11',
+			'the record of 2.3:',
+			'(reproducible builds, 2.11)',
+			'(weekly cadence, 2.11)',
+			'(2.11: the API gives',
+		]) {
 			expect([line, flagged(line)]).toEqual([line, true]);
 		}
-		for (const line of ["layout: 'contract'", '- `contract`: a flat record', 'RFC 5952 section 5', 'float(1.5)', 'toBeCloseTo(3.75)', '(1.5x)', 'n8n 2.41.1', '0.1-1.0', 'IN AN ACTION OF CONTRACT, TORT OR OTHERWISE', "printMemory('MMDB', city, 1.2);", '(0.7: seven tenths of the side)', '(1.00: production asks afresh)']) {
+		for (const line of [
+			"layout: 'contract'",
+			'- `contract`: a flat record',
+			'RFC 5952 section 5',
+			'float(1.5)',
+			'toBeCloseTo(3.75)',
+			'(1.5x)',
+			'n8n 2.41.1',
+			'0.1-1.0',
+			'IN AN ACTION OF CONTRACT, TORT OR OTHERWISE',
+			"printMemory('MMDB', city, 1.2);",
+			'(0.7: seven tenths of the side)',
+			'(1.00: production asks afresh)',
+		]) {
 			expect([line, flagged(line)]).toEqual([line, false]);
 		}
 	});
 
 	it('appear in no source, test, script, example or documentation file', () => {
-		expect(linesMatching((line) => UNREACHABLE_REFERENCES.some((pattern) => pattern.test(line)))).toEqual([]);
+		expect(
+			linesMatching((line) => UNREACHABLE_REFERENCES.some((pattern) => pattern.test(line))),
+		).toEqual([]);
 	});
 });

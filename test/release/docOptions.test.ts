@@ -13,10 +13,18 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
-import type { ICredentialType, INodeProperties, INodePropertyCollection, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	ICredentialType,
+	INodeProperties,
+	INodePropertyCollection,
+	INodePropertyOptions,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 const root = path.resolve(__dirname, '../..');
-const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } };
+const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+	n8n: { nodes: string[]; credentials: string[] };
+};
 
 interface Parameter {
 	owner: string;
@@ -34,29 +42,48 @@ function instance<T>(file: string): T {
 /** Each node's descriptions, oldest version first (a versioned node has one per version). */
 function nodeDescriptions(): Array<{ file: string; versions: INodeTypeDescription[] }> {
 	return manifest.n8n.nodes.map((file) => {
-		const node = instance<{ description: INodeTypeDescription; nodeVersions?: Record<string, { description: INodeTypeDescription }> }>(file);
-		const versions = node.nodeVersions ? Object.values(node.nodeVersions).map((version) => version.description) : [node.description];
+		const node = instance<{
+			description: INodeTypeDescription;
+			nodeVersions?: Record<string, { description: INodeTypeDescription }>;
+		}>(file);
+		const versions = node.nodeVersions
+			? Object.values(node.nodeVersions).map((version) => version.description)
+			: [node.description];
 		return { file, versions };
 	});
 }
 
 /** Every parameter, at any depth (collections, fixed collections), of a list of properties. */
-function flatten(owner: string, properties: Array<INodeProperties | INodePropertyCollection | INodePropertyOptions>): Parameter[] {
+function flatten(
+	owner: string,
+	properties: Array<INodeProperties | INodePropertyCollection | INodePropertyOptions>,
+): Parameter[] {
 	return properties.flatMap((property) => {
-		if ('values' in property && Array.isArray(property.values)) return flatten(owner, property.values);
+		if ('values' in property && Array.isArray(property.values))
+			return flatten(owner, property.values);
 		if (!('type' in property)) return [];
-		const nested = ['collection', 'fixedCollection'].includes(property.type) ? flatten(owner, (property.options ?? []) as INodeProperties[]) : [];
+		const nested = ['collection', 'fixedCollection'].includes(property.type)
+			? flatten(owner, (property.options ?? []) as INodeProperties[])
+			: [];
 		const choices =
 			property.type === 'options' || property.type === 'multiOptions'
-				? ((property.options ?? []) as INodePropertyOptions[]).map((option) => ({ name: option.name, value: option.value }))
+				? ((property.options ?? []) as INodePropertyOptions[]).map((option) => ({
+						name: option.name,
+						value: option.value,
+					}))
 				: [];
-		return [{ owner, displayName: property.displayName, default: property.default, choices }, ...nested];
+		return [
+			{ owner, displayName: property.displayName, default: property.default, choices },
+			...nested,
+		];
 	});
 }
 
 const nodes = nodeDescriptions();
 const PARAMETERS: Parameter[] = [
-	...nodes.flatMap(({ versions }) => versions.flatMap((description) => flatten(description.displayName, description.properties))),
+	...nodes.flatMap(({ versions }) =>
+		versions.flatMap((description) => flatten(description.displayName, description.properties)),
+	),
 	...manifest.n8n.credentials.flatMap((file) => {
 		const credential = instance<ICredentialType>(file);
 		return flatten(credential.displayName, credential.properties);
@@ -72,18 +99,26 @@ function shownAt(property: INodeProperties, version: number): boolean {
 	return conditions.some((condition) =>
 		typeof condition === 'number'
 			? condition === version
-			: (condition._cnd.gte ?? -Infinity) <= version && version <= (condition._cnd.lte ?? Infinity) && (condition._cnd.eq ?? version) === version,
+			: (condition._cnd.gte ?? -Infinity) <= version &&
+				version <= (condition._cnd.lte ?? Infinity) &&
+				(condition._cnd.eq ?? version) === version,
 	);
 }
 
 /** The highest version a description covers. */
-const newestVersion = (description: INodeTypeDescription) => Math.max(...[description.version].flat());
+const newestVersion = (description: INodeTypeDescription) =>
+	Math.max(...[description.version].flat());
 
 /** The display names of a description's Options collection(s), at a version or at any. */
 function optionNames(description: INodeTypeDescription, version?: number): string[] {
 	return description.properties
-		.filter((property) => property.type === 'collection' && (version === undefined || shownAt(property, version)))
-		.flatMap((property) => ((property.options ?? []) as INodeProperties[]).map((option) => option.displayName));
+		.filter(
+			(property) =>
+				property.type === 'collection' && (version === undefined || shownAt(property, version)),
+		)
+		.flatMap((property) =>
+			((property.options ?? []) as INodeProperties[]).map((option) => option.displayName),
+		);
 }
 
 const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
@@ -92,7 +127,9 @@ const flat = (text: string) => text.replace(/\s+/g, ' ');
 /** The shorthands README defines under its table: `*a file's options*: X, Y and Z ([link](...))`. */
 function shorthands(): Map<string, string[]> {
 	const found = new Map<string, string[]>();
-	for (const match of flat(readme).matchAll(/\*((?:[Aa] file's|[Tt]he reuse) options)\*: (.+?)(?: \(\[|\. )/g)) {
+	for (const match of flat(readme).matchAll(
+		/\*((?:[Aa] file's|[Tt]he reuse) options)\*: (.+?)(?: \(\[|\. )/g,
+	)) {
 		found.set(match[1].toLowerCase(), listed(match[2]));
 	}
 	return found;
@@ -128,12 +165,20 @@ function listed(text: string): string[] {
 
 /** The README table's rows: node name and the options its Parameters cell lists. */
 function tableRows(): Array<{ node: string; options: string[] }> {
-	const table = readme.slice(readme.indexOf('## Nodes and operations'), readme.indexOf('\n## ', readme.indexOf('## Nodes and operations') + 3));
+	const table = readme.slice(
+		readme.indexOf('## Nodes and operations'),
+		readme.indexOf('\n## ', readme.indexOf('## Nodes and operations') + 3),
+	);
 	return table
 		.split('\n')
-		.filter((line) => line.startsWith('| ') && !line.startsWith('| Node |') && !line.startsWith('|---'))
+		.filter(
+			(line) => line.startsWith('| ') && !line.startsWith('| Node |') && !line.startsWith('|---'),
+		)
 		.map((line) => {
-			const [node, , parameters] = line.split('|').slice(1, -1).map((cell) => cell.trim());
+			const [node, , parameters] = line
+				.split('|')
+				.slice(1, -1)
+				.map((cell) => cell.trim());
 			const at = parameters.indexOf('options: ');
 			return { node, options: at < 0 ? [] : listed(parameters.slice(at + 'options: '.length)) };
 		});
@@ -145,12 +190,18 @@ describe("README's table of nodes: the options of each", () => {
 
 	it('defines its shorthands, each of options some node has, and has a row per node', () => {
 		expect([...defined.keys()].sort()).toEqual(["a file's options", 'the reuse options']);
-		const options = new Set(nodes.flatMap(({ versions }) => versions.flatMap((description) => optionNames(description))));
+		const options = new Set(
+			nodes.flatMap(({ versions }) => versions.flatMap((description) => optionNames(description))),
+		);
 		expect([...defined.values()].flat().filter((name) => !options.has(name))).toEqual([]);
-		expect(rows.map((row) => `Abstract ${row.node}`).sort()).toEqual(nodes.map(({ versions }) => versions[versions.length - 1].displayName).sort());
+		expect(rows.map((row) => `Abstract ${row.node}`).sort()).toEqual(
+			nodes.map(({ versions }) => versions[versions.length - 1].displayName).sort(),
+		);
 	});
 
-	it.each(nodes.map(({ versions }) => [versions[versions.length - 1].displayName, versions] as const))('%s: the row names exactly its options', (displayName, versions) => {
+	it.each(
+		nodes.map(({ versions }) => [versions[versions.length - 1].displayName, versions] as const),
+	)('%s: the row names exactly its options', (displayName, versions) => {
 		const row = rows.find((each) => `Abstract ${each.node}` === displayName)!;
 		const latest = versions[versions.length - 1];
 		const newest = optionNames(latest, newestVersion(latest));
@@ -160,7 +211,11 @@ describe("README's table of nodes: the options of each", () => {
 			// A shorthand stands for those of its options the node has.
 			return expanded ? expanded.filter((option) => any.has(option)) : [name];
 		});
-		expect({ displayName, unknown: named.filter((name) => !any.has(name)), missing: newest.filter((name) => !named.includes(name)) }).toEqual({
+		expect({
+			displayName,
+			unknown: named.filter((name) => !any.has(name)),
+			missing: newest.filter((name) => !named.includes(name)),
+		}).toEqual({
 			displayName,
 			unknown: [],
 			missing: [],
@@ -175,7 +230,9 @@ function sameDefault(parameter: Parameter, stated: string): boolean {
 	if (text === 'off') return parameter.default === false;
 	if (String(parameter.default) === text) return true;
 	// A choice's label: "*Auto* (default)" for the value "auto".
-	return parameter.choices.some((choice) => choice.name === text && choice.value === parameter.default);
+	return parameter.choices.some(
+		(choice) => choice.name === text && choice.value === parameter.default,
+	);
 }
 
 interface Statement {
@@ -189,7 +246,14 @@ interface Statement {
 /** Labels of n8n's own node settings (Settings > On Error), not parameters of these nodes. */
 const N8N_SETTINGS = new Set(['Stop Workflow']);
 
-const PAGES = ['README.md', 'CHANGELOG.md', ...fs.readdirSync(path.join(root, 'docs')).filter((file) => file.endsWith('.md')).map((file) => path.join('docs', file))];
+const PAGES = [
+	'README.md',
+	'CHANGELOG.md',
+	...fs
+		.readdirSync(path.join(root, 'docs'))
+		.filter((file) => file.endsWith('.md'))
+		.map((file) => path.join('docs', file)),
+];
 
 /** Every option or parameter stated with a default on the pages. */
 function statements(): Statement[] {
@@ -200,7 +264,12 @@ function statements(): Statement[] {
 		// **Options > Reuse Answers For (Hours)** (0, never, by default)
 		{ pattern: new RegExp(String.raw`\*\*${name}\*\* \((\d+), [a-z]+, by default\)`, 'g') },
 		// **IP Address Column** (default `ip_address`), **Start at Row** (default 1: ...)
-		{ pattern: new RegExp(String.raw`\*\*${name}\*\* \(default \x60?([^\x60\s,:)]+(?:,\d{3})*)\x60?[,:) ]`, 'g') },
+		{
+			pattern: new RegExp(
+				String.raw`\*\*${name}\*\* \(default \x60?([^\x60\s,:)]+(?:,\d{3})*)\x60?[,:) ]`,
+				'g',
+			),
+		},
 		// (Options > Reuse Answers of Test Runs, on), (Skip Webmail Addresses, on by default)
 		{ pattern: new RegExp(String.raw`\(${name}, (on|off)(?: by default)?\)`, 'g') },
 		// option **Header Row**, *Auto* (default)
@@ -213,7 +282,11 @@ function statements(): Statement[] {
 		return patterns.flatMap(({ pattern, choiceOnly }) =>
 			[...text.matchAll(pattern)]
 				.filter((match) => !N8N_SETTINGS.has(match[1]))
-				.map((match) => (choiceOnly ? { file, said: match[0], stated: match[1] } : { file, said: match[0], name: match[1].trim(), stated: match[2] })),
+				.map((match) =>
+					choiceOnly
+						? { file, said: match[0], stated: match[1] }
+						: { file, said: match[0], name: match[1].trim(), stated: match[2] },
+				),
 		);
 	});
 }
@@ -222,7 +295,8 @@ describe('options and defaults the pages state', () => {
 	const found = statements();
 
 	it('finds them on the pages (a pattern that matches nothing checks nothing)', () => {
-		if (process.env.SHOW_STATEMENTS) console.log(found.map((statement) => `${statement.file}: ${statement.said}`).join('\n'));
+		if (process.env.SHOW_STATEMENTS)
+			console.log(found.map((statement) => `${statement.file}: ${statement.said}`).join('\n'));
 		expect(found.filter((statement) => statement.name).length).toBeGreaterThanOrEqual(8);
 		expect(found.filter((statement) => !statement.name).length).toBeGreaterThanOrEqual(3);
 	});
@@ -230,13 +304,25 @@ describe('options and defaults the pages state', () => {
 	it('each names a parameter the nodes have, with that default', () => {
 		const wrong = found.flatMap((statement) => {
 			if (!statement.name) {
-				const owners = PARAMETERS.filter((parameter) => sameDefault(parameter, statement.stated) && parameter.choices.length > 0);
-				return owners.length > 0 ? [] : [`${statement.file}: "${statement.said}": no parameter has the choice "${statement.stated}" as its default`];
+				const owners = PARAMETERS.filter(
+					(parameter) => sameDefault(parameter, statement.stated) && parameter.choices.length > 0,
+				);
+				return owners.length > 0
+					? []
+					: [
+							`${statement.file}: "${statement.said}": no parameter has the choice "${statement.stated}" as its default`,
+						];
 			}
 			const named = PARAMETERS.filter((parameter) => parameter.displayName === statement.name);
-			if (named.length === 0) return [`${statement.file}: "${statement.said}": no parameter or option is named "${statement.name}"`];
+			if (named.length === 0)
+				return [
+					`${statement.file}: "${statement.said}": no parameter or option is named "${statement.name}"`,
+				];
 			const others = named.filter((parameter) => !sameDefault(parameter, statement.stated));
-			return others.map((parameter) => `${statement.file}: "${statement.said}": ${parameter.owner}'s ${parameter.displayName} defaults to ${JSON.stringify(parameter.default)}`);
+			return others.map(
+				(parameter) =>
+					`${statement.file}: "${statement.said}": ${parameter.owner}'s ${parameter.displayName} defaults to ${JSON.stringify(parameter.default)}`,
+			);
 		});
 		expect(wrong).toEqual([]);
 	});

@@ -17,7 +17,10 @@ const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'ut
 };
 
 function packedFiles(): string[] {
-	const result = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' });
+	const result = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+		cwd: root,
+		encoding: 'utf8',
+	});
 	expect(result.status).toBe(0);
 	const [packed] = JSON.parse(result.stdout) as Array<{ files: Array<{ path: string }> }>;
 	return packed.files.map((file) => file.path).sort();
@@ -36,7 +39,10 @@ function instance<T>(file: string): T {
 }
 
 /** The package-relative paths of the files an icon setting (`file:...`, plain or themed) names. */
-function iconFiles(owner: string, icon: INodeTypeDescription['icon'] | Themed<string> | undefined): string[] {
+function iconFiles(
+	owner: string,
+	icon: INodeTypeDescription['icon'] | Themed<string> | undefined,
+): string[] {
 	const names = typeof icon === 'string' ? [icon] : icon ? Object.values(icon) : [];
 	return names
 		.filter((name): name is string => typeof name === 'string' && name.startsWith('file:'))
@@ -51,14 +57,17 @@ describe('npm pack', () => {
 
 	it('holds the built JavaScript, codex files and icons of dist/, and the four top-level files', () => {
 		const needed = filesUnder('dist').filter((file) => /\.(js|node\.json|svg|png)$/.test(file));
-		expect(files).toEqual([...needed, 'CHANGELOG.md', 'LICENSE', 'README.md', 'package.json'].sort());
+		expect(files).toEqual(
+			[...needed, 'CHANGELOG.md', 'LICENSE', 'README.md', 'package.json'].sort(),
+		);
 	});
 
 	it('holds no sources, tests, declarations, source maps or build leftovers', () => {
-		const unwanted = files.filter((file) =>
-			/\.(ts|map|tsbuildinfo)$/.test(file) ||
-			/^(nodes|credentials|test|scripts|bench|examples|icons|\.github|\.ci)\//.test(file) ||
-			file === 'dist/package.json',
+		const unwanted = files.filter(
+			(file) =>
+				/\.(ts|map|tsbuildinfo)$/.test(file) ||
+				/^(nodes|credentials|test|scripts|bench|examples|icons|\.github|\.ci)\//.test(file) ||
+				file === 'dist/package.json',
 		);
 		expect(unwanted).toEqual([]);
 	});
@@ -81,6 +90,8 @@ describe('npm pack', () => {
 
 	it('carries the MIT licence that package.json states', () => {
 		expect(manifest.license).toBe('MIT');
-		expect(fs.readFileSync(path.join(root, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} /);
+		expect(fs.readFileSync(path.join(root, 'LICENSE'), 'utf8')).toMatch(
+			/^MIT License\n\nCopyright \(c\) \d{4} /,
+		);
 	});
 });

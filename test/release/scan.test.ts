@@ -63,9 +63,14 @@ describe("n8n's community-package scan", () => {
 	it('fails on a source violation hidden by an inline eslint-disable', () => {
 		const dir = copyPackage();
 		copies.push(dir);
-		fs.writeFileSync(path.join(dir, 'nodes/AbstractIban/planted.ts'), UNSORTED_OPTIONS_UNDER_DISABLE);
+		fs.writeFileSync(
+			path.join(dir, 'nodes/AbstractIban/planted.ts'),
+			UNSORTED_OPTIONS_UNDER_DISABLE,
+		);
 		const { status, output } = scan(dir);
-		expect(output).toMatch(/✖ source: ESLint violations found[\s\S]*planted\.ts[\s\S]*node-param-options-type-unsorted-items/);
+		expect(output).toMatch(
+			/✖ source: ESLint violations found[\s\S]*planted\.ts[\s\S]*node-param-options-type-unsorted-items/,
+		);
 		expect(output).toContain('✔ npm pack tarball:');
 		expect(status).toBe(1);
 	}, 180_000);
@@ -73,10 +78,15 @@ describe("n8n's community-package scan", () => {
 	it('fails on a violation only the packed JavaScript holds', () => {
 		const dir = copyPackage();
 		copies.push(dir);
-		fs.writeFileSync(path.join(dir, 'dist/nodes/AbstractIban/planted.js'), 'setTimeout(() => undefined, 10);\n');
+		fs.writeFileSync(
+			path.join(dir, 'dist/nodes/AbstractIban/planted.js'),
+			'setTimeout(() => undefined, 10);\n',
+		);
 		const { status, output } = scan(dir);
 		expect(output).toContain('✔ source:');
-		expect(output).toMatch(/✖ npm pack tarball: ESLint violations found[\s\S]*planted\.js[\s\S]*no-restricted-globals/);
+		expect(output).toMatch(
+			/✖ npm pack tarball: ESLint violations found[\s\S]*planted\.js[\s\S]*no-restricted-globals/,
+		);
 		expect(status).toBe(1);
 	}, 180_000);
 

@@ -1,7 +1,12 @@
 import type { SandboxResponse } from './types';
 
 /** The live service family's error body, `{"error": {"message", "code", "details"}}`: the text is under `error`. */
-export function errorResponse(status: number, message: string, code: string, details: unknown = null): SandboxResponse {
+export function errorResponse(
+	status: number,
+	message: string,
+	code: string,
+	details: unknown = null,
+): SandboxResponse {
 	return { status, json: { error: { message, code, details } } };
 }
 

@@ -101,7 +101,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const patterns = new Map<string, ActivePattern>();
 	const rateLimits = new Map<string, number>();
 	const quotas = new Map<string, { credits: number; status: 422 | 403 }>();
-	const picked = new Map<string, Array<{ when: (request: SandboxRequest) => boolean; fault: Fault }>>();
+	const picked = new Map<
+		string,
+		Array<{ when: (request: SandboxRequest) => boolean; fault: Fault }>
+	>();
 
 	const storage = await createStorageHost(host, log, options.storagePort);
 	let apiBase = '';
@@ -139,7 +142,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			return send(res, errorResponse(404, `No service under /${service}`, 'not_found'));
 		}
 
-		const fault = faults.get(service)?.shift() ?? patternFault(service) ?? picked.get(service)?.find(({ when }) => when(request))?.fault;
+		const fault =
+			faults.get(service)?.shift() ??
+			patternFault(service) ??
+			picked.get(service)?.find(({ when }) => when(request))?.fault;
 		if (fault?.kind === 'drop') {
 			entry.fault = 'drop';
 			req.socket.destroy();
@@ -152,8 +158,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		if (fault?.kind === 'status') {
 			entry.fault = `status ${fault.status}`;
 			entry.status = fault.status;
-			const response = errorResponse(fault.status, fault.message ?? faultMessage(fault.status), faultCode(fault.status));
-			if (fault.retryAfter !== undefined) response.headers = { 'Retry-After': String(fault.retryAfter) };
+			const response = errorResponse(
+				fault.status,
+				fault.message ?? faultMessage(fault.status),
+				faultCode(fault.status),
+			);
+			if (fault.retryAfter !== undefined)
+				response.headers = { 'Retry-After': String(fault.retryAfter) };
 			return send(res, response);
 		}
 
@@ -162,17 +173,29 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		send(res, response);
 	}
 
-	async function serve(module: ServiceModule, request: SandboxRequest, arrivedAt: number): Promise<SandboxResponse> {
+	async function serve(
+		module: ServiceModule,
+		request: SandboxRequest,
+		arrivedAt: number,
+	): Promise<SandboxResponse> {
 		extractKey(module, request);
 		if (!request.key || !validKeys.get(module.name)?.has(request.key)) {
 			return module.rejectKey ? module.rejectKey(request) : unauthorized();
 		}
 		if (!takeToken(module.name, request.key, arrivedAt)) {
-			return errorResponse(429, 'Too many requests: the plan allows fewer requests per second.', 'too_many_requests');
+			return errorResponse(
+				429,
+				'Too many requests: the plan allows fewer requests per second.',
+				'too_many_requests',
+			);
 		}
 		const quota = module.charges === false ? undefined : quotas.get(module.name);
 		if (quota && quota.credits <= 0) {
-			return errorResponse(quota.status, 'Insufficient API credits for this request.', 'quota_reached');
+			return errorResponse(
+				quota.status,
+				'Insufficient API credits for this request.',
+				'quota_reached',
+			);
 		}
 		// The credit is taken at arrival and given back if the answer is an error: requests answered
 		// at the same time cannot both spend the last credit, so a quota of N answers exactly N.
@@ -205,7 +228,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		const pattern = patterns.get(service);
 		if (!pattern || pattern.faults.length === 0) return undefined;
 		pattern.seen++;
-		const hit = pattern.every ? pattern.seen % pattern.every === 0 : pattern.random() < (pattern.probability ?? 0);
+		const hit = pattern.every
+			? pattern.seen % pattern.every === 0
+			: pattern.random() < (pattern.probability ?? 0);
 		if (!hit) return undefined;
 		return pattern.faults[pattern.used++ % pattern.faults.length];
 	}
@@ -232,8 +257,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			for (const id of windows.keys()) if (id.startsWith(`${service}\n`)) windows.delete(id);
 		},
 		faultPattern: (service, pattern) =>
-			patterns.set(service, { ...pattern, seen: 0, used: 0, random: randomFraction(pattern.seed ?? 1) }),
-		faultWhen: (service, when, fault) => picked.set(service, [...(picked.get(service) ?? []), { when, fault }]),
+			patterns.set(service, {
+				...pattern,
+				seen: 0,
+				used: 0,
+				random: randomFraction(pattern.seed ?? 1),
+			}),
+		faultWhen: (service, when, fault) =>
+			picked.set(service, [...(picked.get(service) ?? []), { when, fault }]),
 		refuseDownloads: (when) => storage.refuseWhen(when),
 		setQuota: (service, credits, status = 422) => quotas.set(service, { credits, status }),
 		addKey: (service, key) => validKeys.get(service)?.add(key),
@@ -296,12 +327,15 @@ function extractKey(module: ServiceModule, request: SandboxRequest) {
 	for (const source of module.keyFrom) {
 		let key: unknown;
 		if (source === 'query') key = request.query.api_key;
-		if (source === 'bearer') key = /^Bearer\s+(.+)$/i.exec(String(request.headers.authorization ?? ''))?.[1];
+		if (source === 'bearer')
+			key = /^Bearer\s+(.+)$/i.exec(String(request.headers.authorization ?? ''))?.[1];
 		if (source === 'form' || source === 'json') key = request.fields.api_key;
 		if (source === 'multipart') {
 			const data = request.parts.find((part) => part.name === 'data');
 			try {
-				key = data ? (JSON.parse(data.data.toString('utf8')) as { api_key?: unknown }).api_key : undefined;
+				key = data
+					? (JSON.parse(data.data.toString('utf8')) as { api_key?: unknown }).api_key
+					: undefined;
 			} catch {
 				key = undefined;
 			}

@@ -11,7 +11,12 @@ export async function createStorageHost(
 	host: string,
 	log: LoggedRequest[],
 	port = 0,
-): Promise<StorageHost & { close(): Promise<void>; refuseWhen(when: ((path: string) => boolean) | undefined): void }> {
+): Promise<
+	StorageHost & {
+		close(): Promise<void>;
+		refuseWhen(when: ((path: string) => boolean) | undefined): void;
+	}
+> {
 	const objects = new Map<string, StoredObject>();
 	/** Downloads refused (403) as an expired link is, whatever the object: a test's fault. */
 	let refused: ((path: string) => boolean) | undefined;
@@ -31,8 +36,12 @@ export async function createStorageHost(
 		log.push(entry);
 		const object = objects.get(url.pathname);
 		const signed = object?.requireQuery ?? {};
-		const signatureOk = Object.entries(signed).every(([name, value]) => url.searchParams.get(name) === value);
-		const expired = (object?.expiresAt !== undefined && Date.now() > object.expiresAt) || refused?.(url.pathname) === true;
+		const signatureOk = Object.entries(signed).every(
+			([name, value]) => url.searchParams.get(name) === value,
+		);
+		const expired =
+			(object?.expiresAt !== undefined && Date.now() > object.expiresAt) ||
+			refused?.(url.pathname) === true;
 		if (!object || !signatureOk || expired) {
 			entry.status = object ? 403 : 404;
 			res.writeHead(entry.status, { 'Content-Type': 'text/plain' });
@@ -40,7 +49,10 @@ export async function createStorageHost(
 			return;
 		}
 		entry.status = 200;
-		res.writeHead(200, { 'Content-Type': object.contentType, 'Content-Length': String(object.bytes.length) });
+		res.writeHead(200, {
+			'Content-Type': object.contentType,
+			'Content-Length': String(object.bytes.length),
+		});
 		if (object.truncateAt !== undefined && object.truncateAt < object.bytes.length) {
 			entry.fault = `truncated at ${object.truncateAt} of ${object.bytes.length} bytes`;
 			res.write(object.bytes.subarray(0, object.truncateAt), () => res.destroy());

@@ -33,10 +33,14 @@ interface WorkflowLike {
 }
 
 /** Puts each stored input a workflow reads in place; returns the paths written. */
-export async function placeStoredInputs(workflow: WorkflowLike, workingDirectory: string): Promise<string[]> {
+export async function placeStoredInputs(
+	workflow: WorkflowLike,
+	workingDirectory: string,
+): Promise<string[]> {
 	const placed: string[] = [];
 	for (const node of workflow.nodes) {
-		if (node.type !== 'n8n-nodes-base.readWriteFile' || node.parameters.operation !== 'read') continue;
+		if (node.type !== 'n8n-nodes-base.readWriteFile' || node.parameters.operation !== 'read')
+			continue;
 		const filePath = path.resolve(workingDirectory, String(node.parameters.fileSelector ?? ''));
 		const name = path.basename(filePath);
 		if (!Object.hasOwn(STORED_INPUTS, name)) continue;

@@ -41,7 +41,10 @@ export interface ServiceModule {
 	rejectKey?(request: SandboxRequest): SandboxResponse;
 	/** Whether this request spends a credit (quotas), default yes. */
 	charges?: boolean;
-	handle(request: SandboxRequest, sandbox: SandboxContext): SandboxResponse | Promise<SandboxResponse>;
+	handle(
+		request: SandboxRequest,
+		sandbox: SandboxContext,
+	): SandboxResponse | Promise<SandboxResponse>;
 }
 
 /** What a service module may use of the sandbox beyond its request. */

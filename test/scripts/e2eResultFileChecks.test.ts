@@ -19,13 +19,24 @@ describe('checks of a run with a result file', () => {
 		name: 'Bulk',
 		connections: {},
 		nodes: [
-			{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			{
 				name: 'Emails',
 				type: 'n8n-nodes-abstractapi.abstractEmail',
 				typeVersion: 1,
 				position: [0, 0],
-				parameters: { input: 'csvFile', binaryPropertyName: 'data', emailColumn: 'email', output: 'resultFile' },
+				parameters: {
+					input: 'csvFile',
+					binaryPropertyName: 'data',
+					emailColumn: 'email',
+					output: 'resultFile',
+				},
 				credentials: { abstractEmailApi: { id: 'sandbox-abstractEmailApi', name: 'sandbox' } },
 			},
 		],
@@ -36,12 +47,26 @@ describe('checks of a run with a result file', () => {
 			resultData: {
 				runData: {
 					Start: [{ executionIndex: 0, source: [], data: { main: [[{ json: {} }]] } }],
-					Emails: [{ executionIndex: 1, source: [{ previousNode: 'Start' }], data: { main: [[{ json: { rows: 3, answered: 3 } }]] } }],
+					Emails: [
+						{
+							executionIndex: 1,
+							source: [{ previousNode: 'Start' }],
+							data: { main: [[{ json: { rows: 3, answered: 3 } }]] },
+						},
+					],
 				},
 			},
 		},
 	};
-	const request = () => ({ service: 'email', status: 200, method: 'POST', path: '/v1/', query: {}, headers: {} }) as unknown as LoggedRequest;
+	const request = () =>
+		({
+			service: 'email',
+			status: 200,
+			method: 'POST',
+			path: '/v1/',
+			query: {},
+			headers: {},
+		}) as unknown as LoggedRequest;
 	const example: Example = { file: 'bulk.json', id: 'ex', workflow };
 	const check = async (requests: number) =>
 		await checkRun(example, workflow, {
@@ -56,6 +81,8 @@ describe('checks of a run with a result file', () => {
 
 	it('expects one request per row of the file, though the node outputs one item', async () => {
 		expect((await check(3)).problems).toEqual([]);
-		expect((await check(1)).problems).toEqual(['the sandbox got 1 email request(s), expected one per input item (per row of a CSV file): 3']);
+		expect((await check(1)).problems).toEqual([
+			'the sandbox got 1 email request(s), expected one per input item (per row of a CSV file): 3',
+		]);
 	});
 });

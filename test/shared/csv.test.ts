@@ -34,18 +34,57 @@ function errorOf(run: () => unknown): CsvError {
 
 describe('CSV parser rules', () => {
 	test.each<[string, string, string[][]]>([
-		['plain records with LF', 'a,b,c\n1,2,3\n', [['a', 'b', 'c'], ['1', '2', '3']]],
-		['CRLF record ends', 'a,b\r\n1,2\r\n', [['a', 'b'], ['1', '2']]],
-		['a lone CR ends a record', 'a,b\r1,2\r', [['a', 'b'], ['1', '2']]],
+		[
+			'plain records with LF',
+			'a,b,c\n1,2,3\n',
+			[
+				['a', 'b', 'c'],
+				['1', '2', '3'],
+			],
+		],
+		[
+			'CRLF record ends',
+			'a,b\r\n1,2\r\n',
+			[
+				['a', 'b'],
+				['1', '2'],
+			],
+		],
+		[
+			'a lone CR ends a record',
+			'a,b\r1,2\r',
+			[
+				['a', 'b'],
+				['1', '2'],
+			],
+		],
 		['mixed line ends', 'a\r\nb\nc\rd', [['a'], ['b'], ['c'], ['d']]],
-		['last record without a line end', 'a,b\n1,2', [['a', 'b'], ['1', '2']]],
-		['empty fields', ',a,,\n,\n', [['', 'a', '', ''], ['', '']]],
+		[
+			'last record without a line end',
+			'a,b\n1,2',
+			[
+				['a', 'b'],
+				['1', '2'],
+			],
+		],
+		[
+			'empty fields',
+			',a,,\n,\n',
+			[
+				['', 'a', '', ''],
+				['', ''],
+			],
+		],
 		['quoted comma', '"a,b",c\n', [['a,b', 'c']]],
 		['doubled quotes', '"say ""hi""",x\n', [['say "hi"', 'x']]],
 		['line breaks inside quotes are kept', '"1\n2\r\n3\r4",x\n', [['1\n2\r\n3\r4', 'x']]],
 		['empty quoted field', '"",""\n""', [['', ''], ['']]],
 		['only a doubled quote', '""""', [['"']]],
-		['quote inside an unquoted field kept literally', 'a"b,5" screen,x""\n', [['a"b', '5" screen', 'x""']]],
+		[
+			'quote inside an unquoted field kept literally',
+			'a"b,5" screen,x""\n',
+			[['a"b', '5" screen', 'x""']],
+		],
 		['space before a quote makes an unquoted field', ' "a",b\n', [[' "a"', 'b']]],
 		['empty lines are rows with one empty field', 'a\n\n\r\nb\n', [['a'], [''], [''], ['b']]],
 		['UTF-8 text', 'Zoë,日本,😀\n', [['Zoë', '日本', '😀']]],
@@ -101,20 +140,23 @@ describe('CSV parser chunking', () => {
 		'ab',
 	];
 
-	test.each(tricky.map((text) => [JSON.stringify(text), text]))('every split point of %s', (_name, text) => {
-		const bytes = utf8(text);
-		const whole = parseCsv(bytes);
-		for (let at = 0; at <= bytes.length; at++) {
-			expect(parseInChunks(bytes, [at])).toEqual(whole);
-		}
-		for (let a = 0; a <= bytes.length; a++) {
-			for (let b = a; b <= bytes.length; b++) {
-				expect(parseInChunks(bytes, [a, b])).toEqual(whole);
+	test.each(tricky.map((text) => [JSON.stringify(text), text]))(
+		'every split point of %s',
+		(_name, text) => {
+			const bytes = utf8(text);
+			const whole = parseCsv(bytes);
+			for (let at = 0; at <= bytes.length; at++) {
+				expect(parseInChunks(bytes, [at])).toEqual(whole);
 			}
-		}
-		const everyByte = Array.from({ length: bytes.length }, (_, k) => k);
-		expect(parseInChunks(bytes, everyByte)).toEqual(whole);
-	});
+			for (let a = 0; a <= bytes.length; a++) {
+				for (let b = a; b <= bytes.length; b++) {
+					expect(parseInChunks(bytes, [a, b])).toEqual(whole);
+				}
+			}
+			const everyByte = Array.from({ length: bytes.length }, (_, k) => k);
+			expect(parseInChunks(bytes, everyByte)).toEqual(whole);
+		},
+	);
 
 	test('errors name the same line however the input is split', () => {
 		const bytes = utf8('a\r\n"b\r\nc"d\n');
@@ -132,7 +174,24 @@ describe('CSV parser chunking', () => {
 });
 
 describe('CSV parser against csv-parse (oracle) on random files', () => {
-	const alphabet = ['a', 'b', 'Z', '0', ' ', ',', '"', '\n', '\r', '\r\n', 'é', '日', '😀', '\ufffd', '\t', ';'];
+	const alphabet = [
+		'a',
+		'b',
+		'Z',
+		'0',
+		' ',
+		',',
+		'"',
+		'\n',
+		'\r',
+		'\r\n',
+		'é',
+		'日',
+		'😀',
+		'\ufffd',
+		'\t',
+		';',
+	];
 
 	function randomFile(next: () => number) {
 		const lineEnds = [['\n'], ['\r\n'], ['\r'], ['\n', '\r\n', '\r']][Math.floor(next() * 4)];
@@ -151,14 +210,17 @@ describe('CSV parser against csv-parse (oracle) on random files', () => {
 			}
 			// An unquoted field may hold neither a separator nor a line break, nor start with a quote.
 			const written = fields.map((value) =>
-				/[,\r\n]/.test(value) || value.startsWith('"') || next() < 0.3 ? `"${value.replace(/"/g, '""')}"` : value,
+				/[,\r\n]/.test(value) || value.startsWith('"') || next() < 0.3
+					? `"${value.replace(/"/g, '""')}"`
+					: value,
 			);
 			starts.push({ line: text.split(/\r\n|\n|\r/).length, offset: Buffer.byteLength(text) });
 			records.push(fields);
 			const last = r === recordCount - 1;
 			const end = last && next() < 0.5 ? '' : lineEnds[Math.floor(next() * lineEnds.length)];
 			// An empty line right after a CR, or at the very end, would not be one: write it as "".
-			const line = written.join(',') === '' && (text.endsWith('\r') || end === '') ? '""' : written.join(',');
+			const line =
+				written.join(',') === '' && (text.endsWith('\r') || end === '') ? '""' : written.join(',');
 			text += line + end;
 		}
 		return { text, records, starts };
@@ -179,7 +241,9 @@ describe('CSV parser against csv-parse (oracle) on random files', () => {
 			expect({ file, text, fields: fieldsOf(rows) }).toEqual({ file, text, fields: oracle });
 			expect(fieldsOf(rows)).toEqual(records);
 			expect(rows.map(({ line, offset }) => ({ line, offset }))).toEqual(starts);
-			const splits = [Math.floor(next() * bytes.length), Math.floor(next() * bytes.length)].sort((a, b) => a - b);
+			const splits = [Math.floor(next() * bytes.length), Math.floor(next() * bytes.length)].sort(
+				(a, b) => a - b,
+			);
 			expect(parseInChunks(bytes, splits)).toEqual(rows);
 		}
 	});

@@ -35,7 +35,7 @@ export const FORMULA_TABLE: Array<[string, boolean]> = [
 	['@user', true],
 	['+1 415 555 2671 ext 3', true],
 	['-2+3*A1', true],
-	['-cmd|\' /C calc\'!A0', true],
+	["-cmd|' /C calc'!A0", true],
 	["'=1+2", true],
 	["''@x", true],
 	['=1+2\nsecond line', true],
@@ -87,7 +87,7 @@ export const INNER_TABLE: Array<[string, string]> = [
 	['a|@SUM(A1)', "a|'@SUM(A1)"],
 	['note\n-A1', "note\n'-A1"],
 	['\t=1', "'\t'=1"],
-	['a;\'=1', "a;''=1"],
+	["a;'=1", "a;''=1"],
 	// Left alone: numbers after a separator, a leading space, a line break before plain text.
 	['-12,50', '-12,50'],
 	['x;-5;+1 415 555 2671', 'x;-5;+1 415 555 2671'],
@@ -97,24 +97,51 @@ export const INNER_TABLE: Array<[string, string]> = [
 ];
 
 describe('defuseFormula after a separator inside a cell', () => {
-	it.each(INNER_TABLE.map(([cell, written]) => [JSON.stringify(cell), cell, written] as const))('%s', (_shown, cell, written) => {
-		expect(defuseFormula(cell)).toBe(written);
-		expect(needsDefusing(cell)).toBe(written !== cell);
-		expect(undefuseFormula(written)).toBe(cell);
-	});
+	it.each(INNER_TABLE.map(([cell, written]) => [JSON.stringify(cell), cell, written] as const))(
+		'%s',
+		(_shown, cell, written) => {
+			expect(defuseFormula(cell)).toBe(written);
+			expect(needsDefusing(cell)).toBe(written !== cell);
+			expect(undefuseFormula(written)).toBe(cell);
+		},
+	);
 });
 
 describe('needsDefusing: which cells get an apostrophe', () => {
-	it.each(FORMULA_TABLE.map(([cell, defused]) => [JSON.stringify(cell), cell, defused] as const))('%s', (_shown, cell, defused) => {
-		expect(needsDefusing(cell)).toBe(defused);
-		// A leading tab, CR or LF is a separator too: the formula after it gets its own apostrophe (INNER_TABLE).
-		expect(defuseFormula(cell)).toBe(defused ? `'${cell.replace(/^([\t\r\n])=/, "$1'=")}` : cell);
-	});
+	it.each(FORMULA_TABLE.map(([cell, defused]) => [JSON.stringify(cell), cell, defused] as const))(
+		'%s',
+		(_shown, cell, defused) => {
+			expect(needsDefusing(cell)).toBe(defused);
+			// A leading tab, CR or LF is a separator too: the formula after it gets its own apostrophe (INNER_TABLE).
+			expect(defuseFormula(cell)).toBe(defused ? `'${cell.replace(/^([\t\r\n])=/, "$1'=")}` : cell);
+		},
+	);
 
 	it('is undone exactly, for the table and for random cells of apostrophes, triggers and digits', () => {
 		for (const [cell] of FORMULA_TABLE) expect(undefuseFormula(defuseFormula(cell))).toBe(cell);
 		const random = randomFraction(23);
-		const alphabet = ["'", '=', '+', '-', '@', '\t', '\r', '\n', '\0', ',', ';', '|', '1', ' ', '.', 'a', '(', '"', '%', '€'];
+		const alphabet = [
+			"'",
+			'=',
+			'+',
+			'-',
+			'@',
+			'\t',
+			'\r',
+			'\n',
+			'\0',
+			',',
+			';',
+			'|',
+			'1',
+			' ',
+			'.',
+			'a',
+			'(',
+			'"',
+			'%',
+			'€',
+		];
 		for (let round = 0; round < 20000; round++) {
 			let cell = '';
 			const length = Math.floor(random() * 8);
@@ -132,7 +159,17 @@ describe("the docs' way to undo the rule in a Code node", () => {
 		expect(code).toBeDefined();
 		// The two lines as a function of the cell `c`, as a Code node would run them.
 		const undo = new Function('c', `${code}\nreturn original;`) as (cell: string) => string;
-		const cells = [...FORMULA_TABLE.map(([cell]) => cell), ...INNER_TABLE.map(([cell]) => cell), "'", "''", "'-12.5", "''=1", "'- 5", ",'=1", "'\t''=1"];
+		const cells = [
+			...FORMULA_TABLE.map(([cell]) => cell),
+			...INNER_TABLE.map(([cell]) => cell),
+			"'",
+			"''",
+			"'-12.5",
+			"''=1",
+			"'- 5",
+			",'=1",
+			"'\t''=1",
+		];
 		for (const cell of cells) {
 			expect(undo(defuseFormula(cell))).toBe(cell);
 			expect(undo(defuseFormula(cell))).toBe(undefuseFormula(defuseFormula(cell)));
@@ -142,13 +179,21 @@ describe("the docs' way to undo the rule in a Code node", () => {
 
 const RECORDS: string[][] = [
 	['name', 'note', 'phone'],
-	...FORMULA_TABLE.map(([cell], index) => [`Lead ${index} Müller`, cell, index % 2 === 0 ? '+1 415 555 2671' : '-12.5']),
+	...FORMULA_TABLE.map(([cell], index) => [
+		`Lead ${index} Müller`,
+		cell,
+		index % 2 === 0 ? '+1 415 555 2671' : '-12.5',
+	]),
 	...INNER_TABLE.map(([cell], index) => [`Lead ${index}`, cell, '-50%']),
 	['a;b', 'c\td', 'e,f'],
 	['  spaced  ', '"', 'line\r\nbreak'],
 ];
 
-async function written(delimiter: CsvDelimiter, byteOrderMark: boolean, defuseFormulas: boolean): Promise<{ bytes: Buffer; defused: number }> {
+async function written(
+	delimiter: CsvDelimiter,
+	byteOrderMark: boolean,
+	defuseFormulas: boolean,
+): Promise<{ bytes: Buffer; defused: number }> {
 	const stream = new CsvStream({ delimiter, byteOrderMark, defuseFormulas });
 	const parts: Buffer[] = [];
 	const reading = (async () => {
@@ -161,22 +206,34 @@ async function written(delimiter: CsvDelimiter, byteOrderMark: boolean, defuseFo
 }
 
 const VARIANTS = ([',', ';', '\t'] as const).flatMap((delimiter) =>
-	[true, false].flatMap((byteOrderMark) => [true, false].map((defuse) => [JSON.stringify(delimiter), byteOrderMark, defuse, delimiter] as const)),
+	[true, false].flatMap((byteOrderMark) =>
+		[true, false].map(
+			(defuse) => [JSON.stringify(delimiter), byteOrderMark, defuse, delimiter] as const,
+		),
+	),
 );
 
 describe('a result file in every form reads back exactly', () => {
-	it.each(VARIANTS)('delimiter %s, byte order mark %s, defused %s', async (_shown, byteOrderMark, defuse, delimiter) => {
-		const { bytes, defused } = await written(delimiter, byteOrderMark, defuse);
-		const expected = defuse ? RECORDS.map((record) => record.map(defuseFormula)) : RECORDS;
-		expect(defused).toBe(defuse ? FORMULA_TABLE.filter(([, yes]) => yes).length + INNER_TABLE.filter(([cell, written]) => cell !== written).length : 0);
-		expect(bytes.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]))).toBe(byteOrderMark);
-		// The package's reader, the delimiter detected from the header row.
-		const own = parseCsv(bytes, { delimiter: 'detect' }).map((row) => row.fields);
-		expect(own).toEqual(expected);
-		// csv-parse, as n8n's Extract From File reads a CSV file (the delimiter given, a BOM skipped).
-		expect(oracleParse(bytes, { bom: true, delimiter })).toEqual(expected);
-		if (defuse) expect(expected.map((record) => record.map(undefuseFormula))).toEqual(RECORDS);
-	});
+	it.each(VARIANTS)(
+		'delimiter %s, byte order mark %s, defused %s',
+		async (_shown, byteOrderMark, defuse, delimiter) => {
+			const { bytes, defused } = await written(delimiter, byteOrderMark, defuse);
+			const expected = defuse ? RECORDS.map((record) => record.map(defuseFormula)) : RECORDS;
+			expect(defused).toBe(
+				defuse
+					? FORMULA_TABLE.filter(([, yes]) => yes).length +
+							INNER_TABLE.filter(([cell, written]) => cell !== written).length
+					: 0,
+			);
+			expect(bytes.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]))).toBe(byteOrderMark);
+			// The package's reader, the delimiter detected from the header row.
+			const own = parseCsv(bytes, { delimiter: 'detect' }).map((row) => row.fields);
+			expect(own).toEqual(expected);
+			// csv-parse, as n8n's Extract From File reads a CSV file (the delimiter given, a BOM skipped).
+			expect(oracleParse(bytes, { bom: true, delimiter })).toEqual(expected);
+			if (defuse) expect(expected.map((record) => record.map(undefuseFormula))).toEqual(RECORDS);
+		},
+	);
 });
 
 describe('the delimiter, from a sep= line or the first rows together', () => {
@@ -189,16 +246,36 @@ describe('the delimiter, from a sep= line or the first rows together', () => {
 	it.each([
 		['a comma file', 'name,email\nAnn;x,a@b.c\nBob,b@b.c\n', ','],
 		['a comma file with a semicolon in its header', 'name,note;x\nAnn,y\n', ','],
-		['a semicolon file, as Excel writes it in most of Europe', 'Name;E-Mail;Notiz\nMüller;m@x.de;"a, b"\n', ';'],
-		['a semicolon file with commas in its header and a decimal comma', 'Name, Vorname;Umsatz (EUR, netto);email\nMüller, Hans;12,50;h@x.de\n', ';'],
-		['a headerless semicolon file with a decimal comma', '+4930123456;Müller;12,50\n+4930123457;Schulz;3,10\n', ';'],
-		['a headerless semicolon file with a comma in a name', '+4930123456;Müller, Hans\n+4930123457;Schulz, Eva\n', ';'],
+		[
+			'a semicolon file, as Excel writes it in most of Europe',
+			'Name;E-Mail;Notiz\nMüller;m@x.de;"a, b"\n',
+			';',
+		],
+		[
+			'a semicolon file with commas in its header and a decimal comma',
+			'Name, Vorname;Umsatz (EUR, netto);email\nMüller, Hans;12,50;h@x.de\n',
+			';',
+		],
+		[
+			'a headerless semicolon file with a decimal comma',
+			'+4930123456;Müller;12,50\n+4930123457;Schulz;3,10\n',
+			';',
+		],
+		[
+			'a headerless semicolon file with a comma in a name',
+			'+4930123456;Müller, Hans\n+4930123457;Schulz, Eva\n',
+			';',
+		],
 		['a tab file with a comma in a name', '+4930123456\tDoe, Jane\n+4930123457\tRoe, Max\n', '\t'],
 		['a tab file', 'name\temail\nAnn\ta@b.c\n', '\t'],
 		['delimiters inside quotes do not count', '"a,b";"c,d"\n"e,f";g\n', ';'],
 		['a quoted line break does not end a row', '"a\nb,c";d\ne;f\n', ';'],
 		['one column', 'email\na@b.c\n', ','],
-		['a header of one column over rows of two', 'Telefon\n+4930123456;Müller\n+4930123457;Schulz\n', ';'],
+		[
+			'a header of one column over rows of two',
+			'Telefon\n+4930123456;Müller\n+4930123457;Schulz\n',
+			';',
+		],
 		['a sep= line decides', 'sep=;\na,b;c\n', ';'],
 		['a sep= line after a byte order mark, upper case', '\ufeffSEP=\t\r\na,b\tc\r\n', '\t'],
 	])('%s', (_name, text, delimiter) => {
@@ -212,21 +289,32 @@ describe('the delimiter, from a sep= line or the first rows together', () => {
 	});
 
 	it('a sep= line is skipped, its line counted; one the reader cannot follow, or against the one given, is refused', () => {
-		const rows = parseCsv(Buffer.from('sep=;\r\nName;email\r\nAnn;a@b.c\r\n'), { delimiter: 'detect' });
+		const rows = parseCsv(Buffer.from('sep=;\r\nName;email\r\nAnn;a@b.c\r\n'), {
+			delimiter: 'detect',
+		});
 		expect(rows.map((row) => [row.number, row.line, row.fields])).toEqual([
 			[1, 2, ['Name', 'email']],
 			[2, 3, ['Ann', 'a@b.c']],
 		]);
-		expect(parseCsv(Buffer.from('sep=;\na;b\n'), { delimiter: ';' }).map((row) => row.fields)).toEqual([['a', 'b']]);
-		expect(() => parseCsv(Buffer.from('sep=|\na|b\n'), { delimiter: 'detect' })).toThrow('its first line says sep=|, a delimiter this node cannot read');
-		expect(() => parseCsv(Buffer.from('sep=;\na;b\n'), { delimiter: ',' })).toThrow('its first line says sep=; (semicolon), but Delimiter is comma');
+		expect(
+			parseCsv(Buffer.from('sep=;\na;b\n'), { delimiter: ';' }).map((row) => row.fields),
+		).toEqual([['a', 'b']]);
+		expect(() => parseCsv(Buffer.from('sep=|\na|b\n'), { delimiter: 'detect' })).toThrow(
+			'its first line says sep=|, a delimiter this node cannot read',
+		);
+		expect(() => parseCsv(Buffer.from('sep=;\na;b\n'), { delimiter: ',' })).toThrow(
+			'its first line says sep=; (semicolon), but Delimiter is comma',
+		);
 		// Not a sep= line: text after the delimiter, or no delimiter.
-		expect(parseCsv(Buffer.from('sep=;x\n'), { delimiter: ',' }).map((row) => row.fields)).toEqual([['sep=;x']]);
+		expect(parseCsv(Buffer.from('sep=;x\n'), { delimiter: ',' }).map((row) => row.fields)).toEqual([
+			['sep=;x'],
+		]);
 	});
 
 	it('decides from rows past the first 64 KB chunk boundary the same as whole, byte by byte too', () => {
 		let text = 'Name, Vorname;Umsatz (EUR, netto);email\n';
-		for (let index = 0; index < 3000; index++) text += `"Müller, Hans ${index}";${index},50;h${index}@x.de\n`;
+		for (let index = 0; index < 3000; index++)
+			text += `"Müller, Hans ${index}";${index},50;h${index}@x.de\n`;
 		const whole = parseCsv(Buffer.from(text), { delimiter: 'detect' }).map((row) => row.fields);
 		expect(whole[1]).toEqual(['Müller, Hans 0', '0,50', 'h0@x.de']);
 		const rows: string[][] = [];

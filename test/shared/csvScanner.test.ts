@@ -7,7 +7,15 @@
  */
 import { parse as oracleParse } from 'csv-parse/sync';
 
-import { CsvError, CsvParser, CsvScanner, csvFields, parseCsv, type CsvRecord, type CsvRow } from '../../nodes/shared/csv/csv';
+import {
+	CsvError,
+	CsvParser,
+	CsvScanner,
+	csvFields,
+	parseCsv,
+	type CsvRecord,
+	type CsvRow,
+} from '../../nodes/shared/csv/csv';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const fieldsOf = (rows: CsvRow[]) => rows.map((row) => row.fields);
@@ -28,12 +36,17 @@ function parseInChunks(bytes: Uint8Array, splits: number[]): CsvRow[] {
 }
 
 /** What the scanner hands over for each record: the path taken and its raw text when fast. */
-function scanned(bytes: Uint8Array): Array<{ fields: string[]; raw: string | undefined; ascii: boolean }> {
+function scanned(
+	bytes: Uint8Array,
+): Array<{ fields: string[]; raw: string | undefined; ascii: boolean }> {
 	const records: Array<{ fields: string[]; raw: string | undefined; ascii: boolean }> = [];
 	const scanner = new CsvScanner((record: CsvRecord) =>
 		records.push({
 			fields: csvFields(record),
-			raw: record.rawStart >= 0 ? record.bytes.toString('utf8', record.rawStart, record.rawEnd) : undefined,
+			raw:
+				record.rawStart >= 0
+					? record.bytes.toString('utf8', record.rawStart, record.rawEnd)
+					: undefined,
 			ascii: record.ascii,
 		}),
 	);
@@ -43,7 +56,12 @@ function scanned(bytes: Uint8Array): Array<{ fields: string[]; raw: string | und
 }
 
 function oracle(text: string): string[][] {
-	return oracleParse(text, { bom: true, relax_quotes: true, relax_column_count: true, record_delimiter: ['\r\n', '\n', '\r'] }) as string[][];
+	return oracleParse(text, {
+		bom: true,
+		relax_quotes: true,
+		relax_column_count: true,
+		record_delimiter: ['\r\n', '\n', '\r'],
+	}) as string[][];
 }
 
 describe('CSV fast path', () => {
@@ -90,12 +108,14 @@ describe('CSV fast path', () => {
 	});
 
 	test('a multi-byte character, a CRLF and a BOM split at every point between two chunks', () => {
-		const text = '\ufeffnetwork,city\r\n1.0.0.0/24,Zoë 😀\r\n"2.0.0.0/24","日本, 東京"\r\n3.0.0.0/24,x\r';
+		const text =
+			'\ufeffnetwork,city\r\n1.0.0.0/24,Zoë 😀\r\n"2.0.0.0/24","日本, 東京"\r\n3.0.0.0/24,x\r';
 		const bytes = utf8(text);
 		const whole = parseCsv(bytes);
 		expect(fieldsOf(whole)).toEqual(oracle(text));
 		for (let at = 0; at <= bytes.length; at++) expect(parseInChunks(bytes, [at])).toEqual(whole);
-		for (let at = 0; at + 7 <= bytes.length; at++) expect(parseInChunks(bytes, [at, at + 1, at + 3, at + 7])).toEqual(whole);
+		for (let at = 0; at + 7 <= bytes.length; at++)
+			expect(parseInChunks(bytes, [at, at + 1, at + 3, at + 7])).toEqual(whole);
 	});
 });
 
@@ -131,12 +151,15 @@ describe('CSV fast and careful paths against csv-parse (oracle) on random files'
 				fields.push(value);
 			}
 			const written = fields.map((value) =>
-				/[,\r\n]/.test(value) || value.startsWith('"') || next() < 0.25 ? `"${value.replace(/"/g, '""')}"` : value,
+				/[,\r\n]/.test(value) || value.startsWith('"') || next() < 0.25
+					? `"${value.replace(/"/g, '""')}"`
+					: value,
 			);
 			records.push(fields);
 			const last = r === recordCount - 1;
 			const end = last && next() < 0.5 ? '' : lineEnds[Math.floor(next() * lineEnds.length)];
-			const line = written.join(',') === '' && (text.endsWith('\r') || end === '') ? '""' : written.join(',');
+			const line =
+				written.join(',') === '' && (text.endsWith('\r') || end === '') ? '""' : written.join(',');
 			text += line + end;
 		}
 		return { text, records };
@@ -156,7 +179,9 @@ describe('CSV fast and careful paths against csv-parse (oracle) on random files'
 				if (record.raw === undefined) careful++;
 				else fast++;
 			}
-			const splits = Array.from({ length: 1 + Math.floor(next() * 4) }, () => Math.floor(next() * bytes.length)).sort((a, b) => a - b);
+			const splits = Array.from({ length: 1 + Math.floor(next() * 4) }, () =>
+				Math.floor(next() * bytes.length),
+			).sort((a, b) => a - b);
 			expect({ file, splits, rows: parseInChunks(bytes, splits) }).toEqual({ file, splits, rows });
 		}
 		// Both paths were exercised, many times each.

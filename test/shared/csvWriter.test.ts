@@ -5,13 +5,31 @@
  */
 import { parse as oracleParse } from 'csv-parse/sync';
 
-import { AnswerFlattener, EMAIL_ANSWER_COLUMNS, PHONE_ANSWER_COLUMNS } from '../../nodes/shared/csv/answerColumns';
+import {
+	AnswerFlattener,
+	EMAIL_ANSWER_COLUMNS,
+	PHONE_ANSWER_COLUMNS,
+} from '../../nodes/shared/csv/answerColumns';
 import { parseCsv } from '../../nodes/shared/csv/csv';
 import { csvLine, CsvStream, READY_CHUNKS } from '../../nodes/shared/csv/csvWriter';
 import { headerCells } from '../../nodes/shared/csv/resultFile';
 import { randomFraction } from '../sandbox/random';
 
-const TRICKY = ['plain', 'a,b', 'say "hi"', 'two\nlines', 'crlf\r\nend', 'lone\rcr', ' lead', 'trail ', '', 'Zoë Ångström 北京 🚀', '"', ',', '=1+2'];
+const TRICKY = [
+	'plain',
+	'a,b',
+	'say "hi"',
+	'two\nlines',
+	'crlf\r\nend',
+	'lone\rcr',
+	' lead',
+	'trail ',
+	'',
+	'Zoë Ångström 北京 🚀',
+	'"',
+	',',
+	'=1+2',
+];
 
 async function drain(stream: CsvStream): Promise<Buffer> {
 	const parts: Buffer[] = [];
@@ -42,7 +60,8 @@ describe('csvLine', () => {
 			for (let cell = 0; cell < count; cell++) {
 				let text = '';
 				const length = Math.floor(random() * 8);
-				for (let at = 0; at < length; at++) text += alphabet[Math.floor(random() * alphabet.length)];
+				for (let at = 0; at < length; at++)
+					text += alphabet[Math.floor(random() * alphabet.length)];
 				cells.push(text);
 			}
 			// A record of one empty cell is an empty line, which a bulk file may not have; the writer never writes one.
@@ -86,7 +105,7 @@ describe('CsvStream', () => {
 		expect(second).toBe(true);
 	});
 
-	it('fails the consumer with the writer\'s error, and releases a writer when the consumer fails', async () => {
+	it("fails the consumer with the writer's error, and releases a writer when the consumer fails", async () => {
 		const stream = new CsvStream();
 		const consumer = drain(stream);
 		stream.fail(new Error('stopped'));
@@ -104,9 +123,16 @@ describe('AnswerFlattener', () => {
 	const record = {
 		email_address: 'ada@example.com',
 		suggested_correction: null,
-		email_deliverability: { status: 'deliverable', is_smtp_valid: true, mx_records: ['mx1', 'mx2'], brand_new: 'x' },
+		email_deliverability: {
+			status: 'deliverable',
+			is_smtp_valid: true,
+			mx_records: ['mx1', 'mx2'],
+			brand_new: 'x',
+		},
 		email_quality: { score: 0.87, minimum_age: 12 },
-		email_breaches: { breached_domains: [{ domain: 'a.com', date_breached: '2020-01-01T00:00:00Z' }] },
+		email_breaches: {
+			breached_domains: [{ domain: 'a.com', date_breached: '2020-01-01T00:00:00Z' }],
+		},
 		email_risk: null,
 		added_section: { nested: 1 },
 	};
@@ -122,15 +148,23 @@ describe('AnswerFlattener', () => {
 		expect(cell('email_deliverability.is_smtp_valid')).toBe('true');
 		expect(cell('email_deliverability.mx_records')).toBe('["mx1","mx2"]');
 		expect(cell('email_quality.score')).toBe('0.87');
-		expect(JSON.parse(cell('email_breaches.breached_domains'))).toEqual(record.email_breaches.breached_domains);
-		expect(JSON.parse(other)).toEqual({ 'email_deliverability.brand_new': 'x', added_section: { nested: 1 } });
+		expect(JSON.parse(cell('email_breaches.breached_domains'))).toEqual(
+			record.email_breaches.breached_domains,
+		);
+		expect(JSON.parse(other)).toEqual({
+			'email_deliverability.brand_new': 'x',
+			added_section: { nested: 1 },
+		});
 	});
 
 	it('leaves out unpicked fields without taking them for unknown ones', () => {
 		const picked = ['email_deliverability.status', 'email_quality.score'];
 		const { cells, other } = new AnswerFlattener(picked, EMAIL_ANSWER_COLUMNS).flatten(record);
 		expect(cells).toEqual(['deliverable', '0.87']);
-		expect(JSON.parse(other)).toEqual({ 'email_deliverability.brand_new': 'x', added_section: { nested: 1 } });
+		expect(JSON.parse(other)).toEqual({
+			'email_deliverability.brand_new': 'x',
+			added_section: { nested: 1 },
+		});
 	});
 
 	it('gives an empty other_fields cell for a record of known fields alone', () => {
@@ -145,7 +179,9 @@ describe('AnswerFlattener', () => {
 describe('the result file header', () => {
 	it('keeps the input names, pads to the widest row, and never repeats an input name', () => {
 		const flattener = new AnswerFlattener(['email_address'], EMAIL_ANSWER_COLUMNS);
-		expect(headerCells({ header: ['name', 'status', 'other_fields', 'status_2'], width: 5, flattener })).toEqual([
+		expect(
+			headerCells({ header: ['name', 'status', 'other_fields', 'status_2'], width: 5, flattener }),
+		).toEqual([
 			'name',
 			'status',
 			'other_fields',
@@ -155,6 +191,12 @@ describe('the result file header', () => {
 			'other_fields_2',
 			'status_3',
 		]);
-		expect(headerCells({ header: undefined, width: 2, flattener })).toEqual(['column1', 'column2', 'email_address', 'other_fields', 'status']);
+		expect(headerCells({ header: undefined, width: 2, flattener })).toEqual([
+			'column1',
+			'column2',
+			'email_address',
+			'other_fields',
+			'status',
+		]);
 	});
 });

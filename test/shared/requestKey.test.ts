@@ -15,7 +15,9 @@ function oracleKey(prepared: unknown): string | undefined {
 			plain = false;
 			return undefined;
 		}
-		return Object.fromEntries(Object.entries(value as object).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+		return Object.fromEntries(
+			Object.entries(value as object).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+		);
 	});
 	return plain && text !== undefined ? text : undefined;
 }
@@ -23,7 +25,10 @@ function oracleKey(prepared: unknown): string | undefined {
 /** A random JSON-like value: plain objects (keys in random order), arrays, and JSON's odd cases. */
 function randomValue(next: () => number, depth: number): unknown {
 	const pick = Math.floor(next() * (depth > 2 ? 8 : 11));
-	const text = () => ['', 'a', 'b', 'é', '"q"', 'line\nbreak', 'x\u2028y', '\u0000', 'Zz', '10', '2'][Math.floor(next() * 11)];
+	const text = () =>
+		['', 'a', 'b', 'é', '"q"', 'line\nbreak', 'x\u2028y', '\u0000', 'Zz', '10', '2'][
+			Math.floor(next() * 11)
+		];
 	switch (pick) {
 		case 0:
 			return text();
@@ -45,7 +50,8 @@ function randomValue(next: () => number, depth: number): unknown {
 		case 9: {
 			const object: Record<string, unknown> = next() < 0.2 ? Object.create(null) : {};
 			const count = Math.floor(next() * 5);
-			for (let index = 0; index < count; index++) object[text() + String(Math.floor(next() * 3))] = randomValue(next, depth + 1);
+			for (let index = 0; index < count; index++)
+				object[text() + String(Math.floor(next() * 3))] = randomValue(next, depth + 1);
 			return object;
 		}
 		default:
@@ -55,9 +61,15 @@ function randomValue(next: () => number, depth: number): unknown {
 
 describe('requestKey', () => {
 	it('is the sorted JSON of a request: the same whatever the order of its keys', () => {
-		expect(requestKey({ method: 'POST', path: '/v1/', json: { email: 'a@b.co' } })).toBe('{"json":{"email":"a@b.co"},"method":"POST","path":"/v1/"}');
-		expect(requestKey({ path: '/v1/', json: { email: 'a@b.co' }, method: 'POST' })).toBe(requestKey({ method: 'POST', path: '/v1/', json: { email: 'a@b.co' } }));
-		expect(requestKey({ path: '/v1/', qs: { phone: '1', country: 'US' } })).not.toBe(requestKey({ path: '/v1/', qs: { phone: '1', country: 'DE' } }));
+		expect(requestKey({ method: 'POST', path: '/v1/', json: { email: 'a@b.co' } })).toBe(
+			'{"json":{"email":"a@b.co"},"method":"POST","path":"/v1/"}',
+		);
+		expect(requestKey({ path: '/v1/', json: { email: 'a@b.co' }, method: 'POST' })).toBe(
+			requestKey({ method: 'POST', path: '/v1/', json: { email: 'a@b.co' } }),
+		);
+		expect(requestKey({ path: '/v1/', qs: { phone: '1', country: 'US' } })).not.toBe(
+			requestKey({ path: '/v1/', qs: { phone: '1', country: 'DE' } }),
+		);
 	});
 
 	it('gives no key to a request that carries bytes in a form object, a map or a bigint', () => {
@@ -104,6 +116,7 @@ function reordered(value: unknown): unknown {
 	const prototype = Object.getPrototypeOf(value) as unknown;
 	if (prototype !== Object.prototype && prototype !== null) return value;
 	const copy: Record<string, unknown> = prototype === null ? Object.create(null) : {};
-	for (const name of Object.keys(value).reverse()) copy[name] = reordered((value as Record<string, unknown>)[name]);
+	for (const name of Object.keys(value).reverse())
+		copy[name] = reordered((value as Record<string, unknown>)[name]);
 	return copy;
 }

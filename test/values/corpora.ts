@@ -17,12 +17,17 @@ export { addresses, domains, phoneExamples };
 const cell = (value: string) => `"${value.replace(/"/g, '""')}"`;
 
 /** A CSV file of `values` under one header, as a binary item (the node's column named `header`). */
-export function csvFileOf(header: string, values: readonly string[], json: IDataObject = {}): InputItem {
+export function csvFileOf(
+	header: string,
+	values: readonly string[],
+	json: IDataObject = {},
+): InputItem {
 	return csvItem([header, ...values].map(cell).join('\r\n') + '\r\n', 'data', json);
 }
 
 /** The message of an item on a node's error output: `{ error: { message } }`. */
-export const errorMessage = (item: INodeExecutionData) => String((item.json.error as IDataObject | undefined)?.message ?? item.json.error);
+export const errorMessage = (item: INodeExecutionData) =>
+	String((item.json.error as IDataObject | undefined)?.message ?? item.json.error);
 
 /** The input item index an output item is paired to. */
 export const pairedIndex = (item: INodeExecutionData) => (item.pairedItem as { item: number }).item;

@@ -31,8 +31,17 @@ const company = (items: InputItem[], parameters: IDataObject) =>
 		items,
 		onError: 'continueErrorOutput',
 	});
-const byItem = (values: string[]) => company(values.map((domain) => ({ json: { domain } })), { domain: '={{ $json.domain }}' });
-const byFile = (values: string[]) => company([csvFileOf('domain', values)], { input: 'csvFile', binaryPropertyName: 'data', domainColumn: 'domain' });
+const byItem = (values: string[]) =>
+	company(
+		values.map((domain) => ({ json: { domain } })),
+		{ domain: '={{ $json.domain }}' },
+	);
+const byFile = (values: string[]) =>
+	company([csvFileOf('domain', values)], {
+		input: 'csvFile',
+		binaryPropertyName: 'data',
+		domainColumn: 'domain',
+	});
 const sent = () => sandbox.requests('company').map((request) => String(request.query.domain));
 
 const { internationalised, reserved } = domains;
@@ -88,7 +97,10 @@ describe('Company Enrichment: a domain that cannot exist costs no credit', () =>
 		['a@b.c', /the top-level domain "\.c" is not in the DNS root zone/],
 		['n.a.', /the top-level domain "\.a" is not in the DNS root zone/],
 		['https://www.acme.con/about', /the top-level domain "\.con" is not in the DNS root zone/],
-		...reserved.map((domain): [string, RegExp] => [domain, new RegExp(`the top-level domain "\\.${domain.split('.')[1]}" is not in the DNS root zone`)]),
+		...reserved.map((domain): [string, RegExp] => [
+			domain,
+			new RegExp(`the top-level domain "\\.${domain.split('.')[1]}" is not in the DNS root zone`),
+		]),
 		[tooLong, /must be a domain name of at most 253 characters in its ASCII form/],
 	];
 

@@ -21,7 +21,13 @@ afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.reset());
 
 const { numbers } = phoneExamples;
-const sent = () => sandbox.requests('phone').map((request) => ({ phone: String(request.fields.phone), country: String(request.fields.country) }));
+const sent = () =>
+	sandbox
+		.requests('phone')
+		.map((request) => ({
+			phone: String(request.fields.phone),
+			country: String(request.fields.country),
+		}));
 
 describe('Phone Intelligence: every ISO 3166-1 country, from libphonenumber example numbers', () => {
 	it(`sends each of the ${numbers.length} regions' example number with its own code as Country, one value per item`, async () => {
@@ -35,26 +41,57 @@ describe('Phone Intelligence: every ISO 3166-1 country, from libphonenumber exam
 		expect(error).toBeUndefined();
 		expect(errorItems.map(errorMessage)).toEqual([]);
 		expect(items).toHaveLength(numbers.length);
-		expect(sent()).toEqual(numbers.map(({ region, number }) => ({ phone: number, country: region })));
+		expect(sent()).toEqual(
+			numbers.map(({ region, number }) => ({ phone: number, country: region })),
+		);
 		// Among them the codes the holidays service's list lacks or files elsewhere.
-		expect(sent().map((request) => request.country)).toEqual(expect.arrayContaining(['RU', 'BS', 'AX', 'BQ', 'CC', 'CX', 'EH', 'IO', 'NF', 'NU', 'PS', 'SJ', 'TK', 'RE', 'BH']));
+		expect(sent().map((request) => request.country)).toEqual(
+			expect.arrayContaining([
+				'RU',
+				'BS',
+				'AX',
+				'BQ',
+				'CC',
+				'CX',
+				'EH',
+				'IO',
+				'NF',
+				'NU',
+				'PS',
+				'SJ',
+				'TK',
+				'RE',
+				'BH',
+			]),
+		);
 	});
 
 	it('sends them the same from CSV files: one file per region, its Country by expression', async () => {
 		const { items, errorItems } = await runNode({
 			type: 'abstractPhone',
-			parameters: { input: 'csvFile', binaryPropertyName: 'data', options: { country: '={{ $json.region }}' } },
+			parameters: {
+				input: 'csvFile',
+				binaryPropertyName: 'data',
+				options: { country: '={{ $json.region }}' },
+			},
 			credential: sandboxCredential(sandbox, 'phone'),
 			items: numbers.map((example) => csvFileOf('phone', [example.number], example)),
 			onError: 'continueErrorOutput',
 		});
 		expect(errorItems.map(errorMessage)).toEqual([]);
 		expect(items).toHaveLength(numbers.length);
-		expect(sent()).toEqual(numbers.map(({ region, number }) => ({ phone: number, country: region })));
+		expect(sent()).toEqual(
+			numbers.map(({ region, number }) => ({ phone: number, country: region })),
+		);
 	});
 
 	it('refuses a code ISO 3166-1 does not assign (UK, EU, XX), naming field, value and rule, on the error output', async () => {
-		const rows = [{ number: '020 7946 0018', region: 'UK' }, { number: '030 123456', region: 'EU' }, { number: '9123456789', region: 'RU' }, { number: '5551234', region: 'xx' }];
+		const rows = [
+			{ number: '020 7946 0018', region: 'UK' },
+			{ number: '030 123456', region: 'EU' },
+			{ number: '9123456789', region: 'RU' },
+			{ number: '5551234', region: 'xx' },
+		];
 		const { items, errorItems } = await runNode({
 			type: 'abstractPhone',
 			parameters: { phone: '={{ $json.number }}', options: { country: '={{ $json.region }}' } },
@@ -76,10 +113,13 @@ describe('Phone Intelligence: every ISO 3166-1 country, from libphonenumber exam
 describe("Phone Intelligence: the Country option's list", () => {
 	const country = new AbstractPhone().description.properties
 		.find((property) => property.name === 'options')
-		?.options?.find((option) => 'name' in option && option.name === 'country') as { options: INodePropertyOptions[]; default: string };
+		?.options?.find((option) => 'name' in option && option.name === 'country') as {
+		options: INodePropertyOptions[];
+		default: string;
+	};
 	const names = new Intl.DisplayNames(['en'], { type: 'region' });
 
-	it('offers every ISO 3166-1 code once, each under the platform\'s English name (Intl.DisplayNames), sorted by name', () => {
+	it("offers every ISO 3166-1 code once, each under the platform's English name (Intl.DisplayNames), sorted by name", () => {
 		const codes = country.options.map((option) => String(option.value));
 		expect(new Set(codes).size).toBe(codes.length);
 		// Every region of the example numbers (all of ISO 3166-1 but the uninhabited ones) is offered.
@@ -89,7 +129,11 @@ describe("Phone Intelligence: the Country option's list", () => {
 			const name = names.of(String(option.value))!;
 			// A name with accents shows them left out too, for the editor's letter-for-letter filter.
 			const plain = name.normalize('NFD').replace(/\p{M}/gu, '');
-			expect(option.name).toBe(plain === name ? `${name} (${String(option.value)})` : `${name} (${plain}, ${String(option.value)})`);
+			expect(option.name).toBe(
+				plain === name
+					? `${name} (${String(option.value)})`
+					: `${name} (${plain}, ${String(option.value)})`,
+			);
 		}
 		const sorted = [...country.options].sort((a, b) => a.name.localeCompare(b.name, 'en'));
 		expect(country.options).toEqual(sorted);
@@ -109,9 +153,16 @@ describe('Public Holidays: the service files Russia under RE and the Bahamas und
 	it('refuses RU and BS on the error output, saying under which code the service keeps each', async () => {
 		const { errorItems, items } = await runNode({
 			type: 'abstractHolidays',
-			parameters: { country: { __rl: true, mode: 'id', value: '={{ $json.country }}' }, options: { year: '2025' } },
+			parameters: {
+				country: { __rl: true, mode: 'id', value: '={{ $json.country }}' },
+				options: { year: '2025' },
+			},
 			credential: sandboxCredential(sandbox, 'holidays'),
-			items: [{ json: { country: 'RU' } }, { json: { country: 'BS' } }, { json: { country: 'RE' } }],
+			items: [
+				{ json: { country: 'RU' } },
+				{ json: { country: 'BS' } },
+				{ json: { country: 'RE' } },
+			],
 			onError: 'continueErrorOutput',
 		});
 		expect(errorItems.map(errorMessage)).toEqual([

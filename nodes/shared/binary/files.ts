@@ -1,4 +1,10 @@
-import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IBinaryData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { invalidInput } from '../engine/errors';
 
@@ -24,7 +30,10 @@ export async function fileItem(
 const OUTPUT_FIELD = 'Put Output File in Field (binaryPropertyName)';
 
 /** The `binaryPropertyName` parameter of a node whose output is a file (DESIGN: default `data`). */
-export function outputFieldParameter(fileKind: string, extra: Partial<INodeProperties> = {}): INodeProperties {
+export function outputFieldParameter(
+	fileKind: string,
+	extra: Partial<INodeProperties> = {},
+): INodeProperties {
 	return {
 		displayName: 'Put Output File in Field',
 		name: 'binaryPropertyName',
@@ -38,13 +47,29 @@ export function outputFieldParameter(fileKind: string, extra: Partial<INodePrope
 
 /** The output binary field an item's file goes to, checked. */
 export function outputField(ctx: IExecuteFunctions, itemIndex: number): string {
-	return binaryPropertyName(ctx, itemIndex, OUTPUT_FIELD, ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
+	return binaryPropertyName(
+		ctx,
+		itemIndex,
+		OUTPUT_FIELD,
+		ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
+	);
 }
 
 /** The binary property name a user typed: required, and a plain name. */
-export function binaryPropertyName(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
+export function binaryPropertyName(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+): string {
 	const name = value === undefined || value === null ? '' : String(value).trim();
-	if (name === '') throw invalidInput(ctx, itemIndex, field, 'is required: the name of the binary property, for instance data');
+	if (name === '')
+		throw invalidInput(
+			ctx,
+			itemIndex,
+			field,
+			'is required: the name of the binary property, for instance data',
+		);
 	return name;
 }
 
@@ -52,7 +77,12 @@ export function binaryPropertyName(ctx: IExecuteFunctions, itemIndex: number, fi
  * An input item's binary property (name, type, reference), without reading its bytes: a check
  * for every item before the first request that holds no file in memory.
  */
-export function inputFileMeta(ctx: IExecuteFunctions, itemIndex: number, field: string, property: string): IBinaryData {
+export function inputFileMeta(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	property: string,
+): IBinaryData {
 	const meta = ctx.getInputData()[itemIndex]?.binary?.[property];
 	if (!meta) {
 		const present = Object.keys(ctx.getInputData()[itemIndex]?.binary ?? {});

@@ -29,8 +29,13 @@ export interface ImageType {
  * (the media services do not document their content types).
  */
 export function imageTypeOf(headers: IDataObject | undefined, requested: ImageFormat): ImageType {
-	const contentType = String(headers?.['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-	const known = (Object.keys(TYPES) as ImageFormat[]).find((format) => TYPES[format].mimeType === contentType);
+	const contentType = String(headers?.['content-type'] ?? '')
+		.split(';')[0]
+		.trim()
+		.toLowerCase();
+	const known = (Object.keys(TYPES) as ImageFormat[]).find(
+		(format) => TYPES[format].mimeType === contentType,
+	);
 	const format = known ?? (contentType === 'image/jpg' ? 'jpeg' : requested);
 	return { format, ...TYPES[format] };
 }
@@ -84,6 +89,12 @@ export async function imageItem(
 		property: image.property,
 		fileName,
 		mimeType: image.type.mimeType,
-		json: { ...image.json, format: image.type.format, fileName, mimeType: image.type.mimeType, bytes: bytes.length },
+		json: {
+			...image.json,
+			format: image.type.format,
+			fileName,
+			mimeType: image.type.mimeType,
+			bytes: bytes.length,
+		},
 	});
 }

@@ -6,18 +6,31 @@
  */
 type ReadableClass = {
 	name: string;
-	from(source: AsyncIterable<Uint8Array>, options: { objectMode: boolean; highWaterMark: number }): NodeJS.ReadableStream;
+	from(
+		source: AsyncIterable<Uint8Array>,
+		options: { objectMode: boolean; highWaterMark: number },
+	): NodeJS.ReadableStream;
 };
 
 /**
  * A Node Readable that yields `source`'s bytes, pulled only as fast as its consumer reads
  * (backpressure), and that fails with `source`'s error if `source` throws.
  */
-export function readableFrom(sibling: NodeJS.ReadableStream, source: AsyncIterable<Uint8Array>): NodeJS.ReadableStream {
-	for (let proto = Object.getPrototypeOf(sibling) as object | null; proto !== null; proto = Object.getPrototypeOf(proto) as object | null) {
+export function readableFrom(
+	sibling: NodeJS.ReadableStream,
+	source: AsyncIterable<Uint8Array>,
+): NodeJS.ReadableStream {
+	for (
+		let proto = Object.getPrototypeOf(sibling) as object | null;
+		proto !== null;
+		proto = Object.getPrototypeOf(proto) as object | null
+	) {
 		const candidate = (proto as { constructor?: Partial<ReadableClass> }).constructor;
 		if (candidate?.name === 'Readable' && typeof candidate.from === 'function') {
-			return (candidate as ReadableClass).from(source, { objectMode: false, highWaterMark: 64 * 1024 });
+			return (candidate as ReadableClass).from(source, {
+				objectMode: false,
+				highWaterMark: 64 * 1024,
+			});
 		}
 	}
 	throw new Error('The download did not come as a Node stream');

@@ -182,7 +182,10 @@ export const VAT_VALIDATION_ANSWER_COLUMNS: readonly string[] = [
  * The columns of a record that the service was asked to limit to some top-level keys (the
  * `fields` option of IP geolocation and company enrichment): the others would stay empty.
  */
-export function columnsOfKeys(columns: readonly string[], keys: string | undefined): readonly string[] {
+export function columnsOfKeys(
+	columns: readonly string[],
+	keys: string | undefined,
+): readonly string[] {
 	if (keys === undefined) return columns;
 	const wanted = new Set(keys.split(','));
 	return columns.filter((column) => wanted.has(column.split('.')[0]));
@@ -253,7 +256,12 @@ export class AnswerFlattener {
 				const node = level.get(key);
 				if (node && !node.children) {
 					if (node.position !== undefined) cells[node.position] = cellOf(value);
-				} else if (node?.children && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+				} else if (
+					node?.children &&
+					value !== null &&
+					typeof value === 'object' &&
+					!Array.isArray(value)
+				) {
 					walk(value as IDataObject, node.children, `${prefix}${key}.`);
 				} else if (!node?.children || value !== null) {
 					// Not a known field, or a section that is not an object: kept as it came.

@@ -22,10 +22,25 @@
  * The scanning is in csvScanner.ts (records as byte ranges); this file makes strings of them.
  */
 
-import { CsvError, CsvScanner, SepLineError, type CsvRecord, type CsvScannerOptions } from './csvScanner';
+import {
+	CsvError,
+	CsvScanner,
+	SepLineError,
+	type CsvRecord,
+	type CsvScannerOptions,
+} from './csvScanner';
 import { AmbiguousDelimiterError, delimiterName, type DelimiterSource } from './delimiter';
 
-export { AmbiguousDelimiterError, CsvError, CsvScanner, delimiterName, SepLineError, type CsvRecord, type CsvScannerOptions, type DelimiterSource };
+export {
+	AmbiguousDelimiterError,
+	CsvError,
+	CsvScanner,
+	delimiterName,
+	SepLineError,
+	type CsvRecord,
+	type CsvScannerOptions,
+	type DelimiterSource,
+};
 
 export interface CsvRow {
 	fields: string[];
@@ -67,7 +82,8 @@ function utf8(bytes: Buffer, from: number, to: number, line: number): string {
 	return value;
 }
 
-const notUtf8 = (line: number) => new CsvError(`Line ${line} is not valid UTF-8 text (save the file as UTF-8)`, line);
+const notUtf8 = (line: number) =>
+	new CsvError(`Line ${line} is not valid UTF-8 text (save the file as UTF-8)`, line);
 
 function isUtf8(bytes: Uint8Array): boolean {
 	try {
@@ -110,7 +126,8 @@ export function csvFields(record: CsvRecord): string[] {
 	}
 	if (record.ascii) {
 		const text = latin1Slice(bytes, rawStart, rawEnd);
-		for (let k = 0; k < count; k++) fields[k] = text.slice(starts[k] - rawStart, ends[k] - rawStart);
+		for (let k = 0; k < count; k++)
+			fields[k] = text.slice(starts[k] - rawStart, ends[k] - rawStart);
 		return fields;
 	}
 	const text = utf8Slice(bytes, rawStart, rawEnd);
@@ -137,7 +154,13 @@ export class CsvParser {
 
 	constructor(onRow: (row: CsvRow) => void, options?: CsvScannerOptions) {
 		this.scanner = new CsvScanner(
-			(record) => onRow({ fields: csvFields(record), number: record.number, line: record.line, offset: record.offset }),
+			(record) =>
+				onRow({
+					fields: csvFields(record),
+					number: record.number,
+					line: record.line,
+					offset: record.offset,
+				}),
 			options,
 		);
 	}

@@ -6,7 +6,15 @@ import { invalidInput } from '../engine/errors';
 import { FanOut, type FanOutUnit } from '../engine/fanOut';
 import { requestKey } from '../engine/requestKey';
 import { AnswerFlattener, answerColumnOptions } from './answerColumns';
-import { AmbiguousDelimiterError, CsvError, CsvParser, delimiterName, SepLineError, type CsvRow, type DelimiterSource } from './csv';
+import {
+	AmbiguousDelimiterError,
+	CsvError,
+	CsvParser,
+	delimiterName,
+	SepLineError,
+	type CsvRow,
+	type DelimiterSource,
+} from './csv';
 import type { CsvDelimiter, CsvFormat } from './csvWriter';
 import { ResultFile } from './resultFile';
 
@@ -49,7 +57,11 @@ export function inputParameter(valueLabel: string): INodeProperties {
 		noDataExpression: true,
 		options: [
 			{ name: 'Value', value: 'value', description: `One ${valueLabel} per item` },
-			{ name: 'CSV File', value: 'csvFile', description: 'A CSV file in the item: one request per row' },
+			{
+				name: 'CSV File',
+				value: 'csvFile',
+				description: 'A CSV file in the item: one request per row',
+			},
 		],
 		default: 'value',
 		description: 'Whether to look up one value per item, or every row of a CSV file',
@@ -79,7 +91,7 @@ export const headerRowOption: INodeProperties = {
 		{ name: 'No', value: 'no', description: 'Every row is data, columns are named by position' },
 	],
 	default: 'auto',
-	description: 'Whether the CSV file\'s first row holds column names',
+	description: "Whether the CSV file's first row holds column names",
 };
 
 /** What a CSV file gives: one item per row (the default, as saved workflows expect), or one result file. */
@@ -136,7 +148,8 @@ export const maxRowsOption: INodeProperties = {
 	typeOptions: { minValue: 1, numberPrecision: 0 },
 	displayOptions: { show: { '/input': ['csvFile'] } },
 	default: MAX_CSV_ROWS,
-	description: 'How many rows to send in this run, from Start at Row: a slice of a large file per execution. Empty: to the end of the file.',
+	description:
+		'How many rows to send in this run, from Start at Row: a slice of a large file per execution. Empty: to the end of the file.',
 };
 
 /** How the reader finds the delimiter: Detect (a `sep=` line, or the first rows together), or the one given. */
@@ -146,9 +159,18 @@ export const inputDelimiterOption: INodeProperties = {
 	type: 'options',
 	displayOptions: { show: { '/input': ['csvFile'] } },
 	options: [
-		{ name: 'Detect', value: 'detect', description: "From a first line sep=X, or else the one that gives the first rows equal columns" },
+		{
+			name: 'Detect',
+			value: 'detect',
+			description:
+				'From a first line sep=X, or else the one that gives the first rows equal columns',
+		},
 		{ name: 'Comma', value: 'comma' },
-		{ name: 'Semicolon', value: 'semicolon', description: 'As Excel writes CSV where the decimal mark is a comma' },
+		{
+			name: 'Semicolon',
+			value: 'semicolon',
+			description: 'As Excel writes CSV where the decimal mark is a comma',
+		},
 		{ name: 'Tab', value: 'tab' },
 	],
 	default: 'detect',
@@ -166,7 +188,8 @@ export function resultFieldsOption(columns: readonly string[]): INodeProperties 
 		default: [],
 		// The editor shows an empty list as "Select" (a multiOptions placeholder is not shown): say it means all.
 		hint: 'None chosen: every field',
-		description: "The service's fields to put in the result file, as columns named with dots. None chosen: all of them.",
+		description:
+			"The service's fields to put in the result file, as columns named with dots. None chosen: all of them.",
 	};
 }
 
@@ -189,8 +212,16 @@ export const byteOrderMarkOption: INodeProperties = {
 	type: 'options',
 	displayOptions: RESULT_FILE_ONLY,
 	options: [
-		{ name: 'Same as Input File', value: 'sameAsInput', description: 'A byte order mark when the input file has one' },
-		{ name: 'Yes', value: 'yes', description: 'What Excel needs to read accented letters in a CSV file right' },
+		{
+			name: 'Same as Input File',
+			value: 'sameAsInput',
+			description: 'A byte order mark when the input file has one',
+		},
+		{
+			name: 'Yes',
+			value: 'yes',
+			description: 'What Excel needs to read accented letters in a CSV file right',
+		},
 		{ name: 'No', value: 'no', description: 'Plain UTF-8, as most programs expect' },
 	],
 	default: 'sameAsInput',
@@ -203,9 +234,17 @@ export const resultDelimiterOption: INodeProperties = {
 	type: 'options',
 	displayOptions: RESULT_FILE_ONLY,
 	options: [
-		{ name: 'Same as Input File', value: 'sameAsInput', description: "The delimiter the input file was read with" },
+		{
+			name: 'Same as Input File',
+			value: 'sameAsInput',
+			description: 'The delimiter the input file was read with',
+		},
 		{ name: 'Comma', value: 'comma' },
-		{ name: 'Semicolon', value: 'semicolon', description: 'As Excel writes CSV where the decimal mark is a comma' },
+		{
+			name: 'Semicolon',
+			value: 'semicolon',
+			description: 'As Excel writes CSV where the decimal mark is a comma',
+		},
 		{ name: 'Tab', value: 'tab' },
 	],
 	default: 'sameAsInput',
@@ -213,7 +252,11 @@ export const resultDelimiterOption: INodeProperties = {
 };
 
 /** The result file's options (Defuse Formulas, Byte Order Mark, Result File Delimiter), shown with Output: Result File. */
-export const resultFormatOptions: INodeProperties[] = [byteOrderMarkOption, defuseFormulasOption, resultDelimiterOption];
+export const resultFormatOptions: INodeProperties[] = [
+	byteOrderMarkOption,
+	defuseFormulasOption,
+	resultDelimiterOption,
+];
 
 const DELIMITERS: Record<string, CsvDelimiter> = { comma: ',', semicolon: ';', tab: '\t' };
 
@@ -230,12 +273,25 @@ export interface InputForm {
 export type ReaderDelimiter = CsvDelimiter | 'detect';
 
 /** The Delimiter option (the input file's): Detect unless set. */
-export function inputDelimiterOf(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject): ReaderDelimiter {
+export function inputDelimiterOf(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+): ReaderDelimiter {
 	const value = options.delimiter;
 	const chosen = value === undefined || value === '' ? 'detect' : String(value);
 	if (chosen === 'detect') return 'detect';
 	const delimiter = DELIMITERS[chosen];
-	if (!delimiter) throw fileInputError(itemIndex, invalidInput(ctx, itemIndex, DELIMITER_FIELD, `must be detect, comma, semicolon or tab, got ${JSON.stringify(value)}`));
+	if (!delimiter)
+		throw fileInputError(
+			itemIndex,
+			invalidInput(
+				ctx,
+				itemIndex,
+				DELIMITER_FIELD,
+				`must be detect, comma, semicolon or tab, got ${JSON.stringify(value)}`,
+			),
+		);
 	return delimiter;
 }
 
@@ -245,51 +301,96 @@ export function inputDelimiterOf(ctx: IExecuteFunctions, itemIndex: number, opti
  */
 export function readAs(delimiter: number, source: DelimiterSource): string {
 	const name = delimiterName(delimiter);
-	if (source === 'sepLine') return `read as a ${name} file, as its first line sep=${String.fromCharCode(delimiter)} says`;
+	if (source === 'sepLine')
+		return `read as a ${name} file, as its first line sep=${String.fromCharCode(delimiter)} says`;
 	if (source === 'given') return `read as a ${name} file, as Options > Delimiter says`;
 	return `read as a ${name} file, the delimiter found from its first rows (Options > Delimiter sets another)`;
 }
 
 /** The summary's account of the input file's delimiter. */
 export function delimiterSummary(form: InputForm): IDataObject {
-	return { delimiter: delimiterName(form.delimiter), delimiterFrom: form.delimiterSource === 'given' ? 'option' : form.delimiterSource };
+	return {
+		delimiter: delimiterName(form.delimiter),
+		delimiterFrom: form.delimiterSource === 'given' ? 'option' : form.delimiterSource,
+	};
 }
 
 /** A reader error that is the file's (its delimiter or its `sep=` line), as the rule it broke; undefined for another error. */
 export function delimiterRule(error: unknown): string | undefined {
-	return error instanceof AmbiguousDelimiterError || error instanceof SepLineError ? error.message : undefined;
+	return error instanceof AmbiguousDelimiterError || error instanceof SepLineError
+		? error.message
+		: undefined;
 }
 
 /** The result file's form: its options, each by default the input file's own; defusing on unless turned off. */
-export function resultFormatOf(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject, input: InputForm): CsvFormat {
+export function resultFormatOf(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+	input: InputForm,
+): CsvFormat {
 	const choice = (value: unknown, field: string, allowed: string[]): string => {
 		const chosen = value === undefined || value === '' ? 'sameAsInput' : String(value);
-		if (!allowed.includes(chosen)) throw fileInputError(itemIndex, invalidInput(ctx, itemIndex, field, `must be ${allowed.slice(0, -1).join(', ')} or ${allowed[allowed.length - 1]}, got ${JSON.stringify(value)}`));
+		if (!allowed.includes(chosen))
+			throw fileInputError(
+				itemIndex,
+				invalidInput(
+					ctx,
+					itemIndex,
+					field,
+					`must be ${allowed.slice(0, -1).join(', ')} or ${allowed[allowed.length - 1]}, got ${JSON.stringify(value)}`,
+				),
+			);
 		return chosen;
 	};
 	const defuse = options.defuseFormulas;
 	if (defuse !== undefined && typeof defuse !== 'boolean') {
-		throw fileInputError(itemIndex, invalidInput(ctx, itemIndex, DEFUSE_FIELD, `must be true or false, got ${JSON.stringify(defuse)}`));
+		throw fileInputError(
+			itemIndex,
+			invalidInput(
+				ctx,
+				itemIndex,
+				DEFUSE_FIELD,
+				`must be true or false, got ${JSON.stringify(defuse)}`,
+			),
+		);
 	}
 	const bom = choice(options.byteOrderMark, BOM_FIELD, ['sameAsInput', 'yes', 'no']);
-	const delimiter = choice(options.resultDelimiter, RESULT_DELIMITER_FIELD, ['sameAsInput', 'comma', 'semicolon', 'tab']);
+	const delimiter = choice(options.resultDelimiter, RESULT_DELIMITER_FIELD, [
+		'sameAsInput',
+		'comma',
+		'semicolon',
+		'tab',
+	]);
 	return {
 		defuseFormulas: defuse !== false,
 		byteOrderMark: bom === 'sameAsInput' ? input.byteOrderMark : bom === 'yes',
-		delimiter: delimiter === 'sameAsInput' ? (String.fromCharCode(input.delimiter) as CsvDelimiter) : DELIMITERS[delimiter],
+		delimiter:
+			delimiter === 'sameAsInput'
+				? (String.fromCharCode(input.delimiter) as CsvDelimiter)
+				: DELIMITERS[delimiter],
 	};
 }
 
 export function inputKindOf(ctx: IExecuteFunctions, itemIndex: number): InputKind {
 	const value = ctx.getNodeParameter('input', itemIndex, 'value') as string;
 	if (value !== 'value' && value !== 'csvFile') {
-		throw invalidInput(ctx, itemIndex, INPUT_FIELD, `must be value or csvFile, got ${JSON.stringify(value)}`);
+		throw invalidInput(
+			ctx,
+			itemIndex,
+			INPUT_FIELD,
+			`must be value or csvFile, got ${JSON.stringify(value)}`,
+		);
 	}
 	return value;
 }
 
 /** A column chosen by name in a file said to have no header row: the name can match nothing. */
-export function nameWithoutHeaderRow(ctx: IExecuteFunctions, itemIndex: number, column: { name: string; field: string }): NodeOperationError {
+export function nameWithoutHeaderRow(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	column: { name: string; field: string },
+): NodeOperationError {
 	return invalidInput(
 		ctx,
 		itemIndex,
@@ -301,7 +402,12 @@ export function nameWithoutHeaderRow(ctx: IExecuteFunctions, itemIndex: number, 
 export function headerRowOf(ctx: IExecuteFunctions, itemIndex: number, value: unknown): HeaderRow {
 	const chosen = value === undefined || value === '' ? 'auto' : String(value);
 	if (chosen !== 'auto' && chosen !== 'yes' && chosen !== 'no') {
-		throw invalidInput(ctx, itemIndex, HEADER_FIELD, `must be auto, yes or no, got ${JSON.stringify(value)}`);
+		throw invalidInput(
+			ctx,
+			itemIndex,
+			HEADER_FIELD,
+			`must be auto, yes or no, got ${JSON.stringify(value)}`,
+		);
 	}
 	return chosen;
 }
@@ -348,24 +454,36 @@ export async function csvFanOut<Prepared>(
 	itemIndex: number,
 	lookup: CsvLookup<Prepared>,
 ): Promise<FanOut<Prepared>> {
-	const property = binaryPropertyName(ctx, itemIndex, BINARY_FIELD, ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
+	const property = binaryPropertyName(
+		ctx,
+		itemIndex,
+		BINARY_FIELD,
+		ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
+	);
 	const meta = inputFileMeta(ctx, itemIndex, BINARY_FIELD, property);
 	const output = outputOf(ctx, itemIndex);
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const slice = sliceOf(ctx, itemIndex, options);
-	const resultColumns = output === 'resultFile' ? resultFieldsOf(ctx, itemIndex, options.resultFields, lookup.answerColumns) : [];
+	const resultColumns =
+		output === 'resultFile'
+			? resultFieldsOf(ctx, itemIndex, options.resultFields, lookup.answerColumns)
+			: [];
 	const resultProperty = output === 'resultFile' ? resultPropertyOf(ctx, itemIndex) : '';
 	const headerRow = headerRowOf(ctx, itemIndex, options.headerRow);
 	const delimiter = inputDelimiterOf(ctx, itemIndex, options);
-	if ('name' in lookup.column && headerRow === 'no') throw fileInputError(itemIndex, nameWithoutHeaderRow(ctx, itemIndex, lookup.column));
+	if ('name' in lookup.column && headerRow === 'no')
+		throw fileInputError(itemIndex, nameWithoutHeaderRow(ctx, itemIndex, lookup.column));
 
 	const reading = { readWith: '' };
 	const checked = joinedCellGuard(ctx, itemIndex, lookup, reading);
 	const plan = await checkFile(ctx, itemIndex, meta, checked, headerRow, slice, delimiter, reading);
 	reading.readWith = readAs(plan.form.delimiter, plan.form.delimiterSource);
-	const format = output === 'resultFile' ? resultFormatOf(ctx, itemIndex, options, plan.form) : undefined;
+	const format =
+		output === 'resultFile' ? resultFormatOf(ctx, itemIndex, options, plan.form) : undefined;
 	if (output === 'rowItems' || !format) {
-		return new FanOut(sliceUnits(ctx, meta, checked, sliceOfPlan(plan), output, undefined), { keyCounts: plan.keyCounts });
+		return new FanOut(sliceUnits(ctx, meta, checked, sliceOfPlan(plan), output, undefined), {
+			keyCounts: plan.keyCounts,
+		});
 	}
 	const collector = new ResultFile(ctx, {
 		property: resultProperty,
@@ -383,7 +501,10 @@ export async function csvFanOut<Prepared>(
 		skippedOf: lookup.skippedOf,
 		inputDelimiter: delimiterSummary(plan.form),
 	});
-	return new FanOut(sliceUnits(ctx, meta, checked, sliceOfPlan(plan), output, collector), { collector, keyCounts: plan.keyCounts });
+	return new FanOut(sliceUnits(ctx, meta, checked, sliceOfPlan(plan), output, collector), {
+		collector,
+		keyCounts: plan.keyCounts,
+	});
 }
 
 /**
@@ -395,14 +516,24 @@ export async function csvFanOut<Prepared>(
  * than paid for as joined text. A value with a `/` is left to the node: a website's path (Company
  * Enrichment) may hold a semicolon.
  */
-function joinedCellGuard<Prepared>(ctx: IExecuteFunctions, itemIndex: number, lookup: CsvLookup<Prepared>, reading: { readWith: string }): CsvLookup<Prepared> {
+function joinedCellGuard<Prepared>(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	lookup: CsvLookup<Prepared>,
+	reading: { readWith: string },
+): CsvLookup<Prepared> {
 	return {
 		...lookup,
 		prepare(value, field) {
 			const joined = value && !value.includes('/') ? separatorOutsideQuotes(value) : undefined;
 			if (joined) {
 				const name = joined === ';' ? 'semicolon' : 'tab';
-				throw invalidInput(ctx, itemIndex, field, `holds a ${name}, so it is more than one cell: the file was ${reading.readWith}. Set Options > Delimiter to the delimiter the file uses`);
+				throw invalidInput(
+					ctx,
+					itemIndex,
+					field,
+					`holds a ${name}, so it is more than one cell: the file was ${reading.readWith}. Set Options > Delimiter to the delimiter the file uses`,
+				);
 			}
 			return lookup.prepare(value, field);
 		},
@@ -476,41 +607,50 @@ async function checkFile<Prepared>(
 	let lastRow = 0;
 	let sliceRows = 0;
 	const keyCounts = new Map<string, number>();
-	const parser = new CsvParser((row) => {
-		if (row.fields.every((field) => field.trim() === '')) {
-			throw fail(`${rowName(row)} is empty: a bulk CSV file has no empty rows; remove it and run again`);
-		}
-		lastFileRow = row.number;
-		if (row.fields.length > width) width = row.fields.length;
-		if (row.number === 1) {
-			reading.readWith = readAs(parser.delimiter, parser.delimiterSource);
-			header = firstRowHeader(ctx, itemIndex, row, lookup, headerRow, reading.readWith);
-			position = header ? headerPosition(header, lookup.column) : (lookup.column as { position: number }).position;
-			if (header) return;
-		}
-		if (++dataRows > MAX_CSV_ROWS) {
-			throw fail(`the file has more than ${MAX_CSV_ROWS.toLocaleString('en-US')} rows (${rowName(row)} is row ${(MAX_CSV_ROWS + 1).toLocaleString('en-US')} of data); split it into files of at most ${MAX_CSV_ROWS.toLocaleString('en-US')} rows`);
-		}
-		if (row.fields.length < position) {
-			const named = header ? ` ("${header[position - 1]}")` : '';
-			throw fail(
-				`${rowName(row)} has no column ${position}${named}: it has ${row.fields.length} column${row.fields.length === 1 ? '' : 's'}, ${readAs(parser.delimiter, parser.delimiterSource)}`,
-			);
-		}
-		if (row.number < slice.start || sliceRows >= slice.max) return;
-		if (sliceRows++ === 0) firstRow = row.number;
-		lastRow = row.number;
-		// Only the check: no row beside the unit ('resultFile' builds none).
-		const unit = rowUnit(row, position, header, lookup, 'resultFile');
-		if ('failed' in unit) {
-			// Without Continue On Fail the first invalid value stops the run before any request anyway:
-			// say so at once rather than read on (a wrong column would make every row an error).
-			if (!continueOnFail) throw unit.failed;
-			return;
-		}
-		const key = lookup.requestKey ? lookup.requestKey(unit.prepared) : requestKey(unit.prepared);
-		if (key !== undefined) keyCounts.set(key, (keyCounts.get(key) ?? 0) + 1);
-	}, { delimiter });
+	const parser = new CsvParser(
+		(row) => {
+			if (row.fields.every((field) => field.trim() === '')) {
+				throw fail(
+					`${rowName(row)} is empty: a bulk CSV file has no empty rows; remove it and run again`,
+				);
+			}
+			lastFileRow = row.number;
+			if (row.fields.length > width) width = row.fields.length;
+			if (row.number === 1) {
+				reading.readWith = readAs(parser.delimiter, parser.delimiterSource);
+				header = firstRowHeader(ctx, itemIndex, row, lookup, headerRow, reading.readWith);
+				position = header
+					? headerPosition(header, lookup.column)
+					: (lookup.column as { position: number }).position;
+				if (header) return;
+			}
+			if (++dataRows > MAX_CSV_ROWS) {
+				throw fail(
+					`the file has more than ${MAX_CSV_ROWS.toLocaleString('en-US')} rows (${rowName(row)} is row ${(MAX_CSV_ROWS + 1).toLocaleString('en-US')} of data); split it into files of at most ${MAX_CSV_ROWS.toLocaleString('en-US')} rows`,
+				);
+			}
+			if (row.fields.length < position) {
+				const named = header ? ` ("${header[position - 1]}")` : '';
+				throw fail(
+					`${rowName(row)} has no column ${position}${named}: it has ${row.fields.length} column${row.fields.length === 1 ? '' : 's'}, ${readAs(parser.delimiter, parser.delimiterSource)}`,
+				);
+			}
+			if (row.number < slice.start || sliceRows >= slice.max) return;
+			if (sliceRows++ === 0) firstRow = row.number;
+			lastRow = row.number;
+			// Only the check: no row beside the unit ('resultFile' builds none).
+			const unit = rowUnit(row, position, header, lookup, 'resultFile');
+			if ('failed' in unit) {
+				// Without Continue On Fail the first invalid value stops the run before any request anyway:
+				// say so at once rather than read on (a wrong column would make every row an error).
+				if (!continueOnFail) throw unit.failed;
+				return;
+			}
+			const key = lookup.requestKey ? lookup.requestKey(unit.prepared) : requestKey(unit.prepared);
+			if (key !== undefined) keyCounts.set(key, (keyCounts.get(key) ?? 0) + 1);
+		},
+		{ delimiter },
+	);
 	let streamSibling: NodeJS.ReadableStream | undefined;
 	try {
 		streamSibling = await readInChunks(ctx, meta, (chunk) => parser.push(chunk));
@@ -523,7 +663,11 @@ async function checkFile<Prepared>(
 		throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 	}
 	if (dataRows === 0) {
-		throw fail(header ? 'the file has a header row but no rows of data' : 'the file is empty: it has no rows');
+		throw fail(
+			header
+				? 'the file has a header row but no rows of data'
+				: 'the file is empty: it has no rows',
+		);
 	}
 	if (sliceRows === 0) {
 		throw fileInputError(
@@ -536,8 +680,23 @@ async function checkFile<Prepared>(
 			),
 		);
 	}
-	const form = { delimiter: parser.delimiter, delimiterSource: parser.delimiterSource, byteOrderMark: parser.byteOrderMark };
-	return { header, position, dataRows, lastFileRow, width, firstRow, lastRow, keyCounts, streamSibling, form };
+	const form = {
+		delimiter: parser.delimiter,
+		delimiterSource: parser.delimiterSource,
+		byteOrderMark: parser.byteOrderMark,
+	};
+	return {
+		header,
+		position,
+		dataRows,
+		lastFileRow,
+		width,
+		firstRow,
+		lastRow,
+		keyCounts,
+		streamSibling,
+		form,
+	};
 }
 
 /**
@@ -621,7 +780,8 @@ export function headerPosition(header: string[], column: ColumnChoice): number {
 	if ('position' in column) return column.position;
 	const wanted = column.name.trim();
 	let index = header.findIndex((name) => name.trim() === wanted);
-	if (index < 0) index = header.findIndex((name) => name.trim().toLowerCase() === wanted.toLowerCase());
+	if (index < 0)
+		index = header.findIndex((name) => name.trim().toLowerCase() === wanted.toLowerCase());
 	return index + 1;
 }
 
@@ -634,10 +794,17 @@ function rowUnit<Prepared>(
 ): FanOutUnit<Prepared> {
 	const label = `CSV ${rowName(row)}`;
 	// A result file writes the row itself; row items carry it beside the record.
-	const beside = output === 'rowItems' ? { [CSV_ROW_KEY]: { number: row.number, columns: columnsOf(row.fields, header) } } : undefined;
+	const beside =
+		output === 'rowItems'
+			? { [CSV_ROW_KEY]: { number: row.number, columns: columnsOf(row.fields, header) } }
+			: undefined;
 	try {
 		const field = `${lookup.valueLabel} (${rowName(row)}, column ${position})`;
-		return { prepared: lookup.prepare(row.fields[position - 1], field), label, ...(beside ? { beside } : {}) };
+		return {
+			prepared: lookup.prepare(row.fields[position - 1], field),
+			label,
+			...(beside ? { beside } : {}),
+		};
 	} catch (error) {
 		// The error names the row as the person sees it in the file, not the file's item.
 		(error as Error & { description?: string }).description =
@@ -674,7 +841,11 @@ export function columnsOf(fields: string[], header: string[] | undefined): IData
  * in filesystem mode a stream from n8n's binary store; in memory mode the base64 text in the
  * item, decoded a piece at a time rather than into one second copy.
  */
-export async function* chunksOf(ctx: IExecuteFunctions, meta: IBinaryData, opened?: (stream: NodeJS.ReadableStream) => void): AsyncGenerator<Uint8Array> {
+export async function* chunksOf(
+	ctx: IExecuteFunctions,
+	meta: IBinaryData,
+	opened?: (stream: NodeJS.ReadableStream) => void,
+): AsyncGenerator<Uint8Array> {
 	if (meta.id) {
 		const stream = await ctx.helpers.getBinaryStream(meta.id, 64 * 1024);
 		opened?.(stream);
@@ -684,7 +855,8 @@ export async function* chunksOf(ctx: IExecuteFunctions, meta: IBinaryData, opene
 	const base64 = meta.data ?? '';
 	// A multiple of 4 base64 characters decodes to whole bytes on its own.
 	const piece = 4 * 16 * 1024;
-	for (let at = 0; at < base64.length; at += piece) yield Buffer.from(base64.slice(at, at + piece), BINARY_ENCODING);
+	for (let at = 0; at < base64.length; at += piece)
+		yield Buffer.from(base64.slice(at, at + piece), BINARY_ENCODING);
 }
 
 /** Reads the whole file chunk by chunk; returns the Node stream it came from, if it came from one. */
@@ -699,7 +871,10 @@ async function readInChunks(
 }
 
 /** A broken file rule: an error of the file's item, which says that no row was sent. */
-function fileRuleError(ctx: IExecuteFunctions, itemIndex: number): (rule: string) => NodeOperationError {
+function fileRuleError(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): (rule: string) => NodeOperationError {
 	return (rule) =>
 		new NodeOperationError(ctx.getNode(), `Invalid CSV file in ${BINARY_FIELD}: ${rule}`, {
 			itemIndex,
@@ -719,7 +894,12 @@ function fileInputError(itemIndex: number, error: NodeOperationError): NodeOpera
 export function outputOf(ctx: IExecuteFunctions, itemIndex: number): CsvOutput {
 	const value = ctx.getNodeParameter('output', itemIndex, 'rowItems') as string;
 	if (value !== 'rowItems' && value !== 'resultFile') {
-		throw invalidInput(ctx, itemIndex, OUTPUT_FIELD, `must be rowItems or resultFile, got ${JSON.stringify(value)}`);
+		throw invalidInput(
+			ctx,
+			itemIndex,
+			OUTPUT_FIELD,
+			`must be rowItems or resultFile, got ${JSON.stringify(value)}`,
+		);
 	}
 	return value;
 }
@@ -731,7 +911,12 @@ export interface Slice {
 }
 
 /** `maxFallback`: the rows of a run without At Most Rows (the IP lookup sends nothing: no limit). */
-export function sliceOf(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject, maxFallback = MAX_CSV_ROWS): Slice {
+export function sliceOf(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+	maxFallback = MAX_CSV_ROWS,
+): Slice {
 	const whole = (field: string, value: unknown, fallback: number): number => {
 		if (value === undefined) return fallback;
 		// At Most Rows emptied (or an expression that gave nothing): no limit of its own.
@@ -741,27 +926,59 @@ export function sliceOf(ctx: IExecuteFunctions, itemIndex: number, options: IDat
 		if ((value === null || value === '') && field === START_FIELD) {
 			throw fileInputError(
 				itemIndex,
-				invalidInput(ctx, itemIndex, field, "is empty: give a row number (1 for the first). The summary's nextRow is null when the file is done: there is nothing left to send"),
+				invalidInput(
+					ctx,
+					itemIndex,
+					field,
+					"is empty: give a row number (1 for the first). The summary's nextRow is null when the file is done: there is nothing left to send",
+				),
 			);
 		}
 		const number = typeof value === 'number' ? value : Number(String(value).trim());
 		if (!Number.isInteger(number) || number < 1) {
-			throw fileInputError(itemIndex, invalidInput(ctx, itemIndex, field, `must be a whole number from 1, got ${JSON.stringify(value)}`));
+			throw fileInputError(
+				itemIndex,
+				invalidInput(
+					ctx,
+					itemIndex,
+					field,
+					`must be a whole number from 1, got ${JSON.stringify(value)}`,
+				),
+			);
 		}
 		return number;
 	};
-	return { start: whole(START_FIELD, options.startAtRow, 1), max: whole(MAX_ROWS_FIELD, options.maxRows, maxFallback) };
+	return {
+		start: whole(START_FIELD, options.startAtRow, 1),
+		max: whole(MAX_ROWS_FIELD, options.maxRows, maxFallback),
+	};
 }
 
 /** The answer columns a result file holds: the user's pick (in the record's order), or all. */
-function resultFieldsOf(ctx: IExecuteFunctions, itemIndex: number, value: unknown, columns: readonly string[]): readonly string[] {
-	const picked = Array.isArray(value) ? value.map(String) : value === undefined || value === '' ? [] : String(value).split(',').map((name) => name.trim());
+function resultFieldsOf(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	columns: readonly string[],
+): readonly string[] {
+	const picked = Array.isArray(value)
+		? value.map(String)
+		: value === undefined || value === ''
+			? []
+			: String(value)
+					.split(',')
+					.map((name) => name.trim());
 	if (picked.length === 0) return columns;
 	const unknown = picked.filter((name) => !columns.includes(name));
 	if (unknown.length > 0) {
 		throw fileInputError(
 			itemIndex,
-			invalidInput(ctx, itemIndex, RESULT_FIELDS_FIELD, `${unknown.map((name) => `"${name}"`).join(', ')} ${unknown.length === 1 ? 'is not a field' : 'are not fields'} of the service's record (it has: ${columns.join(', ')})`),
+			invalidInput(
+				ctx,
+				itemIndex,
+				RESULT_FIELDS_FIELD,
+				`${unknown.map((name) => `"${name}"`).join(', ')} ${unknown.length === 1 ? 'is not a field' : 'are not fields'} of the service's record (it has: ${columns.join(', ')})`,
+			),
 		);
 	}
 	return columns.filter((column) => picked.includes(column));
@@ -769,7 +986,12 @@ function resultFieldsOf(ctx: IExecuteFunctions, itemIndex: number, value: unknow
 
 /** The output binary field of a result file (Put Result File in Field). */
 export function resultPropertyOf(ctx: IExecuteFunctions, itemIndex: number): string {
-	return binaryPropertyName(ctx, itemIndex, RESULT_FIELD, ctx.getNodeParameter('resultBinaryPropertyName', itemIndex, 'data'));
+	return binaryPropertyName(
+		ctx,
+		itemIndex,
+		RESULT_FIELD,
+		ctx.getNodeParameter('resultBinaryPropertyName', itemIndex, 'data'),
+	);
 }
 
 /** leads.csv gives leads-results.csv. */

@@ -22,7 +22,12 @@ import {
 
 /** The parameters shown for a file, after the node's value parameter: the file, its column (Phone has none), the output. */
 export function csvFileParameters(column?: INodeProperties): INodeProperties[] {
-	return [csvBinaryParameter, ...(column ? [column] : []), csvOutputParameter, resultFileFieldParameter];
+	return [
+		csvBinaryParameter,
+		...(column ? [column] : []),
+		csvOutputParameter,
+		resultFileFieldParameter,
+	];
 }
 
 /**
@@ -31,9 +36,22 @@ export function csvFileParameters(column?: INodeProperties): INodeProperties[] {
  * one `options` collection list, by name as the Add Option list shows them. `show`: conditions
  * under which the file's options are shown besides Input: CSV File (VAT: the Validate operation).
  */
-export function csvFileOptions(answerColumns: readonly string[], own: INodeProperties[], show?: Record<string, string[]>): INodeProperties[] {
-	const file = [maxRowsOption, inputDelimiterOption, headerRowOption, resultFieldsOption(answerColumns), startAtRowOption, ...resultFormatOptions];
-	return [...own, ...(show ? onlyWhere(file, show, true) : file)].sort((a, b) => a.displayName.localeCompare(b.displayName));
+export function csvFileOptions(
+	answerColumns: readonly string[],
+	own: INodeProperties[],
+	show?: Record<string, string[]>,
+): INodeProperties[] {
+	const file = [
+		maxRowsOption,
+		inputDelimiterOption,
+		headerRowOption,
+		resultFieldsOption(answerColumns),
+		startAtRowOption,
+		...resultFormatOptions,
+	];
+	return [...own, ...(show ? onlyWhere(file, show, true) : file)].sort((a, b) =>
+		a.displayName.localeCompare(b.displayName),
+	);
 }
 
 /**
@@ -50,7 +68,12 @@ export interface ColumnSetup {
 	holds: string;
 }
 
-export function columnParameter({ displayName, name, default: headerName, holds }: ColumnSetup): INodeProperties {
+export function columnParameter({
+	displayName,
+	name,
+	default: headerName,
+	holds,
+}: ColumnSetup): INodeProperties {
 	return {
 		displayName,
 		name,
@@ -65,12 +88,22 @@ export function columnParameter({ displayName, name, default: headerName, holds 
 }
 
 /** The column the parameter names: a whole number is a position, any other text a header name. */
-export function columnOf(ctx: IExecuteFunctions, itemIndex: number, parameter: INodeProperties): ColumnChoice {
+export function columnOf(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	parameter: INodeProperties,
+): ColumnChoice {
 	const field = `${parameter.displayName} (${parameter.name})`;
-	const text = requiredText(ctx, itemIndex, field, ctx.getNodeParameter(parameter.name, itemIndex, parameter.default));
+	const text = requiredText(
+		ctx,
+		itemIndex,
+		field,
+		ctx.getNodeParameter(parameter.name, itemIndex, parameter.default),
+	);
 	if (!/^\d+$/.test(text)) return { name: text, field };
 	const position = Number(text);
-	if (position < 1) throw invalidInput(ctx, itemIndex, field, 'a position counts from 1 (the first column)');
+	if (position < 1)
+		throw invalidInput(ctx, itemIndex, field, 'a position counts from 1 (the first column)');
 	return { position };
 }
 
@@ -79,10 +112,19 @@ export function columnOf(ctx: IExecuteFunctions, itemIndex: number, parameter: I
  * operation): each keeps its own conditions, these are added. Options of a collection name the
  * node's parameters with a leading slash.
  */
-export function onlyWhere<T extends INodeProperties>(properties: T[], show: Record<string, string[]>, inCollection = false): T[] {
-	const conditions = inCollection ? Object.fromEntries(Object.entries(show).map(([name, values]) => [`/${name}`, values])) : show;
+export function onlyWhere<T extends INodeProperties>(
+	properties: T[],
+	show: Record<string, string[]>,
+	inCollection = false,
+): T[] {
+	const conditions = inCollection
+		? Object.fromEntries(Object.entries(show).map(([name, values]) => [`/${name}`, values]))
+		: show;
 	return properties.map((property) => ({
 		...property,
-		displayOptions: { ...property.displayOptions, show: { ...conditions, ...property.displayOptions?.show } },
+		displayOptions: {
+			...property.displayOptions,
+			show: { ...conditions, ...property.displayOptions?.show },
+		},
 	}));
 }

@@ -14,7 +14,13 @@
  * Both give the same fields; the oracle tests in test/shared/csv.test.ts hold them to it.
  */
 
-import { detectDelimiter, delimiterName, sepLine, SEP_LINE_BYTES, type DelimiterSource } from './delimiter';
+import {
+	detectDelimiter,
+	delimiterName,
+	sepLine,
+	SEP_LINE_BYTES,
+	type DelimiterSource,
+} from './delimiter';
 
 export class CsvError extends Error {
 	constructor(
@@ -188,7 +194,10 @@ export class CsvScanner {
 				this.endCarefulRecord();
 				break;
 			case State.Quoted:
-				throw new CsvError(`A quoted field opened on line ${this.quoteLine} is never closed`, this.quoteLine);
+				throw new CsvError(
+					`A quoted field opened on line ${this.quoteLine} is never closed`,
+					this.quoteLine,
+				);
 			case State.AfterCr:
 				break;
 		}

@@ -43,7 +43,8 @@ export function csvLine(cells: readonly string[]): string {
 /** Cells as CSV text, comma-separated, no line end: a part of a record (nothing defused). */
 export function csvCells(cells: readonly string[]): string {
 	let line = '';
-	for (let index = 0; index < cells.length; index++) line += (index === 0 ? '' : ',') + csvCell(cells[index]);
+	for (let index = 0; index < cells.length; index++)
+		line += (index === 0 ? '' : ',') + csvCell(cells[index]);
 	return line;
 }
 
@@ -72,7 +73,8 @@ export class CsvCellWriter {
 	/** Cells separated by the delimiter, no line end: a part of a record. */
 	cells(cells: readonly string[]): string {
 		let line = '';
-		for (let index = 0; index < cells.length; index++) line += (index === 0 ? '' : this.delimiter) + this.cell(cells[index]);
+		for (let index = 0; index < cells.length; index++)
+			line += (index === 0 ? '' : this.delimiter) + this.cell(cells[index]);
 		return line;
 	}
 
@@ -171,7 +173,8 @@ export class CsvStream {
 			}
 		} finally {
 			// Iteration ended early (the store stopped reading): writers must not wait for it.
-			if (!this.ended && !this.failure) this.consumerFailed(new Error('The result file stopped being written'));
+			if (!this.ended && !this.failure)
+				this.consumerFailed(new Error('The result file stopped being written'));
 		}
 	}
 

@@ -37,7 +37,13 @@ export type DelimiterSource = 'given' | 'sepLine' | 'detected';
 
 /** A delimiter as people name it: in summaries and errors. */
 export function delimiterName(delimiter: number): string {
-	return delimiter === SEMICOLON ? 'semicolon' : delimiter === TAB ? 'tab' : delimiter === COMMA ? 'comma' : JSON.stringify(String.fromCharCode(delimiter));
+	return delimiter === SEMICOLON
+		? 'semicolon'
+		: delimiter === TAB
+			? 'tab'
+			: delimiter === COMMA
+				? 'comma'
+				: JSON.stringify(String.fromCharCode(delimiter));
 }
 
 /** The file's delimiter could not be told: several fit its first rows equally well. */
@@ -97,7 +103,8 @@ function split(bytes: Uint8Array, delimiter: number, whole: boolean): Split {
 				quoted = true;
 				continue;
 			}
-			if (b !== delimiter && b !== LF && b !== CR) return { delimiter, counts, spaced, malformed: true };
+			if (b !== delimiter && b !== LF && b !== CR)
+				return { delimiter, counts, spaced, malformed: true };
 		}
 		if (b === delimiter) {
 			fields++;
@@ -137,7 +144,8 @@ function commonest(counts: number[]): { columns: number; rows: number } {
 	for (const count of counts) {
 		const rows = (tally.get(count) ?? 0) + 1;
 		tally.set(count, rows);
-		if (rows > best.rows || (rows === best.rows && count > best.columns)) best = { columns: count, rows };
+		if (rows > best.rows || (rows === best.rows && count > best.columns))
+			best = { columns: count, rows };
 	}
 	return best;
 }
@@ -147,14 +155,26 @@ function commonest(counts: number[]): { columns: number; rows: number } {
  * line); `whole`: they are the whole file. Throws AmbiguousDelimiterError when two fit equally.
  */
 export function detectDelimiter(bytes: Uint8Array, whole: boolean): number {
-	let splits = CANDIDATES.map((delimiter) => split(bytes, delimiter, whole)).filter((candidate) => !candidate.malformed);
+	let splits = CANDIDATES.map((delimiter) => split(bytes, delimiter, whole)).filter(
+		(candidate) => !candidate.malformed,
+	);
 	// Nothing but a first row cut short: judge by what there is.
-	if (!whole && splits.every((candidate) => candidate.counts.length === 0)) return detectDelimiter(bytes, true);
+	if (!whole && splits.every((candidate) => candidate.counts.length === 0))
+		return detectDelimiter(bytes, true);
 	const rows = Math.max(0, ...splits.map((candidate) => candidate.counts.length));
-	const consistent = splits.filter((candidate) => candidate.counts.length > 0 && candidate.counts[0] > 1 && candidate.counts.every((count) => count === candidate.counts[0]));
+	const consistent = splits.filter(
+		(candidate) =>
+			candidate.counts.length > 0 &&
+			candidate.counts[0] > 1 &&
+			candidate.counts.every((count) => count === candidate.counts[0]),
+	);
 	let ranked: Array<{ split: Split; columns: number; rows: number }>;
 	if (consistent.length > 0) {
-		ranked = consistent.map((candidate) => ({ split: candidate, columns: candidate.counts[0], rows: candidate.counts.length }));
+		ranked = consistent.map((candidate) => ({
+			split: candidate,
+			columns: candidate.counts[0],
+			rows: candidate.counts.length,
+		}));
 	} else {
 		splits = splits.filter((candidate) => commonest(candidate.counts).columns > 1);
 		if (splits.length === 0) return COMMA;
@@ -166,7 +186,12 @@ export function detectDelimiter(bytes: Uint8Array, whole: boolean): number {
 	ranked = ranked.filter((candidate) => candidate.columns === columns);
 	const fewestSpaced = Math.min(...ranked.map((candidate) => candidate.split.spaced));
 	ranked = ranked.filter((candidate) => candidate.split.spaced === fewestSpaced);
-	if (ranked.length > 1) throw new AmbiguousDelimiterError(ranked.map((candidate) => candidate.split.delimiter), columns, rows);
+	if (ranked.length > 1)
+		throw new AmbiguousDelimiterError(
+			ranked.map((candidate) => candidate.split.delimiter),
+			columns,
+			rows,
+		);
 	return ranked[0].split.delimiter;
 }
 
@@ -174,11 +199,16 @@ export function detectDelimiter(bytes: Uint8Array, whole: boolean): number {
  * A first line `sep=X` at `bytes[at]`: the delimiter it names and the length of the line with its
  * line end, or undefined when the first line is not one. `whole`: the bytes are the whole file.
  */
-export function sepLine(bytes: Uint8Array, at: number, whole: boolean): { delimiter: number; length: number } | undefined {
+export function sepLine(
+	bytes: Uint8Array,
+	at: number,
+	whole: boolean,
+): { delimiter: number; length: number } | undefined {
 	const word = [0x73, 0x65, 0x70, 0x3d]; // "sep="
 	for (let k = 0; k < word.length; k++) {
 		// Excel writes it in lower case; upper case is read the same.
-		if (((bytes[at + k] ?? -1) | 0x20) !== (word[k] | 0x20) && bytes[at + k] !== word[k]) return undefined;
+		if (((bytes[at + k] ?? -1) | 0x20) !== (word[k] | 0x20) && bytes[at + k] !== word[k])
+			return undefined;
 	}
 	const delimiter = bytes[at + 4];
 	if (delimiter === undefined || delimiter === LF || delimiter === CR) return undefined;

@@ -47,7 +47,14 @@ function isLeadingTrigger(code: number): boolean {
 
 /** Characters after which a spreadsheet may start a new cell: the common separators and the line breaks. */
 function isSeparator(code: number): boolean {
-	return code === 0x2c || code === 0x3b || code === 0x09 || code === 0x7c || code === 0x0d || code === 0x0a;
+	return (
+		code === 0x2c ||
+		code === 0x3b ||
+		code === 0x09 ||
+		code === 0x7c ||
+		code === 0x0d ||
+		code === 0x0a
+	);
 }
 
 const SEPARATORS = /[,;\t|\r\n]/;
@@ -83,7 +90,8 @@ export function needsDefusing(value: string): boolean {
 	if (needsDefusingAt(value, 0, true)) return true;
 	if (!SEPARATORS.test(value)) return false;
 	for (let index = 0; index < value.length; index++) {
-		if (isSeparator(value.charCodeAt(index)) && needsDefusingAt(value, index + 1, false)) return true;
+		if (isSeparator(value.charCodeAt(index)) && needsDefusingAt(value, index + 1, false))
+			return true;
 	}
 	return false;
 }
@@ -111,7 +119,11 @@ export function undefuseFormula(written: string): string {
 	let value = '';
 	let from = first ? 1 : 0;
 	for (let index = from; index < written.length; index++) {
-		if (isSeparator(written.charCodeAt(index)) && written.charCodeAt(index + 1) === APOSTROPHE && needsDefusingAt(written, index + 2, false)) {
+		if (
+			isSeparator(written.charCodeAt(index)) &&
+			written.charCodeAt(index + 1) === APOSTROPHE &&
+			needsDefusingAt(written, index + 2, false)
+		) {
 			value += written.slice(from, index + 1);
 			from = index + 2;
 			index++;

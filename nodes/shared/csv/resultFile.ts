@@ -76,7 +76,12 @@ export class ResultFile implements UnitCollector {
 	private noData = 0;
 	/** Rows the service answered without a request (skippedOf): not answered, not failed. */
 	private skipped = 0;
-	private readonly failed: Failed = { invalidValue: 0, serviceError: 0, planRanOut: 0, keyRejected: 0 };
+	private readonly failed: Failed = {
+		invalidValue: 0,
+		serviceError: 0,
+		planRanOut: 0,
+		keyRejected: 0,
+	};
 	/** The first row that the plan's end kept from an answer: where the next run starts. */
 	private firstUnanswered: number | undefined;
 	private readonly header: Promise<void>;
@@ -91,7 +96,10 @@ export class ResultFile implements UnitCollector {
 		// The header goes first, before any answer; the file is opened only when rows come (a run
 		// that fails before sending leaves nothing open).
 		this.header = this.stream.write(headerCells(setup));
-		this.noAnswer = { cells: new Array<string>(setup.flattener.columns.length).fill(''), other: '' };
+		this.noAnswer = {
+			cells: new Array<string>(setup.flattener.columns.length).fill(''),
+			other: '',
+		};
 	}
 
 	/** Hands the file to n8n's binary helpers, which read it as it is written. */
@@ -100,12 +108,20 @@ export class ResultFile implements UnitCollector {
 		const { ctx, setup } = this;
 		const source = this.stream.chunks();
 		if (setup.streamSibling) {
-			this.stored = ctx.helpers.prepareBinaryData(readableFrom(setup.streamSibling, source) as unknown as Buffer, setup.fileName, 'text/csv');
+			this.stored = ctx.helpers.prepareBinaryData(
+				readableFrom(setup.streamSibling, source) as unknown as Buffer,
+				setup.fileName,
+				'text/csv',
+			);
 		} else {
 			this.stored = (async () => {
 				const parts: Buffer[] = [];
 				for await (const chunk of source) parts.push(chunk);
-				return await ctx.helpers.prepareBinaryData(Buffer.concat(parts), setup.fileName, 'text/csv');
+				return await ctx.helpers.prepareBinaryData(
+					Buffer.concat(parts),
+					setup.fileName,
+					'text/csv',
+				);
 			})();
 		}
 		// A store that fails stops the writer (its next write throws) instead of leaving it waiting.
@@ -138,13 +154,20 @@ export class ResultFile implements UnitCollector {
 			} else {
 				answer = flattener.flatten(first?.json ?? {});
 				// One record per lookup is what the service gives; should more come, none is dropped.
-				if (more.length > 0) answer.other = JSON.stringify({ ...(answer.other ? (JSON.parse(answer.other) as IDataObject) : {}), moreRecords: more.map((item) => item.json) });
+				if (more.length > 0)
+					answer.other = JSON.stringify({
+						...(answer.other ? (JSON.parse(answer.other) as IDataObject) : {}),
+						moreRecords: more.map((item) => item.json),
+					});
 				status = 'ok';
 			}
 		} else {
 			status = this.statusOfFailure(row, outcome);
 		}
-		const cells = row.fields.length < width ? [...row.fields, ...new Array<string>(width - row.fields.length).fill('')] : row.fields;
+		const cells =
+			row.fields.length < width
+				? [...row.fields, ...new Array<string>(width - row.fields.length).fill('')]
+				: row.fields;
 		this.rows++;
 		await this.stream.write([...cells, ...answer.cells, answer.other, status]);
 	}
@@ -165,7 +188,9 @@ export class ResultFile implements UnitCollector {
 		this.answered++;
 		this.rows++;
 		writer.defused += answer.defused;
-		await this.stream.writeLine(`${writer.cells(row.fields)}${missing > 0 ? delimiter.repeat(missing) : ''}${delimiter}${answer.text}${delimiter}ok\r\n`);
+		await this.stream.writeLine(
+			`${writer.cells(row.fields)}${missing > 0 ? delimiter.repeat(missing) : ''}${delimiter}${answer.text}${delimiter}ok\r\n`,
+		);
 	}
 
 	/** The row of the outcome that came, in the order the rows were read. */
@@ -190,7 +215,13 @@ export class ResultFile implements UnitCollector {
 		const nextRow = this.firstUnanswered ?? (lastRow < lastFileRow ? lastRow + 1 : null);
 		// A run that ends before the file does says why, beside where the next one starts.
 		const stopped =
-			nextRow === null ? undefined : this.firstUnanswered === undefined ? 'atMostRows' : this.failed.keyRejected > 0 ? 'keyRejected' : 'planRanOut';
+			nextRow === null
+				? undefined
+				: this.firstUnanswered === undefined
+					? 'atMostRows'
+					: this.failed.keyRejected > 0
+						? 'keyRejected'
+						: 'planRanOut';
 		const json: IDataObject = {
 			rows: this.rows,
 			firstRow,
@@ -233,15 +264,21 @@ export class ResultFile implements UnitCollector {
 		// The run stopped sending here (or before): nothing of the file from this row on is answered.
 		this.firstUnanswered ??= row.number;
 		this.failed[stopped]++;
-		const why = stopped === 'keyRejected' ? 'the API key was rejected' : "the plan's credits ran out";
-		return outcome.notSent ? `not sent: ${why} (no credit used)` : `not answered: ${why} (${message})`;
+		const why =
+			stopped === 'keyRejected' ? 'the API key was rejected' : "the plan's credits ran out";
+		return outcome.notSent
+			? `not sent: ${why} (no credit used)`
+			: `not answered: ${why} (${message})`;
 	}
 }
 
 /** The result file's header: the input's column names (or column1...), the answer's, other_fields, status. */
-export function headerCells(setup: Pick<ResultFileSetup, 'header' | 'width' | 'flattener'>): string[] {
+export function headerCells(
+	setup: Pick<ResultFileSetup, 'header' | 'width' | 'flattener'>,
+): string[] {
 	const input: string[] = [];
-	for (let index = 0; index < setup.width; index++) input.push(setup.header?.[index] ?? `column${index + 1}`);
+	for (let index = 0; index < setup.width; index++)
+		input.push(setup.header?.[index] ?? `column${index + 1}`);
 	// An added column never repeats an input column's name (a lead list may well have a "status"):
 	// it gets _2 (or _3...) instead, so every column of the result can be told apart.
 	const taken = new Set(input.map((name) => name.trim()));
@@ -253,4 +290,3 @@ export function headerCells(setup: Pick<ResultFileSetup, 'header' | 'width' | 'f
 	});
 	return [...input, ...added];
 }
-

@@ -54,7 +54,16 @@ export async function runService<Prepared>(
 				);
 	keeping?.willAsk(planned);
 	const tally = { items: 0, rows: 0, notSent: 0 };
-	const failure = await sendAll(ctx, service, jobs, ledger, connection, continueOnFail, tally, keeping);
+	const failure = await sendAll(
+		ctx,
+		service,
+		jobs,
+		ledger,
+		connection,
+		continueOnFail,
+		tally,
+		keeping,
+	);
 	// Stopped by the user: n8n keeps nothing of this run, and an error would mark it failed, not stopped.
 	if (ledger.cancelled) {
 		keeping?.finish('threw');
@@ -107,7 +116,6 @@ async function outputOf<Prepared>(
 	return [...job.produced.flat(), errorItem(ctx, broken, job.itemIndex)];
 }
 
-
 interface Tally {
 	items: number;
 	rows: number;
@@ -131,24 +139,40 @@ async function sendAll<Prepared>(
 ): Promise<Error | undefined> {
 	let failure: Error | undefined;
 	const source = unitsOf(ctx, jobs, continueOnFail);
-	const outcomeOf = async (job: Job<Prepared>, unit: FanOutUnit<Prepared>): Promise<UnitOutcome> => {
+	const outcomeOf = async (
+		job: Job<Prepared>,
+		unit: FanOutUnit<Prepared>,
+	): Promise<UnitOutcome> => {
 		if ('failed' in unit) return { failed: unit.failed, notSent: false };
 		const withoutRequest = service.answerWithoutRequest?.(unit.prepared);
 		if (withoutRequest) return { answered: withoutRequest, repeated: false, withoutRequest: true };
 		if (connection instanceof Error) return { failed: connection, notSent: false };
 		const key = keyOf(service, job, unit.prepared);
-		const keptKey = keeping?.keyFor(job.sendRepeatsOnce ? key : serviceKey(service, unit.prepared), job.sendRepeatsOnce);
+		const keptKey = keeping?.keyFor(
+			job.sendRepeatsOnce ? key : serviceKey(service, unit.prepared),
+			job.sendRepeatsOnce,
+		);
 		// An answer an earlier try paid for costs nothing, even after this run stopped sending.
 		if (ledger.stoppedAt !== undefined && !keeping?.has(keptKey, job.reuse)) {
 			return { failed: ledger.notSentError(job.itemIndex, unit.label), notSent: true };
 		}
-		const client = () => connection.clientFor(job.itemIndex, ledger.gate(job.itemIndex, unit.label));
+		const client = () =>
+			connection.clientFor(job.itemIndex, ledger.gate(job.itemIndex, unit.label));
 		// What the unit's output makes of its answer (service.present): for every unit, whether its
 		// answer was paid, shared by a repeat or reused; a failure here fails the unit, not the payment.
 		const presented = async (outcome: UnitOutcome): Promise<UnitOutcome> => {
 			if (!service.present || !('answered' in outcome)) return outcome;
 			try {
-				return { ...outcome, answered: await service.present.call(ctx, job.itemIndex, unit.prepared, outcome.answered, client()) };
+				return {
+					...outcome,
+					answered: await service.present.call(
+						ctx,
+						job.itemIndex,
+						unit.prepared,
+						outcome.answered,
+						client(),
+					),
+				};
 			} catch (error) {
 				return { failed: error as Error, notSent: false };
 			}
@@ -157,7 +181,11 @@ async function sendAll<Prepared>(
 			const kept = await keeping?.take(ctx, keptKey, job.reuse);
 			if (kept) {
 				ledger.reused(job.itemIndex, kept.source);
-				return await presented({ answered: kept.answered, repeated: false, reusedFrom: kept.source });
+				return await presented({
+					answered: kept.answered,
+					repeated: false,
+					reusedFrom: kept.source,
+				});
 			}
 			let answered: INodeExecutionData[];
 			try {
@@ -178,13 +206,18 @@ async function sendAll<Prepared>(
 			if (!service.present) return { answered, repeated: false };
 			const outcome = await presented({ answered, repeated: false });
 			// Kept again with a file the unit fetched for it (a download): a next run need not fetch it.
-			if ('answered' in outcome && outcome.answered.some((item, index) => item.binary && !answered[index]?.binary)) {
+			if (
+				'answered' in outcome &&
+				outcome.answered.some((item, index) => item.binary && !answered[index]?.binary)
+			) {
 				keeping?.keep(keptKey, outcome.answered, unit.beside, forTries, job.reuse);
 			}
 			return outcome;
 		};
 		if (key === undefined) return await send();
-		const outcome = await ledger.outcomeFor(key, job.itemIndex, send, () => ledger.notSentError(job.itemIndex, unit.label));
+		const outcome = await ledger.outcomeFor(key, job.itemIndex, send, () =>
+			ledger.notSentError(job.itemIndex, unit.label),
+		);
 		return 'answered' in outcome && outcome.repeated ? await presented(outcome) : outcome;
 	};
 
@@ -203,13 +236,13 @@ async function sendAll<Prepared>(
 			const outcome = await outcomeOf(job, unit);
 			if ('answered' in outcome) {
 				if (!outcome.withoutRequest) tally[job.rows ? 'rows' : 'items']++;
-			}
-			else if (outcome.notSent) tally.notSent++;
+			} else if (outcome.notSent) tally.notSent++;
 			// A result file keeps every row's outcome in its status column, whatever On Error says:
 			// the file (and its next row to start from) is what the run is for.
 			if ('failed' in outcome && !continueOnFail && !job.collector) {
 				// Thrown once, so the row is named in the error itself (n8n keeps only its own properties).
-				if (failure === undefined && job.rows && !outcome.notSent) outcome.failed.message = `${capitalised(unit.label)}: ${outcome.failed.message}`;
+				if (failure === undefined && job.rows && !outcome.notSent)
+					outcome.failed.message = `${capitalised(unit.label)}: ${outcome.failed.message}`;
 				failure ??= asNodeError(ctx, outcome.failed, job.itemIndex);
 				return;
 			}
@@ -289,7 +322,14 @@ function outputItems<Prepared>(
 	if ('failed' in outcome) {
 		// A row's own input error names its row already (the field's label does); a service error does not.
 		const named = !job.rows || outcome.notSent || 'failed' in unit;
-		return [errorItem(ctx, named ? outcome.failed : labelled(outcome.failed, unit.label), itemIndex, unit.beside)];
+		return [
+			errorItem(
+				ctx,
+				named ? outcome.failed : labelled(outcome.failed, unit.label),
+				itemIndex,
+				unit.beside,
+			),
+		];
 	}
 	// The row's columns go into the answer's own JSON rather than a copy of it: an answer kept for
 	// a next try (keptAnswers.ts) is then not held twice. Every unit of a run puts the same keys
@@ -307,11 +347,13 @@ function outputItems<Prepared>(
  */
 function labelled(error: Error, label: string): Error {
 	const copy = Object.create(error) as Error;
-	Object.defineProperty(copy, 'message', { value: `${capitalised(label)}: ${error.message}`, enumerable: true, writable: true });
+	Object.defineProperty(copy, 'message', {
+		value: `${capitalised(label)}: ${error.message}`,
+		enumerable: true,
+		writable: true,
+	});
 	return copy;
 }
-
-
 
 /**
  * The error that stops a run (default On Error), saying what the run had already been answered,
@@ -319,20 +361,33 @@ function labelled(error: Error, label: string): Error {
  * figure by its cause: charged in this execution (this try, or an earlier try or run of the node
  * in it), shared by a repeat, reused from elsewhere; and what stays kept for a Retry.
  */
-function withCost<Prepared>(failure: Error, jobs: Array<Job<Prepared>>, ledger: RunLedger, kept: { paid: number; reused: number }, testRun: boolean): Error {
+function withCost<Prepared>(
+	failure: Error,
+	jobs: Array<Job<Prepared>>,
+	ledger: RunLedger,
+	kept: { paid: number; reused: number },
+	testRun: boolean,
+): Error {
 	const paid = { item: 0, row: 0 };
 	const free = { item: 0, row: 0 };
 	for (const job of jobs) {
 		const figures = ledger.figuresOf(job.itemIndex);
 		paid[job.rows ? 'row' : 'item'] += figures.answersPaid + figures.reusedFromTries;
-		free[job.rows ? 'row' : 'item'] += figures.answersShared + figures.answersReused - figures.reusedFromTries;
+		free[job.rows ? 'row' : 'item'] +=
+			figures.answersShared + figures.answersReused - figures.reusedFromTries;
 	}
-	const paidText = [counted(paid.item, 'item'), counted(paid.row, 'row')].filter(Boolean).join(' and ');
-	const freeText = [counted(free.item, 'item'), counted(free.row, 'row')].filter(Boolean).join(' and ');
+	const paidText = [counted(paid.item, 'item'), counted(paid.row, 'row')]
+		.filter(Boolean)
+		.join(' and ');
+	const freeText = [counted(free.item, 'item'), counted(free.row, 'row')]
+		.filter(Boolean)
+		.join(' and ');
 	if (!paidText && !freeText) return failure;
 	const { retry, testRuns, earlierRuns } = ledger.reusedFrom;
 	const freeWhy = [
-		ledger.figures.answersShared ? `${number(ledger.figures.answersShared)} shared the answer of a repeated value` : '',
+		ledger.figures.answersShared
+			? `${number(ledger.figures.answersShared)} shared the answer of a repeated value`
+			: '',
 		retry ? `${number(retry)} reused an answer a failed execution of this node paid for` : '',
 		testRuns ? `${number(testRuns)} reused an answer an earlier test run paid for` : '',
 		earlierRuns ? `${number(earlierRuns)} reused an answer an earlier run paid for` : '',
@@ -394,12 +449,29 @@ function addHints<Prepared>(
 	if (answersShared > 0) {
 		// The units a request answered: its own, and its repeats'. Requests sent count retries and
 		// refusals too: said apart when they differ from the paid answers.
-		const requests = requestsSent === answersPaid ? plural(requestsSent, 'request') : `${plural(answersPaid, 'paid request')} (${number(requestsSent)} sent)`;
-		info(`${plural(answersPaid + answersShared, noun)} answered with ${requests}: repeated values were sent once (turn Send Repeated Values Once off in Options for a fresh answer each)`);
+		const requests =
+			requestsSent === answersPaid
+				? plural(requestsSent, 'request')
+				: `${plural(answersPaid, 'paid request')} (${number(requestsSent)} sent)`;
+		info(
+			`${plural(answersPaid + answersShared, noun)} answered with ${requests}: repeated values were sent once (turn Send Repeated Values Once off in Options for a fresh answer each)`,
+		);
 	}
-	const { try: fromTry, retry: fromRetry, testRuns: fromTestRuns, earlierRuns: fromEarlierRuns } = ledger.reusedFrom;
-	const reusedFrom = (count: number, where: string) => info(`${plural(count, 'answer')} reused from ${where}, not paid for again`);
-	if (fromTry > 0) reusedFrom(fromTry, keeping?.retryOnFail ? "this node's earlier try (Settings > Retry On Fail)" : "this node's earlier run in this execution");
+	const {
+		try: fromTry,
+		retry: fromRetry,
+		testRuns: fromTestRuns,
+		earlierRuns: fromEarlierRuns,
+	} = ledger.reusedFrom;
+	const reusedFrom = (count: number, where: string) =>
+		info(`${plural(count, 'answer')} reused from ${where}, not paid for again`);
+	if (fromTry > 0)
+		reusedFrom(
+			fromTry,
+			keeping?.retryOnFail
+				? "this node's earlier try (Settings > Retry On Fail)"
+				: "this node's earlier run in this execution",
+		);
 	if (fromRetry > 0) {
 		const failed = keeping?.retrySources() ?? { executions: 1, testRuns: 0 };
 		const runs =
@@ -411,11 +483,20 @@ function addHints<Prepared>(
 	const ages = keeping?.reuseAges();
 	if (ages && fromTestRuns + fromEarlierRuns > 0) {
 		const count = fromTestRuns + fromEarlierRuns;
-		const runs = fromTestRuns > 0 ? ['a test run', 'test runs'] : ['an earlier run', 'earlier runs'];
-		const from = ages.executions === 1 ? `${runs[0]} ${ago(ages.newestAgo, ages.oldestAgo)}` : `${ages.executions} ${runs[1]} ${ago(ages.newestAgo, ages.oldestAgo)}`;
-		const how = fromTestRuns > 0 ? 'turn Reuse Answers of Test Runs off in Options to ask afresh' : 'Options > Reuse Answers For (Hours)';
+		const runs =
+			fromTestRuns > 0 ? ['a test run', 'test runs'] : ['an earlier run', 'earlier runs'];
+		const from =
+			ages.executions === 1
+				? `${runs[0]} ${ago(ages.newestAgo, ages.oldestAgo)}`
+				: `${ages.executions} ${runs[1]} ${ago(ages.newestAgo, ages.oldestAgo)}`;
+		const how =
+			fromTestRuns > 0
+				? 'turn Reuse Answers of Test Runs off in Options to ask afresh'
+				: 'Options > Reuse Answers For (Hours)';
 		const answered = answersPaid + answersShared + answersReused;
-		info(`${number(count)} of ${plural(answered, 'answer')} reused from ${from}: no credit (${how})`);
+		info(
+			`${number(count)} of ${plural(answered, 'answer')} reused from ${from}: no credit (${how})`,
+		);
 	}
 	if (ledger.stoppedAt !== undefined) {
 		hints.push({
@@ -425,7 +506,8 @@ function addHints<Prepared>(
 		});
 	}
 	// n8n 1.x before execution hints has no addExecutionHints.
-	if (hints.length > 0 && typeof ctx.addExecutionHints === 'function') ctx.addExecutionHints(...hints);
+	if (hints.length > 0 && typeof ctx.addExecutionHints === 'function')
+		ctx.addExecutionHints(...hints);
 }
 
 /** "4 minutes ago", or "4 to 12 minutes ago" for answers of several runs. */

@@ -19,7 +19,10 @@ export function errorItem(
 	itemIndex: number,
 	context?: IDataObject,
 ): INodeExecutionData {
-	const { message, description, httpCode } = error as Error & { description?: string | null; httpCode?: string | null };
+	const { message, description, httpCode } = error as Error & {
+		description?: string | null;
+		httpCode?: string | null;
+	};
 	const details: IDataObject = { message };
 	if (description) details.description = description;
 	if (httpCode) details.httpCode = httpCode;

@@ -75,9 +75,15 @@ export interface Tries {
 
 /** "for 12 s (7 requests)": what an item went through before the node gave up. */
 function triedFor(tries: Tries): string {
-	const seconds = tries.elapsedMs < 10_000 ? (tries.elapsedMs / 1000).toFixed(1) : String(Math.round(tries.elapsedMs / 1000));
+	const seconds =
+		tries.elapsedMs < 10_000
+			? (tries.elapsedMs / 1000).toFixed(1)
+			: String(Math.round(tries.elapsedMs / 1000));
 	const requests = tries.attempts === 1 ? '1 request' : `${tries.attempts} requests`;
-	const waited = tries.retryAfterMs === undefined ? '' : `; the service asked to wait ${Math.round(tries.retryAfterMs / 1000)} s more, beyond the retry time budget`;
+	const waited =
+		tries.retryAfterMs === undefined
+			? ''
+			: `; the service asked to wait ${Math.round(tries.retryAfterMs / 1000)} s more, beyond the retry time budget`;
 	return `for ${seconds} s (${requests}${waited})`;
 }
 
@@ -92,7 +98,8 @@ function rateExceeded(service: string, tries: Tries): string {
 /** What each status means for the person running the workflow (the services' status codes, in words). */
 function meaningOf(call: FailedCall): string {
 	const own = call.statusMessages?.[call.status];
-	if (own) return [429, 500, 503].includes(call.status) ? `${own}. Tried ${triedFor(call.tries)}` : own;
+	if (own)
+		return [429, 500, 503].includes(call.status) ? `${own}. Tried ${triedFor(call.tries)}` : own;
 	const service = call.serviceName;
 	switch (call.status) {
 		case 400:
@@ -116,10 +123,16 @@ function meaningOf(call: FailedCall): string {
 	}
 }
 
-export function apiError(ctx: IExecuteFunctions, itemIndex: number, call: FailedCall): NodeApiError {
+export function apiError(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	call: FailedCall,
+): NodeApiError {
 	const quoted = serviceMessageOf(call.body);
 	const message = redact(meaningOf(call), call.secrets);
-	let description = quoted ? redact(`The service said: "${quoted}"`, call.secrets) : `The service gave no error message.`;
+	let description = quoted
+		? redact(`The service said: "${quoted}"`, call.secrets)
+		: `The service gave no error message.`;
 	if (call.status === 429 && call.tries.pacedTo > 0) {
 		description += ` Each n8n process (every queue-mode worker) paces a key on its own and slows down when the key is refused; if several share the key all the time, set each one's Requests per Second to its share of the plan's rate.`;
 	}

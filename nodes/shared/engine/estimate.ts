@@ -39,9 +39,20 @@ export function estimateAsked(ctx: IExecuteFunctions): boolean {
 	const items = ctx.getInputData();
 	let asked: boolean | undefined;
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		const value = flag(ctx, itemIndex, FIELD, ctx.getNodeParameter(`options.${estimateOnlyOption.name}`, itemIndex, false)) === true;
+		const value =
+			flag(
+				ctx,
+				itemIndex,
+				FIELD,
+				ctx.getNodeParameter(`options.${estimateOnlyOption.name}`, itemIndex, false),
+			) === true;
 		if (asked !== undefined && value !== asked) {
-			throw invalidInput(ctx, itemIndex, FIELD, 'must be the same for every item: an estimate counts the whole run, or none of it');
+			throw invalidInput(
+				ctx,
+				itemIndex,
+				FIELD,
+				'must be the same for every item: an estimate counts the whole run, or none of it',
+			);
 		}
 		asked = value;
 	}
@@ -61,11 +72,15 @@ interface Counts {
 }
 
 /** The run's one output item: the counts, nothing sent. */
-export async function estimateCredits<Prepared>(ctx: IExecuteFunctions, service: ServiceDefinition<Prepared>): Promise<INodeExecutionData[][]> {
+export async function estimateCredits<Prepared>(
+	ctx: IExecuteFunctions,
+	service: ServiceDefinition<Prepared>,
+): Promise<INodeExecutionData[][]> {
 	const items = ctx.getInputData();
 	const run = await countRun(ctx, service, false);
 	const json: IDataObject = {
-		estimate: 'Nothing was sent, kept or spent: these are the requests a run of this node would send now, on this input',
+		estimate:
+			'Nothing was sent, kept or spent: these are the requests a run of this node would send now, on this input',
 		items: items.length,
 		...(run.files ? { rows: run.counts.rows } : {}),
 		...figures(run.counts),
@@ -79,7 +94,8 @@ export async function estimateCredits<Prepared>(ctx: IExecuteFunctions, service:
 	}
 	if (run.sliced) {
 		const whole = await countRun(ctx, service, true);
-		if (whole.counts.rows !== run.counts.rows) json.wholeFile = { rows: whole.counts.rows, ...figures(whole.counts) };
+		if (whole.counts.rows !== run.counts.rows)
+			json.wholeFile = { rows: whole.counts.rows, ...figures(whole.counts) };
 	}
 	if (typeof ctx.addExecutionHints === 'function') {
 		const requests = stops ? 0 : run.counts.requestsToSend;
@@ -95,10 +111,17 @@ export async function estimateCredits<Prepared>(ctx: IExecuteFunctions, service:
 
 /** The counts as the summary shows them: what would be sent, and what would not and why. */
 function figures(counts: Counts): IDataObject {
-	const reused = counts.reused.try + counts.reused.retry + counts.reused.testRuns + counts.reused.earlierRuns;
+	const reused =
+		counts.reused.try + counts.reused.retry + counts.reused.testRuns + counts.reused.earlierRuns;
 	const reusedFrom: IDataObject = {};
-	const names: Record<ReuseSource, string> = { try: 'earlierTry', retry: 'failedExecution', testRuns: 'testRuns', earlierRuns: 'earlierRuns' };
-	for (const source of Object.keys(names) as ReuseSource[]) if (counts.reused[source] > 0) reusedFrom[names[source]] = counts.reused[source];
+	const names: Record<ReuseSource, string> = {
+		try: 'earlierTry',
+		retry: 'failedExecution',
+		testRuns: 'testRuns',
+		earlierRuns: 'earlierRuns',
+	};
+	for (const source of Object.keys(names) as ReuseSource[])
+		if (counts.reused[source] > 0) reusedFrom[names[source]] = counts.reused[source];
 	return {
 		distinctValues: counts.distinctValues,
 		requestsToSend: counts.requestsToSend,
@@ -120,7 +143,13 @@ async function countRun<Prepared>(
 	wholeFiles: boolean,
 ): Promise<{ counts: Counts; files: boolean; sliced: boolean }> {
 	const looking = lookingOnly(ctx, wholeFiles);
-	const jobs = await prepareJobs(looking, service, new RunLedger(looking, service.serviceName), true, new Set<string>());
+	const jobs = await prepareJobs(
+		looking,
+		service,
+		new RunLedger(looking, service.serviceName),
+		true,
+		new Set<string>(),
+	);
 	let keeping: AnswerKeeping | undefined;
 	if (service.keepAnswersForRetry !== false && jobs.some((job) => job.sends)) {
 		let identity: string;
@@ -129,16 +158,28 @@ async function countRun<Prepared>(
 		} catch (error) {
 			throw asNodeError(ctx, error, 0);
 		}
-		keeping = AnswerKeeping.open(ctx, identity, jobs.map((job) => job.reuse), { estimate: true });
+		keeping = AnswerKeeping.open(
+			ctx,
+			identity,
+			jobs.map((job) => job.reuse),
+			{ estimate: true },
+		);
 	}
 	const counts = await countUnits(ctx, service, jobs, keeping);
-	return { counts, files: jobs.some((job) => job.rows), sliced: !wholeFiles && jobs.some((job) => job.rows && sliced(ctx, job.itemIndex)) };
+	return {
+		counts,
+		files: jobs.some((job) => job.rows),
+		sliced: !wholeFiles && jobs.some((job) => job.rows && sliced(ctx, job.itemIndex)),
+	};
 }
 
 /** Whether an item's Options choose a slice of its file (Start at Row, At Most Rows). */
 function sliced(ctx: IExecuteFunctions, itemIndex: number): boolean {
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	return (options.startAtRow !== undefined && Number(options.startAtRow) !== 1) || options.maxRows !== undefined;
+	return (
+		(options.startAtRow !== undefined && Number(options.startAtRow) !== 1) ||
+		options.maxRows !== undefined
+	);
 }
 
 /** Each unit as the engine's sending would treat it (engine.ts, sendAll), in the same order, with nothing sent. */
@@ -148,11 +189,21 @@ async function countUnits<Prepared>(
 	jobs: Array<Job<Prepared>>,
 	keeping: AnswerKeeping | undefined,
 ): Promise<Counts> {
-	const counts: Counts = { rows: 0, distinctValues: 0, requestsToSend: 0, repeats: 0, reused: { try: 0, retry: 0, testRuns: 0, earlierRuns: 0 }, skipped: 0, refused: 0, reasons: [] };
+	const counts: Counts = {
+		rows: 0,
+		distinctValues: 0,
+		requestsToSend: 0,
+		repeats: 0,
+		reused: { try: 0, retry: 0, testRuns: 0, earlierRuns: 0 },
+		skipped: 0,
+		refused: 0,
+		reasons: [],
+	};
 	const refuse = (job: Job<Prepared>, label: string, error: Error) => {
 		counts.refused++;
 		// A row's own error names its row; an item's does not.
-		if (counts.reasons.length < REASONS_SHOWN) counts.reasons.push(job.rows ? error.message : `${capitalised(label)}: ${error.message}`);
+		if (counts.reasons.length < REASONS_SHOWN)
+			counts.reasons.push(job.rows ? error.message : `${capitalised(label)}: ${error.message}`);
 	};
 	/** Requests the run asks (first unit sent or reused, the others share its answer). */
 	const asked = new Set<string>();
@@ -175,7 +226,10 @@ async function countUnits<Prepared>(
 				if (identity === undefined) counts.distinctValues++;
 				else distinct.add(identity);
 				// The key a kept answer is filed under (with repeats each sent: which occurrence), as the engine asks it.
-				const keptKey = keeping?.keyFor(job.sendRepeatsOnce ? key : serviceKey(service, unit.prepared), job.sendRepeatsOnce);
+				const keptKey = keeping?.keyFor(
+					job.sendRepeatsOnce ? key : serviceKey(service, unit.prepared),
+					job.sendRepeatsOnce,
+				);
 				if (key !== undefined) {
 					if (asked.has(key)) {
 						counts.repeats++;
@@ -208,7 +262,8 @@ async function countUnits<Prepared>(
 function lookingOnly(ctx: IExecuteFunctions, wholeFiles: boolean): IExecuteFunctions {
 	const getNodeParameter = (...args: Parameters<IExecuteFunctions['getNodeParameter']>) => {
 		const value = ctx.getNodeParameter(...args) as unknown;
-		if (!wholeFiles || args[0] !== 'options' || typeof value !== 'object' || value === null) return value;
+		if (!wholeFiles || args[0] !== 'options' || typeof value !== 'object' || value === null)
+			return value;
 		const { startAtRow: _start, maxRows: _max, ...rest } = value as IDataObject;
 		return rest;
 	};
@@ -217,7 +272,9 @@ function lookingOnly(ctx: IExecuteFunctions, wholeFiles: boolean): IExecuteFunct
 			if (property === 'continueOnFail') return () => true;
 			if (property === 'getNodeParameter') return getNodeParameter;
 			const value = Reflect.get(target, property, target) as unknown;
-			return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+			return typeof value === 'function'
+				? (value as (...args: unknown[]) => unknown).bind(target)
+				: value;
 		},
 	});
 }
@@ -226,7 +283,10 @@ function lookingOnly(ctx: IExecuteFunctions, wholeFiles: boolean): IExecuteFunct
  * On a real run, a file of more than LARGE_FILE_ROWS rows: a hint that its cost can be known
  * before it is paid.
  */
-export function addEstimateHint<Prepared>(ctx: IExecuteFunctions, jobs: Array<Job<Prepared>>): void {
+export function addEstimateHint<Prepared>(
+	ctx: IExecuteFunctions,
+	jobs: Array<Job<Prepared>>,
+): void {
 	const rows = Math.max(0, ...jobs.map((job) => (job.rows ? (job.unitsRead ?? 0) : 0)));
 	if (rows <= LARGE_FILE_ROWS || typeof ctx.addExecutionHints !== 'function') return;
 	ctx.addExecutionHints({

@@ -31,7 +31,12 @@ export type FanOutUnit<Prepared> = ({ prepared: Prepared } | { failed: Error }) 
  *   nothing.
  */
 export type UnitOutcome =
-	| { answered: INodeExecutionData[]; repeated: boolean; withoutRequest?: boolean; reusedFrom?: ReuseSource }
+	| {
+			answered: INodeExecutionData[];
+			repeated: boolean;
+			withoutRequest?: boolean;
+			reusedFrom?: ReuseSource;
+	  }
 	| { failed: Error; notSent: boolean };
 
 /** What the run did, for a collector's summary. */

@@ -72,7 +72,12 @@ export async function prepareJobs<Prepared>(
 			const prepared = await service.prepare.call(ctx, itemIndex);
 			if (prepared instanceof FanOut) {
 				const fanOut = prepared as FanOut<Prepared>;
-				Object.assign(job, { rows: true, units: fanOut.units, collector: fanOut.options.collector, sends: true });
+				Object.assign(job, {
+					rows: true,
+					units: fanOut.units,
+					collector: fanOut.options.collector,
+					sends: true,
+				});
 				if (Array.isArray(fanOut.units)) {
 					for (const unit of fanOut.units as Array<FanOutUnit<Prepared>>) {
 						if ('failed' in unit && !continueOnFail) throw unit.failed;
@@ -90,7 +95,12 @@ export async function prepareJobs<Prepared>(
 			}
 		} catch (error) {
 			if (!continueOnFail) throw asNodeError(ctx, error, itemIndex);
-			Object.assign(job, { rows: false, units: [{ failed: error as Error, label }], sends: false, collector: undefined });
+			Object.assign(job, {
+				rows: false,
+				units: [{ failed: error as Error, label }],
+				sends: false,
+				collector: undefined,
+			});
 		}
 		jobs.push(job);
 	}
@@ -99,17 +109,30 @@ export async function prepareJobs<Prepared>(
 }
 
 /** The key by which repeated requests of a job share one answer; undefined when each is sent. */
-export function keyOf<Prepared>(service: ServiceDefinition<Prepared>, job: Job<Prepared>, prepared: Prepared): string | undefined {
+export function keyOf<Prepared>(
+	service: ServiceDefinition<Prepared>,
+	job: Job<Prepared>,
+	prepared: Prepared,
+): string | undefined {
 	if (!job.sendRepeatsOnce) return undefined;
 	return serviceKey(service, prepared);
 }
 
 /** The identity of a prepared request (undefined: it carries a file, and is always sent). */
-export function serviceKey<Prepared>(service: ServiceDefinition<Prepared>, prepared: Prepared): string | undefined {
+export function serviceKey<Prepared>(
+	service: ServiceDefinition<Prepared>,
+	prepared: Prepared,
+): string | undefined {
 	return service.requestKey ? service.requestKey(prepared) : requestKey(prepared);
 }
 
-function expectKey<Prepared>(service: ServiceDefinition<Prepared>, ledger: RunLedger, job: Job<Prepared>, prepared: Prepared, planned: Set<string>): void {
+function expectKey<Prepared>(
+	service: ServiceDefinition<Prepared>,
+	ledger: RunLedger,
+	job: Job<Prepared>,
+	prepared: Prepared,
+	planned: Set<string>,
+): void {
 	const key = keyOf(service, job, prepared);
 	if (key === undefined) return;
 	ledger.expect(key);
@@ -117,7 +140,11 @@ function expectKey<Prepared>(service: ServiceDefinition<Prepared>, ledger: RunLe
 }
 
 /** n8n errors pass as they are; anything else is wrapped so n8n shows it with its item. */
-export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+export function asNodeError(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }

@@ -173,7 +173,12 @@ export class AnswerKeeping {
 		if (budget <= 0) return undefined;
 		// Test runs' and production runs' payments are filed apart: each kind takes its own, and a
 		// production answer paid again does not replace what the node's next test run will take.
-		const scopeId = [ctx.getWorkflow().id ?? '', node.id || node.name, `${node.type}@${node.typeVersion}`, credentialIdentity].join('\n');
+		const scopeId = [
+			ctx.getWorkflow().id ?? '',
+			node.id || node.name,
+			`${node.type}@${node.typeVersion}`,
+			credentialIdentity,
+		].join('\n');
 		const executionId = String(ctx.getExecutionId());
 		const estimate = view.estimate === true;
 		if (!estimate) sweep(clock());
@@ -186,7 +191,15 @@ export class AnswerKeeping {
 		const runId = `${executionId}\n${scopeId}`;
 		let run = runs.get(runId);
 		if (!estimate && !run) {
-			run = { id: runId, executionId, testRun, retryOnFail, open: true, tries: 0, lastPaidAt: clock() };
+			run = {
+				id: runId,
+				executionId,
+				testRun,
+				retryOnFail,
+				open: true,
+				tries: 0,
+				lastPaidAt: clock(),
+			};
 			runs.set(runId, run);
 		}
 		if (!estimate && run) {
@@ -197,7 +210,16 @@ export class AnswerKeeping {
 		const own = scopeOf(testRun ? 'test' : 'production');
 		// A Retry also takes failed test runs' answers (see above).
 		const failedTestRuns = mode === 'retry' ? scopeOf('test') : undefined;
-		return new AnswerKeeping(own, failedTestRuns, estimate ? undefined : run, executionId, testRun, mode === 'retry', retryOnFail, moreTries);
+		return new AnswerKeeping(
+			own,
+			failedTestRuns,
+			estimate ? undefined : run,
+			executionId,
+			testRun,
+			mode === 'retry',
+			retryOnFail,
+			moreTries,
+		);
 	}
 
 	/**
@@ -232,7 +254,13 @@ export class AnswerKeeping {
 	 * other's files, and in filesystem mode an item holds only a reference); one that can no
 	 * longer be read is not reused.
 	 */
-	async take(ctx: IExecuteFunctions, key: string | undefined, policy: ReusePolicy): Promise<{ answered: INodeExecutionData[]; source: ReuseSource; fromTry: boolean } | undefined> {
+	async take(
+		ctx: IExecuteFunctions,
+		key: string | undefined,
+		policy: ReusePolicy,
+	): Promise<
+		{ answered: INodeExecutionData[]; source: ReuseSource; fromTry: boolean } | undefined
+	> {
 		const found = this.find(key, policy);
 		if (!found) return undefined;
 		const [entry, source] = found;
@@ -264,13 +292,20 @@ export class AnswerKeeping {
 	reuseAges(): ReuseAges | undefined {
 		if (this.sources.earlier.size === 0) return undefined;
 		const now = clock();
-		return { executions: this.sources.earlier.size, oldestAgo: Math.max(0, now - this.oldestPaidAt), newestAgo: Math.max(0, now - this.newestPaidAt) };
+		return {
+			executions: this.sources.earlier.size,
+			oldestAgo: Math.max(0, now - this.oldestPaidAt),
+			newestAgo: Math.max(0, now - this.newestPaidAt),
+		};
 	}
 
 	/** The failed executions whose answers a Retry took: how many, and how many of them test runs. */
 	retrySources(): { executions: number; testRuns: number } {
 		const runsTaken = [...this.sources.retry];
-		return { executions: runsTaken.length, testRuns: runsTaken.filter((run) => run.testRun).length };
+		return {
+			executions: runsTaken.length,
+			testRuns: runsTaken.filter((run) => run.testRun).length,
+		};
 	}
 
 	/**
@@ -279,7 +314,13 @@ export class AnswerKeeping {
 	 * put into the answer's JSON for its output item (a CSV row's columns), left out when reused.
 	 * Called again for the same unit (its download done), it replaces the answer, not the payment.
 	 */
-	keep(key: string | undefined, answered: INodeExecutionData[], beside: IDataObject | undefined, forTries: boolean, policy: ReusePolicy): void {
+	keep(
+		key: string | undefined,
+		answered: INodeExecutionData[],
+		beside: IDataObject | undefined,
+		forTries: boolean,
+		policy: ReusePolicy,
+	): void {
 		const run = this.run;
 		if (key === undefined || !run) return;
 		const forReuse = reusesWith(policy, this.testRun);
@@ -301,7 +342,9 @@ export class AnswerKeeping {
 			size: sizeOf(key, kept) + (!forReuse && beside ? JSON.stringify(beside).length : 0),
 			paidAt,
 			payer: run,
-			reuseUntil: forReuse ? paidAt + (this.testRun ? REUSE_TEST_RUNS_MS : policy.hours * HOUR_MS) : 0,
+			reuseUntil: forReuse
+				? paidAt + (this.testRun ? REUSE_TEST_RUNS_MS : policy.hours * HOUR_MS)
+				: 0,
 			// Failed executions paid this request too: their claim is now on the newer answer.
 			failed: previous && previous.retryUntil > now ? previous.failed : 0,
 			retryUntil: previous && previous.retryUntil > now ? paidAt + KEEP_FOR_RETRY_MS : 0,
@@ -329,7 +372,11 @@ export class AnswerKeeping {
 		const none = { paid: 0, reused: 0 };
 		if (!run) return none;
 		const threw = result === 'threw';
-		if (this.moreTries && (threw || (this.retryOnFail && result.output[0]?.[0]?.json?.error !== undefined))) return none;
+		if (
+			this.moreTries &&
+			(threw || (this.retryOnFail && result.output[0]?.[0]?.json?.error !== undefined))
+		)
+			return none;
 		run.open = false;
 		runs.delete(run.id);
 		const now = clock();
@@ -373,7 +420,12 @@ export class AnswerKeeping {
 		let source: ReuseSource | undefined;
 		if (this.retry && entry.failed > 0 && now < entry.retryUntil) source = 'retry';
 		// Production runs take what is younger than this item's window (the setting may have shrunk).
-		else if (now < entry.reuseUntil && reusesWith(policy, this.testRun) && entry.payer.testRun === this.testRun && (this.testRun || entry.paidAt > now - policy.hours * HOUR_MS)) {
+		else if (
+			now < entry.reuseUntil &&
+			reusesWith(policy, this.testRun) &&
+			entry.payer.testRun === this.testRun &&
+			(this.testRun || entry.paidAt > now - policy.hours * HOUR_MS)
+		) {
 			source = this.testRun ? 'testRuns' : 'earlierRuns';
 		}
 		// Paid earlier in this execution (the node run again in it): charged here, said as such.
@@ -385,8 +437,13 @@ export class AnswerKeeping {
 		const now = clock();
 		while (sizeKept > budget) {
 			// Spared: what this run took, and another run's answer it may take for a key it has yet to ask.
-			const spare = (entry: Entry) => this.taken.has(entry) || (entry.payer !== this.run && this.asking.has(entry.key) && this.find(entry.key, ANY_REUSE)?.[0] === entry);
-			const victim = firstUnspared(convenient, spare) ?? firstUnspared(claimed, spare, now) ?? added;
+			const spare = (entry: Entry) =>
+				this.taken.has(entry) ||
+				(entry.payer !== this.run &&
+					this.asking.has(entry.key) &&
+					this.find(entry.key, ANY_REUSE)?.[0] === entry);
+			const victim =
+				firstUnspared(convenient, spare) ?? firstUnspared(claimed, spare, now) ?? added;
 			forget(victim);
 			if (victim === added) return;
 		}
@@ -394,7 +451,11 @@ export class AnswerKeeping {
 }
 
 /** The first entry of `set` this run does not spare (in `claimed`, one whose claims expired first). */
-function firstUnspared(set: Set<Entry>, spare: (entry: Entry) => boolean, now?: number): Entry | undefined {
+function firstUnspared(
+	set: Set<Entry>,
+	spare: (entry: Entry) => boolean,
+	now?: number,
+): Entry | undefined {
 	let first: Entry | undefined;
 	for (const entry of set) {
 		if (spare(entry)) continue;
@@ -468,8 +529,22 @@ function triesOf(node: INode): number {
  * failed execution or a waiting try may take (`forRetries`), and those only later runs' reuse
  * may take (`forNextRuns`).
  */
-export function keptAnswersHeld(): { answers: number; size: number; forRetries: number; forNextRuns: number; scopes: number; runs: number } {
-	return { answers: convenient.size + claimed.size, size: sizeKept, forRetries: claimed.size, forNextRuns: convenient.size, scopes: scopes.size, runs: runs.size };
+export function keptAnswersHeld(): {
+	answers: number;
+	size: number;
+	forRetries: number;
+	forNextRuns: number;
+	scopes: number;
+	runs: number;
+} {
+	return {
+		answers: convenient.size + claimed.size,
+		size: sizeKept,
+		forRetries: claimed.size,
+		forNextRuns: convenient.size,
+		scopes: scopes.size,
+		runs: runs.size,
+	};
 }
 
 /** Sets the process's budget (0 turns keeping off); returns the previous one. Lowering it drops at once. */

@@ -5,7 +5,10 @@ import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } 
 /** An item's own copy, its JSON copied through text, its files' descriptions copied. */
 export function jsonCopy(item: INodeExecutionData): INodeExecutionData {
 	const copy: INodeExecutionData = { json: JSON.parse(JSON.stringify(item.json)) as IDataObject };
-	if (item.binary) copy.binary = Object.fromEntries(Object.entries(item.binary).map(([name, data]) => [name, { ...data }]));
+	if (item.binary)
+		copy.binary = Object.fromEntries(
+			Object.entries(item.binary).map(([name, data]) => [name, { ...data }]),
+		);
 	return copy;
 }
 
@@ -13,12 +16,18 @@ export function jsonCopy(item: INodeExecutionData): INodeExecutionData {
  * A reused item's files, stored again for this execution: the bytes read through n8n's binary
  * helpers (from the item in memory mode, from n8n's store in filesystem mode).
  */
-export async function storeFilesAgain(ctx: IExecuteFunctions, item: INodeExecutionData): Promise<void> {
+export async function storeFilesAgain(
+	ctx: IExecuteFunctions,
+	item: INodeExecutionData,
+): Promise<void> {
 	if (!item.binary) return;
 	for (const [name, file] of Object.entries(item.binary)) {
 		if (!file.id) continue;
 		const bytes = await ctx.helpers.binaryToBuffer(await ctx.helpers.getBinaryStream(file.id));
-		item.binary[name] = { ...(await ctx.helpers.prepareBinaryData(bytes, file.fileName, file.mimeType)), ...pick(file) };
+		item.binary[name] = {
+			...(await ctx.helpers.prepareBinaryData(bytes, file.fileName, file.mimeType)),
+			...pick(file),
+		};
 	}
 }
 

@@ -159,7 +159,10 @@ export class Pacer {
 		const after = Math.max(0, now - this.lastDecrease) / 1000;
 		this.lastIncrease = now;
 		const oneCount = 1000 / this.windowMs;
-		this.rate = Math.min(this.limit, this.rate + (oneCount * (after ** 2 - before ** 2)) / PROBE_SECONDS ** 2);
+		this.rate = Math.min(
+			this.limit,
+			this.rate + (oneCount * (after ** 2 - before ** 2)) / PROBE_SECONDS ** 2,
+		);
 	}
 
 	/** The answer was not a rate refusal, but not a success either (5xx, network). */
@@ -180,7 +183,10 @@ export class Pacer {
 			// At least one request per window less (whole counts, see share()), more when the
 			// rate is high: the process's share falls fast when several start at once.
 			const oneCountLess = ((this.share().count - 1) * 1000) / this.windowMs;
-			this.rate = Math.max(this.limit * FLOOR, Math.min(this.rate * DECREASE, oneCountLess || this.rate * DECREASE));
+			this.rate = Math.max(
+				this.limit * FLOOR,
+				Math.min(this.rate * DECREASE, oneCountLess || this.rate * DECREASE),
+			);
 			this.lastIncrease = ticket.settledAt;
 			this.lastDecrease = ticket.settledAt;
 		}

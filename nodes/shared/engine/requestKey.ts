@@ -68,7 +68,11 @@ function append(parts: string[], value: unknown): boolean {
 
 /** What JSON.stringify would write for `value`: its `toJSON()` (a Date, a Buffer) where it has one. */
 function toJsonValue(value: unknown, key: string): unknown {
-	if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+	if (
+		value !== null &&
+		typeof value === 'object' &&
+		typeof (value as { toJSON?: unknown }).toJSON === 'function'
+	) {
 		return (value as { toJSON(key: string): unknown }).toJSON(key);
 	}
 	return value;

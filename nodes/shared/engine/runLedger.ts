@@ -30,7 +30,12 @@ export class RunLedger {
 	readonly figures: MoneyFigures = emptyFigures();
 
 	/** The reused answers by where they came from, for the hints. */
-	readonly reusedFrom: Record<ReuseSource, number> = { try: 0, retry: 0, testRuns: 0, earlierRuns: 0 };
+	readonly reusedFrom: Record<ReuseSource, number> = {
+		try: 0,
+		retry: 0,
+		testRuns: 0,
+		earlierRuns: 0,
+	};
 
 	stoppedAt?: string;
 
@@ -41,7 +46,10 @@ export class RunLedger {
 	private readonly byItem = new Map<number, MoneyFigures>();
 
 	/** A shared answer, and how many more units will ask for it (undefined: not known, kept to the end). */
-	private readonly answers = new Map<string, { outcome: Promise<UnitOutcome>; remaining: number | undefined }>();
+	private readonly answers = new Map<
+		string,
+		{ outcome: Promise<UnitOutcome>; remaining: number | undefined }
+	>();
 
 	/**
 	 * How many units of the run send each request, where known before the first request; once
@@ -130,7 +138,9 @@ export class RunLedger {
 			stillSending: () => this.stoppedAt === undefined && !this.cancelled,
 			checkStillSending: () => {
 				if (this.cancelled) {
-					throw new NodeOperationError(this.ctx.getNode(), 'The execution was stopped', { itemIndex });
+					throw new NodeOperationError(this.ctx.getNode(), 'The execution was stopped', {
+						itemIndex,
+					});
 				}
 				if (this.stoppedAt !== undefined) throw this.notSentError(itemIndex, label);
 			},
@@ -149,8 +159,14 @@ export class RunLedger {
 		const at = this.stoppedAt ?? 'an earlier request';
 		const [why, fix] =
 			this.stopReason === 'keyRejected'
-				? [`the ${this.serviceName} key was rejected (401) at ${at}`, 'Check the credential: keys are per service']
-				: [`the plan's API credits for ${this.serviceName} ran out at ${at}`, 'Add credits or upgrade the plan'];
+				? [
+						`the ${this.serviceName} key was rejected (401) at ${at}`,
+						'Check the credential: keys are per service',
+					]
+				: [
+						`the plan's API credits for ${this.serviceName} ran out at ${at}`,
+						'Add credits or upgrade the plan',
+					];
 		const error = new NotSentError(this.ctx.getNode(), `${what} was not sent: ${why}`, {
 			itemIndex,
 			description: `${what} was not sent, so it cost nothing. ${fix}, then run again for what was not sent.`,
@@ -207,7 +223,13 @@ export interface MoneyFigures {
 }
 
 function emptyFigures(): MoneyFigures {
-	return { requestsSent: 0, answersPaid: 0, answersShared: 0, answersReused: 0, reusedFromTries: 0 };
+	return {
+		requestsSent: 0,
+		answersPaid: 0,
+		answersShared: 0,
+		answersReused: 0,
+		reusedFromTries: 0,
+	};
 }
 
 /** What a unit's requests ask of the run. */
@@ -240,12 +262,13 @@ export function stopReasonOf(error: Error): StopReason | undefined {
 	return (error as Error & { stopReason?: StopReason }).stopReason;
 }
 
-
 /** A shared answer's item for another unit: its own JSON, the same binary data (n8n stores it once). */
 export function copyItem(item: INodeExecutionData): INodeExecutionData {
 	const copy: INodeExecutionData = { ...item, json: structuredClone(item.json) };
 	if (item.binary) {
-		copy.binary = Object.fromEntries(Object.entries(item.binary).map(([name, data]) => [name, { ...data }]));
+		copy.binary = Object.fromEntries(
+			Object.entries(item.binary).map(([name, data]) => [name, { ...data }]),
+		);
 	}
 	return copy;
 }

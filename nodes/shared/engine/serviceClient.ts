@@ -11,7 +11,14 @@ import { effectiveBaseUrl } from '../../../credentials/shared/liveBaseUrls';
 import { apiError, networkError, redact } from './errors';
 import { concurrencyFor, pacerFor } from './pacing';
 import type { Pacer } from './pacing';
-import { backoffMs, isRetryableNetworkError, isRetryableStatus, networkCodeOf, RetryBudget, retryAfterMs } from './retry';
+import {
+	backoffMs,
+	isRetryableNetworkError,
+	isRetryableStatus,
+	networkCodeOf,
+	RetryBudget,
+	retryAfterMs,
+} from './retry';
 import { withStopReason, type SendingGate, type StopReason } from './runLedger';
 import type {
 	DownloadOptions,
@@ -72,7 +79,12 @@ export async function connect<Prepared>(
 		identity: keyIdentity,
 		clientFor: (itemIndex, gate) => ({
 			request: async (request) =>
-				await send(ctx, service, { baseUrl, pacer, health, secrets, itemIndex, authentication, gate }, request),
+				await send(
+					ctx,
+					service,
+					{ baseUrl, pacer, health, secrets, itemIndex, authentication, gate },
+					request,
+				),
 			download: async (url, options = {}) =>
 				await download(ctx, service, { secrets, itemIndex }, url, options),
 		}),
@@ -83,9 +95,16 @@ export async function connect<Prepared>(
  * The credential as what answers it, without connecting (no pacer, nothing sent): what an
  * estimate needs to find the answers a run would reuse (they are filed under it).
  */
-export async function credentialIdentity<Prepared>(ctx: IExecuteFunctions, service: ServiceDefinition<Prepared>): Promise<string> {
+export async function credentialIdentity<Prepared>(
+	ctx: IExecuteFunctions,
+	service: ServiceDefinition<Prepared>,
+): Promise<string> {
 	const credentials = await ctx.getCredentials(service.credentialType);
-	return identityOf(service.credentialType, checkedBaseUrl(ctx, service.credentialType, credentials), String(credentials.apiKey ?? ''));
+	return identityOf(
+		service.credentialType,
+		checkedBaseUrl(ctx, service.credentialType, credentials),
+		String(credentials.apiKey ?? ''),
+	);
 }
 
 /** Type, Base URL and a hash of the key: another key, or another address, is another identity. */
@@ -209,14 +228,17 @@ async function send<Prepared>(
 				}
 			}
 			const code = networkCodeOf(error);
-			if (code) throw networkError(ctx, itemIndex, service.serviceName, hostOf(baseUrl), code, tries());
+			if (code)
+				throw networkError(ctx, itemIndex, service.serviceName, hostOf(baseUrl), code, tries());
 			const message = redact((error as Error).message ?? String(error), secrets);
 			throw new NodeOperationError(ctx.getNode(), message, { itemIndex });
 		}
 
 		const { statusCode } = response;
 		// A spent plan, or a rejected key (every later request would collect a 401 too), stops the run.
-		const stopReason: StopReason | undefined = (service.quotaStatuses ?? QUOTA_STATUSES).includes(statusCode)
+		const stopReason: StopReason | undefined = (service.quotaStatuses ?? QUOTA_STATUSES).includes(
+			statusCode,
+		)
 			? 'planRanOut'
 			: statusCode === 401
 				? 'keyRejected'

@@ -81,7 +81,13 @@ export interface ServiceDefinition<Prepared = ServiceRequest> {
 	 * reused, so it must give the same output from any of them. The answer is counted as paid and
 	 * kept before it runs: a failure here fails the unit, not the payment.
 	 */
-	present?(this: IExecuteFunctions, itemIndex: number, prepared: Prepared, answered: INodeExecutionData[], client: ServiceClient): Promise<INodeExecutionData[]> | INodeExecutionData[];
+	present?(
+		this: IExecuteFunctions,
+		itemIndex: number,
+		prepared: Prepared,
+		answered: INodeExecutionData[],
+		client: ServiceClient,
+	): Promise<INodeExecutionData[]> | INodeExecutionData[];
 	/**
 	 * False when answers are too large to keep in memory for n8n's next try of the node or a Retry
 	 * of its execution (a database archive): they are fetched again. Default true (keptAnswers.ts).
@@ -98,7 +104,10 @@ export interface ServiceDefinition<Prepared = ServiceRequest> {
 	 * runs for every item before the first request, so a bad row costs no credit. An item that
 	 * stands for many requests (a bulk CSV file) returns a FanOut of them.
 	 */
-	prepare(this: IExecuteFunctions, itemIndex: number): Promise<Prepared | FanOut<Prepared>> | Prepared | FanOut<Prepared>;
+	prepare(
+		this: IExecuteFunctions,
+		itemIndex: number,
+	): Promise<Prepared | FanOut<Prepared>> | Prepared | FanOut<Prepared>;
 	/**
 	 * Sends the item's request(s) and shapes the output items (pairing is added by the engine).
 	 * Without it, the prepared request is sent and its JSON answer is the item.

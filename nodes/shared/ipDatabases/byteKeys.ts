@@ -46,7 +46,11 @@ export class ByteKeys {
 			if (hashes[index] !== hash || lengths[index] !== length) continue;
 			const start = starts[index];
 			let k = 0;
-			while (k + 4 <= length && poolView.getInt32(start + k, true) === view.getInt32(from + k, true)) k += 4;
+			while (
+				k + 4 <= length &&
+				poolView.getInt32(start + k, true) === view.getInt32(from + k, true)
+			)
+				k += 4;
 			while (k < length && pool[start + k] === bytes[from + k]) k++;
 			if (k === length) return this.values[index];
 		}
@@ -79,7 +83,11 @@ export class ByteKeys {
 	 * their size, for a caller that keeps the keys after the table is let go.
 	 */
 	keys(): { pool: Uint8Array; starts: Int32Array; lengths: Int32Array } {
-		return { pool: this.pool.slice(0, this.poolLength), starts: this.starts.slice(0, this.count), lengths: this.lengths.slice(0, this.count) };
+		return {
+			pool: this.pool.slice(0, this.poolLength),
+			starts: this.starts.slice(0, this.count),
+			lengths: this.lengths.slice(0, this.count),
+		};
 	}
 
 	private viewOf(bytes: Uint8Array): DataView {
@@ -119,7 +127,8 @@ export class ByteKeys {
 function hashOf(view: DataView, bytes: Uint8Array, from: number, to: number): number {
 	let hash = 0x811c9dc5 ^ (to - from);
 	let k = from;
-	for (; k + 4 <= to; k += 4) hash = Math.imul(hash ^ view.getInt32(k, true), 0x01000193) ^ (hash >>> 15);
+	for (; k + 4 <= to; k += 4)
+		hash = Math.imul(hash ^ view.getInt32(k, true), 0x01000193) ^ (hash >>> 15);
 	for (; k < to; k++) hash = Math.imul(hash ^ bytes[k], 0x01000193);
 	return hash;
 }

@@ -1,7 +1,13 @@
 import { formatNetwork, parseIpAddress } from '../values/ipAddress';
 import { CsvError, CsvScanner, csvField, csvFields, parseCsv, type CsvRecord } from '../csv/csv';
 
-import { CSV_COLUMNS, kindOfCsvHeader, recordFromCsv, type DatabaseKind, type StoredRecord } from './databaseKinds';
+import {
+	CSV_COLUMNS,
+	kindOfCsvHeader,
+	recordFromCsv,
+	type DatabaseKind,
+	type StoredRecord,
+} from './databaseKinds';
 import { ByteKeys } from './byteKeys';
 import { maskedIpv6Halves, plainIpv4Network } from './csvNetwork';
 import { int32s, uint32s, uint64s, uint8s, type Growable } from './growable';
@@ -119,19 +125,34 @@ export class CsvIndexBuilder {
 		} catch (error) {
 			throw asFileError(error, this.endsWithLineEnd ? undefined : this.bytesIn);
 		}
-		if (this.kind === undefined) throw new DatabaseFileError('The CSV file is empty: it has no header row (a database CSV has one header row, then one row per network)');
-		if (this.rows === 0) throw new DatabaseFileError(`The ${this.kind} CSV has a header but no network rows`);
+		if (this.kind === undefined)
+			throw new DatabaseFileError(
+				'The CSV file is empty: it has no header row (a database CSV has one header row, then one row per network)',
+			);
+		if (this.rows === 0)
+			throw new DatabaseFileError(`The ${this.kind} CSV has a header but no network rows`);
 		const v4 = flattenV4(this.v4.starts, this.v4.prefixes, this.v4.recordIds);
 		const v6 = flattenV6(this.v6.starts, this.v6.prefixes, this.v6.recordIds);
-		const records = new RecordTable(this.kind, this.columns, this.rawEntries.trimmed(), this.writtenIds.keys(), this.materialized);
+		const records = new RecordTable(
+			this.kind,
+			this.columns,
+			this.rawEntries.trimmed(),
+			this.writtenIds.keys(),
+			this.materialized,
+		);
 		return new CsvIndex(this.kind, records, v4, v6, this.rows);
 	}
 
 	private addRow(row: CsvRecord): void {
 		if (this.kind === undefined) {
-			const header = csvFields(row).map((field, index) => (index === 0 ? field.replace(/^\uFEFF/, '') : field));
+			const header = csvFields(row).map((field, index) =>
+				index === 0 ? field.replace(/^\uFEFF/, '') : field,
+			);
 			const { kind, problem } = kindOfCsvHeader(header);
-			if (!kind) throw new DatabaseFileError(`The CSV file's header (line ${row.line}) is not one of an IP database: ${problem}`);
+			if (!kind)
+				throw new DatabaseFileError(
+					`The CSV file's header (line ${row.line}) is not one of an IP database: ${problem}`,
+				);
 			this.kind = kind;
 			this.columns = header.map((column) => column.trim());
 			return;
@@ -144,7 +165,9 @@ export class CsvIndexBuilder {
 					`The ${this.kind} CSV file ends early: ${this.bytesIn.toLocaleString('en-US')} bytes, and its last row (line ${row.line.toLocaleString('en-US')}) has ${count} of the header's ${this.columns.length} fields: was the download cut short?`,
 				);
 			}
-			throw new DatabaseFileError(`The ${this.kind} CSV's line ${row.line} has ${count} fields, the header has ${this.columns.length}${this.cutShort()}`);
+			throw new DatabaseFileError(
+				`The ${this.kind} CSV's line ${row.line} has ${count} fields, the header has ${this.columns.length}${this.cutShort()}`,
+			);
 		}
 		const plain = plainIpv4Network(bytes, starts[0], ends[0]);
 		if (plain >= 0) {
@@ -158,7 +181,9 @@ export class CsvIndexBuilder {
 		const text = csvField(row, 0);
 		const network = parseCidr(text);
 		if (!network) {
-			throw new DatabaseFileError(`The ${this.kind} CSV's line ${row.line} has "${text.slice(0, 60)}" as its network, which is not a CIDR block${this.cutShort()}`);
+			throw new DatabaseFileError(
+				`The ${this.kind} CSV's line ${row.line} has "${text.slice(0, 60)}" as its network, which is not a CIDR block${this.cutShort()}`,
+			);
 		}
 		const recordId = this.recordIdOf(row);
 		const table = network.bytes.length === 4 ? this.v4 : this.v6;
@@ -248,7 +273,11 @@ class RecordTable {
 
 	/** The bytes kept: the rows' text and the arrays, and a rough size of the objects (UTF-16 strings and their maps). */
 	get retainedBytes(): number {
-		let bytes = this.keys.pool.byteLength + this.keys.starts.byteLength + this.keys.lengths.byteLength + this.rawEntries.byteLength;
+		let bytes =
+			this.keys.pool.byteLength +
+			this.keys.starts.byteLength +
+			this.keys.lengths.byteLength +
+			this.rawEntries.byteLength;
 		for (const record of this.materialized.values()) {
 			bytes += 64;
 			for (const key in record) bytes += 16 + record[key].length * 2;
@@ -260,9 +289,12 @@ class RecordTable {
 function asFileError(error: unknown, cutAt?: number): Error {
 	if (error instanceof DatabaseFileError) return error;
 	if (error instanceof CsvError && cutAt !== undefined) {
-		return new DatabaseFileError(`The CSV file ends early: ${cutAt.toLocaleString('en-US')} bytes, inside a quoted field (${error.message}): was the download cut short?`);
+		return new DatabaseFileError(
+			`The CSV file ends early: ${cutAt.toLocaleString('en-US')} bytes, inside a quoted field (${error.message}): was the download cut short?`,
+		);
 	}
-	if (error instanceof CsvError) return new DatabaseFileError(`The CSV file is not valid RFC 4180 CSV: ${error.message}`);
+	if (error instanceof CsvError)
+		return new DatabaseFileError(`The CSV file is not valid RFC 4180 CSV: ${error.message}`);
 	return error as Error;
 }
 
@@ -278,7 +310,8 @@ export function parseCidr(text: string): { bytes: Uint8Array; prefix: number } |
 	return { bytes, prefix };
 }
 
-const v4Number = (bytes: Uint8Array) => ((bytes[0] << 24) | (bytes[1] << 16) | (bytes[2] << 8) | bytes[3]) >>> 0;
+const v4Number = (bytes: Uint8Array) =>
+	((bytes[0] << 24) | (bytes[1] << 16) | (bytes[2] << 8) | bytes[3]) >>> 0;
 
 function maskedV4(bytes: Uint8Array, prefix: number): number {
 	return prefix === 0 ? 0 : (v4Number(bytes) & (0xffffffff << (32 - prefix))) >>> 0;
@@ -293,7 +326,8 @@ function v6BigInt(bytes: Uint8Array): bigint {
 const ALL_128 = (1n << 128n) - 1n;
 const ALL_64 = (1n << 64n) - 1n;
 /** The host bits of a block of each prefix, for 32- and 128-bit addresses (tables: the IPv6 sweep asks once per step). */
-const hostMasks = (width: number) => Array.from({ length: width + 1 }, (_, prefix) => (1n << BigInt(width - prefix)) - 1n);
+const hostMasks = (width: number) =>
+	Array.from({ length: width + 1 }, (_, prefix) => (1n << BigInt(width - prefix)) - 1n);
 const HOST_32 = hostMasks(32);
 const HOST_128 = hostMasks(128);
 const hostMask = (prefix: number, width: 32 | 128) => (width === 128 ? HOST_128 : HOST_32)[prefix];
@@ -327,7 +361,11 @@ interface Space<T extends number | bigint> {
 	zero: T;
 }
 
-function sweep<T extends number | bigint>(space: Space<T>, prefixes: Uint8Array, emit: (from: T, to: T, row: number) => void): void {
+function sweep<T extends number | bigint>(
+	space: Space<T>,
+	prefixes: Uint8Array,
+	emit: (from: T, to: T, row: number) => void,
+): void {
 	const { rows, startOf, endOf } = space;
 	let order = Array.from({ length: rows }, (_, row) => row);
 	const compare = (a: number, b: number) => {
@@ -336,7 +374,8 @@ function sweep<T extends number | bigint>(space: Space<T>, prefixes: Uint8Array,
 		return startA < startB ? -1 : startA > startB ? 1 : prefixes[a] - prefixes[b] || a - b;
 	};
 	let sorted = true;
-	for (let index = 1; index < rows && sorted; index++) sorted = compare(order[index - 1], order[index]) < 0;
+	for (let index = 1; index < rows && sorted; index++)
+		sorted = compare(order[index - 1], order[index]) < 0;
 	if (!sorted) order = order.sort(compare);
 
 	const put = (from: T, to: T, row: number) => {
@@ -366,12 +405,17 @@ function sweep<T extends number | bigint>(space: Space<T>, prefixes: Uint8Array,
 	}
 }
 
-function flattenV4(startsIn: Growable<Uint32Array>, prefixesIn: Growable<Uint8Array>, recordIdsIn: Growable<Uint32Array>): Segments {
+function flattenV4(
+	startsIn: Growable<Uint32Array>,
+	prefixesIn: Growable<Uint8Array>,
+	recordIdsIn: Growable<Uint32Array>,
+): Segments {
 	const starts = startsIn.trimmed();
 	const prefixes = prefixesIn.trimmed();
 	const recordIds = recordIdsIn.trimmed();
 	// Rows in order and none inside another (a geolocation CSV): the rows are the segments, kept as they are.
-	if (sortedAndDisjoint(starts, prefixes)) return { starts, prefixes, recordIds, count: prefixes.length };
+	if (sortedAndDisjoint(starts, prefixes))
+		return { starts, prefixes, recordIds, count: prefixes.length };
 	const out = { starts: uint32s(), ends: uint32s(), prefixes: uint8s(), recordIds: uint32s() };
 	sweepV4(starts, prefixes, (from, to, row) => {
 		out.starts.push(from);
@@ -417,12 +461,20 @@ function sortedAndDisjointV6(halves: BigUint64Array, prefixes: Uint8Array): bool
 	return true;
 }
 
-function flattenV6(startsIn: Growable<BigUint64Array>, prefixesIn: Growable<Uint8Array>, recordIdsIn: Growable<Uint32Array>): Segments {
+function flattenV6(
+	startsIn: Growable<BigUint64Array>,
+	prefixesIn: Growable<Uint8Array>,
+	recordIdsIn: Growable<Uint32Array>,
+): Segments {
 	const halves = startsIn.trimmed();
 	const prefixes = prefixesIn.trimmed();
 	const recordIds = recordIdsIn.trimmed();
-	if (sortedAndDisjointV6(halves, prefixes)) return { starts: halves, prefixes, recordIds, count: prefixes.length };
-	const starts = Array.from({ length: prefixes.length }, (_, row) => (halves[row * 2] << 64n) | halves[row * 2 + 1]);
+	if (sortedAndDisjointV6(halves, prefixes))
+		return { starts: halves, prefixes, recordIds, count: prefixes.length };
+	const starts = Array.from(
+		{ length: prefixes.length },
+		(_, row) => (halves[row * 2] << 64n) | halves[row * 2 + 1],
+	);
 	const out = { starts: uint64s(), ends: uint64s(), prefixes: uint8s(), recordIds: uint32s() };
 	sweep<bigint>(
 		{
@@ -464,7 +516,8 @@ export class CsvIndex implements ContractDatabase {
 		readonly rows: number,
 	) {
 		const arrays = this.arrays();
-		this.retainedBytes = arrays.reduce((sum, array) => sum + array.byteLength, 0) + records.retainedBytes;
+		this.retainedBytes =
+			arrays.reduce((sum, array) => sum + array.byteLength, 0) + records.retainedBytes;
 	}
 
 	/** Bytes the per-row typed arrays keep (records not counted), per row of the file. */
@@ -474,7 +527,12 @@ export class CsvIndex implements ContractDatabase {
 	}
 
 	private arrays(): Array<{ byteLength: number }> {
-		return [this.v4, this.v6].flatMap((segments) => [segments.starts, segments.ends ?? new Uint8Array(0), segments.prefixes, segments.recordIds]);
+		return [this.v4, this.v6].flatMap((segments) => [
+			segments.starts,
+			segments.ends ?? new Uint8Array(0),
+			segments.prefixes,
+			segments.recordIds,
+		]);
 	}
 
 	get recordCount(): number {
@@ -490,14 +548,21 @@ export class CsvIndex implements ContractDatabase {
 		const at = ipv4Within(address);
 		if (at >= 0) {
 			const match = this.lookupV4(address.subarray(at, at + 4));
-			return match && { record: match.record, network: formatNetwork(address, at * 8 + match.prefix) };
+			return (
+				match && { record: match.record, network: formatNetwork(address, at * 8 + match.prefix) }
+			);
 		}
 		return this.lookupV6(address);
 	}
 
-	private lookupV4(bytes: Uint8Array): { record: StoredRecord; start: Uint8Array; prefix: number } | undefined {
+	private lookupV4(
+		bytes: Uint8Array,
+	): { record: StoredRecord; start: Uint8Array; prefix: number } | undefined {
 		const value = v4Number(bytes);
-		const { starts, ends, prefixes, recordIds, count } = this.v4 as Segments & { starts: Uint32Array; ends?: Uint32Array };
+		const { starts, ends, prefixes, recordIds, count } = this.v4 as Segments & {
+			starts: Uint32Array;
+			ends?: Uint32Array;
+		};
 		let low = 0;
 		let high = count - 1;
 		let found = -1;
@@ -511,8 +576,10 @@ export class CsvIndex implements ContractDatabase {
 		if (found < 0) return undefined;
 		const end = ends ? ends[found] : starts[found] + V4_HOSTS[prefixes[found]];
 		if (end < value) return undefined;
-		const prefix = ends ? widestBlock(BigInt(value), BigInt(starts[found]), BigInt(end), prefixes[found], 32) : prefixes[found];
-		const start = (prefix === 0 ? 0 : (value & (0xffffffff << (32 - prefix))) >>> 0);
+		const prefix = ends
+			? widestBlock(BigInt(value), BigInt(starts[found]), BigInt(end), prefixes[found], 32)
+			: prefixes[found];
+		const start = prefix === 0 ? 0 : (value & (0xffffffff << (32 - prefix))) >>> 0;
 		return { record: this.records.get(recordIds[found]), start: bytesOf(BigInt(start), 4), prefix };
 	}
 
@@ -520,8 +587,13 @@ export class CsvIndex implements ContractDatabase {
 		const value = v6BigInt(bytes);
 		const high64 = value >> 64n;
 		const low64 = value & ALL_64;
-		const { starts, ends, prefixes, recordIds, count } = this.v6 as Segments & { starts: BigUint64Array; ends?: BigUint64Array };
-		const atOrBefore = (index: number) => starts[index * 2] < high64 || (starts[index * 2] === high64 && starts[index * 2 + 1] <= low64);
+		const { starts, ends, prefixes, recordIds, count } = this.v6 as Segments & {
+			starts: BigUint64Array;
+			ends?: BigUint64Array;
+		};
+		const atOrBefore = (index: number) =>
+			starts[index * 2] < high64 ||
+			(starts[index * 2] === high64 && starts[index * 2 + 1] <= low64);
 		let low = 0;
 		let high = count - 1;
 		let found = -1;
@@ -534,16 +606,27 @@ export class CsvIndex implements ContractDatabase {
 		}
 		if (found < 0) return undefined;
 		const start = (starts[found * 2] << 64n) | starts[found * 2 + 1];
-		const end = ends ? (ends[found * 2] << 64n) | ends[found * 2 + 1] : start | hostMask(prefixes[found], 128);
+		const end = ends
+			? (ends[found * 2] << 64n) | ends[found * 2 + 1]
+			: start | hostMask(prefixes[found], 128);
 		if (end < value) return undefined;
 		const prefix = ends ? widestBlock(value, start, end, prefixes[found], 128) : prefixes[found];
 		const blockStart = value & (ALL_128 ^ hostMask(prefix, 128));
-		return { record: this.records.get(recordIds[found]), network: formatNetwork(bytesOf(blockStart, 16), prefix) };
+		return {
+			record: this.records.get(recordIds[found]),
+			network: formatNetwork(bytesOf(blockStart, 16), prefix),
+		};
 	}
 }
 
 /** The largest aligned block holding `value` inside [start, end], at least as long as the row's prefix. */
-function widestBlock(value: bigint, start: bigint, end: bigint, rowPrefix: number, width: 32 | 128): number {
+function widestBlock(
+	value: bigint,
+	start: bigint,
+	end: bigint,
+	rowPrefix: number,
+	width: 32 | 128,
+): number {
 	for (let prefix = rowPrefix; prefix < width; prefix++) {
 		const host = hostMask(prefix, width);
 		const blockStart = value & ~host;
@@ -578,7 +661,6 @@ function ipv4Within(address: Uint8Array): number {
 	if (address[10] === 0xff && address[11] === 0xff) return 12;
 	return -1;
 }
-
 
 /** The columns of a kind, for messages and tests. */
 export const columnsOf = (kind: DatabaseKind) => CSV_COLUMNS[kind];

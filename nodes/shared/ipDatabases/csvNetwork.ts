@@ -62,7 +62,8 @@ const littleEndian = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
 export function maskedIpv6Halves(address: Uint8Array, prefix: number): [bigint, bigint] {
 	for (let index = 0; index < 16; index++) {
 		const bits = prefix - index * 8;
-		const byte = bits >= 8 ? address[index] : bits <= 0 ? 0 : address[index] & (0xff << (8 - bits)) & 0xff;
+		const byte =
+			bits >= 8 ? address[index] : bits <= 0 ? 0 : address[index] & (0xff << (8 - bits)) & 0xff;
 		// Each half's bytes, most significant first in the address, go where the machine reads them.
 		scratch[littleEndian ? (index < 8 ? 7 - index : 23 - index) : index] = byte;
 	}

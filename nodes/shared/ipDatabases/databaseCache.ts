@@ -35,7 +35,11 @@ let hashedWhileParsed = 0;
  * The database of this content: the cached one, or `parse()`'s, started once even when several
  * items or runs ask at the same time. A failed parse is not kept (the next run tries again).
  */
-export async function cachedDatabase(sha256: string, parse: () => Promise<IpDatabase>, fileBytes?: number): Promise<IpDatabase> {
+export async function cachedDatabase(
+	sha256: string,
+	parse: () => Promise<IpDatabase>,
+	fileBytes?: number,
+): Promise<IpDatabase> {
 	const known = entries.get(sha256);
 	if (known) {
 		known.lastUsed = ++clock;

@@ -14,12 +14,35 @@ export type StoredRecord = Record<string, string>;
 /** CSV columns per database, in the files' order, `network` first. */
 export const CSV_COLUMNS: Record<DatabaseKind, readonly string[]> = {
 	'ip-geolocation': [
-		'network', 'country', 'country_code', 'country_geoname_id', 'country_is_eu', 'continent', 'continent_code',
-		'continent_geoname_id', 'region', 'region_iso_code', 'region_geoname_id', 'city', 'city_geoname_id',
-		'postal_code', 'latitude', 'longitude', 'timezone_name',
+		'network',
+		'country',
+		'country_code',
+		'country_geoname_id',
+		'country_is_eu',
+		'continent',
+		'continent_code',
+		'continent_geoname_id',
+		'region',
+		'region_iso_code',
+		'region_geoname_id',
+		'city',
+		'city_geoname_id',
+		'postal_code',
+		'latitude',
+		'longitude',
+		'timezone_name',
 	],
 	'ip-asn': ['network', 'asn', 'autonomous_system_organization', 'asn_country'],
-	'ip-security': ['network', 'is_vpn', 'is_proxy', 'is_tor', 'is_hosting', 'is_relay', 'is_mobile', 'is_abuse'],
+	'ip-security': [
+		'network',
+		'is_vpn',
+		'is_proxy',
+		'is_tor',
+		'is_hosting',
+		'is_relay',
+		'is_mobile',
+		'is_abuse',
+	],
 };
 
 export const SECURITY_FLAGS = CSV_COLUMNS['ip-security'].slice(1);
@@ -29,7 +52,9 @@ export const SECURITY_FLAGS = CSV_COLUMNS['ip-security'].slice(1);
  * the last of the three ids it contains, ignoring case, dashes and underscores.
  */
 export function kindOfDatabaseType(databaseType: unknown): DatabaseKind | undefined {
-	const text = String(databaseType ?? '').toLowerCase().replace(/[_\s]/g, '-');
+	const text = String(databaseType ?? '')
+		.toLowerCase()
+		.replace(/[_\s]/g, '-');
 	return DATABASE_KINDS.find((kind) => text.includes(kind));
 }
 
@@ -38,10 +63,15 @@ export function kindOfDatabaseType(databaseType: unknown): DatabaseKind | undefi
  * this list does not hold are an error (a later build may add them; then the node must learn
  * them, not drop them silently).
  */
-export function kindOfCsvHeader(header: readonly string[]): { kind?: DatabaseKind; problem?: string } {
+export function kindOfCsvHeader(header: readonly string[]): {
+	kind?: DatabaseKind;
+	problem?: string;
+} {
 	const columns = header.map((column) => column.trim());
 	if (columns[0] !== 'network') {
-		return { problem: `its first column is "${columns[0] ?? ''}", not "network": a database CSV starts with the network column` };
+		return {
+			problem: `its first column is "${columns[0] ?? ''}", not "network": a database CSV starts with the network column`,
+		};
 	}
 	for (const kind of DATABASE_KINDS) {
 		const expected = CSV_COLUMNS[kind];
@@ -49,7 +79,9 @@ export function kindOfCsvHeader(header: readonly string[]): { kind?: DatabaseKin
 		if (missing.length > 0) continue;
 		const unknown = columns.filter((column) => !expected.includes(column));
 		if (unknown.length > 0) {
-			return { problem: `it has the ${kind} columns plus ${unknown.map((c) => `"${c}"`).join(', ')}, which none of the three databases has` };
+			return {
+				problem: `it has the ${kind} columns plus ${unknown.map((c) => `"${c}"`).join(', ')}, which none of the three databases has`,
+			};
 		}
 		return { kind };
 	}
@@ -62,7 +94,11 @@ export function kindOfCsvHeader(header: readonly string[]): { kind?: DatabaseKin
  * A CSV row as the MMDB stores the same network: empty fields absent, and in the security
  * database no flag that is False (the MMDB stores only True ones).
  */
-export function recordFromCsv(kind: DatabaseKind, columns: readonly string[], fields: readonly string[]): StoredRecord {
+export function recordFromCsv(
+	kind: DatabaseKind,
+	columns: readonly string[],
+	fields: readonly string[],
+): StoredRecord {
 	const record: StoredRecord = {};
 	for (let index = 1; index < columns.length; index++) {
 		const value = fields[index] ?? '';

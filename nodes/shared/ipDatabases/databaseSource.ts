@@ -31,7 +31,10 @@ const CHUNK = 16 * 1024;
  * not); `whole` the file as one Buffer read by n8n's store (filesystem mode: one read into a
  * buffer of the file's size, no chunks to collect as garbage), for a file that is read whole.
  */
-type Chunks = (() => AsyncIterable<Uint8Array>) & { size?: () => Promise<number | undefined>; whole?: () => Promise<Uint8Array> };
+type Chunks = (() => AsyncIterable<Uint8Array>) & {
+	size?: () => Promise<number | undefined>;
+	whole?: () => Promise<Uint8Array>;
+};
 
 function chunksOf(ctx: IExecuteFunctions, binary: IBinaryData): Chunks {
 	if (binary.id) {
@@ -42,7 +45,9 @@ function chunksOf(ctx: IExecuteFunctions, binary: IBinaryData): Chunks {
 				let inner: AsyncIterator<Uint8Array> | undefined;
 				return {
 					async next() {
-						inner ??= ((await ctx.helpers.getBinaryStream(id, CHUNK)) as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+						inner ??= ((await ctx.helpers.getBinaryStream(id, CHUNK)) as AsyncIterable<Uint8Array>)[
+							Symbol.asyncIterator
+						]();
 						return await inner.next();
 					},
 					async return() {
@@ -66,14 +71,20 @@ function chunksOf(ctx: IExecuteFunctions, binary: IBinaryData): Chunks {
 }
 
 /** The stored file's size: n8n's binary metadata, or the item's `bytes`; undefined when neither says. */
-async function sizeOf(ctx: IExecuteFunctions, id: string, binary: IBinaryData): Promise<number | undefined> {
+async function sizeOf(
+	ctx: IExecuteFunctions,
+	id: string,
+	binary: IBinaryData,
+): Promise<number | undefined> {
 	try {
 		const { fileSize } = await ctx.helpers.getBinaryMetadata(id);
 		if (Number.isSafeInteger(fileSize) && fileSize > 0) return fileSize;
 	} catch {
 		// A store without metadata: the item may still say.
 	}
-	return typeof binary.bytes === 'number' && Number.isSafeInteger(binary.bytes) && binary.bytes > 0 ? binary.bytes : undefined;
+	return typeof binary.bytes === 'number' && Number.isSafeInteger(binary.bytes) && binary.bytes > 0
+		? binary.bytes
+		: undefined;
 }
 
 /**
@@ -82,7 +93,11 @@ async function sizeOf(ctx: IExecuteFunctions, id: string, binary: IBinaryData): 
  */
 function givenSha256(file: DatabaseFile): string | undefined {
 	const given = file.json?.sha256;
-	if (typeof given === 'string' && /^[0-9a-f]{64}$/i.test(given) && file.json?.fileName === file.binary.fileName) {
+	if (
+		typeof given === 'string' &&
+		/^[0-9a-f]{64}$/i.test(given) &&
+		file.json?.fileName === file.binary.fileName
+	) {
 		return given.toLowerCase();
 	}
 	return undefined;
@@ -103,7 +118,8 @@ export async function databaseOf(ctx: IExecuteFunctions, file: DatabaseFile): Pr
 	const chunks = chunksOf(ctx, file.binary);
 	const size = await chunks.size?.();
 	const given = givenSha256(file);
-	if (given) return await cachedDatabase(given, async () => await parseDatabase(chunks, size), size);
+	if (given)
+		return await cachedDatabase(given, async () => await parseDatabase(chunks, size), size);
 	if (size !== undefined) {
 		const parsed = await parseUnlessCached(size, async () => {
 			const hash = createHash('sha256');
@@ -120,7 +136,8 @@ export async function databaseOf(ctx: IExecuteFunctions, file: DatabaseFile): Pr
 /** Bytes of the file's start that tell a CSV from anything else. */
 const HEAD = 64;
 
-const looksLikeCsv = (head: Uint8Array) => /^(\uFEFF)?"?network"?\s*[,\r\n]/.test(Buffer.from(head.subarray(0, 64)).toString('utf8'));
+const looksLikeCsv = (head: Uint8Array) =>
+	/^(\uFEFF)?"?network"?\s*[,\r\n]/.test(Buffer.from(head.subarray(0, 64)).toString('utf8'));
 
 /**
  * The file's bytes, held once: with its size known, one Buffer of that size filled chunk by chunk
@@ -137,7 +154,12 @@ class FileBytes {
 	constructor(private readonly size: number | undefined) {}
 
 	push(chunk: Uint8Array): void {
-		if (this.buffer === undefined && this.size !== undefined && this.held.length === 0 && chunk.length < this.size) {
+		if (
+			this.buffer === undefined &&
+			this.size !== undefined &&
+			this.held.length === 0 &&
+			chunk.length < this.size
+		) {
 			this.buffer = Buffer.allocUnsafe(this.size);
 		}
 		if (this.buffer !== undefined && this.length + chunk.length <= this.buffer.length) {
@@ -164,7 +186,11 @@ class FileBytes {
  * `observe` sees every chunk (the caller hashes them). `size`, when known, is the file's byte count: the MMDB is read into one buffer of that size,
  * and the CSV index reserves its arrays for the rows it holds.
  */
-export async function parseDatabase(chunks: Chunks, size?: number, observe?: (chunk: Uint8Array) => void): Promise<IpDatabase> {
+export async function parseDatabase(
+	chunks: Chunks,
+	size?: number,
+	observe?: (chunk: Uint8Array) => void,
+): Promise<IpDatabase> {
 	let csv: CsvIndexBuilder | undefined;
 	let file: FileBytes | undefined;
 	// The first bytes decide (at least HEAD of them, unless the file is shorter): held until then.
@@ -199,8 +225,13 @@ export async function parseDatabase(chunks: Chunks, size?: number, observe?: (ch
 	}
 	if (head !== undefined && headLength > 0) decide();
 	if (csv) return (csv as CsvIndexBuilder).end();
-	const bytes = readWhole ? await wholeFile(chunks, size, observe) : (file?.bytes() ?? new Uint8Array(0));
-	if (bytes.length === 0) throw new DatabaseFileError('The database file is empty (0 bytes): it is neither an MMDB nor a CSV database, was the download or the file read cut short?');
+	const bytes = readWhole
+		? await wholeFile(chunks, size, observe)
+		: (file?.bytes() ?? new Uint8Array(0));
+	if (bytes.length === 0)
+		throw new DatabaseFileError(
+			'The database file is empty (0 bytes): it is neither an MMDB nor a CSV database, was the download or the file read cut short?',
+		);
 	if (size !== undefined && bytes.length < size) {
 		throw new DatabaseFileError(
 			`The database file ends early: ${bytes.length.toLocaleString('en-US')} of the ${size.toLocaleString('en-US')} bytes n8n stored for it arrived: was the file cut short?`,
@@ -212,7 +243,11 @@ export async function parseDatabase(chunks: Chunks, size?: number, observe?: (ch
 }
 
 /** The file read whole by n8n's store; where that store cannot, streamed into one buffer of its size. */
-async function wholeFile(chunks: Chunks, size: number | undefined, observe?: (chunk: Uint8Array) => void): Promise<Uint8Array> {
+async function wholeFile(
+	chunks: Chunks,
+	size: number | undefined,
+	observe?: (chunk: Uint8Array) => void,
+): Promise<Uint8Array> {
 	let bytes: Uint8Array | undefined;
 	try {
 		bytes = await chunks.whole!();

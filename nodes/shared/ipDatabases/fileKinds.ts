@@ -6,7 +6,8 @@
  * may hold a signed link or a key.
  */
 
-const startsWith = (bytes: Uint8Array, signature: readonly number[], at = 0) => signature.every((byte, index) => bytes[at + index] === byte);
+const startsWith = (bytes: Uint8Array, signature: readonly number[], at = 0) =>
+	signature.every((byte, index) => bytes[at + index] === byte);
 
 const GZIP = [0x1f, 0x8b];
 const ZIP = [0x50, 0x4b];
@@ -15,16 +16,20 @@ const USTAR = Array.from('ustar', (char) => char.charCodeAt(0));
 const NEITHER = 'The file is neither an MMDB database nor a database CSV:';
 
 /** A tar archive: the ustar magic in its first header (an MMDB holds its search tree there). */
-export const isTar = (bytes: Uint8Array) => startsWith(bytes, USTAR, 257) && (bytes[262] === 0 || bytes[262] === 0x20);
+export const isTar = (bytes: Uint8Array) =>
+	startsWith(bytes, USTAR, 257) && (bytes[262] === 0 || bytes[262] === 0x20);
 
-const UNPACK = 'unpack it first, or set the IP Database Download node\'s Output to "Database File", which gives the .mmdb or .csv itself';
+const UNPACK =
+	'unpack it first, or set the IP Database Download node\'s Output to "Database File", which gives the .mmdb or .csv itself';
 
 /** The text at the file's start, if it reads as text (no NUL, valid UTF-8 but for a character the cut split). */
 function textOf(bytes: Uint8Array): string | undefined {
 	const head = bytes.subarray(0, 4096);
 	if (head.includes(0)) return undefined;
 	try {
-		return new TextDecoder('utf-8', { fatal: true }).decode(head.subarray(0, lastWholeCharacter(head)));
+		return new TextDecoder('utf-8', { fatal: true }).decode(
+			head.subarray(0, lastWholeCharacter(head)),
+		);
 	} catch {
 		return undefined;
 	}

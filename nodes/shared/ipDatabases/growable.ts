@@ -14,7 +14,10 @@ export class Growable<T extends TypedArray> {
 
 	length = 0;
 
-	constructor(private readonly make: (size: number) => T, initial = 1024) {
+	constructor(
+		private readonly make: (size: number) => T,
+		initial = 1024,
+	) {
 		this.data = make(initial);
 	}
 
@@ -40,7 +43,8 @@ export class Growable<T extends TypedArray> {
 
 	/** The values as an array of their length: a view when little capacity is unused, else a copy. */
 	trimmed(): T {
-		if (this.data.length - this.length <= this.data.length * KEEP_SLACK) return this.data.subarray(0, this.length) as T;
+		if (this.data.length - this.length <= this.data.length * KEEP_SLACK)
+			return this.data.subarray(0, this.length) as T;
 		return this.data.slice(0, this.length) as T;
 	}
 }

@@ -3,7 +3,12 @@ import { DatabaseFileError, type ForeignMatch, type IpDatabase, type Match } fro
 import { MmdbError, MmdbReader } from './mmdbReader';
 
 /** The MaxMind DB metadata marker, `\xAB\xCD\xEFMaxMind.com`, that every MMDB file ends with. */
-export const MMDB_MARKER = Uint8Array.from([0xab, 0xcd, 0xef, ...Array.from('MaxMind.com', (char) => char.charCodeAt(0))]);
+export const MMDB_MARKER = Uint8Array.from([
+	0xab,
+	0xcd,
+	0xef,
+	...Array.from('MaxMind.com', (char) => char.charCodeAt(0)),
+]);
 
 /** The MMDB spec puts the metadata in the file's last 128 KiB. */
 const METADATA_WINDOW = 128 * 1024;
@@ -13,7 +18,8 @@ export function hasMmdbMarker(file: Uint8Array): boolean {
 	const from = Math.max(0, file.length - METADATA_WINDOW);
 	for (let at = file.length - MMDB_MARKER.length; at >= from; at--) {
 		let same = true;
-		for (let index = 0; index < MMDB_MARKER.length && same; index++) same = file[at + index] === MMDB_MARKER[index];
+		for (let index = 0; index < MMDB_MARKER.length && same; index++)
+			same = file[at + index] === MMDB_MARKER[index];
 		if (same) return true;
 	}
 	return false;
@@ -26,11 +32,14 @@ export function hasMmdbMarker(file: Uint8Array): boolean {
  * form: nothing is decoded until a lookup asks for its record.
  */
 export function openMmdbDatabase(file: Uint8Array): IpDatabase {
-	const reader = attempt(() => new MmdbReader(file), 'The MMDB file cannot be read', (message) =>
-		// The metadata is the file's last part: a value that runs past it is a file cut inside it.
-		/(runs|starts) past the end of the metadata/.test(message)
-			? `The MMDB file ends early: ${file.length.toLocaleString('en-US')} bytes, inside its metadata (${message}): was the download cut short?`
-			: undefined,
+	const reader = attempt(
+		() => new MmdbReader(file),
+		'The MMDB file cannot be read',
+		(message) =>
+			// The metadata is the file's last part: a value that runs past it is a file cut inside it.
+			/(runs|starts) past the end of the metadata/.test(message)
+				? `The MMDB file ends early: ${file.length.toLocaleString('en-US')} bytes, inside its metadata (${message}): was the download cut short?`
+				: undefined,
 	);
 	const databaseType = String(reader.metadata.database_type);
 	const kind = kindOfDatabaseType(databaseType);
@@ -68,7 +77,11 @@ export function openMmdbDatabase(file: Uint8Array): IpDatabase {
  * The reader's result, or its error as a DatabaseFileError that says what the node was doing
  * (`explain` may give a message of its own for an error it recognises).
  */
-function attempt<T>(work: () => T, what: string, explain?: (message: string) => string | undefined): T {
+function attempt<T>(
+	work: () => T,
+	what: string,
+	explain?: (message: string) => string | undefined,
+): T {
 	let failure: Error | undefined;
 	let result: T | undefined;
 	try {
@@ -77,7 +90,8 @@ function attempt<T>(work: () => T, what: string, explain?: (message: string) => 
 		failure = error as Error;
 	}
 	if (failure) {
-		const message = failure instanceof MmdbError ? failure.message : String(failure.message ?? failure);
+		const message =
+			failure instanceof MmdbError ? failure.message : String(failure.message ?? failure);
 		throw new DatabaseFileError(explain?.(message) ?? `${what}: ${message}`);
 	}
 	return result as T;
@@ -86,11 +100,18 @@ function attempt<T>(work: () => T, what: string, explain?: (message: string) => 
 /** The record as the file holds it: a flat map of strings; anything else is kept as text. */
 function storedRecord(value: unknown): StoredRecord {
 	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-		throw new DatabaseFileError('The MMDB file holds a record that is not a map of fields (an Abstract IP database holds a flat, string-valued record per network)');
+		throw new DatabaseFileError(
+			'The MMDB file holds a record that is not a map of fields (an Abstract IP database holds a flat, string-valued record per network)',
+		);
 	}
 	const record: StoredRecord = {};
 	for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
-		record[key] = typeof field === 'string' ? field : typeof field === 'object' ? JSON.stringify(field) : String(field);
+		record[key] =
+			typeof field === 'string'
+				? field
+				: typeof field === 'object'
+					? JSON.stringify(field)
+					: String(field);
 	}
 	return record;
 }

@@ -42,7 +42,9 @@ export interface MmdbMatch {
 	record: unknown;
 }
 
-const METADATA_MARKER = [0xab, 0xcd, 0xef, 0x4d, 0x61, 0x78, 0x4d, 0x69, 0x6e, 0x64, 0x2e, 0x63, 0x6f, 0x6d];
+const METADATA_MARKER = [
+	0xab, 0xcd, 0xef, 0x4d, 0x61, 0x78, 0x4d, 0x69, 0x6e, 0x64, 0x2e, 0x63, 0x6f, 0x6d,
+];
 /** The format puts the metadata in the last 128 KiB of the file. */
 const METADATA_MAX_SIZE = 128 * 1024;
 const SEPARATOR = 16;
@@ -100,7 +102,11 @@ class Decoder {
 		private readonly section: string,
 	) {
 		this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-		const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as Partial<NativeText>;
+		const buffer = Buffer.from(
+			bytes.buffer,
+			bytes.byteOffset,
+			bytes.byteLength,
+		) as unknown as Partial<NativeText>;
 		this.native = typeof buffer.utf8Slice === 'function' ? (buffer as NativeText) : undefined;
 	}
 
@@ -129,14 +135,19 @@ class Decoder {
 		const bytes = this.bytes;
 		let at = this.position;
 		if (at >= this.end) throw this.fail(`a value starts past the end of the ${this.section}`, at);
-		if (--this.budget < 0) throw this.fail(`the record expands to more than ${MAX_VALUES} values (a pointer loop or bomb)`, at);
+		if (--this.budget < 0)
+			throw this.fail(
+				`the record expands to more than ${MAX_VALUES} values (a pointer loop or bomb)`,
+				at,
+			);
 		const control = bytes[at++];
 		let type = control >> 5;
 		if (type === 1) return this.pointer(control, at, depth);
 		if (type === 0) {
 			this.need(at, 1, 'an extended type byte');
 			type = 7 + bytes[at++];
-			if (type < 8 || type > 15) throw this.fail(`extended type ${type} is not a MaxMind DB type`, at - 2);
+			if (type < 8 || type > 15)
+				throw this.fail(`extended type ${type} is not a MaxMind DB type`, at - 2);
 		}
 		let size = control & 31;
 		if (size >= 29) {
@@ -163,7 +174,8 @@ class Decoder {
 				return this.map(at, size, depth);
 			case 6:
 			case 5: {
-				if (size > (type === 5 ? 2 : 4)) throw this.fail(`${withArticle(TYPE_NAMES[type])} of ${size} bytes`, at);
+				if (size > (type === 5 ? 2 : 4))
+					throw this.fail(`${withArticle(TYPE_NAMES[type])} of ${size} bytes`, at);
 				if (at + size > this.end) throw this.pastEnd(`${withArticle(TYPE_NAMES[type])}`, at);
 				let number = 0;
 				for (let index = 0; index < size; index++) number = number * 256 + bytes[at + index];
@@ -173,13 +185,18 @@ class Decoder {
 			case 3:
 			case 15: {
 				const width = type === 3 ? 8 : 4;
-				if (size !== width) throw this.fail(`${withArticle(TYPE_NAMES[type])} of ${size} bytes (must be ${width})`, at);
+				if (size !== width)
+					throw this.fail(
+						`${withArticle(TYPE_NAMES[type])} of ${size} bytes (must be ${width})`,
+						at,
+					);
 				if (at + size > this.end) throw this.pastEnd(`${withArticle(TYPE_NAMES[type])}`, at);
 				this.position = at + size;
 				return type === 3 ? this.view.getFloat64(at) : this.view.getFloat32(at);
 			}
 			case 11: {
-				if (depth >= MAX_DEPTH) throw this.fail(`maps and arrays nest deeper than ${MAX_DEPTH}`, at);
+				if (depth >= MAX_DEPTH)
+					throw this.fail(`maps and arrays nest deeper than ${MAX_DEPTH}`, at);
 				// Every element takes at least one byte: a size past the end is refused before allocating.
 				if (at + size > this.end) throw this.pastEnd(`an array of ${size} elements`, at);
 				const list = new Array<unknown>(size);
@@ -211,16 +228,21 @@ class Decoder {
 			}
 			case 9:
 			case 10: {
-				if (size > (type === 9 ? 8 : 16)) throw this.fail(`${withArticle(TYPE_NAMES[type])} of ${size} bytes`, at);
+				if (size > (type === 9 ? 8 : 16))
+					throw this.fail(`${withArticle(TYPE_NAMES[type])} of ${size} bytes`, at);
 				if (at + size > this.end) throw this.pastEnd(`${withArticle(TYPE_NAMES[type])}`, at);
 				let number = 0n;
-				for (let index = 0; index < size; index++) number = (number << 8n) | BigInt(bytes[at + index]);
+				for (let index = 0; index < size; index++)
+					number = (number << 8n) | BigInt(bytes[at + index]);
 				this.position = at + size;
 				return number;
 			}
 			default:
 				// 12 and 13: parts of the section's layout, not values.
-				throw this.fail(`${withArticle(TYPE_NAMES[type])} (type ${type}) where a value must be`, this.position);
+				throw this.fail(
+					`${withArticle(TYPE_NAMES[type])} (type ${type}) where a value must be`,
+					this.position,
+				);
 		}
 	}
 
@@ -231,14 +253,23 @@ class Decoder {
 		const bytes = this.bytes;
 		let target: number;
 		if (sizeClass === 0) target = ((control & 7) << 8) | bytes[at];
-		else if (sizeClass === 1) target = 2048 + (((control & 7) << 16) | (bytes[at] << 8) | bytes[at + 1]);
-		else if (sizeClass === 2) target = 526336 + ((control & 7) * 16777216 + ((bytes[at] << 16) | (bytes[at + 1] << 8) | bytes[at + 2]));
-		else target = bytes[at] * 16777216 + ((bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]);
+		else if (sizeClass === 1)
+			target = 2048 + (((control & 7) << 16) | (bytes[at] << 8) | bytes[at + 1]);
+		else if (sizeClass === 2)
+			target =
+				526336 +
+				((control & 7) * 16777216 + ((bytes[at] << 16) | (bytes[at + 1] << 8) | bytes[at + 2]));
+		else
+			target =
+				bytes[at] * 16777216 + ((bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]);
 		const next = at + sizeClass + 1;
 		const absolute = this.base + target;
-		if (absolute >= this.end) throw this.fail(`a pointer to ${target}, past the end of the ${this.section}`, at - 1);
-		if (bytes[absolute] >> 5 === 1) throw this.fail('a pointer to a pointer (not allowed by the format)', at - 1);
-		if (depth >= MAX_DEPTH) throw this.fail(`pointers and containers nest deeper than ${MAX_DEPTH}`, at - 1);
+		if (absolute >= this.end)
+			throw this.fail(`a pointer to ${target}, past the end of the ${this.section}`, at - 1);
+		if (bytes[absolute] >> 5 === 1)
+			throw this.fail('a pointer to a pointer (not allowed by the format)', at - 1);
+		if (depth >= MAX_DEPTH)
+			throw this.fail(`pointers and containers nest deeper than ${MAX_DEPTH}`, at - 1);
 		this.position = absolute;
 		const value = this.value(depth + 1);
 		this.position = next;
@@ -257,7 +288,13 @@ class Decoder {
 			if (typeof key !== 'string') throw this.fail('a map key that is not a string', keyAt);
 			const value = this.value(depth + 1);
 			// A key "__proto__" is data like any other, not the object's prototype.
-			if (key === '__proto__') Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
+			if (key === '__proto__')
+				Object.defineProperty(map, key, {
+					value,
+					enumerable: true,
+					writable: true,
+					configurable: true,
+				});
 			else map[key] = value;
 		}
 		return map;
@@ -275,7 +312,8 @@ function findMetadataMarker(bytes: Uint8Array): number {
 	const last = METADATA_MARKER.length - 1;
 	const lowest = Math.max(0, bytes.length - METADATA_MAX_SIZE - METADATA_MARKER.length);
 	for (let start = bytes.length - METADATA_MARKER.length; start >= lowest; start--) {
-		if (bytes[start + last] !== METADATA_MARKER[last] || bytes[start] !== METADATA_MARKER[0]) continue;
+		if (bytes[start + last] !== METADATA_MARKER[last] || bytes[start] !== METADATA_MARKER[0])
+			continue;
 		let index = 1;
 		while (index < last && bytes[start + index] === METADATA_MARKER[index]) index++;
 		if (index === last) return start;
@@ -332,18 +370,30 @@ export class MmdbReader {
 		}
 		this.bytes = file;
 		const marker = findMetadataMarker(file);
-		if (marker === -1) throw new MmdbError('no metadata marker ("\\xAB\\xCD\\xEFMaxMind.com") in the last 128 KiB: not a MaxMind DB file, or truncated');
+		if (marker === -1)
+			throw new MmdbError(
+				'no metadata marker ("\\xAB\\xCD\\xEFMaxMind.com") in the last 128 KiB: not a MaxMind DB file, or truncated',
+			);
 		const metadataStart = marker + METADATA_MARKER.length;
-		const metadata = new Decoder(file, metadataStart, file.length, 'metadata').decodeAt(metadataStart);
-		if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata) || metadata instanceof Uint8Array) {
+		const metadata = new Decoder(file, metadataStart, file.length, 'metadata').decodeAt(
+			metadataStart,
+		);
+		if (
+			metadata === null ||
+			typeof metadata !== 'object' ||
+			Array.isArray(metadata) ||
+			metadata instanceof Uint8Array
+		) {
 			throw new MmdbError('the metadata is not a map');
 		}
 		this.metadata = metadata as Record<string, unknown>;
 		const major = unsignedInteger(this.metadata, 'binary_format_major_version');
-		if (major !== 2) throw new MmdbError(`binary format major version ${major} (this reader reads version 2)`);
+		if (major !== 2)
+			throw new MmdbError(`binary format major version ${major} (this reader reads version 2)`);
 		unsignedInteger(this.metadata, 'binary_format_minor_version');
 		unsignedInteger(this.metadata, 'build_epoch');
-		if (typeof this.metadata.database_type !== 'string') throw new MmdbError('the metadata\'s "database_type" is missing or not a string');
+		if (typeof this.metadata.database_type !== 'string')
+			throw new MmdbError('the metadata\'s "database_type" is missing or not a string');
 		this.nodeCount = unsignedInteger(this.metadata, 'node_count');
 		const recordSize = unsignedInteger(this.metadata, 'record_size');
 		if (recordSize !== 24 && recordSize !== 28 && recordSize !== 32) {
@@ -351,7 +401,8 @@ export class MmdbReader {
 		}
 		this.recordSize = recordSize;
 		const ipVersion = unsignedInteger(this.metadata, 'ip_version');
-		if (ipVersion !== 4 && ipVersion !== 6) throw new MmdbError(`IP version ${ipVersion} (must be 4 or 6)`);
+		if (ipVersion !== 4 && ipVersion !== 6)
+			throw new MmdbError(`IP version ${ipVersion} (must be 4 or 6)`);
 		this.ipVersion = ipVersion;
 		this.treeSize = (this.nodeCount * recordSize) / 4;
 		this.dataStart = this.treeSize + SEPARATOR;
@@ -382,8 +433,16 @@ export class MmdbReader {
 		if (this.recordSize === 28) {
 			const at = node * 7;
 			// The middle byte's high nibble belongs to the left record, its low nibble to the right.
-			if (side === 0) return ((bytes[at + 3] & 0xf0) << 20) | (bytes[at] << 16) | (bytes[at + 1] << 8) | bytes[at + 2];
-			return ((bytes[at + 3] & 0x0f) << 24) | (bytes[at + 4] << 16) | (bytes[at + 5] << 8) | bytes[at + 6];
+			if (side === 0)
+				return (
+					((bytes[at + 3] & 0xf0) << 20) | (bytes[at] << 16) | (bytes[at + 1] << 8) | bytes[at + 2]
+				);
+			return (
+				((bytes[at + 3] & 0x0f) << 24) |
+				(bytes[at + 4] << 16) |
+				(bytes[at + 5] << 8) |
+				bytes[at + 6]
+			);
 		}
 		const at = node * 8 + side * 4;
 		return bytes[at] * 16777216 + ((bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]);
@@ -431,21 +490,36 @@ export class MmdbReader {
 				const at = node * 7;
 				node =
 					((address[depth >> 3] >> (7 - (depth & 7))) & 1) === 0
-						? ((bytes[at + 3] & 0xf0) << 20) | (bytes[at] << 16) | (bytes[at + 1] << 8) | bytes[at + 2]
-						: ((bytes[at + 3] & 0x0f) << 24) | (bytes[at + 4] << 16) | (bytes[at + 5] << 8) | bytes[at + 6];
+						? ((bytes[at + 3] & 0xf0) << 20) |
+							(bytes[at] << 16) |
+							(bytes[at + 1] << 8) |
+							bytes[at + 2]
+						: ((bytes[at + 3] & 0x0f) << 24) |
+							(bytes[at + 4] << 16) |
+							(bytes[at + 5] << 8) |
+							bytes[at + 6];
 			}
 		} else {
 			for (; depth < bits && node < nodeCount; depth++) {
 				const at = node * 8 + ((address[depth >> 3] >> (7 - (depth & 7))) & 1) * 4;
-				node = bytes[at] * 16777216 + ((bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]);
+				node =
+					bytes[at] * 16777216 + ((bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]);
 			}
 		}
 		if (node === nodeCount) return undefined;
-		if (node < nodeCount) throw new MmdbError(`the search tree is deeper than ${this.ipVersion === 4 ? 32 : 128} bits (a loop in the tree?)`);
+		if (node < nodeCount)
+			throw new MmdbError(
+				`the search tree is deeper than ${this.ipVersion === 4 ? 32 : 128} bits (a loop in the tree?)`,
+			);
 		const dataOffset = node - nodeCount - SEPARATOR;
-		if (dataOffset < 0) throw new MmdbError(`the search tree points into the 16-byte separator (record value ${node})`);
+		if (dataOffset < 0)
+			throw new MmdbError(
+				`the search tree points into the 16-byte separator (record value ${node})`,
+			);
 		if (dataOffset >= this.dataSize) {
-			throw new MmdbError(`the search tree points to byte ${dataOffset} of a data section of ${this.dataSize} bytes`);
+			throw new MmdbError(
+				`the search tree points to byte ${dataOffset} of a data section of ${this.dataSize} bytes`,
+			);
 		}
 		let record = this.records.get(dataOffset);
 		if (record === undefined) {
@@ -454,14 +528,16 @@ export class MmdbReader {
 			this.records.set(dataOffset, record);
 		}
 		const prefixLength = depth - offset;
-		const network = offset === 96 ? formatNetwork(address, depth) : formatNetwork(address, prefixLength);
+		const network =
+			offset === 96 ? formatNetwork(address, depth) : formatNetwork(address, prefixLength);
 		return { network, prefixLength: offset === 96 ? depth : prefixLength, record };
 	}
 
 	/** lookup() for an address as text; throws MmdbError if it is not an IPv4 or IPv6 address. */
 	lookupText(ip: string): MmdbMatch | undefined {
 		const address = parseIpAddress(ip);
-		if (address === undefined) throw new MmdbError(`"${String(ip)}" is not an IPv4 or IPv6 address`);
+		if (address === undefined)
+			throw new MmdbError(`"${String(ip)}" is not an IPv4 or IPv6 address`);
 		return this.lookup(address);
 	}
 }

@@ -9,18 +9,27 @@ import type { IDataObject } from 'n8n-workflow';
  */
 export function jsonRecord(record: unknown): IDataObject {
 	const value = jsonValue(record);
-	if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as IDataObject;
+	if (value !== null && typeof value === 'object' && !Array.isArray(value))
+		return value as IDataObject;
 	return { value } as IDataObject;
 }
 
 export function jsonValue(value: unknown): unknown {
-	if (typeof value === 'bigint') return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
-	if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
+	if (typeof value === 'bigint')
+		return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
+	if (value instanceof Uint8Array)
+		return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
 	if (Array.isArray(value)) return value.map(jsonValue);
 	if (value !== null && typeof value === 'object') {
 		const out: Record<string, unknown> = {};
 		for (const [key, entry] of Object.entries(value)) {
-			if (key === '__proto__') Object.defineProperty(out, key, { value: jsonValue(entry), enumerable: true, writable: true, configurable: true });
+			if (key === '__proto__')
+				Object.defineProperty(out, key, {
+					value: jsonValue(entry),
+					enumerable: true,
+					writable: true,
+					configurable: true,
+				});
 			else out[key] = jsonValue(entry);
 		}
 		return out;

@@ -8,12 +8,19 @@ export const V4_HOSTS = Float64Array.from({ length: 33 }, (_, prefix) => 2 ** (3
  * rows by start (wider first on a tie, then file order), the innermost open row answers, a
  * network listed twice keeps its last row.
  */
-export function sweepV4(starts: Uint32Array, prefixes: Uint8Array, emit: (from: number, to: number, row: number) => void): void {
+export function sweepV4(
+	starts: Uint32Array,
+	prefixes: Uint8Array,
+	emit: (from: number, to: number, row: number) => void,
+): void {
 	const rows = prefixes.length;
-	const compare = (a: number, b: number) => starts[a] - starts[b] || prefixes[a] - prefixes[b] || a - b;
+	const compare = (a: number, b: number) =>
+		starts[a] - starts[b] || prefixes[a] - prefixes[b] || a - b;
 	let sorted = true;
 	for (let row = 1; row < rows && sorted; row++) sorted = compare(row - 1, row) < 0;
-	const order = sorted ? undefined : Uint32Array.from({ length: rows }, (_, row) => row).sort(compare);
+	const order = sorted
+		? undefined
+		: Uint32Array.from({ length: rows }, (_, row) => row).sort(compare);
 
 	const stack: number[] = [];
 	let cursor = 0;

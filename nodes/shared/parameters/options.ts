@@ -9,7 +9,12 @@ import { numberWithin } from '../values/validate';
  * and sent under the service's own name; an option not added is not sent, so the service's
  * default applies. A check returns the value to send, or undefined to send nothing (an empty text).
  */
-export type OptionCheck = (ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown) => unknown;
+export type OptionCheck = (
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+) => unknown;
 
 export interface WireOption {
 	/** The service's parameter name: `image_size`. */
@@ -37,7 +42,8 @@ export function wireOptions(
 
 /** A whole number of at least `min`, with no upper bound (the services document none for sizes and delays). */
 export function wholeAtLeast(min: number): OptionCheck {
-	return (ctx, itemIndex, field, value) => numberWithin(ctx, itemIndex, field, value, { min, whole: true });
+	return (ctx, itemIndex, field, value) =>
+		numberWithin(ctx, itemIndex, field, value, { min, whole: true });
 }
 
 /** A number greater than 0. */
@@ -49,7 +55,12 @@ export function oneOf(values: readonly string[]): OptionCheck {
 	return (ctx, itemIndex, field, value) => {
 		const text = String(value ?? '').trim();
 		if (!values.includes(text)) {
-			throw invalidInput(ctx, itemIndex, field, `must be one of ${values.join(', ')}, got ${JSON.stringify(value)}`);
+			throw invalidInput(
+				ctx,
+				itemIndex,
+				field,
+				`must be one of ${values.join(', ')}, got ${JSON.stringify(value)}`,
+			);
 		}
 		return text;
 	};
@@ -94,7 +105,7 @@ export const reuseTestRunAnswersOption: INodeProperties = {
 	type: 'boolean',
 	default: true,
 	description:
-		'Whether a test run (Execute workflow or Execute step) reuses the answers this node\'s test runs paid for in the last hour: a test run pays only for values not asked before. Turn off to ask the service afresh. Production runs never reuse them.',
+		"Whether a test run (Execute workflow or Execute step) reuses the answers this node's test runs paid for in the last hour: a test run pays only for values not asked before. Turn off to ask the service afresh. Production runs never reuse them.",
 };
 
 /**
@@ -110,7 +121,7 @@ export const reuseAnswersForHoursOption: INodeProperties = {
 	default: 0,
 	typeOptions: { minValue: 0, numberPrecision: 2 },
 	description:
-		'How long production runs reuse the answers earlier production runs of this node paid for, instead of paying again; 0 asks afresh every time. Kept in this n8n\'s memory only: a restart forgets them, and in queue mode each worker keeps its own.',
+		"How long production runs reuse the answers earlier production runs of this node paid for, instead of paying again; 0 asks afresh every time. Kept in this n8n's memory only: a restart forgets them, and in queue mode each worker keeps its own.",
 };
 
 /**
@@ -128,12 +139,26 @@ export const estimateOnlyOption: INodeProperties = {
 };
 
 /** The two options of answer reuse, for a service node's Options beside Send Repeated Values Once (in the Add Option list's order). */
-export const answerReuseOptions: INodeProperties[] = [reuseAnswersForHoursOption, reuseTestRunAnswersOption];
+export const answerReuseOptions: INodeProperties[] = [
+	reuseAnswersForHoursOption,
+	reuseTestRunAnswersOption,
+];
 
 /** What item `itemIndex`'s Options ask of answer reuse, checked (an expression may give anything). */
 export function reusePolicyOf(ctx: IExecuteFunctions, itemIndex: number): ReusePolicy {
-	const testRuns = flag(ctx, itemIndex, `${reuseTestRunAnswersOption.displayName} (reuseTestRunAnswers)`, ctx.getNodeParameter('options.reuseTestRunAnswers', itemIndex, true));
+	const testRuns = flag(
+		ctx,
+		itemIndex,
+		`${reuseTestRunAnswersOption.displayName} (reuseTestRunAnswers)`,
+		ctx.getNodeParameter('options.reuseTestRunAnswers', itemIndex, true),
+	);
 	const hoursValue = ctx.getNodeParameter('options.reuseAnswersForHours', itemIndex, 0);
-	const hours = numberWithin(ctx, itemIndex, `${reuseAnswersForHoursOption.displayName} (reuseAnswersForHours)`, hoursValue, { min: 0 });
+	const hours = numberWithin(
+		ctx,
+		itemIndex,
+		`${reuseAnswersForHoursOption.displayName} (reuseAnswersForHours)`,
+		hoursValue,
+		{ min: 0 },
+	);
 	return { testRuns: testRuns as boolean, hours };
 }

@@ -21,7 +21,8 @@ export const sendAsOption: INodeProperties = {
 		{
 			name: 'Bearer Header and JSON Body',
 			value: 'bearerJson',
-			description: 'POST with the key in an Authorization header: neither key nor personal data in a URL',
+			description:
+				'POST with the key in an Authorization header: neither key nor personal data in a URL',
 		},
 		{
 			name: 'Form Body',
@@ -42,7 +43,12 @@ export const sendAsOption: INodeProperties = {
 export function sendAsOf(ctx: IExecuteFunctions, itemIndex: number, value: unknown): SendAs {
 	const chosen = value === undefined || value === '' ? 'bearerJson' : value;
 	if (!SEND_AS_VALUES.includes(chosen as SendAs)) {
-		throw invalidInput(ctx, itemIndex, 'Send As (sendAs)', `must be one of ${SEND_AS_VALUES.join(', ')}, got "${String(value)}"`);
+		throw invalidInput(
+			ctx,
+			itemIndex,
+			'Send As (sendAs)',
+			`must be one of ${SEND_AS_VALUES.join(', ')}, got "${String(value)}"`,
+		);
 	}
 	return chosen as SendAs;
 }
@@ -52,7 +58,11 @@ export function sendAsOf(ctx: IExecuteFunctions, itemIndex: number, value: unkno
  * body with `Content-Type: application/json`: without it the service would read the body as
  * form data and not find the looked-up field.
  */
-export function lookupRequest(path: string, fields: Record<string, string>, sendAs: SendAs): ServiceRequest {
+export function lookupRequest(
+	path: string,
+	fields: Record<string, string>,
+	sendAs: SendAs,
+): ServiceRequest {
 	switch (sendAs) {
 		case 'query':
 			return { method: 'GET', path, qs: { ...fields } };

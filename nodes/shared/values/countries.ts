@@ -53,7 +53,7 @@ const COUNTRIES: ReadonlyArray<readonly [code: string, name: string]> = [
 	['CD', 'Congo (Democratic Republic)'],
 	['CK', 'Cook Islands'],
 	['CR', 'Costa Rica'],
-	['CI', 'Cote d\'Ivoire'],
+	['CI', "Cote d'Ivoire"],
 	['HR', 'Croatia'],
 	['CU', 'Cuba'],
 	['CW', 'Curacao'],

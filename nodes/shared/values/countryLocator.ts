@@ -1,4 +1,9 @@
-import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult, INodeProperties } from 'n8n-workflow';
+import type {
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { COUNTRY_OPTIONS } from './countries';
 
@@ -30,7 +35,10 @@ export function countriesMatching(filter?: string): INodeListSearchItems[] {
 }
 
 /** The `listSearch` method behind the list mode; it reads nothing but the filter. */
-export async function searchCountries(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchCountries(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	return { results: countriesMatching(filter) };
 }
 
@@ -60,7 +68,10 @@ export function countryLocatorProperty(
 				validation: [
 					{
 						type: 'regex',
-						properties: { regex: '^\\s*[A-Za-z]{2}\\s*$', errorMessage: 'Enter a two-letter country code, for instance US' },
+						properties: {
+							regex: '^\\s*[A-Za-z]{2}\\s*$',
+							errorMessage: 'Enter a two-letter country code, for instance US',
+						},
 					},
 				],
 			},

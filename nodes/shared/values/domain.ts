@@ -49,27 +49,40 @@ function asciiHost(host: string): string | undefined {
 }
 
 /** The domain name a parsed host is, or the rule it breaks (no domain name, or a top-level domain outside the root zone). */
-function domainOfHost(host: string | undefined, text: string): { domain: string } | { refused: string } {
+function domainOfHost(
+	host: string | undefined,
+	text: string,
+): { domain: string } | { refused: string } {
 	const got = `got "${text}"`;
-	if (host === undefined || host.startsWith('[')) return { refused: `${DOMAIN_EMAIL_OR_URL_RULE}; ${got}` };
+	if (host === undefined || host.startsWith('['))
+		return { refused: `${DOMAIN_EMAIL_OR_URL_RULE}; ${got}` };
 	const domain = host.replace(/\.$/, '');
 	const labels = domain.split('.');
 	const tld = labels[labels.length - 1];
 	// The URL parser reads a host whose last label is a number as an IPv4 address.
-	if (labels.length < 2 || /^(\d+|0x[\da-f]*)$/.test(tld) || !labels.every((label) => ASCII_LABEL.test(label))) {
+	if (
+		labels.length < 2 ||
+		/^(\d+|0x[\da-f]*)$/.test(tld) ||
+		!labels.every((label) => ASCII_LABEL.test(label))
+	) {
 		return { refused: `${DOMAIN_EMAIL_OR_URL_RULE}; ${got}` };
 	}
 	if (domain.length > MAX_DOMAIN_LENGTH) {
-		return { refused: `must be a domain name of at most ${MAX_DOMAIN_LENGTH} characters in its ASCII form (DNS's limit); ${got} (${domain.length})` };
+		return {
+			refused: `must be a domain name of at most ${MAX_DOMAIN_LENGTH} characters in its ASCII form (DNS's limit); ${got} (${domain.length})`,
+		};
 	}
 	if (!rootZoneTlds().has(tld)) {
-		return { refused: `the top-level domain ".${tld}" is not in the DNS root zone (IANA's list of ${ROOT_ZONE_LIST_DATE}), so no company can have this domain; ${got}` };
+		return {
+			refused: `the top-level domain ".${tld}" is not in the DNS root zone (IANA's list of ${ROOT_ZONE_LIST_DATE}), so no company can have this domain; ${got}`,
+		};
 	}
 	return { domain };
 }
 
 /** The same domain as typed, up to case and a trailing dot. */
-const sameAsTyped = (domain: string, typed: string) => domain === typed.trim().toLowerCase().replace(/\.$/, '');
+const sameAsTyped = (domain: string, typed: string) =>
+	domain === typed.trim().toLowerCase().replace(/\.$/, '');
 
 /**
  * What a lead list gives for a company, read as the domain to look up:
@@ -92,7 +105,9 @@ export function readDomainOf(value: string): DomainOfValue | { refused: string }
 		const address = readMailAddress(mailto ? text.slice('mailto:'.length).split('?')[0] : text);
 		if (address === undefined || address.domain.startsWith('[')) return refused;
 		const read = domainOfHost(asciiHost(address.domain), text);
-		return 'refused' in read ? read : { domain: read.domain, form: 'email', asTyped: sameAsTyped(read.domain, address.domain) };
+		return 'refused' in read
+			? read
+			: { domain: read.domain, form: 'email', asTyped: sameAsTyped(read.domain, address.domain) };
 	}
 	// A space, a tab or a control character is no part of a domain or a website address (the URL parser would drop some silently).
 	if (/[\s\p{Cc}]/u.test(text)) return refused;
@@ -107,15 +122,25 @@ export function readDomainOf(value: string): DomainOfValue | { refused: string }
 		const read = domainOfHost(host, text);
 		if ('refused' in read) return read;
 		const { domain } = read;
-		const withoutWww = domain.startsWith('www.') && domain.split('.').length > 2 ? domain.slice('www.'.length) : domain;
+		const withoutWww =
+			domain.startsWith('www.') && domain.split('.').length > 2
+				? domain.slice('www.'.length)
+				: domain;
 		return { domain: withoutWww, form: 'url', asTyped: false };
 	}
 	const read = domainOfHost(asciiHost(text), text);
-	return 'refused' in read ? read : { domain: read.domain, form: 'domain', asTyped: sameAsTyped(read.domain, text) };
+	return 'refused' in read
+		? read
+		: { domain: read.domain, form: 'domain', asTyped: sameAsTyped(read.domain, text) };
 }
 
 /** `readDomainOf` for a parameter or a file's cell: an error naming the field and the rule when the value is none of the three forms. */
-export function domainOfValue(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): DomainOfValue {
+export function domainOfValue(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+): DomainOfValue {
 	const read = readDomainOf(requiredText(ctx, itemIndex, field, value));
 	if ('refused' in read) throw invalidInput(ctx, itemIndex, field, read.refused);
 	return read;

@@ -28,7 +28,13 @@ export function isIpv6(text: string): boolean {
 }
 
 /** Reads the dotted quad in text[start, end) into out[at..at+3]; false if it is not one. */
-function parseDottedQuad(text: string, start: number, end: number, out: Uint8Array, at: number): boolean {
+function parseDottedQuad(
+	text: string,
+	start: number,
+	end: number,
+	out: Uint8Array,
+	at: number,
+): boolean {
 	let position = start;
 	for (let octet = 0; octet < 4; octet++) {
 		if (octet > 0) {
@@ -68,7 +74,12 @@ function parseIpv6(text: string): Uint8Array | undefined {
 			const code = text.charCodeAt(index);
 			// Zone ids as interface names or numbers: letters, digits, '.', '_', '-'.
 			const ok =
-				(code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 46 || code === 95 || code === 45;
+				(code >= 48 && code <= 57) ||
+				(code >= 65 && code <= 90) ||
+				(code >= 97 && code <= 122) ||
+				code === 46 ||
+				code === 95 ||
+				code === 45;
 			if (!ok) return undefined;
 		}
 		end = zone;
@@ -135,17 +146,31 @@ function parseIpv6(text: string): Uint8Array | undefined {
  */
 export function formatNetwork(address: Uint8Array, prefixLength: number): string {
 	const width = address.length * 8;
-	if ((address.length !== 4 && address.length !== 16) || !(prefixLength >= 0 && prefixLength <= width)) {
-		throw new RangeError(`formatNetwork: a ${address.length}-byte address with prefix ${prefixLength}`);
+	if (
+		(address.length !== 4 && address.length !== 16) ||
+		!(prefixLength >= 0 && prefixLength <= width)
+	) {
+		throw new RangeError(
+			`formatNetwork: a ${address.length}-byte address with prefix ${prefixLength}`,
+		);
 	}
 	if (address.length === 4) {
 		return `${maskedByte(address, 0, prefixLength)}.${maskedByte(address, 1, prefixLength)}.${maskedByte(address, 2, prefixLength)}.${maskedByte(address, 3, prefixLength)}/${prefixLength}`;
 	}
 	const groups = new Array<number>(8);
 	for (let index = 0; index < 8; index++) {
-		groups[index] = (maskedByte(address, index * 2, prefixLength) << 8) | maskedByte(address, index * 2 + 1, prefixLength);
+		groups[index] =
+			(maskedByte(address, index * 2, prefixLength) << 8) |
+			maskedByte(address, index * 2 + 1, prefixLength);
 	}
-	if (groups[0] === 0 && groups[1] === 0 && groups[2] === 0 && groups[3] === 0 && groups[4] === 0 && groups[5] === 0xffff) {
+	if (
+		groups[0] === 0 &&
+		groups[1] === 0 &&
+		groups[2] === 0 &&
+		groups[3] === 0 &&
+		groups[4] === 0 &&
+		groups[5] === 0xffff
+	) {
 		return `::ffff:${groups[6] >> 8}.${groups[6] & 0xff}.${groups[7] >> 8}.${groups[7] & 0xff}/${prefixLength}`;
 	}
 	let bestStart = -1;

@@ -47,8 +47,7 @@ function withoutComments(text: string): string | undefined {
 			// A comment separates what surrounds it, as white space does: test(x)test is two words.
 			if (depth === 0) out += ' ';
 			depth++;
-		}
-		else if (char === ')') {
+		} else if (char === ')') {
 			if (depth === 0) return undefined;
 			depth--;
 		} else if (depth === 0) {

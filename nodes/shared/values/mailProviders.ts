@@ -1,4 +1,8 @@
-import { DISPOSABLE_MAIL_DOMAINS, FREE_MAIL_DOMAINS, RELAY_MAIL_DOMAINS } from './mailProviderLists';
+import {
+	DISPOSABLE_MAIL_DOMAINS,
+	FREE_MAIL_DOMAINS,
+	RELAY_MAIL_DOMAINS,
+} from './mailProviderLists';
 
 /**
  * Which kind of email provider a domain belongs to, for the addresses whose domain says nothing

@@ -9,7 +9,12 @@ import { invalidInput } from '../engine/errors';
  * ("Quality (quality)") and throws an error that names it and the rule it breaks.
  */
 
-export function requiredText(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
+export function requiredText(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+): string {
 	const text = value === undefined || value === null ? '' : String(value).trim();
 	if (text === '') throw invalidInput(ctx, itemIndex, field, 'is required and must not be empty');
 	return text;
@@ -20,13 +25,22 @@ export function requiredText(ctx: IExecuteFunctions, itemIndex: number, field: s
  * Reunion and Russia and BH with both Bahrain and the Bahamas. A refusal of one says where the
  * service keeps that country, so that a person is not left thinking it has none.
  */
-export const HOLIDAYS_FILED_UNDER: Readonly<Record<string, string>> = { RU: 'the service files Russia under RE', BS: 'the service files the Bahamas under BH' };
+export const HOLIDAYS_FILED_UNDER: Readonly<Record<string, string>> = {
+	RU: 'the service files Russia under RE',
+	BS: 'the service files the Bahamas under BH',
+};
 
 /**
  * A country code of the holidays service's list (Public Holidays, VAT); the refusal names the
  * value and the rule, and where the service files a country it lists under another code (`filedUnder`).
  */
-export function countryCode(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown, filedUnder: Readonly<Record<string, string>> = {}): string {
+export function countryCode(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+	filedUnder: Readonly<Record<string, string>> = {},
+): string {
 	const code = requiredText(ctx, itemIndex, field, value).toUpperCase();
 	if (!COUNTRY_CODES.has(code)) {
 		const filed = filedUnder[code] ? `; ${filedUnder[code]}` : '';
@@ -41,10 +55,20 @@ export function countryCode(ctx: IExecuteFunctions, itemIndex: number, field: st
 }
 
 /** Any ISO 3166-1 alpha-2 code (Phone Intelligence's Country), sent as given, upper-cased. */
-export function isoCountryCode(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
+export function isoCountryCode(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+): string {
 	const code = requiredText(ctx, itemIndex, field, value).toUpperCase();
 	if (!PHONE_COUNTRY_CODES.has(code)) {
-		throw invalidInput(ctx, itemIndex, field, `"${String(value)}" is not an ISO 3166-1 alpha-2 country code (two letters, for instance US, DE, RU)`);
+		throw invalidInput(
+			ctx,
+			itemIndex,
+			field,
+			`"${String(value)}" is not an ISO 3166-1 alpha-2 country code (two letters, for instance US, DE, RU)`,
+		);
 	}
 	return code;
 }
@@ -81,8 +105,17 @@ export function numberWithin(
 	if (!fits) {
 		const kind = whole ? 'a whole number' : 'a number';
 		const range =
-			max !== undefined ? `from ${min} to ${max}` : aboveMin ? `greater than ${min}` : `of at least ${min}`;
-		throw invalidInput(ctx, itemIndex, field, `must be ${kind} ${range}, got ${JSON.stringify(value)}`);
+			max !== undefined
+				? `from ${min} to ${max}`
+				: aboveMin
+					? `greater than ${min}`
+					: `of at least ${min}`;
+		throw invalidInput(
+			ctx,
+			itemIndex,
+			field,
+			`must be ${kind} ${range}, got ${JSON.stringify(value)}`,
+		);
 	}
 	return number as number;
 }
@@ -115,16 +148,31 @@ export function decimalNumber(
 export { isIpv4, isIpv6 } from './ipAddress';
 
 /** A color as hex without '#', as the avatar service wants it; '#' from n8n's color picker is stripped. */
-export function hexColor(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
+export function hexColor(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+): string {
 	const text = requiredText(ctx, itemIndex, field, value).replace(/^#/, '');
 	if (!/^([\da-f]{3}|[\da-f]{6})$/i.test(text)) {
-		throw invalidInput(ctx, itemIndex, field, `must be a hex color such as 335eea (3 or 6 hex digits), got "${String(value)}"`);
+		throw invalidInput(
+			ctx,
+			itemIndex,
+			field,
+			`must be a hex color such as 335eea (3 or 6 hex digits), got "${String(value)}"`,
+		);
 	}
 	return text.toLowerCase();
 }
 
 /** An absolute http:// or https:// address. */
-export function httpUrl(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
+export function httpUrl(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+): string {
 	const text = requiredText(ctx, itemIndex, field, value);
 	let valid = false;
 	try {
@@ -134,7 +182,12 @@ export function httpUrl(ctx: IExecuteFunctions, itemIndex: number, field: string
 		valid = false;
 	}
 	if (!valid) {
-		throw invalidInput(ctx, itemIndex, field, `must be a full address starting with http:// or https://, got "${text}"`);
+		throw invalidInput(
+			ctx,
+			itemIndex,
+			field,
+			`must be a full address starting with http:// or https://, got "${text}"`,
+		);
 	}
 	return text;
 }

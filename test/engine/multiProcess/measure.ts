@@ -18,10 +18,16 @@ export interface SharedKeyRun {
 	wholeRunRate: number;
 }
 
-export async function runSharedKey(sandbox: Sandbox, rate: number, processes: number, itemsEach: number): Promise<SharedKeyRun> {
+export async function runSharedKey(
+	sandbox: Sandbox,
+	rate: number,
+	processes: number,
+	itemsEach: number,
+): Promise<SharedKeyRun> {
 	sandbox.reset();
 	sandbox.limitRate('iban', rate);
-	const ibansOf = (process: number) => Array.from({ length: itemsEach }, (_, index) => `DE89370400440532013000-p${process}-${index}`);
+	const ibansOf = (process: number) =>
+		Array.from({ length: itemsEach }, (_, index) => `DE89370400440532013000-p${process}-${index}`);
 	const reports = await runInProcesses(processes, (index) => ({
 		baseUrl: sandbox.baseUrls.iban,
 		apiKey: sandbox.keys.iban,
@@ -41,10 +47,14 @@ export async function runSharedKey(sandbox: Sandbox, rate: number, processes: nu
 	}
 	// From the first request to the last request of the process that finished first (after
 	// that, one process is left on the key on its own and wins its rate back).
-	const lastOf = (process: number) => Math.max(...log.filter((entry) => entry.query.iban.includes(`-p${process}-`)).map((entry) => entry.at));
+	const lastOf = (process: number) =>
+		Math.max(
+			...log.filter((entry) => entry.query.iban.includes(`-p${process}-`)).map((entry) => entry.at),
+		);
 	const sharedUntil = Math.min(...reports.map((_, index) => lastOf(index)));
 	const shared = accepted.filter((entry) => entry.at <= sharedUntil);
-	const perSecond = (entries: typeof log) => (entries.length - 1) / ((entries[entries.length - 1].at - entries[0].at) / 1000);
+	const perSecond = (entries: typeof log) =>
+		(entries.length - 1) / ((entries[entries.length - 1].at - entries[0].at) / 1000);
 	return {
 		reports,
 		ibansOf,

@@ -29,7 +29,9 @@ export async function runInProcesses(
 			ready.push(
 				new Promise((resolve, reject) => {
 					child.once('message', () => resolve());
-					child.once('exit', (code) => reject(new Error(`process ${index} exited with ${code} before it was ready`)));
+					child.once('exit', (code) =>
+						reject(new Error(`process ${index} exited with ${code} before it was ready`)),
+					);
 				}),
 			);
 		}
@@ -45,7 +47,9 @@ export async function runInProcesses(
 							reported.add(index);
 							resolve(message);
 						});
-						child.once('exit', (code) => reject(new Error(`process ${index} exited with ${code} without a report`)));
+						child.once('exit', (code) =>
+							reject(new Error(`process ${index} exited with ${code} without a report`)),
+						);
 						child.send({ type: 'go', startAt, ...go(index) } satisfies Go);
 					}),
 			),

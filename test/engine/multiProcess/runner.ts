@@ -29,7 +29,11 @@ process.on('message', (message: Go) => {
 			parameters: { iban: '={{ $json.iban }}' },
 			credential: {
 				type: 'abstractIbanApi',
-				data: { apiKey: message.apiKey, baseUrl: message.baseUrl, requestsPerSecond: message.requestsPerSecond },
+				data: {
+					apiKey: message.apiKey,
+					baseUrl: message.baseUrl,
+					requestsPerSecond: message.requestsPerSecond,
+				},
 			},
 			items: message.ibans.map((iban) => ({ json: { iban } })),
 		});

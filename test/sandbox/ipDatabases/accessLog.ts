@@ -13,7 +13,8 @@ export function addressPool(distinct: number, covered: readonly string[], seed: 
 	const pool: string[] = [];
 	for (let index = 0; index < distinct; index++) {
 		if (index % 20 === 19) pool.push(`10.${index & 255}.${(index >> 8) & 255}.7`);
-		else if (index % 3 === 0 && covered.length > 0) pool.push(covered[(index / 3) % covered.length]);
+		else if (index % 3 === 0 && covered.length > 0)
+			pool.push(covered[(index / 3) % covered.length]);
 		else if (index % 3 === 1) pool.push(randomIpv4(next));
 		else pool.push(randomIpv6(next, index));
 	}
@@ -21,7 +22,11 @@ export function addressPool(distinct: number, covered: readonly string[], seed: 
 }
 
 /** `count` lines' addresses from `pool`, heavy-headed: the first tenth of the pool makes about half the lines. */
-export function* logAddresses(count: number, pool: readonly string[], seed: number): Generator<string> {
+export function* logAddresses(
+	count: number,
+	pool: readonly string[],
+	seed: number,
+): Generator<string> {
 	const next = random32(seed);
 	for (let line = 0; line < count; line++) {
 		const u = next() / 0x1_0000_0000;

@@ -33,7 +33,8 @@ export function randomIpv6(next: () => number, index: number): string {
 export function addressText(bytes: Uint8Array): string {
 	if (bytes.length === 4) return bytes.join('.');
 	const groups: string[] = [];
-	for (let index = 0; index < 16; index += 2) groups.push(((bytes[index] << 8) | bytes[index + 1]).toString(16));
+	for (let index = 0; index < 16; index += 2)
+		groups.push(((bytes[index] << 8) | bytes[index + 1]).toString(16));
 	return groups.join(':');
 }
 

@@ -32,7 +32,8 @@ export interface DatabaseArchive {
 export const archiveFileName = (database: DatabaseId, format: FormatId) =>
 	format === 'mmdb' ? `svc-${database}.tar.gz` : `svc-${database}-csv.tar.gz`;
 
-export const databaseFileName = (database: DatabaseId, format: FormatId) => `svc-${database}.${format}`;
+export const databaseFileName = (database: DatabaseId, format: FormatId) =>
+	`svc-${database}.${format}`;
 
 /** Build 1 is 2026-01-05 (a Monday); each later build is a week on (the databases are rebuilt weekly). */
 export const buildEpoch = (build: number) => 1767571200 + (build - 1) * 604800;
@@ -67,7 +68,10 @@ function readme(database: DatabaseId, format: FormatId, build: number): Buffer {
 export function databaseFileOf(database: DatabaseId, format: FormatId, build: number): Buffer {
 	const rows = rowsOf(database, build);
 	if (format === 'csv') {
-		return writeCsv(COLUMNS[database], rows.map((row) => ({ network: row.network, ...row.fields })));
+		return writeCsv(
+			COLUMNS[database],
+			rows.map((row) => ({ network: row.network, ...row.fields })),
+		);
 	}
 	return writeMmdb(
 		rows.map((row) => ({ network: row.network, record: mmdbRecord(database, row) })),
@@ -124,14 +128,17 @@ const RESERVED_FIRST_OCTETS = new Set([0, 10, 100, 127, 169, 172, 192, 198, 203]
 /** Row `index` of a padded CSV: the small build's records, cycled, on distinct public /24s. */
 function paddedRows(database: DatabaseId, build: number) {
 	const templates = rowsOf(database, build).filter((row) => !row.network.includes(':'));
-	const octets = Array.from({ length: 223 }, (_, index) => index + 1).filter((octet) => !RESERVED_FIRST_OCTETS.has(octet));
+	const octets = Array.from({ length: 223 }, (_, index) => index + 1).filter(
+		(octet) => !RESERVED_FIRST_OCTETS.has(octet),
+	);
 	return function* rows(count: number): Generator<Buffer> {
 		const random = randomFraction(build * 7919);
 		const lines: string[] = [csvLine(COLUMNS[database])];
 		for (let index = 0; index < count; index++) {
 			const fields = { ...templates[index % templates.length].fields };
 			for (const key of Object.keys(fields)) {
-				if (key.endsWith('geoname_id')) fields[key] = String(1_000_000 + Math.floor(random() * 9_000_000));
+				if (key.endsWith('geoname_id'))
+					fields[key] = String(1_000_000 + Math.floor(random() * 9_000_000));
 				else if (key === 'latitude') fields[key] = (random() * 180 - 90).toFixed(4);
 				else if (key === 'longitude') fields[key] = (random() * 360 - 180).toFixed(4);
 				else if (key === 'postal_code') fields[key] = String(10000 + Math.floor(random() * 89999));
@@ -139,7 +146,13 @@ function paddedRows(database: DatabaseId, build: number) {
 			}
 			const octet = octets[Math.floor(index / 65536) % octets.length];
 			const network = `${octet}.${(index >> 8) & 255}.${index & 255}.0/24`;
-			lines.push(csvLine(COLUMNS[database].map((column) => (column === 'network' ? network : (fields[column] ?? '')))));
+			lines.push(
+				csvLine(
+					COLUMNS[database].map((column) =>
+						column === 'network' ? network : (fields[column] ?? ''),
+					),
+				),
+			);
 			if (lines.length >= 4096) yield Buffer.from(lines.splice(0).join(''), 'utf8');
 		}
 		if (lines.length > 0) yield Buffer.from(lines.join(''), 'utf8');
@@ -151,7 +164,11 @@ function paddedRows(database: DatabaseId, build: number) {
  * fly and never stored in the repository: the small build's records cycled over many networks.
  * The row count is estimated from a compressed sample, then the archive is streamed through gzip.
  */
-export async function buildLargeCsvArchive(database: DatabaseId, targetBytes: number, build = 1): Promise<DatabaseArchive> {
+export async function buildLargeCsvArchive(
+	database: DatabaseId,
+	targetBytes: number,
+	build = 1,
+): Promise<DatabaseArchive> {
 	const rows = paddedRows(database, build);
 	const sampleRows = 50_000;
 	const sample = Buffer.concat([...rows(sampleRows)]);

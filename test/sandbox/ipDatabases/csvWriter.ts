@@ -11,7 +11,13 @@ export function csvLine(values: string[]): string {
 }
 
 export function writeCsv(columns: string[], rows: Array<Record<string, string>>): Buffer {
-	return Buffer.from([csvLine(columns), ...rows.map((row) => csvLine(columns.map((column) => row[column] ?? '')))].join(''), 'utf8');
+	return Buffer.from(
+		[
+			csvLine(columns),
+			...rows.map((row) => csvLine(columns.map((column) => row[column] ?? ''))),
+		].join(''),
+		'utf8',
+	);
 }
 
 /** Splits CSV text into rows of fields, honouring quotes (the reader a test uses to check the writer). */

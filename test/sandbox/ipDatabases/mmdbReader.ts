@@ -14,10 +14,11 @@ export interface MmdbFile {
 export function openMmdb(file: Buffer): MmdbFile {
 	const markerAt = file.lastIndexOf(METADATA_MARKER);
 	if (markerAt < 0) throw new Error('No MaxMind metadata marker');
-	const metadata = decode(file, markerAt + METADATA_MARKER.length, markerAt + METADATA_MARKER.length).value as Record<
-		string,
-		unknown
-	>;
+	const metadata = decode(
+		file,
+		markerAt + METADATA_MARKER.length,
+		markerAt + METADATA_MARKER.length,
+	).value as Record<string, unknown>;
 	const nodeCount = Number(metadata.node_count);
 	const recordSize = Number(metadata.record_size);
 	const nodeBytes = (recordSize * 2) / 8;
@@ -28,14 +29,17 @@ export function openMmdb(file: Buffer): MmdbFile {
 		if (recordSize === 32) return file.readUInt32BE(at + side * 4);
 		// 28 bits: the middle byte's nibbles belong to the left (high) and right (low) records.
 		const middle = file[at + 3];
-		return side === 0 ? ((middle & 0xf0) << 20) | file.readUIntBE(at, 3) : ((middle & 0x0f) << 24) | file.readUIntBE(at + 4, 3);
+		return side === 0
+			? ((middle & 0xf0) << 20) | file.readUIntBE(at, 3)
+			: ((middle & 0x0f) << 24) | file.readUIntBE(at + 4, 3);
 	};
 	return {
 		metadata,
 		lookup(address) {
 			const bytes = ipBytes(address);
 			let node = 0;
-			for (let depth = 0; depth < 128 && node < nodeCount; depth++) node = record(node, bitAt(bytes, depth));
+			for (let depth = 0; depth < 128 && node < nodeCount; depth++)
+				node = record(node, bitAt(bytes, depth));
 			if (node === nodeCount) return undefined;
 			if (node < nodeCount) throw new Error('Tree deeper than 128 bits');
 			const offset = node - nodeCount - 16;
@@ -52,16 +56,17 @@ function decode(file: Buffer, at: number, base: number): { value: unknown; next:
 		const low = head & 7;
 		let pointer: number;
 		if (sizeBits === 0) pointer = (low << 8) | file[at++];
-		else if (sizeBits === 1) pointer = ((low << 16) | file.readUInt16BE(at)) + 2048, (at += 2);
-		else if (sizeBits === 2) pointer = ((low << 24) | file.readUIntBE(at, 3)) + 526336, (at += 3);
-		else pointer = file.readUInt32BE(at), (at += 4);
+		else if (sizeBits === 1) ((pointer = ((low << 16) | file.readUInt16BE(at)) + 2048), (at += 2));
+		else if (sizeBits === 2)
+			((pointer = ((low << 24) | file.readUIntBE(at, 3)) + 526336), (at += 3));
+		else ((pointer = file.readUInt32BE(at)), (at += 4));
 		return { value: decode(file, base + pointer, base).value, next: at };
 	}
 	if (type === 0) type = 7 + file[at++];
 	let size = head & 31;
 	if (size === 29) size = 29 + file[at++];
-	else if (size === 30) size = 285 + file.readUInt16BE(at), (at += 2);
-	else if (size === 31) size = 65821 + file.readUIntBE(at, 3), (at += 3);
+	else if (size === 30) ((size = 285 + file.readUInt16BE(at)), (at += 2));
+	else if (size === 31) ((size = 65821 + file.readUIntBE(at, 3)), (at += 3));
 	switch (type) {
 		case 2:
 			return { value: file.toString('utf8', at, at + size), next: at + size };

@@ -100,7 +100,8 @@ export const IPV4_ALIASES = ['::ffff:0:0/96', '2002::/16', '2001::/32'];
 
 function aliasIpv4(root: TreeNode) {
 	let ipv4: Child = { node: root };
-	for (let depth = 0; depth < 96 && ipv4 !== null && 'node' in ipv4; depth++) ipv4 = ipv4.node.children[0];
+	for (let depth = 0; depth < 96 && ipv4 !== null && 'node' in ipv4; depth++)
+		ipv4 = ipv4.node.children[0];
 	if (ipv4 === null) return;
 	for (const alias of IPV4_ALIASES) {
 		const block = parseCidr(alias);
@@ -188,5 +189,8 @@ function uint(type: 5 | 6 | 9, value: number): Buffer {
 }
 
 function encodeMap(entries: Array<[string, Buffer]>): Buffer {
-	return Buffer.concat([control(7, entries.length), ...entries.flatMap(([key, value]) => [encodeString(key), value])]);
+	return Buffer.concat([
+		control(7, entries.length),
+		...entries.flatMap(([key, value]) => [encodeString(key), value]),
+	]);
 }

@@ -31,18 +31,21 @@ export function ipBytes(address: string): Uint8Array {
 
 function ipv4Bytes(address: string): Uint8Array {
 	const parts = address.split('.').map(Number);
-	if (parts.length !== 4 || parts.some((part) => !(part >= 0 && part <= 255))) throw new Error(`Bad IPv4 ${address}`);
+	if (parts.length !== 4 || parts.some((part) => !(part >= 0 && part <= 255)))
+		throw new Error(`Bad IPv4 ${address}`);
 	return Uint8Array.from(parts);
 }
 
 function ipv6Bytes(address: string): Uint8Array {
 	const [head, tail] = address.includes('::') ? address.split('::') : [address, undefined];
-	const groups = (text: string) => (text === '' ? [] : text.split(':').map((group) => parseInt(group, 16)));
+	const groups = (text: string) =>
+		text === '' ? [] : text.split(':').map((group) => parseInt(group, 16));
 	const front = groups(head);
 	const back = tail === undefined ? [] : groups(tail);
 	const fill = tail === undefined ? 0 : 8 - front.length - back.length;
 	const all = [...front, ...new Array<number>(fill).fill(0), ...back];
-	if (all.length !== 8 || all.some((group) => !(group >= 0 && group <= 0xffff))) throw new Error(`Bad IPv6 ${address}`);
+	if (all.length !== 8 || all.some((group) => !(group >= 0 && group <= 0xffff)))
+		throw new Error(`Bad IPv6 ${address}`);
 	const bytes = new Uint8Array(16);
 	all.forEach((group, index) => {
 		bytes[index * 2] = group >> 8;
@@ -51,4 +54,5 @@ function ipv6Bytes(address: string): Uint8Array {
 	return bytes;
 }
 
-export const bitAt = (bytes: Uint8Array, index: number) => (bytes[index >> 3] >> (7 - (index & 7))) & 1;
+export const bitAt = (bytes: Uint8Array, index: number) =>
+	(bytes[index >> 3] >> (7 - (index & 7))) & 1;

@@ -21,10 +21,14 @@ export interface StoredDatabaseFile {
 	format: FormatId;
 }
 
-export function storedDatabaseFiles(workflow: WorkflowLike, workingDirectory: string): StoredDatabaseFile[] {
+export function storedDatabaseFiles(
+	workflow: WorkflowLike,
+	workingDirectory: string,
+): StoredDatabaseFile[] {
 	const files: StoredDatabaseFile[] = [];
 	for (const node of workflow.nodes) {
-		if (node.type !== 'n8n-nodes-base.readWriteFile' || node.parameters.operation !== 'read') continue;
+		if (node.type !== 'n8n-nodes-base.readWriteFile' || node.parameters.operation !== 'read')
+			continue;
 		const filePath = path.resolve(workingDirectory, String(node.parameters.fileSelector ?? ''));
 		const match = /svc-(ip-[a-z]+)\.([a-z]+)$/.exec(path.basename(filePath));
 		if (!match) continue;

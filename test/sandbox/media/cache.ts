@@ -12,7 +12,8 @@ export class PictureCache {
 		if (!bytes) {
 			bytes = draw();
 			this.entries.set(key, bytes);
-			if (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value as string);
+			if (this.entries.size > this.limit)
+				this.entries.delete(this.entries.keys().next().value as string);
 		}
 		return bytes;
 	}

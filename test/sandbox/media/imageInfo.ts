@@ -29,7 +29,9 @@ function pngInfo(bytes: Buffer): ImageInfo | undefined {
 }
 
 /** Start-of-frame markers (baseline, progressive, lossless ...), all but DHT, JPG and DAC. */
-const SOF_MARKERS = new Set([0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf]);
+const SOF_MARKERS = new Set([
+	0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf,
+]);
 
 function jpegInfo(bytes: Buffer): ImageInfo | undefined {
 	let at = 2;
@@ -42,7 +44,11 @@ function jpegInfo(bytes: Buffer): ImageInfo | undefined {
 		}
 		const length = bytes.readUInt16BE(at + 2);
 		if (SOF_MARKERS.has(marker) && at + 9 <= bytes.length) {
-			return { format: 'jpeg', height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) };
+			return {
+				format: 'jpeg',
+				height: bytes.readUInt16BE(at + 5),
+				width: bytes.readUInt16BE(at + 7),
+			};
 		}
 		if (marker === 0xda || marker === 0xd9) return undefined; // scan or end before any frame
 		at += 2 + length;

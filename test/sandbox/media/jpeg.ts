@@ -17,7 +17,10 @@ const AC_VALUES = [0x00];
 const QUANTIZER = 8;
 
 /** The canonical Huffman codes of a table (JPEG Annex C), by symbol. */
-function huffmanCodes(bits: number[], values: number[]): Map<number, { code: number; length: number }> {
+function huffmanCodes(
+	bits: number[],
+	values: number[],
+): Map<number, { code: number; length: number }> {
 	const codes = new Map<number, { code: number; length: number }>();
 	let code = 0;
 	let k = 0;
@@ -102,7 +105,23 @@ export function encodeJpeg(raster: Raster, options: JpegOptions = {}): Buffer {
 	const { width, height } = raster;
 	const jfif = [0x4a, 0x46, 0x49, 0x46, 0x00, 1, 1, 0, 0, 1, 0, 1, 0, 0];
 	const quantization = [0x00, ...new Array<number>(64).fill(QUANTIZER)];
-	const frame = [8, height >> 8, height & 255, width >> 8, width & 255, 3, 1, 0x11, 0, 2, 0x11, 0, 3, 0x11, 0];
+	const frame = [
+		8,
+		height >> 8,
+		height & 255,
+		width >> 8,
+		width & 255,
+		3,
+		1,
+		0x11,
+		0,
+		2,
+		0x11,
+		0,
+		3,
+		0x11,
+		0,
+	];
 	const dcTable = [0x00, ...DC_BITS, ...DC_VALUES];
 	const acTable = [0x10, ...AC_BITS, ...AC_VALUES];
 	const scan = [3, 1, 0x00, 2, 0x00, 3, 0x00, 0, 63, 0];

@@ -12,7 +12,13 @@ export function rejectUnknown(query: Query, known: readonly string[]): void {
 	if (unknown.length > 0) throw new ParameterError(`Unknown parameter ${unknown.join(', ')}.`);
 }
 
-export function integer(query: Query, name: string, min: number, max: number, fallback?: number): number | undefined {
+export function integer(
+	query: Query,
+	name: string,
+	min: number,
+	max: number,
+	fallback?: number,
+): number | undefined {
 	const text = query[name];
 	if (text === undefined) return fallback;
 	const value = Number(text);
@@ -22,7 +28,13 @@ export function integer(query: Query, name: string, min: number, max: number, fa
 	return value;
 }
 
-export function decimal(query: Query, name: string, min: number, max: number, fallback: number): number {
+export function decimal(
+	query: Query,
+	name: string,
+	min: number,
+	max: number,
+	fallback: number,
+): number {
 	const text = query[name];
 	if (text === undefined) return fallback;
 	const value = Number(text);
@@ -35,14 +47,21 @@ export function decimal(query: Query, name: string, min: number, max: number, fa
 export function boolean(query: Query, name: string, fallback: boolean): boolean {
 	const text = query[name];
 	if (text === undefined) return fallback;
-	if (text !== 'true' && text !== 'false') throw new ParameterError(`Parameter ${name} must be true or false.`);
+	if (text !== 'true' && text !== 'false')
+		throw new ParameterError(`Parameter ${name} must be true or false.`);
 	return text === 'true';
 }
 
-export function oneOf<T extends string>(query: Query, name: string, values: readonly T[], fallback: T): T {
+export function oneOf<T extends string>(
+	query: Query,
+	name: string,
+	values: readonly T[],
+	fallback: T,
+): T {
 	const text = query[name];
 	if (text === undefined) return fallback;
-	if (!values.includes(text as T)) throw new ParameterError(`Parameter ${name} must be one of ${values.join(', ')}.`);
+	if (!values.includes(text as T))
+		throw new ParameterError(`Parameter ${name} must be one of ${values.join(', ')}.`);
 	return text as T;
 }
 
@@ -56,4 +75,5 @@ export function hex(query: Query, name: string, fallback: string): string {
 	return text.toLowerCase();
 }
 
-export const isHttpUrl = (text: unknown): text is string => typeof text === 'string' && /^https?:\/\/[^\s/]+/i.test(text);
+export const isHttpUrl = (text: unknown): text is string =>
+	typeof text === 'string' && /^https?:\/\/[^\s/]+/i.test(text);

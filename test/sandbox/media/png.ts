@@ -66,7 +66,8 @@ export function encodePng(raster: Raster, options: PngOptions = {}): Buffer {
 	header[11] = 0; // filter method
 	header[12] = 0; // no interlace
 	const chunks = [chunk('IHDR', header), chunk('IDAT', deflateSync(raw))];
-	if (options.padding && options.padding > 0) chunks.push(chunk('paDd', Buffer.alloc(options.padding, 0x20)));
+	if (options.padding && options.padding > 0)
+		chunks.push(chunk('paDd', Buffer.alloc(options.padding, 0x20)));
 	chunks.push(chunk('IEND', Buffer.alloc(0)));
 	return Buffer.concat([SIGNATURE, ...chunks]);
 }

@@ -38,7 +38,8 @@ export class Raster {
 		const cy = this.height / 2;
 		for (let y = 0; y < this.height; y++) {
 			for (let x = 0; x < this.width; x++) {
-				if ((x + 0.5 - cx) ** 2 + (y + 0.5 - cy) ** 2 > radius ** 2) this.data[(y * this.width + x) * 4 + 3] = 0;
+				if ((x + 0.5 - cx) ** 2 + (y + 0.5 - cy) ** 2 > radius ** 2)
+					this.data[(y * this.width + x) * 4 + 3] = 0;
 			}
 		}
 	}

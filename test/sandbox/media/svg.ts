@@ -10,8 +10,7 @@ export interface SvgAvatar {
 	bold: boolean;
 }
 
-const escapeXml = (text: string) =>
-	text.replace(/[<>&"']/g, (char) => `&#${char.charCodeAt(0)};`);
+const escapeXml = (text: string) => text.replace(/[<>&"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 export function svgAvatar(avatar: SvgAvatar): Buffer {
 	const { size } = avatar;

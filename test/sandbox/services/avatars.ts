@@ -1,7 +1,15 @@
 import { badRequest } from '../errorBody';
 import { PictureCache } from '../media/cache';
 import { MIME_TYPES } from '../media/imageInfo';
-import { boolean, decimal, hex, integer, oneOf, ParameterError, rejectUnknown } from '../media/params';
+import {
+	boolean,
+	decimal,
+	hex,
+	integer,
+	oneOf,
+	ParameterError,
+	rejectUnknown,
+} from '../media/params';
 import { encodePng } from '../media/png';
 import { hexToRgba, Raster } from '../media/raster';
 import { svgAvatar } from '../media/svg';
@@ -41,13 +49,19 @@ export const avatars: ServiceModule = {
 			if (!/[\p{L}\p{N}]/u.test(name)) {
 				// Quotes the request as some services do: the key is in it, so a client must redact.
 				const echoed = new URLSearchParams(query).toString();
-				throw new ParameterError(`No initials can be made from name "${name}" (request: /v1/?${echoed}).`);
+				throw new ParameterError(
+					`No initials can be made from name "${name}" (request: /v1/?${echoed}).`,
+				);
 			}
 			const format = oneOf(query, 'image_format', ['png', 'svg'] as const, 'png');
 			const avatar: SvgAvatar = {
 				size: integer(query, 'image_size', 6, 512, 128)!,
 				fontSize: decimal(query, 'font_size', 0.1, 1, 0.7),
-				initials: initialsOf(name, integer(query, 'char_limit', 1, 1000, 2)!, boolean(query, 'is_uppercase', true)),
+				initials: initialsOf(
+					name,
+					integer(query, 'char_limit', 1, 1000, 2)!,
+					boolean(query, 'is_uppercase', true),
+				),
 				background: hex(query, 'background_color', '335eea'),
 				color: hex(query, 'font_color', 'ffffff'),
 				rounded: boolean(query, 'is_rounded', false),
@@ -93,8 +107,20 @@ function pngAvatar(avatar: SvgAvatar): Buffer {
 	for (let i = 0; i < count; i++) {
 		const left = Math.round((size - total) / 2) + i * (glyphWidth + gap);
 		const top = Math.round((size - glyphHeight) / 2);
-		raster.fillRect(left + slant, top, glyphWidth, Math.ceil(glyphHeight / 2), hexToRgba(avatar.color));
-		raster.fillRect(left, top + Math.ceil(glyphHeight / 2), glyphWidth, Math.floor(glyphHeight / 2), hexToRgba(avatar.color));
+		raster.fillRect(
+			left + slant,
+			top,
+			glyphWidth,
+			Math.ceil(glyphHeight / 2),
+			hexToRgba(avatar.color),
+		);
+		raster.fillRect(
+			left,
+			top + Math.ceil(glyphHeight / 2),
+			glyphWidth,
+			Math.floor(glyphHeight / 2),
+			hexToRgba(avatar.color),
+		);
 	}
 	if (avatar.rounded) raster.clipToDisc();
 	return encodePng(raster);

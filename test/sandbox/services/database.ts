@@ -94,7 +94,12 @@ function publish(
 	const fault = state.faults.shift();
 	const archive =
 		state.overrides.get(`${databaseId}/${format}`) ??
-		buildArchive(databaseId, format, state.build, fault === 'badChecksum' ? { checksum: 'f'.repeat(64) } : {});
+		buildArchive(
+			databaseId,
+			format,
+			state.build,
+			fault === 'badChecksum' ? { checksum: 'f'.repeat(64) } : {},
+		);
 	let bytes = archive.bytes;
 	let contentType = 'application/gzip';
 	if (fault === 'corrupted') {
@@ -103,7 +108,9 @@ function publish(
 		for (let index = middle; index < middle + 8; index++) bytes[index] ^= 0x5a;
 	}
 	if (fault === 'notGzip') {
-		bytes = Buffer.from('<html><body><h1>Service Unavailable</h1><p>Please try again later.</p></body></html>\n');
+		bytes = Buffer.from(
+			'<html><body><h1>Service Unavailable</h1><p>Please try again later.</p></body></html>\n',
+		);
 		contentType = 'text/html';
 	}
 	const expires = Math.floor(Date.now() / 1000) + state.expiresIn;
@@ -141,7 +148,10 @@ export interface DatabaseControls {
 	reset(): void;
 }
 
-export function databaseControls(sandbox: { storageUrl: string; addKey(service: string, key: string): void }): DatabaseControls {
+export function databaseControls(sandbox: {
+	storageUrl: string;
+	addKey(service: string, key: string): void;
+}): DatabaseControls {
 	const state = stateOf(sandbox.storageUrl);
 	return {
 		addKey(key, entitled) {
@@ -164,7 +174,8 @@ export function databaseControls(sandbox: { storageUrl: string; addKey(service: 
 		failNextDownload: (...faults) => state.faults.push(...faults),
 		serve: (archive) => state.overrides.set(`${archive.database}/${archive.format}`, archive),
 		archive: (databaseId, format) =>
-			state.overrides.get(`${databaseId}/${format}`) ?? buildArchive(databaseId, format, state.build),
+			state.overrides.get(`${databaseId}/${format}`) ??
+			buildArchive(databaseId, format, state.build),
 		links: () => [...state.links],
 		reset: () => {
 			const { entitlements, disabled } = state;

@@ -89,7 +89,11 @@ interface Provider {
 const FREE_PROVIDERS: Record<string, Provider> = {
 	'gmail.com': {
 		name: 'Google',
-		mx: ['gmail-smtp-in.l.google.com', 'alt1.gmail-smtp-in.l.google.com', 'alt2.gmail-smtp-in.l.google.com'],
+		mx: [
+			'gmail-smtp-in.l.google.com',
+			'alt1.gmail-smtp-in.l.google.com',
+			'alt2.gmail-smtp-in.l.google.com',
+		],
 		registrar: ['MarkMonitor, Inc.', 'http://www.markmonitor.com'],
 		registeredDaysAgo: 11_416,
 	},
@@ -113,7 +117,12 @@ const FREE_PROVIDERS: Record<string, Provider> = {
 	},
 };
 
-const DISPOSABLE = new Set(['mailinator.com', 'guerrillamail.com', '10minutemail.com', 'yopmail.com']);
+const DISPOSABLE = new Set([
+	'mailinator.com',
+	'guerrillamail.com',
+	'10minutemail.com',
+	'yopmail.com',
+]);
 
 /** Common misspellings of free providers: no MX, and the service suggests the corrected address. */
 const TYPOS: Record<string, string> = {
@@ -125,7 +134,18 @@ const TYPOS: Record<string, string> = {
 	'hotmial.com': 'hotmail.com',
 };
 
-const ROLES = new Set(['info', 'support', 'sales', 'admin', 'contact', 'hello', 'billing', 'noreply', 'no-reply', 'office']);
+const ROLES = new Set([
+	'info',
+	'support',
+	'sales',
+	'admin',
+	'contact',
+	'hello',
+	'billing',
+	'noreply',
+	'no-reply',
+	'office',
+]);
 const RISKY_TLDS = new Set(['xyz', 'top', 'click', 'zip', 'tk', 'gq', 'work']);
 
 const REGISTRARS: ReadonlyArray<[name: string, url: string]> = [
@@ -151,7 +171,8 @@ const titleCase = (word: string) => word.charAt(0).toUpperCase() + word.slice(1)
 
 function mxOf(domain: string, random: Seeded): string[] {
 	const host = random.int(3);
-	if (host === 0) return ['aspmx.l.google.com', 'alt1.aspmx.l.google.com', 'alt2.aspmx.l.google.com'];
+	if (host === 0)
+		return ['aspmx.l.google.com', 'alt1.aspmx.l.google.com', 'alt2.aspmx.l.google.com'];
 	if (host === 1) return [`${domain.replace(/\./g, '-')}.mail.protection.outlook.com`];
 	return [`mx1.${domain}`, `mx2.${domain}`];
 }
@@ -159,7 +180,10 @@ function mxOf(domain: string, random: Seeded): string[] {
 function breachesOf(random: Seeded, count: number) {
 	const sources = random
 		.some(BREACH_SOURCES, count)
-		.map((source) => ({ domain: source.domain, date_breached: timestampDaysAgo(source.daysAgo, random.int(86_400)) }))
+		.map((source) => ({
+			domain: source.domain,
+			date_breached: timestampDaysAgo(source.daysAgo, random.int(86_400)),
+		}))
 		.sort((a, b) => a.date_breached.localeCompare(b.date_breached));
 	return {
 		total_breaches: sources.length,
@@ -183,7 +207,13 @@ export function emailRecord(address: string) {
 	const isRole = ROLES.has(base);
 	const isSuspicious = /\d{4,}/.test(base) || /^[a-z0-9]{14,}$/.test(base);
 	const tld = domain.slice(domain.lastIndexOf('.') + 1);
-	const mx = correction ? [] : provider ? provider.mx : isDisposable ? [`mx.${domain}`] : mxOf(domain, random);
+	const mx = correction
+		? []
+		: provider
+			? provider.mx
+			: isDisposable
+				? [`mx.${domain}`]
+				: mxOf(domain, random);
 
 	let status: string;
 	let detail: string;
@@ -192,20 +222,30 @@ export function emailRecord(address: string) {
 	} else {
 		const draw = random.int(100);
 		[status, detail] =
-			draw < 72 ? ['deliverable', 'valid_email']
-				: draw < 80 ? ['deliverable', 'high_traffic_email']
-				: draw < 90 ? ['undeliverable', 'invalid_mailbox']
-				: draw < 95 ? ['undeliverable', 'full_mailbox']
-				: ['undeliverable', 'unavailable_server'];
+			draw < 72
+				? ['deliverable', 'valid_email']
+				: draw < 80
+					? ['deliverable', 'high_traffic_email']
+					: draw < 90
+						? ['undeliverable', 'invalid_mailbox']
+						: draw < 95
+							? ['undeliverable', 'full_mailbox']
+							: ['undeliverable', 'unavailable_server'];
 	}
 	const smtpValid = status === 'deliverable';
-	const [first, last] = /^[a-z]+\.[a-z]+$/.test(base) && !isRole ? base.split('.') : [undefined, undefined];
+	const [first, last] =
+		/^[a-z]+\.[a-z]+$/.test(base) && !isRole ? base.split('.') : [undefined, undefined];
 	const registeredDaysAgo = provider?.registeredDaysAgo ?? random.between(400, 10_000);
 	const renewedDaysAgo = random.between(1, 360);
 	const [registrar, registrarUrl] = provider?.registrar ?? random.pick(REGISTRARS);
 	const isCompany = !provider && !isDisposable && !correction;
 	const stem = domain.split('.').slice(-2, -1)[0];
-	const score = correction || isDisposable ? random.between(1, 20) / 100 : smtpValid ? random.between(60, 99) / 100 : random.between(10, 55) / 100;
+	const score =
+		correction || isDisposable
+			? random.between(1, 20) / 100
+			: smtpValid
+				? random.between(60, 99) / 100
+				: random.between(10, 55) / 100;
 	const riskOf = (value: number) => (value < 0.3 ? 'high' : value < 0.6 ? 'medium' : 'low');
 
 	return {
@@ -235,7 +275,13 @@ export function emailRecord(address: string) {
 		email_sender: {
 			first_name: first ? titleCase(first) : null,
 			last_name: last ? titleCase(last) : null,
-			email_provider_name: provider?.name ?? (mx[0]?.includes('google.com') ? 'Google' : mx[0]?.includes('outlook.com') ? 'Microsoft' : null),
+			email_provider_name:
+				provider?.name ??
+				(mx[0]?.includes('google.com')
+					? 'Google'
+					: mx[0]?.includes('outlook.com')
+						? 'Microsoft'
+						: null),
 			organization_name: isCompany ? `${titleCase(stem)} Inc.` : null,
 			organization_type: isCompany ? 'company' : null,
 		},
@@ -252,7 +298,12 @@ export function emailRecord(address: string) {
 		},
 		email_risk: {
 			address_risk_status: riskOf(score),
-			domain_risk_status: isDisposable || correction || RISKY_TLDS.has(tld) ? 'high' : provider ? 'low' : random.pick(['low', 'low', 'medium']),
+			domain_risk_status:
+				isDisposable || correction || RISKY_TLDS.has(tld)
+					? 'high'
+					: provider
+						? 'low'
+						: random.pick(['low', 'low', 'medium']),
 		},
 		// An address at a misspelt domain cannot have been in a breach.
 		email_breaches: breachesOf(random, correction ? 0 : random.between(0, 4)),

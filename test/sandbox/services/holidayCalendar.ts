@@ -17,34 +17,38 @@ export interface HolidayRule {
 const fixed = (month: number, day: number) => () => [month, day] as [number, number];
 
 /** The n-th weekday (0 Sunday ... 6 Saturday) of a month; n = -1 is the last one. */
-const nthWeekday = (month: number, weekday: number, n: number) => (year: number): [number, number] => {
-	if (n > 0) {
-		const first = new Date(Date.UTC(year, month - 1, 1)).getUTCDay();
-		return [month, 1 + ((weekday - first + 7) % 7) + (n - 1) * 7];
-	}
-	const lastDay = new Date(Date.UTC(year, month, 0));
-	return [month, lastDay.getUTCDate() - ((lastDay.getUTCDay() - weekday + 7) % 7)];
-};
+const nthWeekday =
+	(month: number, weekday: number, n: number) =>
+	(year: number): [number, number] => {
+		if (n > 0) {
+			const first = new Date(Date.UTC(year, month - 1, 1)).getUTCDay();
+			return [month, 1 + ((weekday - first + 7) % 7) + (n - 1) * 7];
+		}
+		const lastDay = new Date(Date.UTC(year, month, 0));
+		return [month, lastDay.getUTCDate() - ((lastDay.getUTCDay() - weekday + 7) % 7)];
+	};
 
 /** Western Easter Sunday (anonymous Gregorian algorithm), shifted by `offset` days. */
-const easter = (offset: number) => (year: number): [number, number] => {
-	const a = year % 19;
-	const b = Math.floor(year / 100);
-	const c = year % 100;
-	const d = Math.floor(b / 4);
-	const e = b % 4;
-	const f = Math.floor((b + 8) / 25);
-	const g = Math.floor((b - f + 1) / 3);
-	const h = (19 * a + b - d - g + 15) % 30;
-	const i = Math.floor(c / 4);
-	const k = c % 4;
-	const l = (32 + 2 * e + 2 * i - h - k) % 7;
-	const m = Math.floor((a + 11 * h + 22 * l) / 451);
-	const month = Math.floor((h + l - 7 * m + 114) / 31);
-	const day = ((h + l - 7 * m + 114) % 31) + 1;
-	const date = new Date(Date.UTC(year, month - 1, day + offset));
-	return [date.getUTCMonth() + 1, date.getUTCDate()];
-};
+const easter =
+	(offset: number) =>
+	(year: number): [number, number] => {
+		const a = year % 19;
+		const b = Math.floor(year / 100);
+		const c = year % 100;
+		const d = Math.floor(b / 4);
+		const e = b % 4;
+		const f = Math.floor((b + 8) / 25);
+		const g = Math.floor((b - f + 1) / 3);
+		const h = (19 * a + b - d - g + 15) % 30;
+		const i = Math.floor(c / 4);
+		const k = c % 4;
+		const l = (32 + 2 * e + 2 * i - h - k) % 7;
+		const m = Math.floor((a + 11 * h + 22 * l) / 451);
+		const month = Math.floor((h + l - 7 * m + 114) / 31);
+		const day = ((h + l - 7 * m + 114) % 31) + 1;
+		const date = new Date(Date.UTC(year, month - 1, day + offset));
+		return [date.getUTCMonth() + 1, date.getUTCDate()];
+	};
 
 const MONDAY = 1;
 const THURSDAY = 4;
@@ -69,13 +73,22 @@ const CALENDARS: Record<string, HolidayRule[]> = {
 	],
 	DE: [
 		{ name: "New Year's Day", local: ['Neujahr', 'German'], on: fixed(1, 1) },
-		{ name: 'Epiphany', local: ['Heilige Drei Könige', 'German'], location: 'Baden-Württemberg, Bavaria, Saxony-Anhalt', on: fixed(1, 6) },
+		{
+			name: 'Epiphany',
+			local: ['Heilige Drei Könige', 'German'],
+			location: 'Baden-Württemberg, Bavaria, Saxony-Anhalt',
+			on: fixed(1, 6),
+		},
 		{ name: 'Good Friday', local: ['Karfreitag', 'German'], on: easter(-2) },
 		{ name: 'Easter Monday', local: ['Ostermontag', 'German'], on: easter(1) },
 		{ name: 'Labour Day', local: ['Tag der Arbeit', 'German'], on: fixed(5, 1) },
 		{ name: 'Ascension Day', local: ['Christi Himmelfahrt', 'German'], on: easter(39) },
 		{ name: 'Whit Monday', local: ['Pfingstmontag', 'German'], on: easter(50) },
-		{ name: 'Day of German Unity', local: ['Tag der Deutschen Einheit', 'German'], on: fixed(10, 3) },
+		{
+			name: 'Day of German Unity',
+			local: ['Tag der Deutschen Einheit', 'German'],
+			on: fixed(10, 3),
+		},
 		{ name: 'Christmas Day', local: ['1. Weihnachtstag', 'German'], on: fixed(12, 25) },
 		{ name: 'Boxing Day', local: ['2. Weihnachtstag', 'German'], on: fixed(12, 26) },
 	],
@@ -99,7 +112,11 @@ const CALENDARS: Record<string, HolidayRule[]> = {
 		{ name: 'Easter Monday', location: 'England, Wales, Northern Ireland', on: easter(1) },
 		{ name: 'Early May Bank Holiday', on: nthWeekday(5, MONDAY, 1) },
 		{ name: 'Spring Bank Holiday', on: nthWeekday(5, MONDAY, -1) },
-		{ name: 'Summer Bank Holiday', location: 'England, Wales, Northern Ireland', on: nthWeekday(8, MONDAY, -1) },
+		{
+			name: 'Summer Bank Holiday',
+			location: 'England, Wales, Northern Ireland',
+			on: nthWeekday(8, MONDAY, -1),
+		},
 		{ name: "St. Andrew's Day", location: 'Scotland', on: fixed(11, 30) },
 		{ name: 'Christmas Day', on: fixed(12, 25) },
 		{ name: 'Boxing Day', on: fixed(12, 26) },

@@ -40,13 +40,16 @@ export const holidays: ServiceModule = {
 		if (request.method !== 'GET' || request.path !== '/v1/') return badRequest('Use GET /v1/.');
 		const { country, year: yearText, month: monthText, day: dayText } = request.query;
 		if (!country) return badRequest('Parameter country is required.');
-		if (!CONTRACT_COUNTRIES.has(country.toUpperCase())) return badRequest(`Unknown country code "${country}".`);
+		if (!CONTRACT_COUNTRIES.has(country.toUpperCase()))
+			return badRequest(`Unknown country code "${country}".`);
 		if (dayText !== undefined && (monthText === undefined || yearText === undefined)) {
 			return badRequest('Parameter day requires month and year.');
 		}
-		if (monthText !== undefined && yearText === undefined) return badRequest('Parameter month requires year.');
+		if (monthText !== undefined && yearText === undefined)
+			return badRequest('Parameter month requires year.');
 
-		const year = yearText === undefined ? new Date().getUTCFullYear() : part(yearText, /^\d{4}$/, 9999);
+		const year =
+			yearText === undefined ? new Date().getUTCFullYear() : part(yearText, /^\d{4}$/, 9999);
 		const month = part(monthText, /^\d{1,2}$/, 12);
 		const day = part(dayText, /^\d{1,2}$/, 31);
 		if (year === null) return badRequest('Parameter year must have four digits.');
@@ -55,7 +58,10 @@ export const holidays: ServiceModule = {
 
 		const records = holidayRulesOf(country.toUpperCase())
 			.map((rule) => ({ rule, on: rule.on(year as number) }))
-			.filter(({ on }) => (month === undefined || on[0] === month) && (day === undefined || on[1] === day))
+			.filter(
+				({ on }) =>
+					(month === undefined || on[0] === month) && (day === undefined || on[1] === day),
+			)
 			.sort((a, b) => a.on[0] - b.on[0] || a.on[1] - b.on[1])
 			.map(({ rule, on: [m, d] }) => {
 				const fullYear = String(year).padStart(4, '0');

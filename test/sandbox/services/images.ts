@@ -40,8 +40,10 @@ export const images: ServiceModule = {
 	keyFrom: ['json', 'multipart'],
 	handle(request, sandbox) {
 		try {
-			if (request.method === 'POST' && request.path === '/v1/url/') return fromUrl(request, sandbox);
-			if (request.method === 'POST' && request.path === '/v1/upload/') return fromUpload(request, sandbox);
+			if (request.method === 'POST' && request.path === '/v1/url/')
+				return fromUrl(request, sandbox);
+			if (request.method === 'POST' && request.path === '/v1/upload/')
+				return fromUpload(request, sandbox);
 			return badRequest('Use POST /v1/url/ (JSON) or POST /v1/upload/ (multipart).');
 		} catch (error) {
 			if (error instanceof ParameterError) return badRequest(error.message);
@@ -56,7 +58,8 @@ function fromUrl(request: SandboxRequest, sandbox: SandboxContext): SandboxRespo
 	}
 	const options = request.fields;
 	checkKeys(options, [...OPTION_KEYS, 'url'], '');
-	if (!isHttpUrl(options.url)) throw new ParameterError('Parameter url is required: the http(s) address of the image.');
+	if (!isHttpUrl(options.url))
+		throw new ParameterError('Parameter url is required: the http(s) address of the image.');
 	const source = fetchSource(options.url, sandbox);
 	const name = new URL(options.url).pathname.split('/').pop() || 'image';
 	return process(source, options, name, sandbox);
@@ -65,7 +68,8 @@ function fromUrl(request: SandboxRequest, sandbox: SandboxContext): SandboxRespo
 function fromUpload(request: SandboxRequest, sandbox: SandboxContext): SandboxResponse {
 	const image = request.parts.find((part) => part.name === 'image');
 	const data = request.parts.find((part) => part.name === 'data');
-	if (!image || image.data.length === 0) throw new ParameterError('Part image is required: the file to process.');
+	if (!image || image.data.length === 0)
+		throw new ParameterError('Part image is required: the file to process.');
 	let options: Record<string, unknown> = {};
 	if (data) {
 		try {
@@ -91,7 +95,13 @@ function fetchSource(url: string, sandbox: SandboxContext): Buffer {
 	return synthesized.get(url, () => {
 		const seed = seedOf(url);
 		const picture = new Raster(320 + (seed % 1281), 240 + ((seed >>> 11) % 961), colorOf(seed));
-		picture.fillRect(picture.width / 4, picture.height / 4, picture.width / 2, picture.height / 2, colorOf(seed, 8));
+		picture.fillRect(
+			picture.width / 4,
+			picture.height / 4,
+			picture.width / 2,
+			picture.height / 2,
+			colorOf(seed, 8),
+		);
 		return /\.png$/i.test(address.pathname) ? encodePng(picture) : encodeJpeg(picture);
 	});
 }
@@ -104,7 +114,8 @@ function process(
 ): SandboxResponse {
 	if (source.length > MAX_SOURCE_BYTES) throw new ParameterError('The image exceeds 32 MB.');
 	const original = imageInfo(source);
-	if (!original || original.format === 'svg') throw new ParameterError('The file is not a PNG or JPEG image.');
+	if (!original || original.format === 'svg')
+		throw new ParameterError('The file is not a PNG or JPEG image.');
 	if (options.lossy !== undefined && typeof options.lossy !== 'boolean') {
 		throw new ParameterError('Parameter lossy must be true or false.');
 	}
@@ -115,10 +126,18 @@ function process(
 	const picture = new Raster(width, height, colorOf(seed));
 	picture.fillRect(width / 4, height / 4, width / 2, height / 2, colorOf(seed, 8));
 	const processed = original.format === 'png' ? encodePng(picture) : encodeJpeg(picture);
-	const id = createHash('sha256').update(source).update(JSON.stringify(options.resize ?? null)).digest('hex').slice(0, 16);
+	const id = createHash('sha256')
+		.update(source)
+		.update(JSON.stringify(options.resize ?? null))
+		.digest('hex')
+		.slice(0, 16);
 	const extension = original.format === 'png' ? 'png' : 'jpg';
 	const fileName = `${name.replace(/\.[^.]*$/, '').replace(/[^\w-]+/g, '-') || 'image'}.${extension}`;
-	const url = sandbox.storage.put(`/processed/${id}/${fileName}`, processed, MIME_TYPES[original.format]);
+	const url = sandbox.storage.put(
+		`/processed/${id}/${fileName}`,
+		processed,
+		MIME_TYPES[original.format],
+	);
 	return {
 		status: 200,
 		json: {
@@ -136,12 +155,20 @@ function process(
 
 function checkKeys(object: Record<string, unknown>, allowed: string[], prefix: string): void {
 	const unknown = Object.keys(object).filter((key) => !allowed.includes(key));
-	if (unknown.length > 0) throw new ParameterError(`Unknown parameter ${prefix}${unknown.join(`, ${prefix}`)}.`);
+	if (unknown.length > 0)
+		throw new ParameterError(`Unknown parameter ${prefix}${unknown.join(`, ${prefix}`)}.`);
 }
 
-function wholeNumber(value: unknown, name: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+function wholeNumber(
+	value: unknown,
+	name: string,
+	min: number,
+	max = Number.MAX_SAFE_INTEGER,
+): number {
 	if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-		throw new ParameterError(`Parameter ${name} must be a whole number${max === Number.MAX_SAFE_INTEGER ? ` of at least ${min}` : ` from ${min} to ${max}`}.`);
+		throw new ParameterError(
+			`Parameter ${name} must be a whole number${max === Number.MAX_SAFE_INTEGER ? ` of at least ${min}` : ` from ${min} to ${max}`}.`,
+		);
 	}
 	return value;
 }
@@ -156,17 +183,28 @@ function resultSize(original: ImageInfo, resize: unknown): [number, number] {
 	}
 	const instructions = resize as Record<string, unknown>;
 	const strategy = STRATEGIES[String(instructions.strategy)];
-	if (!strategy) throw new ParameterError(`Parameter resize.strategy must be one of ${Object.keys(STRATEGIES).join(', ')}.`);
+	if (!strategy)
+		throw new ParameterError(
+			`Parameter resize.strategy must be one of ${Object.keys(STRATEGIES).join(', ')}.`,
+		);
 	const used = [...strategy.required, ...strategy.optional];
-	const unused = Object.keys(instructions).filter((key) => key !== 'strategy' && !used.includes(key));
+	const unused = Object.keys(instructions).filter(
+		(key) => key !== 'strategy' && !used.includes(key),
+	);
 	if (unused.length > 0) {
-		throw new ParameterError(`resize.${unused.join(', resize.')} is not used by the ${String(instructions.strategy)} strategy.`);
+		throw new ParameterError(
+			`resize.${unused.join(', resize.')} is not used by the ${String(instructions.strategy)} strategy.`,
+		);
 	}
 	for (const key of strategy.required) {
-		if (instructions[key] === undefined) throw new ParameterError(`resize.${key} is required by the ${String(instructions.strategy)} strategy.`);
+		if (instructions[key] === undefined)
+			throw new ParameterError(
+				`resize.${key} is required by the ${String(instructions.strategy)} strategy.`,
+			);
 		wholeNumber(instructions[key], `resize.${key}`, 1);
 	}
-	for (const key of ['x', 'y']) if (instructions[key] !== undefined) wholeNumber(instructions[key], `resize.${key}`, 0);
+	for (const key of ['x', 'y'])
+		if (instructions[key] !== undefined) wholeNumber(instructions[key], `resize.${key}`, 0);
 	const { scale, background } = instructions;
 	if (scale !== undefined && (typeof scale !== 'number' || !(scale > 0))) {
 		throw new ParameterError('Parameter resize.scale must be a positive number (percent).');
@@ -176,8 +214,13 @@ function resultSize(original: ImageInfo, resize: unknown): [number, number] {
 	}
 	if (background !== undefined) {
 		const rgb = RGB.exec(String(background));
-		const valid = rgb ? rgb.slice(1).every((part) => Number(part) <= 255) : /^#?([\da-f]{3}|[\da-f]{6})$/i.test(String(background));
-		if (!valid) throw new ParameterError('Parameter resize.background must be rgb(r, g, b) with 0-255 components, or hex.');
+		const valid = rgb
+			? rgb.slice(1).every((part) => Number(part) <= 255)
+			: /^#?([\da-f]{3}|[\da-f]{6})$/i.test(String(background));
+		if (!valid)
+			throw new ParameterError(
+				'Parameter resize.background must be rgb(r, g, b) with 0-255 components, or hex.',
+			);
 	}
 
 	const { width: w0, height: h0 } = original;
@@ -196,7 +239,10 @@ function resultSize(original: ImageInfo, resize: unknown): [number, number] {
 			return [instructions.size as number, instructions.size as number];
 		case 'crop':
 			if (scale === undefined) return [width, height];
-			return [Math.max(1, Math.round((width * (scale as number)) / 100)), Math.max(1, Math.round((height * (scale as number)) / 100))];
+			return [
+				Math.max(1, Math.round((width * (scale as number)) / 100)),
+				Math.max(1, Math.round((height * (scale as number)) / 100)),
+			];
 		default: // exact, fit, fill: the given box
 			return [width, height];
 	}

@@ -10,7 +10,8 @@ export function lookedUpValue(
 	request: SandboxRequest,
 	name: 'phone' | 'email',
 ): { value: string; params: Record<string, string> } | { reject: SandboxResponse } {
-	if (request.path !== '/v1/') return { reject: errorResponse(404, `No endpoint ${request.path}; use /v1/.`, 'not_found') };
+	if (request.path !== '/v1/')
+		return { reject: errorResponse(404, `No endpoint ${request.path}; use /v1/.`, 'not_found') };
 	let params: Record<string, string>;
 	if (request.method === 'GET') {
 		params = { ...request.query };

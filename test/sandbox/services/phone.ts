@@ -16,7 +16,9 @@ export const phone: ServiceModule = {
 		if ('reject' in found) return found.reject;
 		const country = found.params.country?.trim();
 		if (country && !/^[A-Za-z]{2}$/.test(country)) {
-			return badRequest('Parameter country must be a two-letter ISO country code.', { parameter: 'country' });
+			return badRequest('Parameter country must be a two-letter ISO country code.', {
+				parameter: 'country',
+			});
 		}
 		return { status: 200, json: phoneRecord(found.value, country || undefined) };
 	},
@@ -50,11 +52,16 @@ interface NumberingPlan {
 	carriers: Carrier[];
 }
 
-const nanp = (national: string) => `(${national.slice(0, 3)}) ${national.slice(3, 6)}-${national.slice(6)}`;
+const nanp = (national: string) =>
+	`(${national.slice(0, 3)}) ${national.slice(3, 6)}-${national.slice(6)}`;
 
 const PLANS: NumberingPlan[] = [
 	{
-		code: 'US', name: 'United States', callingCode: '1', lengths: [10, 10], nationalFormat: nanp,
+		code: 'US',
+		name: 'United States',
+		callingCode: '1',
+		lengths: [10, 10],
+		nationalFormat: nanp,
 		places: [
 			{ region: 'California', city: 'San Francisco', timezone: 'America/Los_Angeles', area: '415' },
 			{ region: 'New York', city: 'New York', timezone: 'America/New_York', area: '212' },
@@ -69,7 +76,11 @@ const PLANS: NumberingPlan[] = [
 		],
 	},
 	{
-		code: 'CA', name: 'Canada', callingCode: '1', lengths: [10, 10], nationalFormat: nanp,
+		code: 'CA',
+		name: 'Canada',
+		callingCode: '1',
+		lengths: [10, 10],
+		nationalFormat: nanp,
 		places: [
 			{ region: 'Ontario', city: 'Toronto', timezone: 'America/Toronto', area: '416' },
 			{ region: 'British Columbia', city: 'Vancouver', timezone: 'America/Vancouver', area: '604' },
@@ -82,7 +93,11 @@ const PLANS: NumberingPlan[] = [
 		],
 	},
 	{
-		code: 'GB', name: 'United Kingdom', callingCode: '44', lengths: [10, 10], mobileStarts: ['7'],
+		code: 'GB',
+		name: 'United Kingdom',
+		callingCode: '44',
+		lengths: [10, 10],
+		mobileStarts: ['7'],
 		nationalFormat: (n) => `0${n.slice(0, 4)} ${n.slice(4)}`,
 		places: [
 			{ region: 'England', city: 'London', timezone: 'Europe/London', area: '20' },
@@ -96,7 +111,11 @@ const PLANS: NumberingPlan[] = [
 		],
 	},
 	{
-		code: 'DE', name: 'Germany', callingCode: '49', lengths: [10, 11], mobileStarts: ['15', '16', '17'],
+		code: 'DE',
+		name: 'Germany',
+		callingCode: '49',
+		lengths: [10, 11],
+		mobileStarts: ['15', '16', '17'],
 		nationalFormat: (n) => `0${n.slice(0, 3)} ${n.slice(3)}`,
 		places: [
 			{ region: 'Berlin', city: 'Berlin', timezone: 'Europe/Berlin', area: '30' },
@@ -110,7 +129,11 @@ const PLANS: NumberingPlan[] = [
 		],
 	},
 	{
-		code: 'FR', name: 'France', callingCode: '33', lengths: [9, 9], mobileStarts: ['6', '7'],
+		code: 'FR',
+		name: 'France',
+		callingCode: '33',
+		lengths: [9, 9],
+		mobileStarts: ['6', '7'],
 		nationalFormat: (n) => `0${n[0]} ${n.slice(1).replace(/(\d\d)(?=\d)/g, '$1 ')}`,
 		places: [
 			{ region: 'Ile-de-France', city: 'Paris', timezone: 'Europe/Paris', area: '1' },
@@ -123,7 +146,11 @@ const PLANS: NumberingPlan[] = [
 		],
 	},
 	{
-		code: 'ES', name: 'Spain', callingCode: '34', lengths: [9, 9], mobileStarts: ['6', '7'],
+		code: 'ES',
+		name: 'Spain',
+		callingCode: '34',
+		lengths: [9, 9],
+		mobileStarts: ['6', '7'],
 		nationalFormat: (n) => `${n.slice(0, 3)} ${n.slice(3, 5)} ${n.slice(5, 7)} ${n.slice(7)}`,
 		places: [
 			{ region: 'Community of Madrid', city: 'Madrid', timezone: 'Europe/Madrid', area: '91' },
@@ -136,7 +163,11 @@ const PLANS: NumberingPlan[] = [
 		],
 	},
 	{
-		code: 'AU', name: 'Australia', callingCode: '61', lengths: [9, 9], mobileStarts: ['4'],
+		code: 'AU',
+		name: 'Australia',
+		callingCode: '61',
+		lengths: [9, 9],
+		mobileStarts: ['4'],
 		nationalFormat: (n) => `0${n[0]} ${n.slice(1, 5)} ${n.slice(5)}`,
 		places: [
 			{ region: 'New South Wales', city: 'Sydney', timezone: 'Australia/Sydney', area: '2' },
@@ -149,7 +180,11 @@ const PLANS: NumberingPlan[] = [
 		],
 	},
 	{
-		code: 'IN', name: 'India', callingCode: '91', lengths: [10, 10], mobileStarts: ['6', '7', '8', '9'],
+		code: 'IN',
+		name: 'India',
+		callingCode: '91',
+		lengths: [10, 10],
+		mobileStarts: ['6', '7', '8', '9'],
 		nationalFormat: (n) => `0${n.slice(0, 5)} ${n.slice(5)}`,
 		places: [
 			{ region: 'Maharashtra', city: 'Mumbai', timezone: 'Asia/Kolkata', area: '22' },
@@ -163,11 +198,19 @@ const PLANS: NumberingPlan[] = [
 		],
 	},
 	{
-		code: 'BR', name: 'Brazil', callingCode: '55', lengths: [10, 11],
+		code: 'BR',
+		name: 'Brazil',
+		callingCode: '55',
+		lengths: [10, 11],
 		nationalFormat: (n) => `(${n.slice(0, 2)}) ${n.slice(2, n.length - 4)}-${n.slice(-4)}`,
 		places: [
 			{ region: 'Sao Paulo', city: 'Sao Paulo', timezone: 'America/Sao_Paulo', area: '11' },
-			{ region: 'Rio de Janeiro', city: 'Rio de Janeiro', timezone: 'America/Sao_Paulo', area: '21' },
+			{
+				region: 'Rio de Janeiro',
+				city: 'Rio de Janeiro',
+				timezone: 'America/Sao_Paulo',
+				area: '21',
+			},
 		],
 		carriers: [
 			{ name: 'Vivo', mcc: 724, mnc: 6, smsDomain: 'torpedoemail.com.br' },
@@ -190,8 +233,22 @@ const BREACH_SOURCES: ReadonlyArray<{ domain: string; breach_date: string }> = [
 	{ domain: 'truecaller.com', breach_date: '2019-05-06' },
 ];
 
-const CONSUMERS = ['Jordan Miller', 'Priya Sharma', 'Lukas Becker', 'Camille Dubois', 'Sofia Garcia', 'Liam Wilson', 'Mei Tanaka'];
-const BUSINESSES = ['Bluebird Bakery LLC', 'Northwind Traders', 'Acme Logistics Inc.', 'Harbor Dental Group', 'Summit Legal Partners'];
+const CONSUMERS = [
+	'Jordan Miller',
+	'Priya Sharma',
+	'Lukas Becker',
+	'Camille Dubois',
+	'Sofia Garcia',
+	'Liam Wilson',
+	'Mei Tanaka',
+];
+const BUSINESSES = [
+	'Bluebird Bakery LLC',
+	'Northwind Traders',
+	'Acme Logistics Inc.',
+	'Harbor Dental Group',
+	'Summit Legal Partners',
+];
 
 /** Which plan a number belongs to, and its national significant number. */
 function locate(submitted: string, country?: string): { plan: NumberingPlan; national: string } {
@@ -200,24 +257,33 @@ function locate(submitted: string, country?: string): { plan: NumberingPlan; nat
 	if (/^\s*00/.test(submitted)) digits = digits.slice(2);
 	const hinted = country ? PLANS.find((plan) => plan.code === country.toUpperCase()) : undefined;
 	if (hinted) {
-		const withCode = digits.startsWith(hinted.callingCode) && (international || digits.length > hinted.lengths[1]);
+		const withCode =
+			digits.startsWith(hinted.callingCode) && (international || digits.length > hinted.lengths[1]);
 		// The service appends the country's calling code to a number written without it.
-		return { plan: hinted, national: withCode ? digits.slice(hinted.callingCode.length) : digits.replace(/^0/, '') };
+		return {
+			plan: hinted,
+			national: withCode ? digits.slice(hinted.callingCode.length) : digits.replace(/^0/, ''),
+		};
 	}
-	const byCode = PLANS.filter((plan) => digits.startsWith(plan.callingCode))
-		.sort((a, b) => b.callingCode.length - a.callingCode.length)[0];
+	const byCode = PLANS.filter((plan) => digits.startsWith(plan.callingCode)).sort(
+		(a, b) => b.callingCode.length - a.callingCode.length,
+	)[0];
 	if (byCode && (international || digits.length > byCode.lengths[1])) {
 		const national = digits.slice(byCode.callingCode.length);
 		// +1 is shared: the area code tells Canada from the United States.
 		const canada = PLANS.find((plan) => plan.code === 'CA')!;
-		const plan = byCode.callingCode === '1' && canada.places.some((place) => national.startsWith(place.area)) ? canada : byCode;
+		const plan =
+			byCode.callingCode === '1' && canada.places.some((place) => national.startsWith(place.area))
+				? canada
+				: byCode;
 		return { plan, national };
 	}
 	return { plan: PLANS[0], national: digits.replace(/^0/, '') };
 }
 
 function lineTypeOf(plan: NumberingPlan, national: string, random: Seeded): string {
-	if (plan.callingCode === '1' && US_TOLL_FREE.some((start) => national.startsWith(start))) return 'toll_free';
+	if (plan.callingCode === '1' && US_TOLL_FREE.some((start) => national.startsWith(start)))
+		return 'toll_free';
 	if (plan.mobileStarts?.some((start) => national.startsWith(start))) return 'mobile';
 	if (plan.mobileStarts) return random.chance(0.8) ? 'landline' : 'voip';
 	const draw = random.int(100);
@@ -230,7 +296,9 @@ export function phoneRecord(submitted: string, country?: string) {
 	const random = seeded(`phone\n${plan.code}\n${national}`);
 	const isValid = national.length >= plan.lengths[0] && national.length <= plan.lengths[1];
 	const lineType = isValid ? lineTypeOf(plan, national, random) : 'unknown';
-	const place = plan.places.find((candidate) => national.startsWith(candidate.area)) ?? random.pick(plan.places);
+	const place =
+		plan.places.find((candidate) => national.startsWith(candidate.area)) ??
+		random.pick(plan.places);
 	const carrier = random.pick(plan.carriers);
 	const isDisposable = random.chance(lineType === 'voip' ? 0.4 : 0.03);
 	const isAbuse = random.chance(0.1);
@@ -273,7 +341,8 @@ export function phoneRecord(submitted: string, country?: string) {
 			type: isBusiness ? 'business' : 'consumer',
 		},
 		phone_risk: {
-			risk_level: !isValid || isAbuse ? 'high' : isDisposable || lineType === 'voip' ? 'medium' : 'low',
+			risk_level:
+				!isValid || isAbuse ? 'high' : isDisposable || lineType === 'voip' ? 'medium' : 'low',
 			is_disposable: isDisposable,
 			is_abuse_detected: isAbuse,
 		},

@@ -12,7 +12,16 @@ import type { ServiceModule } from '../types';
  * JPEG (default) or PNG of the viewport (width x height, default 1280 x 800), or of the whole
  * page, which is taller than the viewport, when capture_full_page is true (the default).
  */
-const PARAMETERS = ['url', 'capture_full_page', 'width', 'height', 'delay', 'css_injection', 'user_agent', 'export_format'] as const;
+const PARAMETERS = [
+	'url',
+	'capture_full_page',
+	'width',
+	'height',
+	'delay',
+	'css_injection',
+	'user_agent',
+	'export_format',
+] as const;
 
 export const DEFAULT_VIEWPORT = { width: 1280, height: 800 };
 const MAX_SIDE = 10_000;
@@ -37,7 +46,9 @@ export const screenshot: ServiceModule = {
 		try {
 			rejectUnknown(query, PARAMETERS);
 			if (!isHttpUrl(query.url)) {
-				throw new ParameterError('Parameter url is required and must include the protocol (http:// or https://).');
+				throw new ParameterError(
+					'Parameter url is required and must include the protocol (http:// or https://).',
+				);
 			}
 			// RFC 2606's reserved .invalid names no page: the capture fails as for an unreachable site.
 			if (/^[a-z]+:\/\/[^/]*\.invalid(:\d+)?(\/|$)/i.test(query.url)) {
@@ -48,8 +59,17 @@ export const screenshot: ServiceModule = {
 			const viewportHeight = integer(query, 'height', 1, MAX_SIDE, DEFAULT_VIEWPORT.height)!;
 			integer(query, 'delay', 0, 3600);
 			const format = oneOf(query, 'export_format', ['jpeg', 'png'] as const, 'jpeg');
-			const height = fullPage ? Math.min(MAX_SIDE, viewportHeight + pageOverflowOf(query.url)) : viewportHeight;
-			const key = JSON.stringify([query.url, width, height, format, query.css_injection ?? '', minimumBytes]);
+			const height = fullPage
+				? Math.min(MAX_SIDE, viewportHeight + pageOverflowOf(query.url))
+				: viewportHeight;
+			const key = JSON.stringify([
+				query.url,
+				width,
+				height,
+				format,
+				query.css_injection ?? '',
+				minimumBytes,
+			]);
 			const bytes = pictures.get(key, () => capture(query.url, width, height, format));
 			return { status: 200, headers: { 'Content-Type': MIME_TYPES[format] }, bytes };
 		} catch (error) {

@@ -46,5 +46,7 @@ export function dateDaysAgo(daysAgo: number): string {
 
 /** A timestamp `daysAgo` days (plus `seconds`) before the sandbox's today, as YYYY-MM-DDThh:mm:ssZ. */
 export function timestampDaysAgo(daysAgo: number, seconds = 0): string {
-	return new Date(SANDBOX_TODAY - daysAgo * DAY_MS - seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+	return new Date(SANDBOX_TODAY - daysAgo * DAY_MS - seconds * 1000)
+		.toISOString()
+		.replace(/\.\d{3}Z$/, 'Z');
 }

@@ -27,9 +27,13 @@ export const vat: ServiceModule = {
 function countryOf(request: SandboxRequest): { code: string; vat: CountryVat } | SandboxResponse {
 	const code = request.query.country_code;
 	if (!code) return badRequest('Parameter country_code is required.');
-	if (!/^[A-Za-z]{2}$/.test(code)) return badRequest('Parameter country_code must be a two-letter ISO 3166-1 alpha-2 code.');
+	if (!/^[A-Za-z]{2}$/.test(code))
+		return badRequest('Parameter country_code must be a two-letter ISO 3166-1 alpha-2 code.');
 	const data = EU_VAT[code.toUpperCase()];
-	if (!data) return badRequest(`No VAT data for country "${code}": VAT categories cover the EU member states.`);
+	if (!data)
+		return badRequest(
+			`No VAT data for country "${code}": VAT categories cover the EU member states.`,
+		);
 	return { code, vat: data };
 }
 
@@ -39,7 +43,12 @@ function categories(request: SandboxRequest): SandboxResponse {
 	const country = countryOf(request);
 	if (isResponse(country)) return country;
 	const records = [
-		{ country_code: country.code, rate: country.vat.standard, category: 'standard', description: '' },
+		{
+			country_code: country.code,
+			rate: country.vat.standard,
+			category: 'standard',
+			description: '',
+		},
 		...Object.entries(country.vat.reduced).map(([category, rate]) => ({
 			country_code: country.code,
 			rate,
@@ -50,8 +59,24 @@ function categories(request: SandboxRequest): SandboxResponse {
 	return { status: 200, json: records };
 }
 
-const NAMES = ['Nordlicht', 'Alpenblick', 'Vega Systems', 'Lumen Trading', 'Kestrel Foods', 'Blue Harbour'];
-const LEGAL_FORMS: Record<string, string> = { DE: 'GmbH', AT: 'GmbH', FR: 'SAS', SE: 'AB', NL: 'B.V.', IT: 'S.r.l.', ES: 'S.L.', PL: 'Sp. z o.o.' };
+const NAMES = [
+	'Nordlicht',
+	'Alpenblick',
+	'Vega Systems',
+	'Lumen Trading',
+	'Kestrel Foods',
+	'Blue Harbour',
+];
+const LEGAL_FORMS: Record<string, string> = {
+	DE: 'GmbH',
+	AT: 'GmbH',
+	FR: 'SAS',
+	SE: 'AB',
+	NL: 'B.V.',
+	IT: 'S.r.l.',
+	ES: 'S.L.',
+	PL: 'Sp. z o.o.',
+};
 
 function validate(request: SandboxRequest): SandboxResponse {
 	const submitted = request.query.vat_number;
@@ -65,20 +90,27 @@ export function vatValidation(submitted: string) {
 	const code = VAT_PREFIXES[compact.slice(0, 2)];
 	const valid = code !== undefined && /^\d[\dA-Z]{7,11}$/.test(compact.slice(2));
 	const country = { code: code ?? '', name: code ? EU_VAT[code].name : '' };
-	if (!valid) return { vat_number: submitted, valid: false, company: { name: '', address: '' }, country };
+	if (!valid)
+		return { vat_number: submitted, valid: false, company: { name: '', address: '' }, country };
 	const hash = createHash('sha256').update(compact).digest();
 	const company = {
 		name: `${NAMES[hash[0] % NAMES.length]} ${LEGAL_FORMS[code] ?? 'Ltd'}`,
-		address: `Harbour Road ${1 + (hash[1] % 120)}, ${1000 + hash.readUInt16BE(2) % 9000} ${country.name}`,
+		address: `Harbour Road ${1 + (hash[1] % 120)}, ${1000 + (hash.readUInt16BE(2) % 9000)} ${country.name}`,
 	};
 	return { vat_number: submitted, valid: true, company, country };
 }
 
 function calculate(request: SandboxRequest): SandboxResponse {
-	const { amount: amountText, is_vat_incl: includedText, vat_category: categoryText } = request.query;
-	if (amountText === undefined || amountText.trim() === '') return badRequest('Parameter amount is required.');
+	const {
+		amount: amountText,
+		is_vat_incl: includedText,
+		vat_category: categoryText,
+	} = request.query;
+	if (amountText === undefined || amountText.trim() === '')
+		return badRequest('Parameter amount is required.');
 	const amount = Number(amountText);
-	if (!Number.isFinite(amount) || amount <= 0) return badRequest('Parameter amount must be a number greater than 0.');
+	if (!Number.isFinite(amount) || amount <= 0)
+		return badRequest('Parameter amount must be a number greater than 0.');
 	const country = countryOf(request);
 	if (isResponse(country)) return country;
 	if (includedText !== undefined && includedText !== 'true' && includedText !== 'false') {
@@ -86,7 +118,8 @@ function calculate(request: SandboxRequest): SandboxResponse {
 	}
 	const category = categoryText ?? 'standard';
 	const rateText = category === 'standard' ? country.vat.standard : country.vat.reduced[category];
-	if (rateText === undefined) return badRequest(`Unknown vat_category "${category}" for ${country.code}.`);
+	if (rateText === undefined)
+		return badRequest(`Unknown vat_category "${category}" for ${country.code}.`);
 
 	const rate = Number(rateText);
 	const excluded = includedText === 'true' ? amount / (1 + rate) : amount;
