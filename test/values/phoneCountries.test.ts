@@ -22,12 +22,10 @@ beforeEach(() => sandbox.reset());
 
 const { numbers } = phoneExamples;
 const sent = () =>
-	sandbox
-		.requests('phone')
-		.map((request) => ({
-			phone: String(request.fields.phone),
-			country: String(request.fields.country),
-		}));
+	sandbox.requests('phone').map((request) => ({
+		phone: String(request.fields.phone),
+		country: String(request.fields.country),
+	}));
 
 describe('Phone Intelligence: every ISO 3166-1 country, from libphonenumber example numbers', () => {
 	it(`sends each of the ${numbers.length} regions' example number with its own code as Country, one value per item`, async () => {
