@@ -69,7 +69,7 @@ interface FileShape {
 	firstRow: number;
 	lastRow: number;
 	/** The stream the file was read from (filesystem mode): its class makes the result file's stream. */
-	streamSibling?: NodeJS.ReadableStream;
+	inputStream?: NodeJS.ReadableStream;
 	/** The file's delimiter (given, from a `sep=` line or detected from its first rows) and whether it has a byte order mark. */
 	form: InputForm;
 }
@@ -165,7 +165,7 @@ export async function lookUpFile(
 		lastFileRow: shape.lastFileRow,
 		firstRow: shape.firstRow,
 		lastRow: shape.lastRow,
-		streamSibling: shape.streamSibling,
+		inputStream: shape.inputStream,
 		format,
 		inputDelimiter: delimiterSummary(shape.form),
 	});
@@ -351,7 +351,7 @@ async function fileShape(
 		{ delimiter },
 	);
 	try {
-		for await (const chunk of chunksOf(ctx, meta, (stream) => (shape.streamSibling = stream)))
+		for await (const chunk of chunksOf(ctx, meta, (stream) => (shape.inputStream = stream)))
 			scanner.push(chunk);
 		scanner.end();
 		shape.form = {

@@ -495,7 +495,7 @@ export async function csvFanOut<Prepared>(
 		lastFileRow: plan.lastFileRow,
 		firstRow: plan.firstRow,
 		lastRow: plan.lastRow,
-		streamSibling: plan.streamSibling,
+		inputStream: plan.inputStream,
 		noDataOf: lookup.noDataOf,
 		format,
 		skippedOf: lookup.skippedOf,
@@ -575,7 +575,7 @@ interface FilePlan {
 	/** How many rows of the slice send each request (requestKey). */
 	keyCounts: Map<string, number>;
 	/** The stream the file was read from (filesystem mode): its class makes the result file's stream. */
-	streamSibling?: NodeJS.ReadableStream;
+	inputStream?: NodeJS.ReadableStream;
 	/** The file's delimiter (given, from a `sep=` line or detected from its first rows) and whether it has a byte order mark. */
 	form: InputForm;
 }
@@ -651,9 +651,9 @@ async function checkFile<Prepared>(
 		},
 		{ delimiter },
 	);
-	let streamSibling: NodeJS.ReadableStream | undefined;
+	let inputStream: NodeJS.ReadableStream | undefined;
 	try {
-		streamSibling = await readInChunks(ctx, meta, (chunk) => parser.push(chunk));
+		inputStream = await readInChunks(ctx, meta, (chunk) => parser.push(chunk));
 		parser.end();
 	} catch (error) {
 		const rule = delimiterRule(error);
@@ -694,7 +694,7 @@ async function checkFile<Prepared>(
 		firstRow,
 		lastRow,
 		keyCounts,
-		streamSibling,
+		inputStream,
 		form,
 	};
 }
