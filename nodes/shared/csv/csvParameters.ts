@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { invalidInput } from '../engine/errors';
+import { fieldLabel } from '../parameters/fieldLabel';
 import { requiredText } from '../values/validate';
 import {
 	csvBinaryParameter,
@@ -93,7 +94,7 @@ export function columnOf(
 	itemIndex: number,
 	parameter: INodeProperties,
 ): ColumnChoice {
-	const field = `${parameter.displayName} (${parameter.name})`;
+	const field = fieldLabel(parameter);
 	const text = requiredText(
 		ctx,
 		itemIndex,
