@@ -4,32 +4,36 @@ import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } 
 import { binaryPropertyName, inputFileMeta } from '../shared/binary/files';
 import { AnswerFlattener } from '../shared/csv/answerColumns';
 import { CsvError, CsvScanner, csvField, csvFields } from '../shared/csv/csv';
+import { resultFileName } from '../shared/csv/csvInput';
 import {
-	chunksOf,
-	columnsOf,
-	CSV_ROW_KEY,
-	delimiterRule,
-	delimiterSummary,
-	inputDelimiterOf,
-	readAs,
-	readerDelimiter,
-	type ReaderDelimiter,
-	resultFormatOf,
-	type InputForm,
-	firstRowHeader,
-	headerPosition,
+	columnOf,
 	headerRowOf,
+	inputDelimiterOf,
 	nameWithoutHeaderRow,
 	outputOf,
-	resultFileName,
+	resultFormatOf,
 	resultPropertyOf,
-	rowName,
 	sliceOf,
 	type ColumnChoice,
 	type HeaderRow,
+	type ReaderDelimiter,
 	type Slice,
-} from '../shared/csv/csvInput';
-import { columnOf } from '../shared/csv/csvParameters';
+} from '../shared/csv/csvParameterReaders';
+import {
+	columnsOf,
+	CSV_ROW_KEY,
+	firstRowHeader,
+	headerPosition,
+	rowName,
+} from '../shared/csv/csvRows';
+import { chunksOf } from '../shared/csv/fileChunks';
+import {
+	delimiterRule,
+	delimiterSummary,
+	readAs,
+	readerDelimiter,
+	type InputForm,
+} from '../shared/csv/inputForm';
 import { ResultFile } from '../shared/csv/resultFile';
 import { CsvCellWriter, type CsvFormat } from '../shared/csv/csvWriter';
 import { errorItem } from '../shared/engine/errorItems';

@@ -48,7 +48,7 @@ export interface ResultFileSetup {
 	inputStream?: NodeJS.ReadableStream;
 	/** What an answer without data says (IP geolocation's 204), or undefined for one with data (csvInput's CsvLookup). */
 	noDataOf?(record: IDataObject): string | undefined;
-	/** How the file is written (csvInput's resultFormatOf). */
+	/** How the file is written (csvParameterReaders' resultFormatOf). */
 	format: CsvFormat;
 	/** Why a row needed no request (Company Enrichment's webmail address), for its status; the summary then counts `skipped`. */
 	skippedOf?(record: IDataObject): string;
