@@ -221,7 +221,7 @@ function sliceHint(
 	});
 }
 
-/** The result file's form (csvInput's resultFormatOf); a bad option is an error of the whole file. */
+/** The result file's form (csvParameterReaders' resultFormatOf); a bad option is an error of the whole file. */
 function formatOf(
 	ctx: IExecuteFunctions,
 	itemIndex: number,

@@ -52,7 +52,7 @@ export interface ResultFileSetup {
 	format: CsvFormat;
 	/** Why a row needed no request (Company Enrichment's webmail address), for its status; the summary then counts `skipped`. */
 	skippedOf?(record: IDataObject): string;
-	/** The input file's delimiter and where it came from, for the summary (csvInput's delimiterSummary). */
+	/** The input file's delimiter and where it came from, for the summary (inputForm's delimiterSummary). */
 	inputDelimiter: IDataObject;
 }
 
