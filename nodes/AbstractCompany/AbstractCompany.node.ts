@@ -8,13 +8,14 @@ import type {
 } from 'n8n-workflow';
 
 import { columnsOfKeys, COMPANY_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
+import { csvFanOut } from '../shared/csv/csvInput';
+import { columnOf, inputKindOf, outputOf } from '../shared/csv/csvParameterReaders';
 import {
-	columnOf,
 	columnParameter,
 	csvFileOptions,
 	csvFileParameters,
+	inputParameter,
 } from '../shared/csv/csvParameters';
-import { csvFanOut, inputKindOf, inputParameter, outputOf } from '../shared/csv/csvInput';
 import {
 	answerReuseOptions,
 	estimateOnlyOption,

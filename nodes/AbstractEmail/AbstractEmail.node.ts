@@ -8,12 +8,13 @@ import type {
 } from 'n8n-workflow';
 
 import { EMAIL_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
-import { csvFanOut, inputKindOf, inputParameter, outputOf } from '../shared/csv/csvInput';
+import { csvFanOut } from '../shared/csv/csvInput';
+import { columnOf, inputKindOf, outputOf } from '../shared/csv/csvParameterReaders';
 import {
-	columnOf,
 	columnParameter,
 	csvFileOptions,
 	csvFileParameters,
+	inputParameter,
 } from '../shared/csv/csvParameters';
 import { recordItems, runService } from '../shared/engine/engine';
 import { requestKey } from '../shared/engine/requestKey';

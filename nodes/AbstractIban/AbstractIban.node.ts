@@ -7,13 +7,14 @@ import type {
 } from 'n8n-workflow';
 
 import { IBAN_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
+import { csvFanOut } from '../shared/csv/csvInput';
+import { columnOf, inputKindOf } from '../shared/csv/csvParameterReaders';
 import {
-	columnOf,
 	columnParameter,
 	csvFileOptions,
 	csvFileParameters,
+	inputParameter,
 } from '../shared/csv/csvParameters';
-import { csvFanOut, inputKindOf, inputParameter } from '../shared/csv/csvInput';
 import { runService } from '../shared/engine/engine';
 import {
 	answerReuseOptions,

@@ -12,13 +12,14 @@ import {
 	IP_GEOLOCATION_ANSWER_COLUMNS,
 	topLevelKeys,
 } from '../shared/csv/answerColumns';
+import { csvFanOut } from '../shared/csv/csvInput';
+import { columnOf, inputKindOf } from '../shared/csv/csvParameterReaders';
 import {
-	columnOf,
 	columnParameter,
 	csvFileOptions,
 	csvFileParameters,
+	inputParameter,
 } from '../shared/csv/csvParameters';
-import { csvFanOut, inputKindOf, inputParameter } from '../shared/csv/csvInput';
 import { recordItems, runService } from '../shared/engine/engine';
 import {
 	answerReuseOptions,

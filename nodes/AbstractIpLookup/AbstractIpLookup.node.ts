@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { errorItem } from '../shared/engine/errorItems';
-import { inputKindOf } from '../shared/csv/csvInput';
+import { inputKindOf } from '../shared/csv/csvParameterReaders';
 import type { DatabaseFile } from '../shared/ipDatabases/databaseSource';
 import { checkedAddress, type CheckedAddress } from './address';
 import type { Shape } from './answers';

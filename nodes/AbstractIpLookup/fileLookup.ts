@@ -4,32 +4,36 @@ import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } 
 import { binaryPropertyName, inputFileMeta } from '../shared/binary/files';
 import { AnswerFlattener } from '../shared/csv/answerColumns';
 import { CsvError, CsvScanner, csvField, csvFields } from '../shared/csv/csv';
+import { resultFileName } from '../shared/csv/csvInput';
 import {
-	chunksOf,
-	columnsOf,
-	CSV_ROW_KEY,
-	delimiterRule,
-	delimiterSummary,
-	inputDelimiterOf,
-	readAs,
-	readerDelimiter,
-	type ReaderDelimiter,
-	resultFormatOf,
-	type InputForm,
-	firstRowHeader,
-	headerPosition,
+	columnOf,
 	headerRowOf,
+	inputDelimiterOf,
 	nameWithoutHeaderRow,
 	outputOf,
-	resultFileName,
+	resultFormatOf,
 	resultPropertyOf,
-	rowName,
 	sliceOf,
 	type ColumnChoice,
 	type HeaderRow,
+	type ReaderDelimiter,
 	type Slice,
-} from '../shared/csv/csvInput';
-import { columnOf } from '../shared/csv/csvParameters';
+} from '../shared/csv/csvParameterReaders';
+import {
+	columnsOf,
+	CSV_ROW_KEY,
+	firstRowHeader,
+	headerPosition,
+	rowName,
+} from '../shared/csv/csvRows';
+import { chunksOf } from '../shared/csv/fileChunks';
+import {
+	delimiterRule,
+	delimiterSummary,
+	readAs,
+	readerDelimiter,
+	type InputForm,
+} from '../shared/csv/inputForm';
 import { ResultFile } from '../shared/csv/resultFile';
 import { CsvCellWriter, type CsvFormat } from '../shared/csv/csvWriter';
 import { errorItem } from '../shared/engine/errorItems';
@@ -69,7 +73,7 @@ interface FileShape {
 	firstRow: number;
 	lastRow: number;
 	/** The stream the file was read from (filesystem mode): its class makes the result file's stream. */
-	streamSibling?: NodeJS.ReadableStream;
+	inputStream?: NodeJS.ReadableStream;
 	/** The file's delimiter (given, from a `sep=` line or detected from its first rows) and whether it has a byte order mark. */
 	form: InputForm;
 }
@@ -165,7 +169,7 @@ export async function lookUpFile(
 		lastFileRow: shape.lastFileRow,
 		firstRow: shape.firstRow,
 		lastRow: shape.lastRow,
-		streamSibling: shape.streamSibling,
+		inputStream: shape.inputStream,
 		format,
 		inputDelimiter: delimiterSummary(shape.form),
 	});
@@ -217,7 +221,7 @@ function sliceHint(
 	});
 }
 
-/** The result file's form (csvInput's resultFormatOf); a bad option is an error of the whole file. */
+/** The result file's form (csvParameterReaders' resultFormatOf); a bad option is an error of the whole file. */
 function formatOf(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -351,7 +355,7 @@ async function fileShape(
 		{ delimiter },
 	);
 	try {
-		for await (const chunk of chunksOf(ctx, meta, (stream) => (shape.streamSibling = stream)))
+		for await (const chunk of chunksOf(ctx, meta, (stream) => (shape.inputStream = stream)))
 			scanner.push(chunk);
 		scanner.end();
 		shape.form = {

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import {
+	columnParameter,
 	csvBinaryParameter,
 	csvOutputParameter,
 	headerRowOption,
@@ -10,8 +11,7 @@ import {
 	resultFileFieldParameter,
 	resultFormatOptions,
 	startAtRowOption,
-} from '../shared/csv/csvInput';
-import { columnParameter } from '../shared/csv/csvParameters';
+} from '../shared/csv/csvParameters';
 
 /**
  * The node's parameters. Several databases come through "More Databases", an optional list

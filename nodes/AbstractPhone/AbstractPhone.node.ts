@@ -9,15 +9,15 @@ import type {
 
 import { PHONE_COUNTRY_OPTIONS } from '../shared/values/phoneCountries';
 import { PHONE_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
+import { csvFanOut } from '../shared/csv/csvInput';
+import { inputKindOf } from '../shared/csv/csvParameterReaders';
 import {
 	csvBinaryParameter,
-	csvFanOut,
+	csvFileOptions,
 	csvOutputParameter,
-	inputKindOf,
 	inputParameter,
 	resultFileFieldParameter,
-} from '../shared/csv/csvInput';
-import { csvFileOptions } from '../shared/csv/csvParameters';
+} from '../shared/csv/csvParameters';
 import {
 	answerReuseOptions,
 	estimateOnlyOption,

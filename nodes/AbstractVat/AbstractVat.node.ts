@@ -8,14 +8,15 @@ import type {
 } from 'n8n-workflow';
 
 import { VAT_VALIDATION_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
+import { csvFanOut } from '../shared/csv/csvInput';
+import { columnOf, inputKindOf } from '../shared/csv/csvParameterReaders';
 import {
-	columnOf,
 	columnParameter,
 	csvFileOptions,
 	csvFileParameters,
+	inputParameter,
 	onlyWhere,
 } from '../shared/csv/csvParameters';
-import { csvFanOut, inputKindOf, inputParameter } from '../shared/csv/csvInput';
 import { countryLocatorProperty, searchCountries } from '../shared/values/countryLocator';
 import { runService } from '../shared/engine/engine';
 import {

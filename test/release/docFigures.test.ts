@@ -10,7 +10,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
-import { MAX_CSV_ROWS } from '../../nodes/shared/csv/csvInput';
+import { MAX_CSV_ROWS } from '../../nodes/shared/csv/csvParameters';
 import { KEPT_ANSWERS_BUDGET } from '../../nodes/shared/engine/keptAnswers';
 import { RETRY_POLICY } from '../../nodes/shared/engine/retry';
 import { N8N_1, N8N_2 } from '../../scripts/n8n/runtime';

@@ -44,15 +44,15 @@ export interface ResultFileSetup {
 	lastFileRow: number;
 	firstRow: number;
 	lastRow: number;
-	/** A Node stream n8n gave the node (the input file's), whose Readable class makes the output stream; undefined in memory mode. */
-	streamSibling?: NodeJS.ReadableStream;
+	/** The Node stream n8n gave for the input file, whose Readable class makes the output stream; undefined in memory mode. */
+	inputStream?: NodeJS.ReadableStream;
 	/** What an answer without data says (IP geolocation's 204), or undefined for one with data (csvInput's CsvLookup). */
 	noDataOf?(record: IDataObject): string | undefined;
-	/** How the file is written (csvInput's resultFormatOf). */
+	/** How the file is written (csvParameterReaders' resultFormatOf). */
 	format: CsvFormat;
 	/** Why a row needed no request (Company Enrichment's webmail address), for its status; the summary then counts `skipped`. */
 	skippedOf?(record: IDataObject): string;
-	/** The input file's delimiter and where it came from, for the summary (csvInput's delimiterSummary). */
+	/** The input file's delimiter and where it came from, for the summary (inputForm's delimiterSummary). */
 	inputDelimiter: IDataObject;
 }
 
@@ -107,9 +107,9 @@ export class ResultFile implements UnitCollector {
 		if (this.stored) return this.stored;
 		const { ctx, setup } = this;
 		const source = this.stream.chunks();
-		if (setup.streamSibling) {
+		if (setup.inputStream) {
 			this.stored = ctx.helpers.prepareBinaryData(
-				readableFrom(setup.streamSibling, source) as unknown as Buffer,
+				readableFrom(setup.inputStream, source) as unknown as Buffer,
 				setup.fileName,
 				'text/csv',
 			);
