@@ -1,7 +1,15 @@
 import { csvItem, NEW_FILE_NODES, refusal, type FileNode } from '../nodes/csvHelpers';
 import { shortenRetryBudget } from '../harness/retryBudget';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { carrying, describeCase, lasting, nodeRun, type Case } from './errorOutputMatrix';
+import {
+	carrying,
+	expectFailuresInLine,
+	expectFailuresOnErrorOutput,
+	expectStopsWithTheFailure,
+	lasting,
+	nodeRun,
+	type Case,
+} from './errorOutputMatrix';
 
 /**
  * The error-output matrix for the CSV input of the service nodes (errorOutputMatrix.ts): a file that
@@ -218,8 +226,16 @@ function fileNodeCases(node: FileNode): Case[] {
 	];
 }
 
-for (const testCase of [...CASES, ...NEW_FILE_NODES.flatMap(fileNodeCases)])
-	describeCase(() => sandbox, testCase);
+describe.each([...CASES, ...NEW_FILE_NODES.flatMap(fileNodeCases)])('$name [$path]', (testCase) => {
+	it('Stop Workflow (default): the run stops with the failure, naming it', async () =>
+		await expectStopsWithTheFailure(sandbox, testCase));
+
+	it('Continue (using regular output): each failure a paired { error, description } item in line', async () =>
+		await expectFailuresInLine(sandbox, testCase));
+
+	it('Continue (using error output): answers in order on output 0, exactly the failures on output 1', async () =>
+		await expectFailuresOnErrorOutput(sandbox, testCase));
+});
 
 describe('what a failed CSV row says', () => {
 	// A failed row names its row: "row 67 was not sent", not "Item 1 was not sent" (the file's item); and the

@@ -5,7 +5,9 @@ import { startSandbox, type Sandbox } from '../sandbox/server';
 import { databaseControls } from '../sandbox/services/database';
 import {
 	carrying,
-	describeCase,
+	expectFailuresInLine,
+	expectFailuresOnErrorOutput,
+	expectStopsWithTheFailure,
 	keyOfAnotherService,
 	lasting,
 	nodeRun,
@@ -275,4 +277,13 @@ const CASES: Case[] = [
 	},
 ];
 
-for (const testCase of CASES) describeCase(() => sandbox, testCase);
+describe.each(CASES)('$name [$path]', (testCase) => {
+	it('Stop Workflow (default): the run stops with the failure, naming it', async () =>
+		await expectStopsWithTheFailure(sandbox, testCase));
+
+	it('Continue (using regular output): each failure a paired { error, description } item in line', async () =>
+		await expectFailuresInLine(sandbox, testCase));
+
+	it('Continue (using error output): answers in order on output 0, exactly the failures on output 1', async () =>
+		await expectFailuresOnErrorOutput(sandbox, testCase));
+});
