@@ -1,20 +1,22 @@
 import {
-	expectBadRowsAsErrorItemsInLine,
-	expectBadRowsInStatus,
-	expectBadRowsOnErrorOutput,
-	expectFirstBadRowStopsTheRun,
 	expectGeoLite2CityLikePerItem,
-	expectHeaderRowAutoByContent,
-	expectHeaderRowNoByPosition,
 	expectLogLikePerItemOnThreeDatabases,
 	expectOneItemPerRowLikePerItem,
-	expectSlicesCoverEveryRowOnce,
-	expectStartPastLastRowRefused,
 	expectTrickyFileLikePerItem,
 	LOG_FORMS,
 	OUTPUT_SHAPES,
 	TRICKY_FILE_FORMS,
 } from './ipLookupFileCases';
+import {
+	expectBadRowsAsErrorItemsInLine,
+	expectBadRowsInStatus,
+	expectBadRowsOnErrorOutput,
+	expectFirstBadRowStopsTheRun,
+	expectHeaderRowAutoByContent,
+	expectHeaderRowNoByPosition,
+	expectSlicesCoverEveryRowOnce,
+	expectStartPastLastRowRefused,
+} from './ipLookupFileRowCases';
 
 /** IP Database Lookup, Input "CSV File", in n8n's default memory binary mode (the files in the items). */
 jest.setTimeout(120_000);

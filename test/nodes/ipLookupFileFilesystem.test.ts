@@ -1,21 +1,23 @@
 import { useBinaryMode } from '../harness/run';
 import {
-	expectBadRowsAsErrorItemsInLine,
-	expectBadRowsInStatus,
-	expectBadRowsOnErrorOutput,
-	expectFirstBadRowStopsTheRun,
 	expectGeoLite2CityLikePerItem,
-	expectHeaderRowAutoByContent,
-	expectHeaderRowNoByPosition,
 	expectLogLikePerItemOnThreeDatabases,
 	expectOneItemPerRowLikePerItem,
-	expectSlicesCoverEveryRowOnce,
-	expectStartPastLastRowRefused,
 	expectTrickyFileLikePerItem,
 	LOG_FORMS,
 	OUTPUT_SHAPES,
 	TRICKY_FILE_FORMS,
 } from './ipLookupFileCases';
+import {
+	expectBadRowsAsErrorItemsInLine,
+	expectBadRowsInStatus,
+	expectBadRowsOnErrorOutput,
+	expectFirstBadRowStopsTheRun,
+	expectHeaderRowAutoByContent,
+	expectHeaderRowNoByPosition,
+	expectSlicesCoverEveryRowOnce,
+	expectStartPastLastRowRefused,
+} from './ipLookupFileRowCases';
 
 /**
  * IP Database Lookup, Input "CSV File", in n8n's filesystem binary mode: the log is read as a
