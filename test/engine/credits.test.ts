@@ -1,5 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { hintsOf } from '../harness/hints';
 import { runNode } from '../harness/run';
 import { sandboxCredential } from '../harness/sandboxCredentials';
 import { csvItem, leadsCsv } from '../nodes/csvHelpers';
@@ -52,8 +53,6 @@ function sentAfterFirstQuotaAnswer(service: string): number {
 }
 
 const errorOf = (item: INodeExecutionData) => item.json.error as IDataObject;
-const hintsOf = (run: Awaited<ReturnType<typeof runNode>>) =>
-	(run.run.data.resultData.runData.Node?.[0]?.hints ?? []).map((hint) => hint.message);
 
 describe('the plan runs out on the 3rd of 10 items, paced to 1 request a second (one in flight)', () => {
 	it('sends 3 requests; items 4-10 are not sent and say so, on the error output', async () => {

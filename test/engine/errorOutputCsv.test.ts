@@ -1,7 +1,15 @@
 import { csvItem, NEW_FILE_NODES, refusal, type FileNode } from '../nodes/csvHelpers';
 import { shortenRetryBudget } from '../harness/retryBudget';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { carrying, describeCase, lasting, nodeRun, type Case } from './errorOutputMatrix';
+import {
+	carrying,
+	expectFailuresInLine,
+	expectFailuresOnErrorOutput,
+	expectStopsWithTheFailure,
+	lasting,
+	nodeRun,
+	type Case,
+} from './errorOutputMatrix';
 
 /**
  * The error-output matrix for the CSV input of the service nodes (errorOutputMatrix.ts): a file that
@@ -32,6 +40,14 @@ const emailCsv = {
 /** Paced to one request a second, so one request is in flight at a time and the quota's order is fixed. */
 const oneAtATime = () => ({ requestsPerSecond: 1 });
 
+/** The descriptions of the errors that recur: a file that cannot be read, the service's own words, a row the used-up plan kept back. */
+const FILE_NOT_SENT =
+	"No row of item 2's file was sent, so it cost no credit. Fix the file or the parameter and run again.";
+const UNAVAILABLE = 'The service said: "Service temporarily unavailable."';
+const NO_CREDITS = 'The service said: "Insufficient API credits for this request."';
+const ROW_4_KEPT_BACK =
+	'CSV row 4 was not sent, so it cost nothing. Add credits or upgrade the plan, then run again for what was not sent.';
+
 const CASES: Case[] = [
 	{
 		name: 'Phone (CSV file): a file with an empty row between two good files',
@@ -40,7 +56,7 @@ const CASES: Case[] = [
 		foundInInput: true,
 		units: [
 			{ item: 0, row: 2 },
-			{ item: 1, fails: /^Invalid CSV file .*row 3 is empty/ },
+			{ item: 1, fails: /^Invalid CSV file .*row 3 is empty/, describedAs: FILE_NOT_SENT },
 			{ item: 2, row: 2 },
 		],
 		run: nodeRun(phoneCsv, [
@@ -56,7 +72,13 @@ const CASES: Case[] = [
 		foundInInput: true,
 		units: [
 			{ item: 0, row: 2 },
-			{ item: 0, row: 3, fails: /Invalid Phone \(row 3, column 1\): is required/ },
+			{
+				item: 0,
+				row: 3,
+				fails: /Invalid Phone \(row 3, column 1\): is required/,
+				describedAs:
+					'Row 3 was not sent, so it cost no credit. Fix its phone (column 1) in the file and run again.',
+			},
 			{ item: 0, row: 4 },
 		],
 		run: nodeRun(phoneCsv, [csvItem('phone,name\n+14152007986,Ann\n,Nobody\n+442079460018,Bob\n')]),
@@ -68,7 +90,11 @@ const CASES: Case[] = [
 		foundInInput: true,
 		units: [
 			{ item: 0, row: 2 },
-			{ item: 1, fails: /not valid CSV: Line 2 has text after the closing quote/ },
+			{
+				item: 1,
+				fails: /not valid CSV: Line 2 has text after the closing quote/,
+				describedAs: FILE_NOT_SENT,
+			},
 			{ item: 2, row: 2 },
 		],
 		run: nodeRun(emailCsv, [
@@ -84,7 +110,13 @@ const CASES: Case[] = [
 		foundInInput: true,
 		units: [
 			{ item: 0, row: 2 },
-			{ item: 0, row: 3, fails: /Invalid Email \(row 3, column 2\): is required/ },
+			{
+				item: 0,
+				row: 3,
+				fails: /Invalid Email \(row 3, column 2\): is required/,
+				describedAs:
+					'Row 3 was not sent, so it cost no credit. Fix its email (column 2) in the file and run again.',
+			},
 			{ item: 0, row: 4 },
 		],
 		run: nodeRun(emailCsv, [csvItem('name,email\nAnn,ann@acme.io\nNobody,\nBob,bob@acme.io\n')]),
@@ -95,7 +127,7 @@ const CASES: Case[] = [
 		service: 'email',
 		units: [
 			{ item: 0, row: 2 },
-			{ item: 0, row: 3, fails: /^CSV row 3: .*\(503\)/ },
+			{ item: 0, row: 3, fails: /^CSV row 3: .*\(503\)/, describedAs: UNAVAILABLE },
 			{ item: 0, row: 4 },
 		],
 		arrange: (box) => box.faultWhen('email', carrying('bob@acme.io'), lasting(503)),
@@ -110,8 +142,13 @@ const CASES: Case[] = [
 		stopDescribes: /Discarded: 1 row already answered \(and charged\)/,
 		units: [
 			{ item: 0, row: 2 },
-			{ item: 0, row: 3, fails: /^CSV row 3: .*used up \(422\)/ },
-			{ item: 0, row: 4, fails: /^CSV row 4 was not sent: the plan's API credits/ },
+			{ item: 0, row: 3, fails: /^CSV row 3: .*used up \(422\)/, describedAs: NO_CREDITS },
+			{
+				item: 0,
+				row: 4,
+				fails: /^CSV row 4 was not sent: the plan's API credits/,
+				describedAs: ROW_4_KEPT_BACK,
+			},
 		],
 		run: nodeRun({ ...phoneCsv, credential: oneAtATime }, [
 			csvItem('phone\n+14152007986\n+442079460018\n+33142685300\n'),
@@ -145,7 +182,12 @@ function fileNodeCases(node: FileNode): Case[] {
 			foundInInput: true,
 			units: [
 				{ item: 0, row: 2 },
-				{ item: 0, row: 3, fails: refusal(node, 3) },
+				{
+					item: 0,
+					row: 3,
+					fails: refusal(node, 3),
+					describedAs: `Row 3 was not sent, so it cost no credit. Fix its ${node.valueInSentence} (column 2) in the file and run again.`,
+				},
 				{ item: 0, row: 4 },
 			],
 			run: nodeRun(spec, [file(first, node.refused, third)]),
@@ -156,7 +198,7 @@ function fileNodeCases(node: FileNode): Case[] {
 			service: node.service,
 			units: [
 				{ item: 0, row: 2 },
-				{ item: 0, row: 3, fails: /^CSV row 3: .*\(503\)/ },
+				{ item: 0, row: 3, fails: /^CSV row 3: .*\(503\)/, describedAs: UNAVAILABLE },
 				{ item: 0, row: 4 },
 			],
 			arrange: (box) => box.faultWhen(node.service, carrying(second), lasting(503)),
@@ -171,16 +213,29 @@ function fileNodeCases(node: FileNode): Case[] {
 			stopDescribes: /Discarded: 1 row already answered \(and charged\)/,
 			units: [
 				{ item: 0, row: 2 },
-				{ item: 0, row: 3, fails: /^CSV row 3: .*used up \(422\)/ },
-				{ item: 0, row: 4, fails: /^CSV row 4 was not sent: the plan's API credits/ },
+				{ item: 0, row: 3, fails: /^CSV row 3: .*used up \(422\)/, describedAs: NO_CREDITS },
+				{
+					item: 0,
+					row: 4,
+					fails: /^CSV row 4 was not sent: the plan's API credits/,
+					describedAs: ROW_4_KEPT_BACK,
+				},
 			],
 			run: nodeRun({ ...spec, credential: oneAtATime }, [file(first, second, third)]),
 		},
 	];
 }
 
-for (const testCase of [...CASES, ...NEW_FILE_NODES.flatMap(fileNodeCases)])
-	describeCase(() => sandbox, testCase);
+describe.each([...CASES, ...NEW_FILE_NODES.flatMap(fileNodeCases)])('$name [$path]', (testCase) => {
+	it('Stop Workflow (default): the run stops with the failure, naming it', async () =>
+		await expectStopsWithTheFailure(sandbox, testCase));
+
+	it('Continue (using regular output): each failure a paired { error, description } item in line', async () =>
+		await expectFailuresInLine(sandbox, testCase));
+
+	it('Continue (using error output): answers in order on output 0, exactly the failures on output 1', async () =>
+		await expectFailuresOnErrorOutput(sandbox, testCase));
+});
 
 describe('what a failed CSV row says', () => {
 	// A failed row names its row: "row 67 was not sent", not "Item 1 was not sent" (the file's item); and the

@@ -5,7 +5,9 @@ import { startSandbox, type Sandbox } from '../sandbox/server';
 import { databaseControls } from '../sandbox/services/database';
 import {
 	carrying,
-	describeCase,
+	expectFailuresInLine,
+	expectFailuresOnErrorOutput,
+	expectStopsWithTheFailure,
 	keyOfAnotherService,
 	lasting,
 	nodeRun,
@@ -53,6 +55,9 @@ const ipDatabase = {
 	parameters: { database: '={{ $json.database }}', format: 'csv', output: 'archive' },
 };
 const ips = ['8.8.8.8', '999.1.1.1', '1.1.1.1'];
+/** The description of a lookup whose database file the node cannot read. */
+const NOT_A_DATABASE =
+	'The database file could not be used; nothing was looked up. Give the node the .mmdb or .csv file from the IP Database Download node (Output: Database File).';
 
 const CASES: Case[] = [
 	{
@@ -60,7 +65,16 @@ const CASES: Case[] = [
 		path: 'invalid input',
 		service: 'images',
 		foundInInput: true,
-		units: [{ item: 0 }, { item: 1, fails: /^Invalid Image URL \(url\)/ }, { item: 2 }],
+		units: [
+			{ item: 0 },
+			{
+				item: 1,
+				fails: /^Invalid Image URL \(url\)/,
+				describedAs:
+					'Item 2 was not sent, so it cost no credit. Fix Image URL (url) and run again.',
+			},
+			{ item: 2 },
+		],
 		run: nodeRun(
 			images,
 			valueItems('url', ['https://cdn.example.com/a.jpg', '', 'https://cdn.example.com/b.png']),
@@ -73,8 +87,17 @@ const CASES: Case[] = [
 		arrange: (box) => box.setQuota('images', 1),
 		units: [
 			{ item: 0 },
-			{ item: 1, fails: /used up \(422\)/ },
-			{ item: 2, fails: /^Item 3 was not sent: the plan's API credits/ },
+			{
+				item: 1,
+				fails: /used up \(422\)/,
+				describedAs: 'The service said: "Insufficient API credits for this request."',
+			},
+			{
+				item: 2,
+				fails: /^Item 3 was not sent: the plan's API credits/,
+				describedAs:
+					'Item 3 was not sent, so it cost nothing. Add credits or upgrade the plan, then run again for what was not sent.',
+			},
 		],
 		run: nodeRun(
 			{ ...images, credential: oneAtATime },
@@ -90,14 +113,26 @@ const CASES: Case[] = [
 		path: 'invalid input',
 		service: 'avatars',
 		foundInInput: true,
-		units: [{ item: 0 }, { item: 1, fails: /^Invalid Name \(name\): is required/ }, { item: 2 }],
+		units: [
+			{ item: 0 },
+			{
+				item: 1,
+				fails: /^Invalid Name \(name\): is required/,
+				describedAs: 'Item 2 was not sent, so it cost no credit. Fix Name (name) and run again.',
+			},
+			{ item: 2 },
+		],
 		run: nodeRun(avatars, valueItems('name', ['Ada Lovelace', '', 'Grace Hopper'])),
 	},
 	{
 		name: 'Avatars: a key of another service',
 		path: 'refused key',
 		service: 'avatars',
-		units: [0, 1, 2].map((item) => ({ item, fails: /API key was rejected \(401\)/ })),
+		units: [0, 1, 2].map((item) => ({
+			item,
+			fails: /API key was rejected \(401\)/,
+			describedAs: 'The service said: "Invalid API key provided."',
+		})),
 		run: nodeRun(
 			{ ...avatars, credential: keyOfAnotherService('screenshot') },
 			valueItems('name', ['Ada Lovelace', 'Alan Turing', 'Grace Hopper']),
@@ -108,7 +143,15 @@ const CASES: Case[] = [
 		path: 'invalid input',
 		service: 'screenshot',
 		foundInInput: true,
-		units: [{ item: 0 }, { item: 1, fails: /^Invalid URL \(url\)/ }, { item: 2 }],
+		units: [
+			{ item: 0 },
+			{
+				item: 1,
+				fails: /^Invalid URL \(url\)/,
+				describedAs: 'Item 2 was not sent, so it cost no credit. Fix URL (url) and run again.',
+			},
+			{ item: 2 },
+		],
 		run: nodeRun(
 			screenshot,
 			valueItems('url', ['https://example.com/pricing', 'not a url', 'https://example.com/']),
@@ -120,7 +163,11 @@ const CASES: Case[] = [
 		service: 'screenshot',
 		arrange: (box) =>
 			box.faultWhen('screenshot', carrying('https://example.com/broken'), lasting(500)),
-		units: [{ item: 0 }, { item: 1, fails: /\(500\)/ }, { item: 2 }],
+		units: [
+			{ item: 0 },
+			{ item: 1, fails: /\(500\)/, describedAs: 'The service said: "Internal server error."' },
+			{ item: 2 },
+		],
 		run: nodeRun(
 			screenshot,
 			valueItems('url', [
@@ -135,7 +182,16 @@ const CASES: Case[] = [
 		path: 'invalid input',
 		service: 'api',
 		foundInInput: true,
-		units: [{ item: 0 }, { item: 1, fails: /^Invalid Database \(database\)/ }, { item: 2 }],
+		units: [
+			{ item: 0 },
+			{
+				item: 1,
+				fails: /^Invalid Database \(database\)/,
+				describedAs:
+					'Item 2 was not sent, so it cost no credit. Fix Database (database) and run again.',
+			},
+			{ item: 2 },
+		],
 		run: nodeRun(ipDatabase, valueItems('database', ['ip-asn', 'ip-nothing', 'ip-security'])),
 	},
 	{
@@ -143,7 +199,11 @@ const CASES: Case[] = [
 		path: 'refused key',
 		service: 'api',
 		// The download service answers one 403 for an unknown key and a missing entitlement alike.
-		units: [0, 1].map((item) => ({ item, fails: /^The IP database download was refused \(403\)/ })),
+		units: [0, 1].map((item) => ({
+			item,
+			fails: /^The IP database download was refused \(403\)/,
+			describedAs: 'The service said: "Forbidden: this key may not download this database."',
+		})),
 		run: nodeRun(
 			{ ...ipDatabase, credential: keyOfAnotherService('vat') },
 			valueItems('database', ['ip-asn', 'ip-security']),
@@ -154,7 +214,16 @@ const CASES: Case[] = [
 		path: 'broken or missing database',
 		service: 'api',
 		arrange: (box) => databaseControls(box).failNextDownload('corrupted'),
-		units: [{ item: 0, fails: /is broken: its gzip data is broken/ }, { item: 1 }, { item: 2 }],
+		units: [
+			{
+				item: 0,
+				fails: /is broken: its gzip data is broken/,
+				describedAs:
+					'Nothing was output, so no broken file reaches the next step. Run the node again to download a fresh copy; the link is asked for anew each time.',
+			},
+			{ item: 1 },
+			{ item: 2 },
+		],
 		// One download at a time, so that the broken link is the first item's.
 		run: nodeRun(
 			{ ...ipDatabase, credential: oneAtATime },
@@ -167,7 +236,11 @@ const CASES: Case[] = [
 		service: 'none',
 		units: [
 			{ item: 0 },
-			{ item: 1, fails: /^Invalid IP Address \(ipAddress\): "999.1.1.1" is not an IPv4 address/ },
+			{
+				item: 1,
+				fails: /^Invalid IP Address \(ipAddress\): "999.1.1.1" is not an IPv4 address/,
+				describedAs: 'Item 2 was not looked up. Fix IP Address (ipAddress) and run again.',
+			},
 			{ item: 2 },
 		],
 		// Its items come from a node of the test's own: n8n merges each one's address and mark.
@@ -186,7 +259,11 @@ const CASES: Case[] = [
 		name: 'IP Database Lookup: a file that is no database',
 		path: 'broken or missing database',
 		service: 'none',
-		units: [0, 1, 2].map((item) => ({ item, fails: /^The file is neither an MMDB database/ })),
+		units: [0, 1, 2].map((item) => ({
+			item,
+			fails: /^The file is neither an MMDB database/,
+			describedAs: NOT_A_DATABASE,
+		})),
 		stopsWith: /"999.1.1.1" is not an IPv4 address|The file is neither an MMDB database/,
 		inputJson: (item) => ({ ip: ['8.8.8.8', '1.1.1.1', '9.9.9.9'][item] }),
 		run: async (_sandbox, onError) => {
@@ -200,4 +277,13 @@ const CASES: Case[] = [
 	},
 ];
 
-for (const testCase of CASES) describeCase(() => sandbox, testCase);
+describe.each(CASES)('$name [$path]', (testCase) => {
+	it('Stop Workflow (default): the run stops with the failure, naming it', async () =>
+		await expectStopsWithTheFailure(sandbox, testCase));
+
+	it('Continue (using regular output): each failure a paired { error, description } item in line', async () =>
+		await expectFailuresInLine(sandbox, testCase));
+
+	it('Continue (using error output): answers in order on output 0, exactly the failures on output 1', async () =>
+		await expectFailuresOnErrorOutput(sandbox, testCase));
+});

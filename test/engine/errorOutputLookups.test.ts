@@ -3,7 +3,9 @@ import { startSandbox, type Sandbox } from '../sandbox/server';
 import { VALID_IBANS } from './ibanRun';
 import {
 	carrying,
-	describeCase,
+	expectFailuresInLine,
+	expectFailuresOnErrorOutput,
+	expectStopsWithTheFailure,
 	keyOfAnotherService,
 	lasting,
 	nodeRun,
@@ -31,13 +33,26 @@ afterAll(async () => {
 /** Paced to one request a second, so one request is in flight at a time and the quota's order is fixed. */
 const oneAtATime = () => ({ requestsPerSecond: 1 });
 
+/** The descriptions of the errors that recur: the service's own words, and an item the used-up plan kept back. */
+const NO_CREDITS = 'The service said: "Insufficient API credits for this request."';
+const ITEM_3_KEPT_BACK =
+	'Item 3 was not sent, so it cost nothing. Add credits or upgrade the plan, then run again for what was not sent.';
+
 const CASES: Case[] = [
 	{
 		name: 'Phone (Value): an empty number between two good ones',
 		path: 'invalid input',
 		service: 'phone',
 		foundInInput: true,
-		units: [{ item: 0 }, { item: 1, fails: /^Invalid Phone \(phone\): is required/ }, { item: 2 }],
+		units: [
+			{ item: 0 },
+			{
+				item: 1,
+				fails: /^Invalid Phone \(phone\): is required/,
+				describedAs: 'Item 2 was not sent, so it cost no credit. Fix Phone (phone) and run again.',
+			},
+			{ item: 2 },
+		],
 		run: nodeRun(
 			{
 				type: 'abstractPhone',
@@ -55,8 +70,16 @@ const CASES: Case[] = [
 		stopDescribes: /Discarded: 1 item already answered \(and charged\)/,
 		units: [
 			{ item: 0 },
-			{ item: 1, fails: /credits for Phone Intelligence are used up \(422\)/ },
-			{ item: 2, fails: /^Item 3 was not sent: the plan's API credits/ },
+			{
+				item: 1,
+				fails: /credits for Phone Intelligence are used up \(422\)/,
+				describedAs: NO_CREDITS,
+			},
+			{
+				item: 2,
+				fails: /^Item 3 was not sent: the plan's API credits/,
+				describedAs: ITEM_3_KEPT_BACK,
+			},
 		],
 		run: nodeRun(
 			{
@@ -73,7 +96,15 @@ const CASES: Case[] = [
 		path: 'invalid input',
 		service: 'email',
 		foundInInput: true,
-		units: [{ item: 0 }, { item: 1, fails: /^Invalid Email \(email\): is required/ }, { item: 2 }],
+		units: [
+			{ item: 0 },
+			{
+				item: 1,
+				fails: /^Invalid Email \(email\): is required/,
+				describedAs: 'Item 2 was not sent, so it cost no credit. Fix Email (email) and run again.',
+			},
+			{ item: 2 },
+		],
 		run: nodeRun(
 			{
 				type: 'abstractEmail',
@@ -91,8 +122,16 @@ const CASES: Case[] = [
 		stopDescribes: /Discarded: 1 item already answered \(and charged\)/,
 		units: [
 			{ item: 0 },
-			{ item: 1, fails: /credits for Email Reputation are used up \(403\)/ },
-			{ item: 2, fails: /^Item 3 was not sent: the plan's API credits/ },
+			{
+				item: 1,
+				fails: /credits for Email Reputation are used up \(403\)/,
+				describedAs: NO_CREDITS,
+			},
+			{
+				item: 2,
+				fails: /^Item 3 was not sent: the plan's API credits/,
+				describedAs: ITEM_3_KEPT_BACK,
+			},
 		],
 		run: nodeRun(
 			{
@@ -114,6 +153,8 @@ const CASES: Case[] = [
 			{
 				item: 1,
 				fails: /^Invalid IP Address \(ipAddress\): must be an IPv4 address .*; got "not-an-ip"/,
+				describedAs:
+					'Item 2 was not sent, so it cost no credit. Fix IP Address (ipAddress) and run again.',
 			},
 			{ item: 2 },
 		],
@@ -131,7 +172,11 @@ const CASES: Case[] = [
 		path: 'service error after retries',
 		service: 'geo',
 		arrange: (box) => box.faultWhen('geo', carrying('9.9.9.9'), lasting(500)),
-		units: [{ item: 0 }, { item: 1, fails: /\(500\)/ }, { item: 2 }],
+		units: [
+			{ item: 0 },
+			{ item: 1, fails: /\(500\)/, describedAs: 'The service said: "Internal server error."' },
+			{ item: 2 },
+		],
 		run: nodeRun(
 			{
 				type: 'abstractIpGeolocation',
@@ -148,7 +193,12 @@ const CASES: Case[] = [
 		foundInInput: true,
 		units: [
 			{ item: 0 },
-			{ item: 1, fails: /^Invalid Domain \(domain\): is required/ },
+			{
+				item: 1,
+				fails: /^Invalid Domain \(domain\): is required/,
+				describedAs:
+					'Item 2 was not sent, so it cost no credit. Fix Domain (domain) and run again.',
+			},
 			{ item: 2 },
 		],
 		run: nodeRun(
@@ -164,7 +214,11 @@ const CASES: Case[] = [
 		name: 'Company: a key of another service',
 		path: 'refused key',
 		service: 'company',
-		units: [0, 1, 2].map((item) => ({ item, fails: /API key was rejected \(401\)/ })),
+		units: [0, 1, 2].map((item) => ({
+			item,
+			fails: /API key was rejected \(401\)/,
+			describedAs: 'The service said: "Invalid API key provided."',
+		})),
 		run: nodeRun(
 			{
 				type: 'abstractCompany',
@@ -180,7 +234,17 @@ const CASES: Case[] = [
 		path: 'invalid input',
 		service: 'holidays',
 		foundInInput: true,
-		units: [{ item: 0 }, { item: 1, fails: /^Invalid Country \(country\)/ }, { item: 2 }],
+		// The sandbox's calendars for 2025: 10 holidays in Germany, 13 in the United States.
+		units: [
+			{ item: 0, answers: 10 },
+			{
+				item: 1,
+				fails: /^Invalid Country \(country\)/,
+				describedAs:
+					'Item 2 was not sent, so it cost no credit. Fix Country (country) and run again.',
+			},
+			{ item: 2, answers: 13 },
+		],
 		run: nodeRun(
 			{
 				type: 'abstractHolidays',
@@ -198,7 +262,17 @@ const CASES: Case[] = [
 		path: 'invalid input',
 		service: 'vat',
 		foundInInput: true,
-		units: [{ item: 0 }, { item: 1, fails: /^Invalid Country \(countryCode\)/ }, { item: 2 }],
+		// The sandbox's rates: Germany's standard rate and 5 reduced ones, France's and 6.
+		units: [
+			{ item: 0, answers: 6 },
+			{
+				item: 1,
+				fails: /^Invalid Country \(countryCode\)/,
+				describedAs:
+					'Item 2 was not sent, so it cost no credit. Fix Country (countryCode) and run again.',
+			},
+			{ item: 2, answers: 7 },
+		],
 		run: nodeRun(
 			{
 				type: 'abstractVat',
@@ -213,7 +287,15 @@ const CASES: Case[] = [
 		path: 'invalid input',
 		service: 'iban',
 		foundInInput: true,
-		units: [{ item: 0 }, { item: 1, fails: /^Invalid IBAN \(iban\): is required/ }, { item: 2 }],
+		units: [
+			{ item: 0 },
+			{
+				item: 1,
+				fails: /^Invalid IBAN \(iban\): is required/,
+				describedAs: 'Item 2 was not sent, so it cost no credit. Fix IBAN (iban) and run again.',
+			},
+			{ item: 2 },
+		],
 		run: nodeRun(
 			{ type: 'abstractIban', service: 'iban', parameters: { iban: '={{ $json.iban }}' } },
 			valueItems('iban', [VALID_IBANS[0], '   ', VALID_IBANS[1]]),
@@ -224,7 +306,15 @@ const CASES: Case[] = [
 		path: 'service error after retries',
 		service: 'iban',
 		arrange: (box) => box.faultWhen('iban', carrying(VALID_IBANS[2]), lasting(503)),
-		units: [{ item: 0 }, { item: 1, fails: /\(503\)/ }, { item: 2 }],
+		units: [
+			{ item: 0 },
+			{
+				item: 1,
+				fails: /\(503\)/,
+				describedAs: 'The service said: "Service temporarily unavailable."',
+			},
+			{ item: 2 },
+		],
 		run: nodeRun(
 			{ type: 'abstractIban', service: 'iban', parameters: { iban: '={{ $json.iban }}' } },
 			valueItems('iban', [VALID_IBANS[0], VALID_IBANS[2], VALID_IBANS[1]]),
@@ -232,4 +322,13 @@ const CASES: Case[] = [
 	},
 ];
 
-for (const testCase of CASES) describeCase(() => sandbox, testCase);
+describe.each(CASES)('$name [$path]', (testCase) => {
+	it('Stop Workflow (default): the run stops with the failure, naming it', async () =>
+		await expectStopsWithTheFailure(sandbox, testCase));
+
+	it('Continue (using regular output): each failure a paired { error, description } item in line', async () =>
+		await expectFailuresInLine(sandbox, testCase));
+
+	it('Continue (using error output): answers in order on output 0, exactly the failures on output 1', async () =>
+		await expectFailuresOnErrorOutput(sandbox, testCase));
+});

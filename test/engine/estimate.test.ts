@@ -5,6 +5,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { sandboxWithEmptyStore, keptAnswers as kept } from '../harness/keptStore';
 import { newWorkflowId } from '../harness/retryOnFail';
+import { hintsOf } from '../harness/hints';
 import { retryExecution, runNode, type NodeRun, type RunResult } from '../harness/run';
 import { ROOT } from '../harness/root';
 import { sandboxCredential } from '../harness/sandboxCredentials';
@@ -330,17 +331,15 @@ describe('a file', () => {
 	});
 
 	it('a real run of a file of more than 1,000 rows has a hint that points to the option; one of 1,000 has none', async () => {
-		const hints = (result: RunResult) =>
-			(result.run.data.resultData.runData.Node?.[0]?.hints ?? []).map((hint) => hint.message);
 		const domains = (count: number) =>
 			Array.from({ length: count }, (_, index) => `acme${index % 50}.io`);
 		const large = await runCompany(domains(1001), {});
 		expect(large.error).toBeUndefined();
-		expect(hints(large)).toContain(
+		expect(hintsOf(large)).toContain(
 			'1,001 rows of a file in this run: to know what a run will cost before it pays, turn on Estimate Credits Only in Options (it counts the requests and sends none)',
 		);
 		const small = await runCompany(domains(1000), {});
-		expect(hints(small).filter((hint) => hint.includes('Estimate Credits Only'))).toEqual([]);
+		expect(hintsOf(small).filter((hint) => hint.includes('Estimate Credits Only'))).toEqual([]);
 	});
 });
 

@@ -8,6 +8,7 @@ import {
 	RETRY_ON_FAIL,
 } from '../harness/retryOnFail';
 import { keptAnswers as kept } from '../harness/keptStore';
+import { hintsOf } from '../harness/hints';
 import {
 	chainConnections,
 	retryExecution,
@@ -55,8 +56,6 @@ const paid = () => paidEmails(sandbox);
 const emails = (count: number, prefix = 'lead') =>
 	Array.from({ length: count }, (_, index) => `${prefix}${index + 1}@example.com`);
 const emailItems = (values: string[]) => values.map((email) => ({ json: { email } }));
-const hintsOf = (run: RunResult, node = 'Node', runIndex = 0) =>
-	(run.run.data.resultData.runData[node]?.[runIndex]?.hints ?? []).map((hint) => hint.message);
 
 interface EmailRun {
 	items: NodeRun['items'];

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { hintsOf } from '../harness/hints';
 import { runNode } from '../harness/run';
 import { sandboxCredential } from '../harness/sandboxCredentials';
 import { csvItem } from '../nodes/csvHelpers';
@@ -18,9 +19,6 @@ beforeAll(async () => {
 });
 afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.reset());
-
-const hintsOf = (run: Awaited<ReturnType<typeof runNode>>) =>
-	(run.run.data.resultData.runData.Node?.[0]?.hints ?? []).map((hint) => hint.message);
 
 const enrich = (domains: string[], options: IDataObject = {}) =>
 	runNode({

@@ -8,6 +8,7 @@ import {
 	RETRY_ON_FAIL,
 } from '../harness/retryOnFail';
 import { keptAnswers as kept } from '../harness/keptStore';
+import { hintsOf } from '../harness/hints';
 import { retryExecution, runNode, type NodeRun, type RunResult } from '../harness/run';
 import { sandboxCredential } from '../harness/sandboxCredentials';
 import { csvItem, leadsCsv } from '../nodes/csvHelpers';
@@ -35,8 +36,6 @@ const sent = () => sandbox.requests('email').map(valueOf);
 const paid = () => paidEmails(sandbox);
 const emails = (count: number) =>
 	Array.from({ length: count }, (_, index) => `lead${index + 1}@example.com`);
-const hintsOf = (run: RunResult, node = 'Node') =>
-	(run.run.data.resultData.runData[node]?.[0]?.hints ?? []).map((hint) => hint.message);
 
 /** The service refuses (400) the first request for `value`, and answers it after that. */
 function refuseOnce(value: string): void {

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { newWorkflowId } from '../harness/retryOnFail';
 import { keptAnswers as kept } from '../harness/keptStore';
+import { hintsOf } from '../harness/hints';
 import { retryExecution, runNode, runWorkflow, type NodeRun, type RunResult } from '../harness/run';
 import { sandboxCredential } from '../harness/sandboxCredentials';
 import { csvItem, leadsCsv } from '../nodes/csvHelpers';
@@ -39,8 +40,6 @@ const sent = () => sandbox.requests('email').length;
 const emails = (count: number) =>
 	Array.from({ length: count }, (_, index) => `lead${index + 1}@example.com`);
 const emailItems = (values: string[]) => values.map((email) => ({ json: { email } }));
-const hintsOf = (run: RunResult, node = 'Node') =>
-	(run.run.data.resultData.runData[node]?.[0]?.hints ?? []).map((hint) => hint.message);
 const CSV_ROWS = { input: 'csvFile', binaryPropertyName: 'data', emailColumn: 'email' };
 
 interface EmailRun {

@@ -1,6 +1,13 @@
+import { sandboxWithEmptyStore } from '../harness/keptStore';
 import { useBinaryMode } from '../harness/run';
-import { testRunFileCases } from './testRunFiles';
+import { expectDeletedFileSentAgain, expectSecondTestRunReusesFiles } from './testRunFiles';
 
+/** A test run that reuses a file, in n8n's filesystem binary mode (the files in n8n's store). */
 beforeAll(async () => await useBinaryMode('filesystem'));
+const sandbox = sandboxWithEmptyStore();
 
-testRunFileCases('filesystem');
+it('filesystem mode: the second test run sends nothing, and its files hold the same bytes', async () =>
+	await expectSecondTestRunReusesFiles(sandbox(), 'filesystem'));
+
+it('filesystem mode: a kept answer whose file n8n has deleted is not reused: the request is sent', async () =>
+	await expectDeletedFileSentAgain(sandbox()));

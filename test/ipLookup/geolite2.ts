@@ -46,6 +46,7 @@ export interface GeoLite2Run {
 	aliased: Comparison;
 }
 
+/** One file compared with mmdb-lib; each GeoLite2 file has a test file of its own, so that jest runs the three (6-18 s each) in parallel. */
 export function compareGeoLite2(fileName: string, seed: number): GeoLite2Run {
 	const file = readFileSync(path.join(GEOLITE2, fileName));
 	const database = openMmdbDatabase(file);
@@ -70,30 +71,24 @@ export function compareGeoLite2(fileName: string, seed: number): GeoLite2Run {
 	return { databaseType: database.databaseType, kind: database.kind, ipv4, ipv6, aliased };
 }
 
-/**
- * The comparison as tests, for one file. Each GeoLite2 file has a test file of its own that calls
- * this, so that jest runs the three (6-18 s each) in parallel.
- */
-export function describeGeoLite2(databaseType: string, seed: number): void {
-	describe(`${databaseType}.mmdb through the reader layer, against mmdb-lib`, () => {
-		const run = compareGeoLite2(`${databaseType}.mmdb`, seed);
+/** The file is read, not refused: its own database_type, and none of the three Abstract kinds. */
+export function expectReadAsStored(run: GeoLite2Run, databaseType: string): void {
+	expect(run.databaseType).toBe(databaseType);
+	expect(run.kind).toBeUndefined();
+}
 
-		test('read, not refused: its database_type, and none of the three Abstract kinds', () => {
-			expect(run.databaseType).toBe(databaseType);
-			expect(run.kind).toBeUndefined();
-		});
+export const FAMILIES = ['ipv4', 'ipv6', 'aliased'] as const;
 
-		test.each(['ipv4', 'ipv6', 'aliased'] as const)(
-			'%s addresses: the same records, misses, prefixes and networks',
-			(family) => {
-				const result = run[family];
-				expect(result.mismatches).toEqual([]);
-				expect(result.compared).toBe(result.hits + result.misses);
-				if (family !== 'aliased') expect(result.compared).toBe(COUNT);
-				// Both paths exercised: covered public addresses, and reserved or unallocated ones.
-				expect(result.hits).toBeGreaterThan(result.compared / 10);
-				expect(result.misses).toBeGreaterThan(family === 'aliased' ? 100 : 1000);
-			},
-		);
-	});
+/** For one family of addresses: the same records, misses, prefixes and networks as mmdb-lib. */
+export function expectSameAnswersAsMmdbLib(
+	run: GeoLite2Run,
+	family: (typeof FAMILIES)[number],
+): void {
+	const result = run[family];
+	expect(result.mismatches).toEqual([]);
+	expect(result.compared).toBe(result.hits + result.misses);
+	if (family !== 'aliased') expect(result.compared).toBe(COUNT);
+	// Both paths exercised: covered public addresses, and reserved or unallocated ones.
+	expect(result.hits).toBeGreaterThan(result.compared / 10);
+	expect(result.misses).toBeGreaterThan(family === 'aliased' ? 100 : 1000);
 }

@@ -72,6 +72,8 @@ export interface FileNode {
 	refused: string;
 	valueLabel: string;
 	rule: string;
+	/** How the description of a refused row names the value, inside its sentence. */
+	valueInSentence: string;
 }
 
 /** The start of a node's error for its refused value in row `row`, column 2 (a row's first line is named when it differs). */
@@ -95,6 +97,7 @@ export const EMAIL_FILE: FileNode = {
 	sent: (request) => String(request.fields.email ?? request.query.email),
 	refused: '   ',
 	valueLabel: 'Email',
+	valueInSentence: 'email',
 	rule: 'is required',
 };
 
@@ -118,6 +121,7 @@ export const FILE_NODES: FileNode[] = [
 		sent: query('ip_address'),
 		refused: '300.1.2.3',
 		valueLabel: 'IP Address',
+		valueInSentence: 'IP address',
 		rule: 'must be an IPv4 address',
 	},
 	{
@@ -133,6 +137,7 @@ export const FILE_NODES: FileNode[] = [
 		sent: query('domain'),
 		refused: 'acme io',
 		valueLabel: 'Domain',
+		valueInSentence: 'domain',
 		rule: 'must be a domain',
 	},
 	{
@@ -149,6 +154,7 @@ export const FILE_NODES: FileNode[] = [
 		sent: query('iban'),
 		refused: ' ',
 		valueLabel: 'IBAN',
+		valueInSentence: 'IBAN',
 		rule: 'is required',
 	},
 	{
@@ -164,6 +170,7 @@ export const FILE_NODES: FileNode[] = [
 		sent: query('vat_number'),
 		refused: '',
 		valueLabel: 'VAT Number',
+		valueInSentence: 'VAT number',
 		rule: 'is required',
 	},
 ];
