@@ -15,8 +15,8 @@ import {
 	resultFormatOf,
 	resultPropertyOf,
 	sliceOf,
-	type ColumnChoice,
 } from './csvParameterReaders';
+import type { CsvLookup } from './csvLookup';
 import { fileInputError } from './fileErrors';
 import { checkFile, sliceOfPlan, sliceUnits } from './filePasses';
 import { delimiterSummary, readAs } from './inputForm';
@@ -32,28 +32,6 @@ import { ResultFile } from './resultFile';
  */
 
 const BINARY_FIELD = fieldLabel(csvBinaryParameter);
-
-/** What a node tells the file input about its value: where it is, how it is checked, what the answer holds. */
-export interface CsvLookup<Prepared> {
-	column: ColumnChoice;
-	/** Whether a first-row cell looks like a value rather than a column name (for Auto). */
-	looksLikeValue(cell: string): boolean;
-	/** The columns of the service's answer in a result file (answerColumns.ts). */
-	answerColumns: readonly string[];
-	/** How a row's value is named in its errors: "Phone (row 7, column 1)". */
-	valueLabel: string;
-	/** The unit for one row's value; throws an input error (via `field`) for a value the node refuses. */
-	prepare(value: string, field: string): Prepared;
-	/**
-	 * For a service that may answer "no data" (IP geolocation's 204): what such an answer's record
-	 * says, or undefined for a record with data. A result file writes it in the row's status.
-	 */
-	noDataOf?(record: IDataObject): string | undefined;
-	/** For a service that answers some rows without a request: why, for the row's status (`skipped: ...`). */
-	skippedOf?(record: IDataObject): string;
-	/** The service's own request key (ServiceDefinition's), when it has one: rows are counted by it. */
-	requestKey?(prepared: Prepared): string | undefined;
-}
 
 /**
  * The units of an item's CSV file, for the engine's queue: the file read and checked whole

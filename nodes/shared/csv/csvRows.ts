@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { invalidInput } from '../engine/errors';
 import type { CsvRow } from './csv';
-import type { CsvLookup } from './csvInput';
+import type { CsvLookup } from './csvLookup';
 import type { ColumnChoice, HeaderRow } from './csvParameterReaders';
 import { fileInputError } from './fileErrors';
 

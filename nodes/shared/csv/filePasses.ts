@@ -6,7 +6,7 @@ import { invalidInput } from '../engine/errors';
 import { requestKey } from '../engine/requestKey';
 import { fieldLabel } from '../parameters/fieldLabel';
 import { CsvError, CsvParser, type CsvRow } from './csv';
-import type { CsvLookup } from './csvInput';
+import type { CsvLookup } from './csvLookup';
 import { MAX_CSV_ROWS, startAtRowOption } from './csvParameters';
 import type { CsvOutput, HeaderRow, ReaderDelimiter, Slice } from './csvParameterReaders';
 import { columnsOf, CSV_ROW_KEY, firstRowHeader, headerPosition, rowName } from './csvRows';

@@ -1,0 +1,31 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ColumnChoice } from './csvParameterReaders';
+
+/*
+ * The contract between a node and its file input: what csvFanOut (csvInput.ts) and the file
+ * passes (filePasses.ts) need to know of the node's value. Its own file, so that both read it
+ * without importing each other.
+ */
+
+/** What a node tells the file input about its value: where it is, how it is checked, what the answer holds. */
+export interface CsvLookup<Prepared> {
+	column: ColumnChoice;
+	/** Whether a first-row cell looks like a value rather than a column name (for Auto). */
+	looksLikeValue(cell: string): boolean;
+	/** The columns of the service's answer in a result file (answerColumns.ts). */
+	answerColumns: readonly string[];
+	/** How a row's value is named in its errors: "Phone (row 7, column 1)". */
+	valueLabel: string;
+	/** The unit for one row's value; throws an input error (via `field`) for a value the node refuses. */
+	prepare(value: string, field: string): Prepared;
+	/**
+	 * For a service that may answer "no data" (IP geolocation's 204): what such an answer's record
+	 * says, or undefined for a record with data. A result file writes it in the row's status.
+	 */
+	noDataOf?(record: IDataObject): string | undefined;
+	/** For a service that answers some rows without a request: why, for the row's status (`skipped: ...`). */
+	skippedOf?(record: IDataObject): string;
+	/** The service's own request key (ServiceDefinition's), when it has one: rows are counted by it. */
+	requestKey?(prepared: Prepared): string | undefined;
+}
