@@ -4,7 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 
 import { CsvParser, CsvScanner } from '../nodes/shared/csv/csv';
-import { CsvIndexBuilder } from '../nodes/shared/ipDatabases/csvIndex';
+import { CsvIndexBuilder } from '../nodes/shared/ipDatabases/csvIndexBuilder';
 import { describeNodeType } from '../test/harness/baseNodes';
 import { NodeTypes, PACKAGE_NAME, ROOT } from '../test/harness/nodeTypes';
 import {

@@ -3,7 +3,7 @@ import path from 'path';
 
 import type { IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 
-import { CsvIndexBuilder } from '../nodes/shared/ipDatabases/csvIndex';
+import { CsvIndexBuilder } from '../nodes/shared/ipDatabases/csvIndexBuilder';
 import { openMmdbDatabase } from '../nodes/shared/ipDatabases/mmdbDatabase';
 import type { IpDatabase } from '../nodes/shared/ipDatabases/lookupTypes';
 import { parseIpAddress } from '../nodes/shared/values/ipAddress';

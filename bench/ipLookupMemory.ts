@@ -17,7 +17,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 
 import { CsvScanner } from '../nodes/shared/csv/csv';
-import { CsvIndexBuilder } from '../nodes/shared/ipDatabases/csvIndex';
+import { CsvIndexBuilder } from '../nodes/shared/ipDatabases/csvIndexBuilder';
 import { parseDatabase } from '../nodes/shared/ipDatabases/databaseSource';
 import { describeNodeType } from '../test/harness/baseNodes';
 import { NodeTypes, PACKAGE_NAME, ROOT } from '../test/harness/nodeTypes';

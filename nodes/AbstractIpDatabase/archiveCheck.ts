@@ -116,7 +116,7 @@ export async function* gunzip(compressed: AsyncIterable<Uint8Array>): AsyncGener
 	const reader = stream.readable.getReader();
 	// The source's own failure (a broken transfer) is kept apart from the decompressor's.
 	let sourceError: unknown;
-	const pump = (async () => {
+	const sourceWritten = (async () => {
 		const source = compressed[Symbol.asyncIterator]();
 		for (;;) {
 			let next: IteratorResult<Uint8Array>;
@@ -143,7 +143,7 @@ export async function* gunzip(compressed: AsyncIterable<Uint8Array>): AsyncGener
 		for (;;) {
 			const step = await settle(reader.read());
 			if ('error' in step) {
-				await pump;
+				await sourceWritten;
 				if (sourceError !== undefined) throw sourceError;
 				throw new ArchiveError(
 					'gzip',
@@ -157,7 +157,7 @@ export async function* gunzip(compressed: AsyncIterable<Uint8Array>): AsyncGener
 	} finally {
 		// A consumer that stops early (an error further on) stops the download too.
 		if (!finished) await reader.cancel().catch(() => undefined);
-		await pump;
+		await sourceWritten;
 	}
 	if (sourceError !== undefined) throw sourceError;
 }

@@ -138,12 +138,12 @@ export async function storeArchive(
 ): Promise<StoredFile> {
 	const { body, expectedBytes } = bodyOf(download);
 	const counter = { bytes: 0 };
-	const tap = new TransformStream<Uint8Array, Uint8Array>(
+	const checkQueue = new TransformStream<Uint8Array, Uint8Array>(
 		{},
 		new ByteLengthQueuingStrategy({ highWaterMark: AHEAD_BYTES }),
 	);
-	const tapWriter = tap.writable.getWriter();
-	const checking = finish(databaseFileOf(gunzip(chunksOf(tap.readable)), target.format));
+	const checkQueueWriter = checkQueue.writable.getWriter();
+	const checking = finish(databaseFileOf(gunzip(chunksOf(checkQueue.readable)), target.format));
 	checking.catch(ignore);
 	let facts: ArchiveFacts | undefined;
 
@@ -152,18 +152,18 @@ export async function storeArchive(
 		try {
 			for await (const chunk of countedTransfer(body, expectedBytes, counter)) {
 				// The check may lag by up to AHEAD_BYTES; beyond that the download waits for it.
-				await Promise.race([tapWriter.ready, checking]);
-				tapWriter.write(chunk).catch(ignore);
+				await Promise.race([checkQueueWriter.ready, checking]);
+				checkQueueWriter.write(chunk).catch(ignore);
 				if (held) yield held;
 				held = chunk;
 			}
-			const closed = tapWriter.close();
+			const closed = checkQueueWriter.close();
 			closed.catch(ignore);
 			await Promise.race([closed, checking]);
 			facts = await checking;
 		} finally {
 			// Stopped early (a failed check, a failed store): stop the check and the download too.
-			if (!facts) await tapWriter.abort(new Error('stopped')).catch(ignore);
+			if (!facts) await checkQueueWriter.abort(new Error('stopped')).catch(ignore);
 		}
 		if (held) yield held;
 	}

@@ -17,13 +17,8 @@ import { geoip2Connection, geoip2Location, hasGeoip2Location } from './geoip2Sha
 import { missItem, missReason, noFlags } from './misses';
 
 /**
- * An item's answer from the databases it was looked up in.
- * - One database: as version 1 always answered (saved workflows rely on it): As Stored is the
- *   record plus `network` at the top; Like the API is the part that database covers.
- * - Several: As Stored puts each database's record (with its `network`) under its own key
- *   (`geolocation`, `asn`, `security`; a foreign file of unknown layout under its database_type);
- *   Like the API is the live API's whole record: location, `connection` and `security`, the
- *   fields of a database not given null.
+ * An item's answer from the databases it was looked up in, in the Output Shape chosen (As Stored,
+ * or Like the API: the live IP Geolocation API's record).
  */
 
 export type Shape = 'asStored' | 'likeTheApi';
@@ -62,6 +57,14 @@ export function checkShape(role: DatabaseRole, shape: Shape): void {
 	);
 }
 
+/**
+ * - One database: as version 1 always answered (saved workflows rely on it): As Stored is the
+ *   record plus `network` at the top; Like the API is the part that database covers.
+ * - Several: As Stored puts each database's record (with its `network`) under its own key
+ *   (`geolocation`, `asn`, `security`; a foreign file of unknown layout under its database_type);
+ *   Like the API is the live API's whole record: location, `connection` and `security`, the
+ *   fields of a database not given null.
+ */
 export function answer(looked: Looked[], ipAddress: string, shape: Shape): IDataObject {
 	if (looked.length === 1) return singleAnswer(looked[0], ipAddress, shape);
 	return shape === 'likeTheApi' ? wholeAnswer(looked, ipAddress) : storedAnswers(looked, ipAddress);

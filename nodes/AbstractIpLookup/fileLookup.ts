@@ -6,43 +6,28 @@ import { AnswerFlattener } from '../shared/csv/answerColumns';
 import { CsvError, CsvScanner, csvField, csvFields } from '../shared/csv/csv';
 import { resultFileName } from '../shared/csv/csvInput';
 import {
-	columnOf,
-	headerRowOf,
-	inputDelimiterOf,
-	nameWithoutHeaderRow,
-	outputOf,
-	resultFormatOf,
-	resultPropertyOf,
-	sliceOf,
 	type ColumnChoice,
 	type HeaderRow,
+	headerRowOf,
+	inputDelimiterOf,
+	outputOf,
 	type ReaderDelimiter,
+	resultPropertyOf,
 	type Slice,
+	sliceOf,
 } from '../shared/csv/csvParameterReaders';
-import {
-	columnsOf,
-	CSV_ROW_KEY,
-	firstRowHeader,
-	headerPosition,
-	rowName,
-} from '../shared/csv/csvRows';
+import { columnsOf, CSV_ROW_KEY, firstRowHeader, headerPosition } from '../shared/csv/csvRows';
 import { chunksOf } from '../shared/csv/fileChunks';
-import {
-	delimiterRule,
-	delimiterSummary,
-	readAs,
-	readerDelimiter,
-	type InputForm,
-} from '../shared/csv/inputForm';
+import { delimiterRule, delimiterSummary, type InputForm, readAs } from '../shared/csv/inputForm';
 import { ResultFile } from '../shared/csv/resultFile';
-import { CsvCellWriter, type CsvFormat } from '../shared/csv/csvWriter';
+import { CsvCellWriter } from '../shared/csv/csvWriter';
 import { errorItem } from '../shared/engine/errorItems';
 import { parseIpAddress } from '../shared/values/ipAddress';
 import { AddressMemo } from './addressMemo';
-import { addressRule } from './address';
 import { inputError, text } from './databaseChoice';
-import { addressColumn } from './properties';
 import { answerColumnsOf } from './fileColumns';
+import { addressColumnOf, FILE_FIELD, fileError, fileRule, formatOf, rowError } from './fileErrors';
+import { eachRow, type Row } from './fileRows';
 import type { OpenedDatabases } from './openDatabases';
 
 /**
@@ -53,8 +38,6 @@ import type { OpenedDatabases } from './openDatabases';
  * address of the slice, so that a bad row stops the run before any output; the second pass looks
  * the rows up and writes them out as it reads them.
  */
-
-export const FILE_FIELD = 'CSV Binary Field (csvBinaryPropertyName)';
 
 /**
  * Answers the memo holds: as items' JSON (about 1 KB each), or as a result file's CSV text (about
@@ -76,12 +59,6 @@ interface FileShape {
 	inputStream?: NodeJS.ReadableStream;
 	/** The file's delimiter (given, from a `sep=` line or detected from its first rows) and whether it has a byte order mark. */
 	form: InputForm;
-}
-
-interface Row {
-	number: number;
-	line: number;
-	fields: string[];
 }
 
 /** The output items of one input item's file; throws for a file or parameter the item cannot use. */
@@ -221,68 +198,6 @@ function sliceHint(
 	});
 }
 
-/** The result file's form (csvParameterReaders' resultFormatOf); a bad option is an error of the whole file. */
-function formatOf(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	options: IDataObject,
-	form: InputForm,
-): CsvFormat {
-	try {
-		return resultFormatOf(ctx, itemIndex, options, form);
-	} catch (error) {
-		throw fileError(error as NodeOperationError);
-	}
-}
-
-/** The column holding the addresses, read as every file-taking node reads its column. */
-function addressColumnOf(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	headerRow: HeaderRow,
-): ColumnChoice {
-	try {
-		const column = columnOf(ctx, itemIndex, addressColumn);
-		if ('name' in column && headerRow === 'no') throw nameWithoutHeaderRow(ctx, itemIndex, column);
-		return column;
-	} catch (error) {
-		throw fileError(error as NodeOperationError);
-	}
-}
-
-/** An error of the whole file: it says that no row of it was looked up. */
-function fileError(error: NodeOperationError): NodeOperationError {
-	const itemIndex = (error.context?.itemIndex as number | undefined) ?? 0;
-	error.description = `No row of item ${itemIndex + 1}'s file was looked up. Fix the file or the parameter and run again.`;
-	return error;
-}
-
-const fileRule = (ctx: IExecuteFunctions, itemIndex: number, rule: string) =>
-	fileError(
-		new NodeOperationError(ctx.getNode(), `Invalid CSV file in ${FILE_FIELD}: ${rule}`, {
-			itemIndex,
-		}),
-	);
-
-/** Why a row's address cannot be looked up, naming the row and column as the file shows them. */
-function rowError(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	row: Row,
-	shape: Pick<FileShape, 'position' | 'header' | 'form'>,
-	cell: string | undefined,
-): NodeOperationError {
-	const named = shape.header?.[shape.position - 1]?.trim();
-	const field = `IP Address (${rowName(row)}, column ${shape.position}${named ? ` "${named}"` : ''})`;
-	const rule =
-		cell === undefined
-			? `the row has no column ${shape.position}: it has ${row.fields.length} column${row.fields.length === 1 ? '' : 's'}, ${readAs(shape.form.delimiter, shape.form.delimiterSource)}`
-			: (addressRule(text(cell)) ?? 'is not an address');
-	const error = inputError(ctx, itemIndex, field, rule);
-	error.description = `Row ${row.number} was not looked up. Fix its address (column ${shape.position}) in the file and run again.`;
-	return error;
-}
-
 /**
  * The first pass: header (Header Row, the column by name or position), the widest row, the last
  * row, the slice's first and last rows; with On Error stopping, each address of the slice checked.
@@ -390,35 +305,4 @@ async function fileShape(
 		);
 	}
 	return shape;
-}
-
-/** The second pass: each row of the slice, in order, read as the file streams; the rest of the file is not read. */
-async function eachRow(
-	ctx: IExecuteFunctions,
-	meta: IBinaryData,
-	shape: FileShape,
-	handle: (row: Row) => Promise<void>,
-): Promise<void> {
-	const rows: Row[] = [];
-	const scanner = new CsvScanner(
-		(record) => {
-			if (record.number >= shape.firstRow && record.number <= shape.lastRow) {
-				rows.push({ number: record.number, line: record.line, fields: csvFields(record) });
-			}
-		},
-		{ delimiter: readerDelimiter(shape.form) },
-	);
-	const handOut = async () => {
-		for (let index = 0; index < rows.length; index++) await handle(rows[index]);
-		const last = rows.length > 0 ? rows[rows.length - 1].number : 0;
-		rows.length = 0;
-		return last;
-	};
-	for await (const chunk of chunksOf(ctx, meta)) {
-		scanner.push(chunk);
-		// Past the slice: leaving the loop closes the stream.
-		if ((await handOut()) >= shape.lastRow) return;
-	}
-	scanner.end();
-	await handOut();
 }

@@ -5,7 +5,7 @@
  */
 import { parse as oracleParse } from 'csv-parse/sync';
 
-import { CsvIndexBuilder, parseCidr } from '../../nodes/shared/ipDatabases/csvIndex';
+import { CsvIndexBuilder, parseCidr } from '../../nodes/shared/ipDatabases/csvIndexBuilder';
 import { maskedIpv6Halves, plainIpv4Network } from '../../nodes/shared/ipDatabases/csvNetwork';
 import { ByteKeys } from '../../nodes/shared/ipDatabases/byteKeys';
 import { recordFromCsv } from '../../nodes/shared/ipDatabases/databaseKinds';

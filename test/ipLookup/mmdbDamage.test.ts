@@ -1,4 +1,5 @@
-import { MmdbError, MmdbReader } from '../../dist/nodes/shared/ipDatabases/mmdbReader';
+import { MmdbError } from '../../dist/nodes/shared/ipDatabases/mmdbDecoder';
+import { MmdbReader } from '../../dist/nodes/shared/ipDatabases/mmdbReader';
 import { parseIpAddress } from '../../dist/nodes/shared/values/ipAddress';
 import { databaseFileOf } from '../sandbox/ipDatabases/archives';
 import { edgesOf, random32 } from './mmdbCompare';

@@ -4,7 +4,8 @@ import { runInNewContext } from 'vm';
 
 import { Reader, type Response } from 'mmdb-lib';
 
-import { MmdbError, MmdbReader } from '../../dist/nodes/shared/ipDatabases/mmdbReader';
+import { MmdbError } from '../../dist/nodes/shared/ipDatabases/mmdbDecoder';
+import { MmdbReader } from '../../dist/nodes/shared/ipDatabases/mmdbReader';
 import { parseIpAddress } from '../../dist/nodes/shared/values/ipAddress';
 import { databaseFileOf } from '../sandbox/ipDatabases/archives';
 import { DATABASES, mmdbRecord, rowsOf } from '../sandbox/ipDatabases/records';

@@ -22,13 +22,9 @@
  * The scanning is in csvScanner.ts (records as byte ranges); this file makes strings of them.
  */
 
-import {
-	CsvError,
-	CsvScanner,
-	SepLineError,
-	type CsvRecord,
-	type CsvScannerOptions,
-} from './csvScanner';
+import { SepLineError } from './csvFileStart';
+import { CsvError, type CsvRecord } from './csvRecord';
+import { CsvScanner, type CsvScannerOptions } from './csvScanner';
 import { AmbiguousDelimiterError, delimiterName, type DelimiterSource } from './delimiter';
 
 export {

@@ -1,71 +1,17 @@
 /**
  * The byte level of the package's CSV parser (RFC 4180, rules in csv.ts): it finds records and
- * fields and hands each record over as byte ranges, without making a string. `CsvParser` (csv.ts)
- * turns them into strings; a caller that needs only some fields as text (the IP lookup's CSV
- * index, files of hundreds of MB) reads the ranges itself and decodes only what it keeps.
- *
- * Two paths:
- * - fast: a record that lies whole in the chunk, whose quoted fields hold neither a doubled
- *   quote nor a line break (nearly every record of a real export), is read in one pass and its
- *   ranges point into the chunk itself;
- * - careful: any other record (one that spans chunks, `""` inside quotes, line breaks inside
- *   quotes, malformed text) goes through the byte-by-byte state machine, which copies the
- *   fields' unescaped bytes into the scanner's own buffer and points the ranges there.
- * Both give the same fields; the oracle tests in test/shared/csv.test.ts hold them to it.
+ * fields and hands each record over as byte ranges, without making a string, so that a caller
+ * needing only some fields (the IP lookup's CSV index, files of hundreds of MB) decodes only those.
+ * A plain record is read in one pass (plainRecord.ts); any other takes the careful path, the
+ * byte-by-byte state machine below, which copies its unescaped bytes into the scanner's buffer.
+ * Both give the same fields; the oracle tests in test/shared/csvScanner.test.ts hold them to it.
  */
 
-import {
-	detectDelimiter,
-	delimiterName,
-	sepLine,
-	SEP_LINE_BYTES,
-	type DelimiterSource,
-} from './delimiter';
-
-export class CsvError extends Error {
-	constructor(
-		message: string,
-		readonly line: number,
-	) {
-		super(message);
-		this.name = 'CsvError';
-	}
-}
-
-/**
- * One record as byte ranges: field k is bytes[starts[k], ends[k]), unescaped (no enclosing
- * quotes, `""` already one quote). The object and its arrays are reused for the next record:
- * read it inside the callback, keep nothing from it.
- */
-export interface CsvRecord {
-	/** the chunk being scanned (fast path) or the scanner's own buffer (careful path) */
-	bytes: Buffer;
-	count: number;
-	starts: Int32Array;
-	ends: Int32Array;
-	/**
-	 * Fast path only: the record's text as written is bytes[rawStart, rawEnd) (line end excluded),
-	 * so equal raw bytes mean equal fields. -1 on the careful path.
-	 */
-	rawStart: number;
-	rawEnd: number;
-	/** every field byte is ASCII (< 0x80); known on the fast path, false on the careful one */
-	ascii: boolean;
-	/** 1-based record number */
-	number: number;
-	/** first physical line of the record (1-based; a CRLF is one line break) */
-	line: number;
-	/** byte offset of the record's start in the input (a skipped BOM counts) */
-	offset: number;
-}
-
-const COMMA = 0x2c;
-const SEMICOLON = 0x3b;
-const TAB = 0x09;
-const QUOTE = 0x22;
-const LF = 0x0a;
-const CR = 0x0d;
-const BOM = [0xef, 0xbb, 0xbf];
+import { Byte } from './csvBytes';
+import { CsvFileStart } from './csvFileStart';
+import { CsvError, emptyRecord, growFields, type CsvRecord } from './csvRecord';
+import type { DelimiterSource } from './delimiter';
+import { NOT_PLAIN, readPlainRecord } from './plainRecord';
 
 const enum State {
 	/** at the first byte of a field (or of a record, when `atRecordStart`) */
@@ -78,18 +24,6 @@ const enum State {
 	AfterCr,
 }
 
-/** The fast path gave the record to the careful path. */
-const CAREFUL = -1;
-
-/**
- * Bytes held to find the delimiter (delimiter.ts reads the first rows together): the first rows of
- * a bulk file are in them, and holding them costs nothing next to a file of many MB.
- */
-const SNIFF_LIMIT = 64 * 1024;
-
-/** Bytes held at the start to see a byte order mark and a `sep=` line. */
-const PRELUDE_BYTES = BOM.length + SEP_LINE_BYTES;
-
 export interface CsvScannerOptions {
 	/**
 	 * The byte between fields: `,` (the default), `;` or a tab; 'detect' decides it from a first
@@ -98,14 +32,6 @@ export interface CsvScannerOptions {
 	 * files are comma files and keep the default.
 	 */
 	delimiter?: ',' | ';' | '\t' | 'detect';
-}
-
-/** A `sep=` line the reader cannot follow, or one that contradicts the delimiter given. */
-export class SepLineError extends Error {
-	constructor(message: string) {
-		super(message);
-		this.name = 'SepLineError';
-	}
 }
 
 export class CsvScanner {
@@ -127,63 +53,32 @@ export class CsvScanner {
 	private bufferLength = 0;
 	/** careful path: where the current field's bytes begin in `buffer` */
 	private fieldBegin = 0;
-	/** the first bytes of the input (a copy), held until it is known whether they are a BOM and a `sep=` line */
-	private head: Uint8Array | undefined = new Uint8Array(0);
+	/** The input's first bytes, until what they say is known (undefined after). */
+	private start: CsvFileStart | undefined;
 	/** The byte between fields (known once the first rows are read when detected). */
 	delimiter: number;
 	/** Where the delimiter came from: given, a `sep=` line, or the first rows. */
 	delimiterSource: DelimiterSource = 'given';
 	/** Whether the input started with a UTF-8 byte order mark (known after its first three bytes). */
 	byteOrderMark = false;
-	/** Detecting the delimiter: the input's first chunks (copies), until they hold SNIFF_LIMIT bytes or the end. */
-	private sniffed: Uint8Array[] | undefined;
-	private sniffedLength = 0;
-	private readonly detect: boolean;
 
-	private readonly record: CsvRecord = {
-		bytes: Buffer.alloc(0),
-		count: 0,
-		starts: new Int32Array(32),
-		ends: new Int32Array(32),
-		rawStart: -1,
-		rawEnd: -1,
-		ascii: false,
-		number: 0,
-		line: 1,
-		offset: 0,
-	};
+	private readonly record: CsvRecord = emptyRecord();
 
 	constructor(
 		private readonly onRecord: (record: CsvRecord) => void,
 		options: CsvScannerOptions = {},
 	) {
-		const delimiter = options.delimiter ?? ',';
-		this.detect = delimiter === 'detect';
-		this.delimiter = this.detect ? COMMA : delimiter.charCodeAt(0);
+		this.start = new CsvFileStart(options.delimiter ?? ',');
+		this.delimiter = this.start.delimiter;
 	}
 
 	push(chunk: Uint8Array): void {
-		if (this.head !== undefined) {
-			const held = this.head;
-			const joined = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
-			if (joined.length < PRELUDE_BYTES) {
-				// A copy: the caller may reuse its chunk.
-				this.head = Uint8Array.from(joined);
-				return;
-			}
-			this.head = undefined;
-			chunk = this.prelude(joined, false);
-		}
-		this.scanOrSniff(chunk);
+		if (this.start === undefined) this.scan(chunk);
+		else this.scanKnown(this.start.push(chunk));
 	}
 
 	end(): void {
-		if (this.head !== undefined) {
-			const held = this.head;
-			this.head = undefined;
-			this.scanOrSniff(this.prelude(held, true));
-		}
-		if (this.sniffed !== undefined) this.stopSniffing(true);
+		if (this.start !== undefined) this.scanKnown(this.start.end());
 		switch (this.state) {
 			case State.FieldStart:
 				// After a comma the record has a last, empty field; at a record start there is no record.
@@ -206,60 +101,18 @@ export class CsvScanner {
 	}
 
 	/**
-	 * The input's first bytes: a byte order mark and a `sep=` line skipped (offsets and line numbers
-	 * still count them), the delimiter taken from the line; returns the rest to scan. `whole`: the
-	 * bytes are the whole input.
+	 * What the input's start says so far (its marks are skipped: offsets and line numbers still
+	 * count them); once it is known (`bytes` given), the bytes it held are scanned.
 	 */
-	private prelude(bytes: Uint8Array, whole: boolean): Uint8Array {
-		let at = 0;
-		if (bytes[0] === BOM[0] && bytes[1] === BOM[1] && bytes[2] === BOM[2]) {
-			this.byteOrderMark = true;
-			at = BOM.length;
-		}
-		const sep = sepLine(bytes, at, whole);
-		if (sep) {
-			if (sep.delimiter !== COMMA && sep.delimiter !== SEMICOLON && sep.delimiter !== TAB) {
-				throw new SepLineError(
-					`its first line says sep=${String.fromCharCode(sep.delimiter)}, a delimiter this node cannot read (a comma, a semicolon or a tab): save the file with one of those`,
-				);
-			}
-			if (!this.detect && sep.delimiter !== this.delimiter) {
-				throw new SepLineError(
-					`its first line says sep=${String.fromCharCode(sep.delimiter)} (${delimiterName(sep.delimiter)}), but Delimiter is ${delimiterName(this.delimiter)}: set Delimiter to Detect or to ${delimiterName(sep.delimiter)}`,
-				);
-			}
-			if (this.detect) {
-				this.delimiter = sep.delimiter;
-				this.delimiterSource = 'sepLine';
-			}
-			at += sep.length;
-			this.line++;
-		} else if (this.detect) {
-			this.sniffed = [];
-		}
-		this.base = at;
-		return bytes.subarray(at);
-	}
-
-	/** Scans the chunk, or holds it while the delimiter is still to be found. */
-	private scanOrSniff(chunk: Uint8Array): void {
-		if (this.sniffed === undefined) {
-			this.scan(chunk);
-			return;
-		}
-		// A copy: the caller may reuse its chunk.
-		this.sniffed.push(new Uint8Array(chunk));
-		this.sniffedLength += chunk.length;
-		if (this.sniffedLength >= SNIFF_LIMIT) this.stopSniffing(false);
-	}
-
-	/** The delimiter from the bytes held (`whole`: they are the whole input), which are then scanned. */
-	private stopSniffing(whole: boolean): void {
-		const held = this.sniffed ?? [];
-		this.sniffed = undefined;
-		const bytes = held.length === 1 ? held[0] : Buffer.concat(held);
-		this.delimiter = detectDelimiter(bytes, whole);
-		this.delimiterSource = 'detected';
+	private scanKnown(bytes: Uint8Array | undefined): void {
+		const start = this.start!;
+		this.delimiter = start.delimiter;
+		this.delimiterSource = start.delimiterSource;
+		this.byteOrderMark = start.byteOrderMark;
+		this.line = 1 + start.skippedLines;
+		this.base = start.skippedBytes;
+		if (bytes === undefined) return;
+		this.start = undefined;
 		if (bytes.length > 0) this.scan(bytes);
 	}
 
@@ -270,9 +123,9 @@ export class CsvScanner {
 		let i = 0;
 		while (i < n) {
 			if (this.atRecordStart && this.state === State.FieldStart) {
-				const next = this.fastRecord(bytes, i, n);
-				if (next !== CAREFUL) {
-					i = next;
+				const end = readPlainRecord(this.record, bytes, i, n, this.delimiter);
+				if (end !== NOT_PLAIN) {
+					i = this.endPlainRecord(bytes, i, end, n);
 					continue;
 				}
 			}
@@ -281,82 +134,20 @@ export class CsvScanner {
 		this.base += n;
 	}
 
-	/**
-	 * Reads the record starting at `i` in one pass if it lies whole in the chunk and needs no
-	 * unescaping; returns the index after its line end, or CAREFUL (nothing consumed).
-	 */
-	private fastRecord(bytes: Buffer, i: number, n: number): number {
+	/** Hands over the record the fast path read from `i` to its line end at `end`; returns the index after that. */
+	private endPlainRecord(bytes: Buffer, i: number, end: number, n: number): number {
 		const record = this.record;
-		const delimiter = this.delimiter;
-		// Every byte that ends an unquoted field is at most this: most bytes are past with one comparison.
-		const highest = delimiter > CR ? delimiter : CR;
-		let { starts, ends } = record;
-		let count = 0;
-		let high = 0;
-		let position = i;
-		let b = 0;
-		for (;;) {
-			let fieldStart = position;
-			let fieldEnd: number;
-			if (position < n && bytes[position] === QUOTE) {
-				// A quoted field: up to the next quote, which must close it (not `""`, no line break inside).
-				fieldStart = ++position;
-				while (position < n) {
-					b = bytes[position];
-					// All three are below 0x2d: most bytes are past with one comparison.
-					if (b <= COMMA && (b === QUOTE || b === LF || b === CR)) break;
-					high |= b;
-					position++;
-				}
-				if (position + 1 >= n || b !== QUOTE) return CAREFUL;
-				fieldEnd = position++;
-				b = bytes[position];
-				if (b !== delimiter && b !== LF && b !== CR) return CAREFUL; // `""` or text after the quote
-			} else {
-				while (position < n) {
-					b = bytes[position];
-					if (b <= highest && (b === delimiter || b === LF || b === CR)) break;
-					high |= b;
-					position++;
-				}
-				if (position >= n) return CAREFUL; // the record goes on in the next chunk
-				fieldEnd = position;
-			}
-			if (count === starts.length) ({ starts, ends } = this.growFields());
-			starts[count] = fieldStart;
-			ends[count] = fieldEnd;
-			count++;
-			if (b !== delimiter) break;
-			position++;
-		}
-		// `position` is at the record's CR or LF.
-		record.bytes = bytes;
-		record.count = count;
-		record.rawStart = i;
-		record.rawEnd = position;
-		record.ascii = high < 0x80;
 		record.number = ++this.recordNumber;
 		record.line = this.line;
 		record.offset = this.base + i;
 		this.line++;
-		let next = position + 1;
-		if (b === CR) {
+		let next = end + 1;
+		if (bytes[end] === Byte.Cr) {
 			if (next === n) this.state = State.AfterCr;
-			else if (bytes[next] === LF) next++;
+			else if (bytes[next] === Byte.Lf) next++;
 		}
 		this.onRecord(record);
 		return next;
-	}
-
-	private growFields(): CsvRecord {
-		const record = this.record;
-		const starts = new Int32Array(record.starts.length * 2);
-		const ends = new Int32Array(record.ends.length * 2);
-		starts.set(record.starts);
-		ends.set(record.ends);
-		record.starts = starts;
-		record.ends = ends;
-		return record;
 	}
 
 	/**
@@ -373,7 +164,7 @@ export class CsvScanner {
 		while (i < n) {
 			switch (this.state) {
 				case State.AfterCr:
-					if (bytes[i] === LF) i++;
+					if (bytes[i] === Byte.Lf) i++;
 					this.state = State.FieldStart;
 					break;
 
@@ -386,14 +177,14 @@ export class CsvScanner {
 					}
 					this.fieldBegin = this.bufferLength;
 					const b = bytes[i];
-					if (b === QUOTE) {
+					if (b === Byte.Quote) {
 						this.state = State.Quoted;
 						this.quoteLine = this.line;
 						start = ++i;
 					} else if (b === this.delimiter) {
 						this.endField();
 						i++;
-					} else if (b === LF || b === CR) {
+					} else if (b === Byte.Lf || b === Byte.Cr) {
 						this.endCarefulRecord();
 						i = this.lineBreak(b, i);
 					} else {
@@ -409,14 +200,14 @@ export class CsvScanner {
 					let b = 0;
 					while (j < n) {
 						b = bytes[j];
-						if (b === delimiter || b === LF || b === CR) break;
+						if (b === delimiter || b === Byte.Lf || b === Byte.Cr) break;
 						j++;
 					}
 					if (j === n) {
 						i = n;
 						break;
 					}
-					this.carry(bytes, start, j);
+					this.copyToBuffer(bytes, start, j);
 					if (b === delimiter) {
 						this.endField();
 						this.state = State.FieldStart;
@@ -433,18 +224,18 @@ export class CsvScanner {
 					let b = 0;
 					if (this.quotedCr && j < n) {
 						// The CR ending the previous chunk was counted; an LF here is the same break.
-						if (bytes[j] === LF) j++;
+						if (bytes[j] === Byte.Lf) j++;
 						this.quotedCr = false;
 					}
 					while (j < n) {
 						b = bytes[j];
-						if (b === QUOTE) break;
-						if (b === LF) {
+						if (b === Byte.Quote) break;
+						if (b === Byte.Lf) {
 							this.line++;
-						} else if (b === CR) {
+						} else if (b === Byte.Cr) {
 							this.line++;
 							if (j + 1 < n) {
-								if (bytes[j + 1] === LF) j++;
+								if (bytes[j + 1] === Byte.Lf) j++;
 							} else {
 								this.quotedCr = true;
 							}
@@ -466,21 +257,21 @@ export class CsvScanner {
 					// The field's bytes so far end before the quote; when the quote was the last byte of
 					// the previous chunk, they are all in `buffer` already.
 					const end = closingQuote >= 0 ? closingQuote : start;
-					if (b === QUOTE) {
+					if (b === Byte.Quote) {
 						// A doubled quote: the field's text so far plus one quote, and the field goes on.
-						this.carry(bytes, start, end);
+						this.copyToBuffer(bytes, start, end);
 						start = i;
 						closingQuote = -1;
 						this.state = State.Quoted;
 						i++;
 					} else if (b === this.delimiter) {
-						this.carry(bytes, start, end);
+						this.copyToBuffer(bytes, start, end);
 						this.endField();
 						closingQuote = -1;
 						this.state = State.FieldStart;
 						i++;
-					} else if (b === LF || b === CR) {
-						this.carry(bytes, start, end);
+					} else if (b === Byte.Lf || b === Byte.Cr) {
+						this.copyToBuffer(bytes, start, end);
 						this.endCarefulRecord();
 						closingQuote = -1;
 						i = this.lineBreak(b, i);
@@ -498,10 +289,10 @@ export class CsvScanner {
 		}
 		// The chunk ends inside a field: keep its bytes for the next chunk (the chunk may be reused).
 		if (this.state === State.Unquoted || this.state === State.Quoted) {
-			this.carry(bytes, start, n);
+			this.copyToBuffer(bytes, start, n);
 		} else if (this.state === State.QuoteInQuoted && closingQuote >= 0) {
 			// Just after a quote: the field's bytes before it; the quote's meaning comes with the next byte.
-			this.carry(bytes, start, closingQuote);
+			this.copyToBuffer(bytes, start, closingQuote);
 		}
 		return n;
 	}
@@ -509,14 +300,14 @@ export class CsvScanner {
 	/** Counts the line break at `i` (CR, LF or CRLF) and returns the index after it. */
 	private lineBreak(b: number, i: number): number {
 		this.line++;
-		if (b === CR) this.state = State.AfterCr;
+		if (b === Byte.Cr) this.state = State.AfterCr;
 		return i + 1;
 	}
 
 	/** Closes the careful path's current field: buffer[fieldBegin, bufferLength). */
 	private endField(): void {
 		const record = this.record;
-		if (record.count === record.starts.length) this.growFields();
+		if (record.count === record.starts.length) growFields(record);
 		record.starts[record.count] = this.fieldBegin;
 		record.ends[record.count] = this.bufferLength;
 		record.count++;
@@ -546,7 +337,7 @@ export class CsvScanner {
 	}
 
 	/** Appends bytes[from, to) to the careful path's buffer. */
-	private carry(bytes: Uint8Array, from: number, to: number): void {
+	private copyToBuffer(bytes: Uint8Array, from: number, to: number): void {
 		const length = to - from;
 		if (length <= 0) return;
 		const needed = this.bufferLength + length;

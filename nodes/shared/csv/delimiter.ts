@@ -1,47 +1,27 @@
 /**
- * Which delimiter a CSV file uses, decided before its first record is read (csvScanner.ts holds
- * the file's first bytes until then):
- *
- * - a first line `sep=X` (what Excel writes, and honours, to say the delimiter) decides, and is
- *   not a record;
- * - otherwise the first rows together: each of comma, semicolon and tab splits them (quotes
- *   respected: a quoted field may hold any of them), and the one that gives every row the same
- *   number of columns, more than one, is the file's. Two that both do: the one giving more
- *   columns (`Müller;12,50` has 2 by its comma, 3 by its semicolon); with as many, the one after
- *   which no cell starts with a space (`Müller, Hans` is a name, not two cells); still both, the
- *   file is refused, naming them, for the Delimiter option to say. When none does (rows of
- *   different lengths), the one under which most rows have the same number of columns, more than
- *   one. A file of one column reads as a comma file.
- *
- * The first record alone decided before: any comma outside quotes won, which read a semicolon
- * file with `Name, Vorname` in its header as a comma file.
+ * Which delimiter a CSV file uses, decided before its first record is read (csvFileStart.ts holds
+ * the file's first bytes until then): a first line `sep=X` (what Excel writes, and honours, to say
+ * the delimiter), else the first rows read together. The first record alone once decided, and read
+ * a semicolon file with `Name, Vorname` in its header as a comma file.
  */
 
-// The scanner's byte values, declared here too rather than imported: its hot loops compare with
-// module-local constants.
-const COMMA = 0x2c;
-const SEMICOLON = 0x3b;
-const TAB = 0x09;
-const QUOTE = 0x22;
-const LF = 0x0a;
-const CR = 0x0d;
-const SPACE = 0x20;
+import { Byte } from './csvBytes';
 
-/** Candidates in the order a tie would once have gone (never used to break a real tie: see above). */
-const CANDIDATES = [COMMA, SEMICOLON, TAB] as const;
+/** Candidates in the order a tie would once have gone (never used to break a real tie: see detectDelimiter). */
+const CANDIDATES = [Byte.Comma, Byte.Semicolon, Byte.Tab] as const;
 
 /** The rows looked at: enough to see a pattern, few enough to cost nothing next to the file. */
-export const SNIFF_ROWS = 200;
+const DETECTION_ROWS = 200;
 
 export type DelimiterSource = 'given' | 'sepLine' | 'detected';
 
 /** A delimiter as people name it: in summaries and errors. */
 export function delimiterName(delimiter: number): string {
-	return delimiter === SEMICOLON
+	return delimiter === Byte.Semicolon
 		? 'semicolon'
-		: delimiter === TAB
+		: delimiter === Byte.Tab
 			? 'tab'
-			: delimiter === COMMA
+			: delimiter === Byte.Comma
 				? 'comma'
 				: JSON.stringify(String.fromCharCode(delimiter));
 }
@@ -74,7 +54,7 @@ interface Split {
 }
 
 /**
- * The rows of `bytes` as `delimiter` splits them, up to SNIFF_ROWS; `whole`: the bytes are the
+ * The rows of `bytes` as `delimiter` splits them, up to DETECTION_ROWS; `whole`: the bytes are the
  * whole file (else a last row without its line end may be cut, and is left out).
  */
 function split(bytes: Uint8Array, delimiter: number, whole: boolean): Split {
@@ -87,10 +67,10 @@ function split(bytes: Uint8Array, delimiter: number, whole: boolean): Split {
 	let quoted = false;
 	let afterQuote = false;
 	const n = bytes.length;
-	for (let i = 0; i < n && counts.length < SNIFF_ROWS; i++) {
+	for (let i = 0; i < n && counts.length < DETECTION_ROWS; i++) {
 		const b = bytes[i];
 		if (quoted) {
-			if (b === QUOTE) {
+			if (b === Byte.Quote) {
 				quoted = false;
 				afterQuote = true;
 			}
@@ -99,26 +79,26 @@ function split(bytes: Uint8Array, delimiter: number, whole: boolean): Split {
 		if (afterQuote) {
 			afterQuote = false;
 			// `""` inside a quoted field: it goes on.
-			if (b === QUOTE) {
+			if (b === Byte.Quote) {
 				quoted = true;
 				continue;
 			}
-			if (b !== delimiter && b !== LF && b !== CR)
+			if (b !== delimiter && b !== Byte.Lf && b !== Byte.Cr)
 				return { delimiter, counts, spaced, malformed: true };
 		}
 		if (b === delimiter) {
 			fields++;
 			atFieldStart = true;
 			empty = false;
-			if (bytes[i + 1] === SPACE) rowSpaced++;
+			if (bytes[i + 1] === Byte.Space) rowSpaced++;
 			continue;
 		}
-		if (b === LF || b === CR) {
+		if (b === Byte.Lf || b === Byte.Cr) {
 			if (!empty) {
 				counts.push(fields);
 				spaced += rowSpaced;
 			}
-			if (b === CR && bytes[i + 1] === LF) i++;
+			if (b === Byte.Cr && bytes[i + 1] === Byte.Lf) i++;
 			fields = 1;
 			rowSpaced = 0;
 			empty = true;
@@ -126,11 +106,11 @@ function split(bytes: Uint8Array, delimiter: number, whole: boolean): Split {
 			continue;
 		}
 		empty = false;
-		if (atFieldStart && b === QUOTE) quoted = true;
+		if (atFieldStart && b === Byte.Quote) quoted = true;
 		atFieldStart = false;
 	}
 	// The last row counts when the file ends there (and is not cut inside a quote).
-	if (whole && !empty && !quoted && counts.length < SNIFF_ROWS) {
+	if (whole && !empty && !quoted && counts.length < DETECTION_ROWS) {
 		counts.push(fields);
 		spaced += rowSpaced;
 	}
@@ -152,7 +132,14 @@ function commonest(counts: number[]): { columns: number; rows: number } {
 
 /**
  * The delimiter of a file whose first bytes are `bytes` (after a byte order mark and a `sep=`
- * line); `whole`: they are the whole file. Throws AmbiguousDelimiterError when two fit equally.
+ * line); `whole`: they are the whole file. Each of comma, semicolon and tab splits the first rows
+ * (quotes respected: a quoted field may hold any of them), and the one that gives every row the
+ * same number of columns, more than one, is the file's. Two that both do: the one giving more
+ * columns (`Müller;12,50` has 2 by its comma, 3 by its semicolon); with as many, the one after
+ * which no cell starts with a space (`Müller, Hans` is a name, not two cells); still both, an
+ * AmbiguousDelimiterError names them, for the Delimiter option to say. When none does (rows of
+ * different lengths), the one under which most rows have the same number of columns, more than
+ * one. A file of one column reads as a comma file.
  */
 export function detectDelimiter(bytes: Uint8Array, whole: boolean): number {
 	let splits = CANDIDATES.map((delimiter) => split(bytes, delimiter, whole)).filter(
@@ -177,7 +164,7 @@ export function detectDelimiter(bytes: Uint8Array, whole: boolean): number {
 		}));
 	} else {
 		splits = splits.filter((candidate) => commonest(candidate.counts).columns > 1);
-		if (splits.length === 0) return COMMA;
+		if (splits.length === 0) return Byte.Comma;
 		ranked = splits.map((candidate) => ({ split: candidate, ...commonest(candidate.counts) }));
 		const most = Math.max(...ranked.map((candidate) => candidate.rows));
 		ranked = ranked.filter((candidate) => candidate.rows === most);
@@ -211,11 +198,11 @@ export function sepLine(
 			return undefined;
 	}
 	const delimiter = bytes[at + 4];
-	if (delimiter === undefined || delimiter === LF || delimiter === CR) return undefined;
+	if (delimiter === undefined || delimiter === Byte.Lf || delimiter === Byte.Cr) return undefined;
 	const end = bytes[at + 5];
 	if (end === undefined) return whole ? { delimiter, length: 5 } : undefined;
-	if (end === LF) return { delimiter, length: 6 };
-	if (end === CR) return { delimiter, length: bytes[at + 6] === LF ? 7 : 6 };
+	if (end === Byte.Lf) return { delimiter, length: 6 };
+	if (end === Byte.Cr) return { delimiter, length: bytes[at + 6] === Byte.Lf ? 7 : 6 };
 	return undefined;
 }
 

@@ -46,7 +46,7 @@ export interface ResultFileSetup {
 	lastRow: number;
 	/** The Node stream n8n gave for the input file, whose Readable class makes the output stream; undefined in memory mode. */
 	inputStream?: NodeJS.ReadableStream;
-	/** What an answer without data says (IP geolocation's 204), or undefined for one with data (csvInput's CsvLookup). */
+	/** What an answer without data says (IP geolocation's 204), or undefined for one with data (csvLookup.ts). */
 	noDataOf?(record: IDataObject): string | undefined;
 	/** How the file is written (csvParameterReaders' resultFormatOf). */
 	format: CsvFormat;

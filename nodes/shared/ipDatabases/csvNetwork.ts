@@ -1,7 +1,7 @@
 /**
  * The network column of a database CSV read straight from its bytes: the CSV index reads one per
  * row (millions), so the common form costs no string, no array and no BigInt. Anything else
- * goes the careful way (`parseCidr` in csvIndex.ts), which gives the same answer for this form.
+ * goes the careful way (`parseCidr` in csvIndexBuilder.ts), which gives the same answer for this form.
  */
 
 const DOT = 0x2e;

@@ -3,7 +3,7 @@ import { BINARY_ENCODING } from 'n8n-workflow';
 import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { cachedDatabase, parseUnlessCached } from './databaseCache';
-import { CsvIndexBuilder } from './csvIndex';
+import { CsvIndexBuilder } from './csvIndexBuilder';
 import { hasMmdbMarker, openMmdbDatabase } from './mmdbDatabase';
 import { DatabaseFileError, type IpDatabase } from './lookupTypes';
 import { isTar, notADatabase } from './fileKinds';

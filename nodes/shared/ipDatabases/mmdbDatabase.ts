@@ -1,14 +1,7 @@
 import { kindOfDatabaseType, type StoredRecord } from './databaseKinds';
 import { DatabaseFileError, type ForeignMatch, type IpDatabase, type Match } from './lookupTypes';
-import { MmdbError, MmdbReader } from './mmdbReader';
-
-/** The MaxMind DB metadata marker, `\xAB\xCD\xEFMaxMind.com`, that every MMDB file ends with. */
-export const MMDB_MARKER = Uint8Array.from([
-	0xab,
-	0xcd,
-	0xef,
-	...Array.from('MaxMind.com', (char) => char.charCodeAt(0)),
-]);
+import { MmdbError } from './mmdbDecoder';
+import { METADATA_MARKER, MmdbReader } from './mmdbReader';
 
 /** The MMDB spec puts the metadata in the file's last 128 KiB. */
 const METADATA_WINDOW = 128 * 1024;
@@ -16,10 +9,10 @@ const METADATA_WINDOW = 128 * 1024;
 /** Whether the bytes end like an MMDB file: the metadata marker within the last 128 KiB. */
 export function hasMmdbMarker(file: Uint8Array): boolean {
 	const from = Math.max(0, file.length - METADATA_WINDOW);
-	for (let at = file.length - MMDB_MARKER.length; at >= from; at--) {
+	for (let at = file.length - METADATA_MARKER.length; at >= from; at--) {
 		let same = true;
-		for (let index = 0; index < MMDB_MARKER.length && same; index++)
-			same = file[at + index] === MMDB_MARKER[index];
+		for (let index = 0; index < METADATA_MARKER.length && same; index++)
+			same = file[at + index] === METADATA_MARKER[index];
 		if (same) return true;
 	}
 	return false;

@@ -2,7 +2,7 @@
 export const V4_HOSTS = Float64Array.from({ length: 33 }, (_, prefix) => 2 ** (32 - prefix) - 1);
 
 /**
- * The CSV index's sweep (see `sweep` in csvIndex.ts) written out for IPv4 on plain numbers and
+ * The CSV index's sweep (see `sweep` in networkSegments.ts) written out for IPv4 on plain numbers and
  * typed arrays: the geolocation CSV has millions of IPv4 rows, and the generic sweep's calls
  * through a space of closures were most of the index's finishing time. Same order, same output:
  * rows by start (wider first on a tie, then file order), the innermost open row answers, a

@@ -1,11 +1,6 @@
 /**
  * An email address as a lead list or a CRM export writes it, read the way RFC 5322 section 3.4
- * allows in a message header:
- * - the address alone, `ada@acme.com`, its local part a dot-atom or a quoted string
- *   (`"ada lovelace"@acme.com`), UTF-8 letters allowed (RFC 6532);
- * - in angle brackets, `<ada@acme.com>`, or after a display name, `Ada Lovelace <ada@acme.com>`
- *   or `"Lovelace, Ada" <ada@acme.com>`: the address is the part in the brackets;
- * - comments in parentheses and spaces around the local part and the domain, `(sales) ada@acme.com`.
+ * allows in a message header (forms: readMailAddress), so that a valid address is never refused.
  */
 
 export interface MailAddress {
@@ -71,7 +66,14 @@ function angleStart(text: string): number {
 	return start;
 }
 
-/** The address in `value`, or undefined when it holds none in a form RFC 5322 allows. */
+/**
+ * The address in `value`, or undefined when it holds none in a form RFC 5322 allows:
+ * - the address alone, `ada@acme.com`, its local part a dot-atom or a quoted string
+ *   (`"ada lovelace"@acme.com`), UTF-8 letters allowed (RFC 6532);
+ * - in angle brackets, `<ada@acme.com>`, or after a display name, `Ada Lovelace <ada@acme.com>`
+ *   or `"Lovelace, Ada" <ada@acme.com>`: the address is the part in the brackets;
+ * - comments in parentheses and spaces around the local part and the domain, `(sales) ada@acme.com`.
+ */
 export function readMailAddress(value: string): MailAddress | undefined {
 	if (BARE_LINE_BREAK.test(value.trim())) return undefined;
 	// Folding white space (RFC 5322 section 3.2.2): a line break before a space is the space.

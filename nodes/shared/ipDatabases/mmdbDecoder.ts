@@ -1,0 +1,282 @@
+/**
+ * The values of an MMDB's data section and metadata, bounded so that a damaged file gives an
+ * MmdbError naming the problem, never another exception, a hang or a read outside the section:
+ * every read is checked against the section's end, a pointer may not point to a pointer (the
+ * format forbids it, and it is the only way a chain could loop), maps and arrays nest at most
+ * MAX_DEPTH deep, and a record decodes to at most MAX_VALUES values (pointers could otherwise
+ * make a small file expand without end).
+ */
+
+export class MmdbError extends Error {
+	constructor(message: string) {
+		super(`MMDB file: ${message}`);
+		this.name = 'MmdbError';
+	}
+}
+
+/** Nesting of maps and arrays (and pointers into them); libmaxminddb stops at 512 too. */
+const MAX_DEPTH = 512;
+/** Values one record (or the metadata) may decode to: far above any real database's few hundred. */
+const MAX_VALUES = 1 << 18;
+
+const TYPE_NAMES = [
+	'extended',
+	'pointer',
+	'UTF-8 string',
+	'double',
+	'bytes',
+	'uint16',
+	'uint32',
+	'map',
+	'int32',
+	'uint64',
+	'uint128',
+	'array',
+	'data cache container',
+	'end marker',
+	'boolean',
+	'float',
+];
+
+const withArticle = (name: string) => (/^[aei]/.test(name) ? `an ${name}` : `a ${name}`);
+
+const utf8 = new TextDecoder('utf-8');
+
+/** Node's Buffer decodes a range straight from its memory (Buffer.toString('utf8', start, end) without the argument checks). */
+interface NativeText {
+	utf8Slice(start: number, end: number): string;
+}
+
+/**
+ * Decodes the values of one section (the data section or the metadata), within its bounds, as
+ * mmdb-lib decodes them, so the two readers' records compare equal: strings, numbers for double,
+ * float, uint16, uint32 and int32, BigInt for uint64 and uint128 (whatever their size), true or
+ * false, plain objects for maps, arrays. Bytes are a copy, as a plain Uint8Array (mmdb-lib gives
+ * a Buffer view into the file). Data cache containers (type 12) and end markers (type 13) are
+ * parts of a data section that pointers may point into, never values: a record that is one is an
+ * error.
+ */
+export class Decoder {
+	/** Where the next value starts, after decode(). */
+	position = 0;
+
+	private valuesLeft = 0;
+
+	private readonly view: DataView;
+
+	/** The file as a Node Buffer (a view, not a copy), whose utf8Slice decodes without a subarray. */
+	private readonly native: NativeText | undefined;
+
+	constructor(
+		private readonly bytes: Uint8Array,
+		/** Pointers count from here. */
+		private readonly base: number,
+		/** First byte past the section. */
+		private readonly end: number,
+		private readonly section: string,
+	) {
+		this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+		const buffer = Buffer.from(
+			bytes.buffer,
+			bytes.byteOffset,
+			bytes.byteLength,
+		) as unknown as Partial<NativeText>;
+		this.native = typeof buffer.utf8Slice === 'function' ? (buffer as NativeText) : undefined;
+	}
+
+	/** The value at `offset` (absolute), with MAX_VALUES values left to decode. */
+	decodeAt(offset: number): unknown {
+		this.valuesLeft = MAX_VALUES;
+		this.position = offset;
+		return this.value(0);
+	}
+
+	private fail(problem: string, at: number): MmdbError {
+		return new MmdbError(`${problem}, at byte ${at - this.base} of the ${this.section}`);
+	}
+
+	/** Checks that `count` bytes from `at` lie within the section (hot paths inline the check, see pastEnd). */
+	private need(at: number, count: number, what: string): void {
+		if (at + count > this.end) throw this.pastEnd(what, at);
+	}
+
+	/** The error for a value that runs past the section; its description is only built on failure. */
+	private pastEnd(what: string, at: number): MmdbError {
+		return this.fail(`${what} runs past the end of the ${this.section}`, at);
+	}
+
+	private value(depth: number): unknown {
+		const bytes = this.bytes;
+		let at = this.position;
+		if (at >= this.end) throw this.fail(`a value starts past the end of the ${this.section}`, at);
+		if (--this.valuesLeft < 0)
+			throw this.fail(
+				`the record expands to more than ${MAX_VALUES} values (a pointer loop or bomb)`,
+				at,
+			);
+		const control = bytes[at++];
+		let type = control >> 5;
+		if (type === 1) return this.pointer(control, at, depth);
+		if (type === 0) {
+			this.need(at, 1, 'an extended type byte');
+			type = 7 + bytes[at++];
+			if (type < 8 || type > 15)
+				throw this.fail(`extended type ${type} is not a MaxMind DB type`, at - 2);
+		}
+		let size = control & 31;
+		if (size >= 29) {
+			if (size === 29) {
+				this.need(at, 1, 'a size byte');
+				size = 29 + bytes[at++];
+			} else if (size === 30) {
+				this.need(at, 2, 'the size bytes');
+				size = 285 + ((bytes[at] << 8) | bytes[at + 1]);
+				at += 2;
+			} else {
+				this.need(at, 3, 'the size bytes');
+				size = 65821 + ((bytes[at] << 16) | (bytes[at + 1] << 8) | bytes[at + 2]);
+				at += 3;
+			}
+		}
+		switch (type) {
+			case 2: {
+				if (at + size > this.end) throw this.pastEnd(`a string of ${size} bytes`, at);
+				this.position = at + size;
+				return this.string(at, size);
+			}
+			case 7:
+				return this.map(at, size, depth);
+			case 6:
+			case 5: {
+				if (size > (type === 5 ? 2 : 4))
+					throw this.fail(`${withArticle(TYPE_NAMES[type])} of ${size} bytes`, at);
+				if (at + size > this.end) throw this.pastEnd(`${withArticle(TYPE_NAMES[type])}`, at);
+				let number = 0;
+				for (let index = 0; index < size; index++) number = number * 256 + bytes[at + index];
+				this.position = at + size;
+				return number;
+			}
+			case 3:
+			case 15: {
+				const width = type === 3 ? 8 : 4;
+				if (size !== width)
+					throw this.fail(
+						`${withArticle(TYPE_NAMES[type])} of ${size} bytes (must be ${width})`,
+						at,
+					);
+				if (at + size > this.end) throw this.pastEnd(`${withArticle(TYPE_NAMES[type])}`, at);
+				this.position = at + size;
+				return type === 3 ? this.view.getFloat64(at) : this.view.getFloat32(at);
+			}
+			case 11: {
+				if (depth >= MAX_DEPTH)
+					throw this.fail(`maps and arrays nest deeper than ${MAX_DEPTH}`, at);
+				// Every element takes at least one byte: a size past the end is refused before allocating.
+				if (at + size > this.end) throw this.pastEnd(`an array of ${size} elements`, at);
+				const list = new Array<unknown>(size);
+				this.position = at;
+				for (let index = 0; index < size; index++) list[index] = this.value(depth + 1);
+				return list;
+			}
+			case 14: {
+				if (size > 1) throw this.fail(`a boolean of size ${size} (must be 0 or 1)`, at);
+				this.position = at;
+				return size === 1;
+			}
+			case 4: {
+				if (at + size > this.end) throw this.pastEnd(`${size} bytes`, at);
+				const copy = new Uint8Array(size);
+				copy.set(bytes.subarray(at, at + size));
+				this.position = at + size;
+				return copy;
+			}
+			case 8: {
+				if (size > 4) throw this.fail(`an int32 of ${size} bytes`, at);
+				this.need(at, size, 'an int32');
+				this.position = at + size;
+				if (size === 4) return this.view.getInt32(at);
+				// Shorter int32s are read as unsigned, as libmaxminddb and mmdb-lib do.
+				let number = 0;
+				for (let index = 0; index < size; index++) number = number * 256 + bytes[at + index];
+				return number;
+			}
+			case 9:
+			case 10: {
+				if (size > (type === 9 ? 8 : 16))
+					throw this.fail(`${withArticle(TYPE_NAMES[type])} of ${size} bytes`, at);
+				if (at + size > this.end) throw this.pastEnd(`${withArticle(TYPE_NAMES[type])}`, at);
+				let number = 0n;
+				for (let index = 0; index < size; index++)
+					number = (number << 8n) | BigInt(bytes[at + index]);
+				this.position = at + size;
+				return number;
+			}
+			default:
+				// 12 and 13: parts of the section's layout, not values.
+				throw this.fail(
+					`${withArticle(TYPE_NAMES[type])} (type ${type}) where a value must be`,
+					this.position,
+				);
+		}
+	}
+
+	/** Pointer: 001SSVVV; SS is the size class, the value counts from the section's start. */
+	private pointer(control: number, at: number, depth: number): unknown {
+		const sizeClass = (control >> 3) & 3;
+		this.need(at, sizeClass + 1, 'a pointer');
+		const bytes = this.bytes;
+		let target: number;
+		if (sizeClass === 0) target = ((control & 7) << 8) | bytes[at];
+		else if (sizeClass === 1)
+			target = 2048 + (((control & 7) << 16) | (bytes[at] << 8) | bytes[at + 1]);
+		else if (sizeClass === 2)
+			target =
+				526336 +
+				((control & 7) * 16777216 + ((bytes[at] << 16) | (bytes[at + 1] << 8) | bytes[at + 2]));
+		else
+			target =
+				bytes[at] * 16777216 + ((bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]);
+		const next = at + sizeClass + 1;
+		const absolute = this.base + target;
+		if (absolute >= this.end)
+			throw this.fail(`a pointer to ${target}, past the end of the ${this.section}`, at - 1);
+		if (bytes[absolute] >> 5 === 1)
+			throw this.fail('a pointer to a pointer (not allowed by the format)', at - 1);
+		if (depth >= MAX_DEPTH)
+			throw this.fail(`pointers and containers nest deeper than ${MAX_DEPTH}`, at - 1);
+		this.position = absolute;
+		const value = this.value(depth + 1);
+		this.position = next;
+		return value;
+	}
+
+	private map(at: number, size: number, depth: number): Record<string, unknown> {
+		if (depth >= MAX_DEPTH) throw this.fail(`maps and arrays nest deeper than ${MAX_DEPTH}`, at);
+		// A key and a value take at least a byte each: a size past the end is refused before reading.
+		if (at + size * 2 > this.end) throw this.pastEnd(`a map of ${size} entries`, at);
+		const map: Record<string, unknown> = {};
+		this.position = at;
+		for (let index = 0; index < size; index++) {
+			const keyAt = this.position;
+			const key = this.value(depth + 1);
+			if (typeof key !== 'string') throw this.fail('a map key that is not a string', keyAt);
+			const value = this.value(depth + 1);
+			// A key "__proto__" is data like any other, not the object's prototype.
+			if (key === '__proto__')
+				Object.defineProperty(map, key, {
+					value,
+					enumerable: true,
+					writable: true,
+					configurable: true,
+				});
+			else map[key] = value;
+		}
+		return map;
+	}
+
+	/** UTF-8 text: Node's native decoder on the file's own memory, TextDecoder where there is none. */
+	private string(at: number, size: number): string {
+		if (this.native !== undefined) return this.native.utf8Slice(at, at + size);
+		return utf8.decode(this.bytes.subarray(at, at + size));
+	}
+}
