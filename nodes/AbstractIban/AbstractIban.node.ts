@@ -2,18 +2,15 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
 import { IBAN_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
-import {
-	columnOf,
-	columnParameter,
-	csvFileOptions,
-	csvFileParameters,
-} from '../shared/csv/csvParameters';
-import { csvFanOut, inputKindOf, inputParameter } from '../shared/csv/csvInput';
+import { columnParameter, csvFileOptions, csvFileParameters } from '../shared/csv/csvParameters';
+import { inputParameter } from '../shared/csv/csvInput';
+import { valueOrFile } from '../shared/csv/valueOrFile';
 import { runService } from '../shared/engine/engine';
 import {
 	answerReuseOptions,
@@ -22,6 +19,19 @@ import {
 } from '../shared/parameters/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { requiredText } from '../shared/values/validate';
+
+const ibanParameter: INodeProperties = {
+	displayName: 'IBAN',
+	name: 'iban',
+	type: 'string',
+	default: '',
+	required: true,
+	displayOptions: { show: { input: ['value'] } },
+	placeholder: 'DE89 3704 0044 0532 0130 00',
+	hint: 'An IBAN, with or without spaces',
+	description:
+		'The IBAN to validate. Spaces are fine: the spaced form is as valid as the compact one.',
+};
 
 const ibanColumn = columnParameter({
 	displayName: 'IBAN Column',
@@ -41,21 +51,20 @@ const looksLikeIban = (cell: string) => /^[A-Za-z]{2}\d{2}/.test(cell.replace(/\
 const ibanValidation: ServiceDefinition = {
 	credentialType: 'abstractIbanApi',
 	serviceName: 'IBAN Validation',
-	async prepare(itemIndex) {
-		const request = (iban: string): ServiceRequest => ({ path: '/v1/', qs: { iban } });
-		if (inputKindOf(this, itemIndex) === 'csvFile') {
-			return await csvFanOut(this, itemIndex, {
-				column: columnOf(this, itemIndex, ibanColumn),
-				looksLikeValue: looksLikeIban,
-				valueLabel: 'IBAN',
+	prepare: valueOrFile({
+		value: ibanParameter,
+		column: ibanColumn,
+		looksLikeValue: looksLikeIban,
+		forItem(itemIndex) {
+			return {
 				answerColumns: IBAN_ANSWER_COLUMNS,
-				prepare: (value, field) => request(requiredText(this, itemIndex, field, value)),
-			});
-		}
-		return request(
-			requiredText(this, itemIndex, 'IBAN (iban)', this.getNodeParameter('iban', itemIndex)),
-		);
-	},
+				prepare: (value, field): ServiceRequest => ({
+					path: '/v1/',
+					qs: { iban: requiredText(this, itemIndex, field, value) },
+				}),
+			};
+		},
+	}),
 };
 
 export class AbstractIban implements INodeType {
@@ -76,18 +85,7 @@ export class AbstractIban implements INodeType {
 		credentials: [{ name: 'abstractIbanApi', required: true }],
 		properties: [
 			inputParameter('IBAN'),
-			{
-				displayName: 'IBAN',
-				name: 'iban',
-				type: 'string',
-				default: '',
-				required: true,
-				displayOptions: { show: { input: ['value'] } },
-				placeholder: 'DE89 3704 0044 0532 0130 00',
-				hint: 'An IBAN, with or without spaces',
-				description:
-					'The IBAN to validate. Spaces are fine: the spaced form is as valid as the compact one.',
-			},
+			ibanParameter,
 			...csvFileParameters(ibanColumn),
 			{
 				displayName: 'Options',

@@ -3,19 +3,20 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
 import { VAT_VALIDATION_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
 import {
-	columnOf,
 	columnParameter,
 	csvFileOptions,
 	csvFileParameters,
 	onlyWhere,
 } from '../shared/csv/csvParameters';
-import { csvFanOut, inputKindOf, inputParameter } from '../shared/csv/csvInput';
+import { inputParameter } from '../shared/csv/csvInput';
+import { valueOrFile } from '../shared/csv/valueOrFile';
 import { countryLocatorProperty, searchCountries } from '../shared/values/countryLocator';
 import { runService } from '../shared/engine/engine';
 import {
@@ -33,6 +34,18 @@ const COUNTRY = 'Country (countryCode)';
 /** Only Validate takes a CSV file: its parameters and options are shown for that operation alone. */
 const VALIDATE = { operation: ['validate'] };
 
+const vatNumberParameter: INodeProperties = {
+	displayName: 'VAT Number',
+	name: 'vatNumber',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. SE556656688001',
+	hint: 'With its country prefix, such as SE556656688001',
+	description: 'The VAT number to check, with its country prefix. Spaces inside are fine.',
+	displayOptions: { show: { operation: ['validate'], input: ['value'] } },
+};
+
 const vatNumberColumn = columnParameter({
 	displayName: 'VAT Number Column',
 	name: 'vatNumberColumn',
@@ -42,6 +55,22 @@ const vatNumberColumn = columnParameter({
 
 /** For header detection: a VAT number starts with its country prefix, then a digit. */
 const looksLikeVatNumber = (cell: string) => /^[A-Za-z]{2}\s*\d/.test(cell.trim());
+
+/** Validate: one VAT number per item, or every row of a CSV file. */
+const validateVatNumbers = valueOrFile<ServiceRequest>({
+	value: vatNumberParameter,
+	column: vatNumberColumn,
+	looksLikeValue: looksLikeVatNumber,
+	forItem(itemIndex) {
+		return {
+			answerColumns: VAT_VALIDATION_ANSWER_COLUMNS,
+			prepare: (value, field) => ({
+				path: '/v1/validate',
+				qs: { vat_number: requiredText(this, itemIndex, field, value) },
+			}),
+		};
+	},
+});
 
 /** An amount of money: a finite number above zero, from the number field or an expression's text. */
 function positiveAmount(ctx: IExecuteFunctions, itemIndex: number, value: unknown): number {
@@ -77,29 +106,7 @@ const vat: ServiceDefinition = {
 				this.getNodeParameter('countryCode', itemIndex, '', { extractValue: true }),
 			);
 
-		if (operation === 'validate') {
-			const validate = (vatNumber: string): ServiceRequest => ({
-				path: '/v1/validate',
-				qs: { vat_number: vatNumber },
-			});
-			if (inputKindOf(this, itemIndex) === 'csvFile') {
-				return await csvFanOut(this, itemIndex, {
-					column: columnOf(this, itemIndex, vatNumberColumn),
-					looksLikeValue: looksLikeVatNumber,
-					valueLabel: 'VAT Number',
-					answerColumns: VAT_VALIDATION_ANSWER_COLUMNS,
-					prepare: (value, field) => validate(requiredText(this, itemIndex, field, value)),
-				});
-			}
-			return validate(
-				requiredText(
-					this,
-					itemIndex,
-					'VAT Number (vatNumber)',
-					this.getNodeParameter('vatNumber', itemIndex),
-				),
-			);
-		}
+		if (operation === 'validate') return await validateVatNumbers.call(this, itemIndex);
 		if (operation === 'calculate') {
 			const amount = positiveAmount(this, itemIndex, this.getNodeParameter('amount', itemIndex));
 			const qs: IDataObject = { amount, country_code: country() };
@@ -171,17 +178,7 @@ export class AbstractVat implements INodeType {
 					'The country in which the transaction takes place: pick it from the list, or give its two-letter code (an expression works too)',
 				displayOptions: { show: { operation: ['getCategories', 'calculate'] } },
 			}),
-			{
-				displayName: 'VAT Number',
-				name: 'vatNumber',
-				type: 'string',
-				default: '',
-				required: true,
-				placeholder: 'e.g. SE556656688001',
-				hint: 'With its country prefix, such as SE556656688001',
-				description: 'The VAT number to check, with its country prefix. Spaces inside are fine.',
-				displayOptions: { show: { operation: ['validate'], input: ['value'] } },
-			},
+			vatNumberParameter,
 			...onlyWhere(csvFileParameters(vatNumberColumn), VALIDATE),
 			{
 				displayName: 'Amount',
