@@ -17,33 +17,41 @@ import {
 	oneOf,
 	sendRepeatsOnceOption,
 	wholeAtLeast,
-	wireOptions,
+	serviceParameters,
 } from '../shared/parameters/options';
-import type { WireOption } from '../shared/parameters/options';
+import type { ServiceOption } from '../shared/parameters/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { decimalNumber, hexColor, requiredText, wholeNumber } from '../shared/values/validate';
 
 /** The service's ten options under the names it takes in a request, with their ranges (image_size 6 to 512, font_size 0.1 to 1.0). */
-const OPTIONS: Record<string, WireOption> = {
+const OPTIONS: Record<string, ServiceOption> = {
 	imageSize: {
-		wire: 'image_size',
+		serviceParameter: 'image_size',
 		label: 'Image Size',
 		check: (ctx, itemIndex, field, value) => wholeNumber(ctx, itemIndex, field, value, 6, 512),
 	},
-	imageFormat: { wire: 'image_format', label: 'Image Format', check: oneOf(['png', 'svg']) },
+	imageFormat: {
+		serviceParameter: 'image_format',
+		label: 'Image Format',
+		check: oneOf(['png', 'svg']),
+	},
 	fontSize: {
-		wire: 'font_size',
+		serviceParameter: 'font_size',
 		label: 'Font Size',
 		check: (ctx, itemIndex, field, value) => decimalNumber(ctx, itemIndex, field, value, 0.1, 1),
 	},
-	charLimit: { wire: 'char_limit', label: 'Character Limit', check: wholeAtLeast(1) },
+	charLimit: { serviceParameter: 'char_limit', label: 'Character Limit', check: wholeAtLeast(1) },
 	// A '#' from n8n's colour picker is stripped: the service rejects a colour with '#'.
-	backgroundColor: { wire: 'background_color', label: 'Background Color', check: hexColor },
-	fontColor: { wire: 'font_color', label: 'Font Color', check: hexColor },
-	isRounded: { wire: 'is_rounded', label: 'Rounded', check: flag },
-	isUppercase: { wire: 'is_uppercase', label: 'Uppercase', check: flag },
-	isItalic: { wire: 'is_italic', label: 'Italic', check: flag },
-	isBold: { wire: 'is_bold', label: 'Bold', check: flag },
+	backgroundColor: {
+		serviceParameter: 'background_color',
+		label: 'Background Color',
+		check: hexColor,
+	},
+	fontColor: { serviceParameter: 'font_color', label: 'Font Color', check: hexColor },
+	isRounded: { serviceParameter: 'is_rounded', label: 'Rounded', check: flag },
+	isUppercase: { serviceParameter: 'is_uppercase', label: 'Uppercase', check: flag },
+	isItalic: { serviceParameter: 'is_italic', label: 'Italic', check: flag },
+	isBold: { serviceParameter: 'is_bold', label: 'Bold', check: flag },
 };
 
 /** The service's default side, 128 pixels, for the file description when none is set. */
@@ -68,7 +76,7 @@ const avatars: ServiceDefinition<PreparedAvatar> = {
 		);
 		const property = outputField(this, itemIndex);
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const qs = { name, ...wireOptions(this, itemIndex, options, OPTIONS) };
+		const qs = { name, ...serviceParameters(this, itemIndex, options, OPTIONS) };
 		return { request: { path: '/v1/', qs, response: 'binary' }, name, property };
 	},
 	async run(itemIndex, avatar, client) {

@@ -23,9 +23,9 @@ import {
 	estimateOnlyOption,
 	flag,
 	sendRepeatsOnceOption,
-	wireOptions,
+	serviceParameters,
 } from '../shared/parameters/options';
-import type { WireOption } from '../shared/parameters/options';
+import type { ServiceOption } from '../shared/parameters/options';
 import type { ServiceClient, ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { httpUrl, wholeNumber } from '../shared/values/validate';
 import { resizeInstructions, resizeProperties } from './resize';
@@ -33,10 +33,10 @@ import { resizeInstructions, resizeProperties } from './resize';
 /** Processing can take a while for a large source (up to 32 MB). */
 const TIMEOUT_MS = 120_000;
 
-const OPTIONS: Record<string, WireOption> = {
-	lossy: { wire: 'lossy', label: 'Lossy', check: flag },
+const OPTIONS: Record<string, ServiceOption> = {
+	lossy: { serviceParameter: 'lossy', label: 'Lossy', check: flag },
 	quality: {
-		wire: 'quality',
+		serviceParameter: 'quality',
 		label: 'Quality',
 		check: (ctx, itemIndex, field, value) => wholeNumber(ctx, itemIndex, field, value, 0, 100),
 	},
@@ -135,7 +135,7 @@ const imageProcessing: ServiceDefinition<PreparedImage> = {
 	prepare(itemIndex) {
 		const source = this.getNodeParameter('source', itemIndex, 'url') as string;
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const image: PreparedImage = { options: wireOptions(this, itemIndex, options, OPTIONS) };
+		const image: PreparedImage = { options: serviceParameters(this, itemIndex, options, OPTIONS) };
 		const resize = resizeInstructions(this, itemIndex);
 		if (resize) image.options.resize = resize;
 		const property = (field: string) =>
