@@ -29,6 +29,7 @@ import type { ServiceOption } from '../shared/parameters/options';
 import type { ServiceClient, ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { httpUrl, wholeNumber } from '../shared/values/validate';
 import { resizeInstructions, resizeProperties } from './resize';
+import { requestIn } from '../../credentials/shared/requestForms';
 
 /** Processing can take a while for a large source (up to 32 MB). */
 const TIMEOUT_MS = 120_000;
@@ -55,30 +56,23 @@ interface PreparedImage {
 
 const INPUT_FIELD = 'Input Binary Field (binaryPropertyName)';
 
-/** The request for one item: JSON to /v1/url/, or a multipart upload to /v1/upload/. */
+/** The request for one item: JSON to /v1/url/, or a multipart upload to /v1/upload/ (requestForms.ts). */
 async function requestFor(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	image: PreparedImage,
 ): Promise<ServiceRequest> {
 	if (image.url !== undefined) {
-		return {
-			method: 'POST',
-			path: '/v1/url/',
-			json: { url: image.url, ...image.options },
-			timeout: TIMEOUT_MS,
-		};
+		const fields = { url: image.url, ...image.options };
+		return { ...requestIn('jsonBody', '/v1/url/', fields), timeout: TIMEOUT_MS };
 	}
 	const { bytes, meta } = await inputFile(ctx, itemIndex, INPUT_FIELD, image.inputProperty!);
-	const upload = new FormData();
-	upload.append(
-		'image',
-		new Blob([bytes as Uint8Array<ArrayBuffer>], { type: meta.mimeType }),
-		meta.fileName ?? 'image',
-	);
-	// The options travel as JSON text in the `data` part; the credential adds api_key to it.
-	upload.append('data', JSON.stringify(image.options));
-	return { method: 'POST', path: '/v1/upload/', multipart: upload, timeout: TIMEOUT_MS };
+	const file = {
+		bytes: new Blob([bytes as Uint8Array<ArrayBuffer>], { type: meta.mimeType }),
+		fileName: meta.fileName ?? 'image',
+	};
+	const upload = requestIn('upload', '/v1/upload/', image.options, { image: file });
+	return { ...upload, timeout: TIMEOUT_MS };
 }
 
 /** The processed image from the record's link, fetched without the key, as a binary property. */
@@ -122,6 +116,14 @@ function downloadWanted(ctx: IExecuteFunctions, itemIndex: number, options: IDat
 	);
 }
 
+/**
+ * The parameter naming the field a URL source's processed image goes in. Version 1 (saved
+ * workflows) shares `binaryPropertyName` with the upload's input field; version 2 gives it a
+ * name of its own.
+ */
+const outputFieldOf = (ctx: IExecuteFunctions) =>
+	ctx.getNode().typeVersion < 2 ? 'binaryPropertyName' : 'outputBinaryPropertyName';
+
 /** Image processing: from a URL (POST /v1/url/) or an uploaded file (POST /v1/upload/, multipart, the options as JSON in its `data` part). */
 const imageProcessing: ServiceDefinition<PreparedImage> = {
 	credentialType: 'abstractImagesApi',
@@ -138,15 +140,10 @@ const imageProcessing: ServiceDefinition<PreparedImage> = {
 		const image: PreparedImage = { options: serviceParameters(this, itemIndex, options, OPTIONS) };
 		const resize = resizeInstructions(this, itemIndex);
 		if (resize) image.options.resize = resize;
-		const property = (field: string) =>
-			binaryPropertyName(
-				this,
-				itemIndex,
-				field,
-				this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
-			);
+		const property = (name: string, field: string) =>
+			binaryPropertyName(this, itemIndex, field, this.getNodeParameter(name, itemIndex, 'data'));
 		if (source === 'binary') {
-			image.inputProperty = property(INPUT_FIELD);
+			image.inputProperty = property('binaryPropertyName', INPUT_FIELD);
 			inputFileMeta(this, itemIndex, INPUT_FIELD, image.inputProperty);
 		} else {
 			image.url = httpUrl(
@@ -157,8 +154,9 @@ const imageProcessing: ServiceDefinition<PreparedImage> = {
 			);
 		}
 		if (downloadWanted(this, itemIndex, options)) {
+			const output = outputFieldOf(this);
 			image.downloadTo =
-				image.inputProperty ?? property('Put Output File in Field (binaryPropertyName)');
+				image.inputProperty ?? property(output, `Put Output File in Field (${output})`);
 		}
 		return image;
 	},
@@ -270,7 +268,7 @@ export class AbstractImages implements INodeType {
 			},
 			{
 				displayName: 'Put Output File in Field',
-				name: 'binaryPropertyName',
+				name: 'outputBinaryPropertyName',
 				type: 'string',
 				default: 'data',
 				required: true,
