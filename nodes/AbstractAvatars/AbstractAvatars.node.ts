@@ -23,6 +23,11 @@ import type { ServiceOption } from '../shared/parameters/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { decimalNumber, hexColor, requiredText, wholeNumber } from '../shared/values/validate';
 
+/*
+ * Avatars (GET /v1/ with the name and options): the answer is the image itself, which the node
+ * puts in the output binary field with a JSON describing it.
+ */
+
 /** The service's ten options under the names it takes in a request, with their ranges (image_size 6 to 512, font_size 0.1 to 1.0). */
 const OPTIONS: Record<string, ServiceOption> = {
 	imageSize: {
@@ -63,7 +68,6 @@ interface PreparedAvatar {
 	property: string;
 }
 
-/** Avatars (GET /v1/ with the name and options): the answer is the image itself. */
 const avatars: ServiceDefinition<PreparedAvatar> = {
 	credentialType: 'abstractAvatarsApi',
 	serviceName: 'Avatars',

@@ -34,6 +34,13 @@ import {
 	type LookupSetup,
 } from './companyLookup';
 
+/*
+ * Company Enrichment (GET /v2/): one domain, email address or website per item, or a CSV file of
+ * them, each sent as the domain it holds (companyLookup.ts). With Skip Webmail Addresses (on by
+ * default) an address at a webmail provider is answered without a request: the provider is not
+ * the lead's company.
+ */
+
 /** The keys of the company record (all top-level), for `fields`. */
 const RECORD_KEYS = COMPANY_ANSWER_COLUMNS;
 
@@ -66,7 +73,6 @@ const domainColumn = columnParameter({
 const companyRequestKey = (lookup: CompanyLookup) =>
 	'request' in lookup ? requestKey(lookup.request) : undefined;
 
-/** Company enrichment (GET /v2/): one domain, email address or website per item, or every row of a CSV file. */
 const companyEnrichment: ServiceDefinition<CompanyLookup> = {
 	credentialType: 'abstractCompanyApi',
 	serviceName: 'Company Enrichment',

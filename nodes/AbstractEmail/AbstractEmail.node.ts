@@ -25,6 +25,13 @@ import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { addressInBrackets } from '../shared/values/mailAddress';
 import { requiredText } from '../shared/values/validate';
 
+/*
+ * Email Reputation: one address per item, or a CSV file of them. A malformed address is sent,
+ * not refused: the service answers it with a 200 saying so (status_detail invalid_format), which
+ * is what the person wants to know about that row. Only the form CRM exports write, `Ada Lovelace
+ * <ada@acme.com>` or `<ada@acme.com>`, is read (RFC 5322): its address is sent.
+ */
+
 const emailParameter: INodeProperties = {
 	displayName: 'Email',
 	name: 'email',
@@ -60,12 +67,6 @@ interface EmailLookup {
 	lookupEmail?: string;
 }
 
-/**
- * Email reputation: one address per item, answered with the email reputation record. A
- * malformed address is not rejected here: the service answers it with a 200 saying so (its status_detail invalid_format),
- * which is the information the person wants about that row. Only the form CRM exports write,
- * `Ada Lovelace <ada@acme.com>` or `<ada@acme.com>`, is read (RFC 5322): its address is sent.
- */
 const emailReputation: ServiceDefinition<EmailLookup> = {
 	credentialType: 'abstractEmailApi',
 	serviceName: 'Email Reputation',

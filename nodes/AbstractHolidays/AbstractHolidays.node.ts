@@ -18,12 +18,17 @@ import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { countryCode, HOLIDAYS_FILED_UNDER } from '../shared/values/validate';
 import { holidayPeriod } from './holidayPeriod';
 
+/*
+ * Public Holidays (GET /v1/ with country and an optional year, month, day): the service answers
+ * an array of holiday records per country and period, which becomes one item per holiday unless
+ * Split Into Items is off.
+ */
+
 interface HolidaysQuery {
 	request: ServiceRequest;
 	splitIntoItems: boolean;
 }
 
-/** Public holidays (GET /v1/ with country and an optional year, month, day): an array of holiday records per country and period. */
 const publicHolidays: ServiceDefinition<HolidaysQuery> = {
 	credentialType: 'abstractHolidaysApi',
 	serviceName: 'Public Holidays',

@@ -20,6 +20,12 @@ import {
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { requiredText } from '../shared/values/validate';
 
+/*
+ * IBAN Validation: one IBAN per item, or a CSV file of them, spaced or compact, answered with
+ * `{ iban, is_valid }`. An IBAN that is not valid is not refused here: that is the service's
+ * answer (is_valid false), which the person wants for that row.
+ */
+
 const ibanParameter: INodeProperties = {
 	displayName: 'IBAN',
 	name: 'iban',
@@ -43,11 +49,6 @@ const ibanColumn = columnParameter({
 /** For header detection: an IBAN starts with its country's two letters and two check digits. */
 const looksLikeIban = (cell: string) => /^[A-Za-z]{2}\d{2}/.test(cell.replace(/\s+/g, ''));
 
-/**
- * IBAN validation: one IBAN per item, or every row of a CSV file, spaced or
- * compact, answered with `{ iban, is_valid }`. An IBAN that is not valid is not refused here: that is the
- * service's answer (is_valid false), which the person wants for that row.
- */
 const ibanValidation: ServiceDefinition = {
 	credentialType: 'abstractIbanApi',
 	serviceName: 'IBAN Validation',

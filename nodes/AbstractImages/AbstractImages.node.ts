@@ -31,6 +31,12 @@ import { httpUrl, wholeNumber } from '../shared/values/validate';
 import { resizeInstructions, resizeProperties } from './resize';
 import { requestIn } from '../../credentials/shared/requestForms';
 
+/*
+ * Image Processing: from a URL (POST /v1/url/) or an uploaded file (POST /v1/upload/, multipart,
+ * the options as JSON in its `data` part). The processing is what is charged; Download Result
+ * then fetches the processed image from the service's storage, at no credit.
+ */
+
 /** Processing can take a while for a large source (up to 32 MB). */
 const TIMEOUT_MS = 120_000;
 
@@ -124,7 +130,6 @@ function downloadWanted(ctx: IExecuteFunctions, itemIndex: number, options: IDat
 const outputFieldOf = (ctx: IExecuteFunctions) =>
 	ctx.getNode().typeVersion < 2 ? 'binaryPropertyName' : 'outputBinaryPropertyName';
 
-/** Image processing: from a URL (POST /v1/url/) or an uploaded file (POST /v1/upload/, multipart, the options as JSON in its `data` part). */
 const imageProcessing: ServiceDefinition<PreparedImage> = {
 	credentialType: 'abstractImagesApi',
 	serviceName: 'Image Processing',

@@ -27,6 +27,13 @@ import { fieldsOption, fieldsParameter } from '../shared/parameters/fields';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { isIpv4, isIpv6 } from '../shared/values/validate';
 
+/*
+ * IP Geolocation: one address per item, or none for the caller's own address, or a CSV file of
+ * them. A 204 (no location data) becomes an item that says so, paired like any other (in a
+ * result file: the row's status): a row of a lead list whose address cannot be located is a
+ * result, not a failure.
+ */
+
 /** The top-level keys of the geolocation record, for `fields`. */
 const RECORD_KEYS = topLevelKeys(IP_GEOLOCATION_ANSWER_COLUMNS);
 
@@ -83,12 +90,6 @@ function ipAddressOf(
 	return ipAddress;
 }
 
-/**
- * IP geolocation: one address per item, or none for the caller's own address, or
- * every row of a CSV file. A 204 (no location data) becomes an item that says so, paired like
- * any other (in a result file: the row's status): a row of a lead list whose address cannot be
- * located is a result, not a failure.
- */
 const ipGeolocation: ServiceDefinition = {
 	credentialType: 'abstractIpGeolocationApi',
 	serviceName: 'IP Geolocation',

@@ -29,6 +29,12 @@ import { sendAsOf, sendAsOption } from '../shared/parameters/sendAs';
 import type { ServiceDefinition } from '../shared/engine/types';
 import { isoCountryCode, requiredText } from '../shared/values/validate';
 
+/*
+ * Phone Intelligence: one number per item, or a CSV file with the numbers in its first column
+ * (the contract's bulk format), each answered with the phone analysis record and sent in the
+ * form Send As chooses.
+ */
+
 const phoneParameter: INodeProperties = {
 	displayName: 'Phone',
 	name: 'phone',
@@ -42,7 +48,6 @@ const phoneParameter: INodeProperties = {
 		'The phone number to analyze, best in international form with + and country code. Spaces, dashes and brackets are fine. A number without a country code needs the Country option.',
 };
 
-/** Phone intelligence: one number per item, answered with the phone analysis record. */
 const phoneIntelligence: ServiceDefinition = {
 	credentialType: 'abstractPhoneApi',
 	serviceName: 'Phone Intelligence',

@@ -25,6 +25,11 @@ import type { ServiceOption } from '../shared/parameters/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { decimalNumber, httpUrl } from '../shared/values/validate';
 
+/*
+ * Website Screenshot (GET /v1/ with the url and options): the answer is the image itself, which
+ * the node puts in the output binary field with a JSON describing it.
+ */
+
 /** The service's seven options under the names it takes in a request. */
 const OPTIONS: Record<string, ServiceOption> = {
 	captureFullPage: {
@@ -53,7 +58,6 @@ interface PreparedScreenshot {
 	property: string;
 }
 
-/** Website screenshot (GET /v1/ with the url and options): the answer is the image itself. */
 const screenshots: ServiceDefinition<PreparedScreenshot> = {
 	credentialType: 'abstractScreenshotApi',
 	serviceName: 'Website Screenshot',

@@ -29,6 +29,14 @@ import { toolDescriptionProperties } from '../shared/parameters/toolDescription'
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { countryCode, requiredText } from '../shared/values/validate';
 
+/*
+ * VAT (GET /v1/categories, /v1/validate, /v1/calculate): categories per country, VAT number
+ * validation (one number per item, or a CSV file of them), and VAT calculation. Categories are
+ * split into one item each; validate and calculate answers pass through as they come, since
+ * their field names are not documented consistently (a result file puts any field it does not
+ * list in other_fields).
+ */
+
 const COUNTRY = 'Country (countryCode)';
 
 /** Only Validate takes a CSV file: its parameters and options are shown for that operation alone. */
@@ -86,13 +94,6 @@ function positiveAmount(ctx: IExecuteFunctions, itemIndex: number, value: unknow
 	return amount;
 }
 
-/**
- * VAT (GET /v1/categories, /v1/validate, /v1/calculate): categories per country, VAT number validation (one
- * number per item, or every row of a CSV file), and VAT calculation. Categories are split into
- * one item each; validate and calculate answers pass through as they come, since their field
- * names are not documented consistently (a result file puts any field it does not list in
- * other_fields).
- */
 const vat: ServiceDefinition = {
 	credentialType: 'abstractVatApi',
 	serviceName: 'VAT',
