@@ -8,16 +8,10 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import {
-	binaryPropertyName,
-	fileItem,
-	inputFile,
-	inputFileMeta,
-	safeFileName,
-} from '../shared/binary/files';
+import { requestIn } from '../../credentials/shared/requestForms';
+import { binaryPropertyName, inputFile, inputFileMeta } from '../shared/binary/files';
 import { runService } from '../shared/engine/engine';
 import { requestKey } from '../shared/engine/requestKey';
-import { asBuffer, imageTypeOf } from '../shared/binary/imageFile';
 import {
 	answerReuseOptions,
 	estimateOnlyOption,
@@ -26,10 +20,10 @@ import {
 	serviceParameters,
 } from '../shared/parameters/options';
 import type { ServiceOption } from '../shared/parameters/options';
-import type { ServiceClient, ServiceDefinition, ServiceRequest } from '../shared/engine/types';
+import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { httpUrl, wholeNumber } from '../shared/values/validate';
+import { downloadResult, downloadTarget } from './processedImage';
 import { resizeInstructions, resizeProperties } from './resize';
-import { requestIn } from '../../credentials/shared/requestForms';
 
 /*
  * Image Processing: from a URL (POST /v1/url/) or an uploaded file (POST /v1/upload/, multipart,
@@ -81,55 +75,6 @@ async function requestFor(
 	return { ...upload, timeout: TIMEOUT_MS };
 }
 
-/** The processed image from the record's link, fetched without the key, as a binary property. */
-async function downloadResult(
-	ctx: IExecuteFunctions,
-	client: ServiceClient,
-	record: IDataObject,
-	property: string,
-): Promise<INodeExecutionData> {
-	const link = String(record.url ?? '');
-	const { body, headers } = await client.download(link, { as: 'buffer' });
-	const bytes = asBuffer(body);
-	const type = imageTypeOf(headers, /\.png$/i.test(new URL(link).pathname) ? 'png' : 'jpeg');
-	const lastSegment = decodeURIComponent(new URL(link).pathname.split('/').pop() ?? '');
-	const name = safeFileName(lastSegment, 'processed-image');
-	const fileName = /\.\w+$/.test(name) ? name : `${name}.${type.extension}`;
-	return await fileItem(ctx, bytes, { property, fileName, mimeType: type.mimeType, json: record });
-}
-
-/**
- * Whether to download the processed image. Version 1 keeps Download Result in the Options
- * collection (saved workflows); version 2 has it at the top level, so that "Put Output File in
- * Field" can be shown only when it is on (n8n keeps a top-level value only if its display
- * depends on top-level values). A version 2 node never sees options.downloadResult: n8n's
- * Workflow drops collection values that are not options of the node's version when it loads.
- */
-function downloadWanted(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject): boolean {
-	if (ctx.getNode().typeVersion < 2) {
-		return (
-			flag(ctx, itemIndex, 'Download Result (downloadResult)', options.downloadResult ?? false) ===
-			true
-		);
-	}
-	return (
-		flag(
-			ctx,
-			itemIndex,
-			'Download Result (downloadResult)',
-			ctx.getNodeParameter('downloadResult', itemIndex, false),
-		) === true
-	);
-}
-
-/**
- * The parameter naming the field a URL source's processed image goes in. Version 1 (saved
- * workflows) shares `binaryPropertyName` with the upload's input field; version 2 gives it a
- * name of its own.
- */
-const outputFieldOf = (ctx: IExecuteFunctions) =>
-	ctx.getNode().typeVersion < 2 ? 'binaryPropertyName' : 'outputBinaryPropertyName';
-
 const imageProcessing: ServiceDefinition<PreparedImage> = {
 	credentialType: 'abstractImagesApi',
 	serviceName: 'Image Processing',
@@ -145,10 +90,13 @@ const imageProcessing: ServiceDefinition<PreparedImage> = {
 		const image: PreparedImage = { options: serviceParameters(this, itemIndex, options, OPTIONS) };
 		const resize = resizeInstructions(this, itemIndex);
 		if (resize) image.options.resize = resize;
-		const property = (name: string, field: string) =>
-			binaryPropertyName(this, itemIndex, field, this.getNodeParameter(name, itemIndex, 'data'));
 		if (source === 'binary') {
-			image.inputProperty = property('binaryPropertyName', INPUT_FIELD);
+			image.inputProperty = binaryPropertyName(
+				this,
+				itemIndex,
+				INPUT_FIELD,
+				this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
+			);
 			inputFileMeta(this, itemIndex, INPUT_FIELD, image.inputProperty);
 		} else {
 			image.url = httpUrl(
@@ -158,11 +106,8 @@ const imageProcessing: ServiceDefinition<PreparedImage> = {
 				this.getNodeParameter('url', itemIndex),
 			);
 		}
-		if (downloadWanted(this, itemIndex, options)) {
-			const output = outputFieldOf(this);
-			image.downloadTo =
-				image.inputProperty ?? property(output, `Put Output File in Field (${output})`);
-		}
+		const downloadTo = downloadTarget(this, itemIndex, options, image.inputProperty);
+		if (downloadTo !== undefined) image.downloadTo = downloadTo;
 		return image;
 	},
 	// The processing is what is charged: the engine counts and keeps it the moment it is answered,
