@@ -7,6 +7,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { requestIn } from '../../credentials/shared/requestForms';
 import { outputField, outputFieldParameter, safeFileName } from '../shared/binary/files';
 import { runService } from '../shared/engine/engine';
 import { asBuffer, imageItem, imageTypeOf } from '../shared/binary/imageFile';
@@ -81,7 +82,8 @@ const avatars: ServiceDefinition<PreparedAvatar> = {
 		const property = outputField(this, itemIndex);
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const qs = { name, ...serviceParameters(this, itemIndex, options, OPTIONS) };
-		return { request: { path: '/v1/', qs, response: 'binary' }, name, property };
+		const request: ServiceRequest = { ...requestIn('query', '/v1/', qs), response: 'binary' };
+		return { request, name, property };
 	},
 	async run(itemIndex, avatar, client) {
 		const { body, headers } = await client.request(avatar.request);

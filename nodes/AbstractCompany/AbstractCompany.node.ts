@@ -8,6 +8,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { requestIn } from '../../credentials/shared/requestForms';
 import { columnsOfKeys, COMPANY_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
 import { columnParameter, csvFileOptions, csvFileParameters } from '../shared/csv/csvParameters';
 import { inputParameter } from '../shared/csv/csvInput';
@@ -88,11 +89,7 @@ const companyEnrichment: ServiceDefinition<CompanyLookup> = {
 			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 			const fields = fieldsParameter(this, itemIndex, options.fields, RECORD_KEYS);
 			const setup: LookupSetup = {
-				request: (domain) => ({
-					method: 'GET',
-					path: '/v2/',
-					qs: fields ? { domain, fields } : { domain },
-				}),
+				request: (domain) => requestIn('query', '/v2/', fields ? { domain, fields } : { domain }),
 				skipWebmail: options.skipWebmail !== false,
 				nameDomain: !writesResultFile(this, itemIndex),
 			};

@@ -7,6 +7,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { requestIn } from '../../credentials/shared/requestForms';
 import { countryLocatorProperty, searchCountries } from '../shared/values/countryLocator';
 import { runService } from '../shared/engine/engine';
 import {
@@ -43,7 +44,7 @@ const publicHolidays: ServiceDefinition<HolidaysQuery> = {
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const period = holidayPeriod(this, itemIndex, options);
 		return {
-			request: { path: '/v1/', qs: { country, ...period } },
+			request: requestIn('query', '/v1/', { country, ...period }),
 			splitIntoItems: options.splitIntoItems !== false,
 		};
 	},

@@ -7,6 +7,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { requestIn } from '../../credentials/shared/requestForms';
 import { IBAN_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
 import { columnParameter, csvFileOptions, csvFileParameters } from '../shared/csv/csvParameters';
 import { inputParameter } from '../shared/csv/csvInput';
@@ -17,7 +18,7 @@ import {
 	estimateOnlyOption,
 	sendRepeatsOnceOption,
 } from '../shared/parameters/options';
-import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
+import type { ServiceDefinition } from '../shared/engine/types';
 import { requiredText } from '../shared/values/validate';
 
 /*
@@ -59,10 +60,8 @@ const ibanValidation: ServiceDefinition = {
 		forItem(itemIndex) {
 			return {
 				answerColumns: IBAN_ANSWER_COLUMNS,
-				prepare: (value, field): ServiceRequest => ({
-					path: '/v1/',
-					qs: { iban: requiredText(this, itemIndex, field, value) },
-				}),
+				prepare: (value, field) =>
+					requestIn('query', '/v1/', { iban: requiredText(this, itemIndex, field, value) }),
 			};
 		},
 	}),

@@ -8,6 +8,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { requestIn } from '../../credentials/shared/requestForms';
 import {
 	columnsOfKeys,
 	IP_GEOLOCATION_ANSWER_COLUMNS,
@@ -109,7 +110,7 @@ const ipGeolocation: ServiceDefinition = {
 					// Empty means the caller's own address: the parameter is left out, not sent blank.
 					if (ipAddress !== '') qs.ip_address = ipAddress;
 					if (fields) qs.fields = fields;
-					return { method: 'GET', path: '/v1/', qs };
+					return requestIn('query', '/v1/', qs);
 				},
 			};
 		},

@@ -7,6 +7,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { requestIn } from '../../credentials/shared/requestForms';
 import { outputField, outputFieldParameter, safeFileName } from '../shared/binary/files';
 import { runService } from '../shared/engine/engine';
 import { requestKey } from '../shared/engine/requestKey';
@@ -77,7 +78,11 @@ const screenshots: ServiceDefinition<PreparedScreenshot> = {
 		);
 		const qs = { url, ...serviceParameters(this, itemIndex, options, OPTIONS) };
 		return {
-			request: { path: '/v1/', qs, response: 'binary', timeout: timeoutSeconds * 1000 },
+			request: {
+				...requestIn('query', '/v1/', qs),
+				response: 'binary',
+				timeout: timeoutSeconds * 1000,
+			},
 			url,
 			property,
 		};

@@ -8,6 +8,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { requestIn } from '../../credentials/shared/requestForms';
 import { VAT_VALIDATION_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
 import {
 	columnParameter,
@@ -72,10 +73,10 @@ const validateVatNumbers = valueOrFile<ServiceRequest>({
 	forItem(itemIndex) {
 		return {
 			answerColumns: VAT_VALIDATION_ANSWER_COLUMNS,
-			prepare: (value, field) => ({
-				path: '/v1/validate',
-				qs: { vat_number: requiredText(this, itemIndex, field, value) },
-			}),
+			prepare: (value, field) =>
+				requestIn('query', '/v1/validate', {
+					vat_number: requiredText(this, itemIndex, field, value),
+				}),
 		};
 	},
 });
@@ -116,9 +117,9 @@ const vat: ServiceDefinition = {
 				qs.is_vat_incl = options.isVatIncluded === true || options.isVatIncluded === 'true';
 			const category = String(options.vatCategory ?? '').trim();
 			if (category !== '') qs.vat_category = category;
-			return { path: '/v1/calculate', qs };
+			return requestIn('query', '/v1/calculate', qs);
 		}
-		return { path: '/v1/categories', qs: { country_code: country() } };
+		return requestIn('query', '/v1/categories', { country_code: country() });
 	},
 };
 
