@@ -31,8 +31,8 @@ import { isoCountryCode, requiredText } from '../shared/values/validate';
 
 /*
  * Phone Intelligence: one number per item, or a CSV file with the numbers in its first column
- * (the contract's bulk format), each answered with the phone analysis record and sent in the
- * form Send As chooses.
+ * (the service's bulk file format), each answered with the phone analysis record and sent in
+ * the form Send As chooses.
  */
 
 const phoneParameter: INodeProperties = {
