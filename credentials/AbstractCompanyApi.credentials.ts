@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
-import { keyInQuery, withLiveBaseUrl } from './shared/keyPlacement';
+import { keyPlacement } from './shared/keyPlacement';
 import { testBaseUrl } from './shared/liveBaseUrls';
 
 export class AbstractCompanyApi implements ICredentialType {
@@ -27,7 +27,7 @@ export class AbstractCompanyApi implements ICredentialType {
 		requestsPerSecondProperty,
 	];
 
-	authenticate: IAuthenticate = withLiveBaseUrl('abstractCompanyApi', keyInQuery);
+	authenticate: IAuthenticate = keyPlacement('abstractCompanyApi');
 
 	test: ICredentialTestRequest = {
 		request: {

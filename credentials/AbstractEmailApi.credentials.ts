@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
-import { keyByRequestForm, withLiveBaseUrl } from './shared/keyPlacement';
+import { keyPlacement } from './shared/keyPlacement';
 import { testBaseUrl } from './shared/liveBaseUrls';
 
 export class AbstractEmailApi implements ICredentialType {
@@ -27,7 +27,7 @@ export class AbstractEmailApi implements ICredentialType {
 		requestsPerSecondProperty,
 	];
 
-	authenticate: IAuthenticate = withLiveBaseUrl('abstractEmailApi', keyByRequestForm);
+	authenticate: IAuthenticate = keyPlacement('abstractEmailApi');
 
 	test: ICredentialTestRequest = {
 		request: {

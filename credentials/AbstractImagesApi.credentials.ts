@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
-import { keyInImageRequest, withLiveBaseUrl } from './shared/keyPlacement';
+import { keyPlacement } from './shared/keyPlacement';
 import { testBaseUrl } from './shared/liveBaseUrls';
 
 export class AbstractImagesApi implements ICredentialType {
@@ -27,7 +27,7 @@ export class AbstractImagesApi implements ICredentialType {
 		requestsPerSecondProperty,
 	];
 
-	authenticate: IAuthenticate = withLiveBaseUrl('abstractImagesApi', keyInImageRequest);
+	authenticate: IAuthenticate = keyPlacement('abstractImagesApi');
 
 	test: ICredentialTestRequest = {
 		request: {

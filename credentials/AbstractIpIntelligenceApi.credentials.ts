@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty } from './shared/properties';
-import { keyInQuery, withLiveBaseUrl } from './shared/keyPlacement';
+import { keyPlacement } from './shared/keyPlacement';
 import { testBaseUrl } from './shared/liveBaseUrls';
 
 /**
@@ -34,7 +34,7 @@ export class AbstractIpIntelligenceApi implements ICredentialType {
 		baseUrlProperty('abstractIpIntelligenceApi'),
 	];
 
-	authenticate: IAuthenticate = withLiveBaseUrl('abstractIpIntelligenceApi', keyInQuery);
+	authenticate: IAuthenticate = keyPlacement('abstractIpIntelligenceApi');
 
 	test: ICredentialTestRequest = {
 		request: {

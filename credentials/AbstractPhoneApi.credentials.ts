@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
-import { keyByRequestForm, withLiveBaseUrl } from './shared/keyPlacement';
+import { keyPlacement } from './shared/keyPlacement';
 import { testBaseUrl } from './shared/liveBaseUrls';
 
 export class AbstractPhoneApi implements ICredentialType {
@@ -27,7 +27,7 @@ export class AbstractPhoneApi implements ICredentialType {
 		requestsPerSecondProperty,
 	];
 
-	authenticate: IAuthenticate = withLiveBaseUrl('abstractPhoneApi', keyByRequestForm);
+	authenticate: IAuthenticate = keyPlacement('abstractPhoneApi');
 
 	test: ICredentialTestRequest = {
 		request: {

@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
-import { keyInQuery, withLiveBaseUrl } from './shared/keyPlacement';
+import { keyPlacement } from './shared/keyPlacement';
 import { testBaseUrl } from './shared/liveBaseUrls';
 
 export class AbstractVatApi implements ICredentialType {
@@ -27,7 +27,7 @@ export class AbstractVatApi implements ICredentialType {
 		requestsPerSecondProperty,
 	];
 
-	authenticate: IAuthenticate = withLiveBaseUrl('abstractVatApi', keyInQuery);
+	authenticate: IAuthenticate = keyPlacement('abstractVatApi');
 
 	test: ICredentialTestRequest = {
 		request: {

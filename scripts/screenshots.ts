@@ -240,7 +240,7 @@ async function checkImageVersions(editor: Editor) {
 	const off = await panelLabels(page);
 	check(
 		'a new node shows Download Result, not Put Output File in Field',
-		off.includes('downloadResult') && !off.includes('binaryPropertyName'),
+		off.includes('downloadResult') && !off.includes('outputBinaryPropertyName'),
 		off,
 	);
 	await page.click('[data-test-id="parameter-input-downloadResult"] .el-switch');
@@ -248,11 +248,13 @@ async function checkImageVersions(editor: Editor) {
 	const on = await panelLabels(page);
 	check(
 		'with Download Result on, Put Output File in Field follows it',
-		on.indexOf('binaryPropertyName') === on.indexOf('downloadResult') + 1,
+		on.indexOf('outputBinaryPropertyName') === on.indexOf('downloadResult') + 1,
 		on,
 	);
 	// A field name of the user's own: the value n8n dropped when Download Result was an option.
-	await page.click('[data-test-id="parameter-input-binaryPropertyName"] input', { clickCount: 3 });
+	await page.click('[data-test-id="parameter-input-outputBinaryPropertyName"] input', {
+		clickCount: 3,
+	});
 	await page.keyboard.type('small');
 	await pause(800);
 	// Saved as the editor saves it (Ctrl+S), then read back: the version n8n stored for the new node.
@@ -263,7 +265,8 @@ async function checkImageVersions(editor: Editor) {
 	const version = added?.typeVersion;
 	check(
 		'the saved new node keeps Put Output File in Field',
-		added?.parameters.binaryPropertyName === 'small' && added?.parameters.downloadResult === true,
+		added?.parameters.outputBinaryPropertyName === 'small' &&
+			added?.parameters.downloadResult === true,
 		added?.parameters,
 	);
 	check('the new node is version 2', version === 2, version);

@@ -5,12 +5,13 @@ import type {
 } from 'n8n-workflow';
 
 import { effectiveBaseUrl } from './liveBaseUrls';
+import { REQUEST_FORMS, SERVICE_FORMS, type BodyForm, type KeyPlace } from './requestForms';
 
-/**
- * Where each service wants its key, applied by n8n's credential mechanism (the credential's
- * `authenticate`), never by node code. Every placement first checks that the request goes to
- * the credential's own Base URL: a key is never sent to another host (a storage host, a link
- * from a response), whatever a node asks for.
+/*
+ * The key put into a request by n8n's credential mechanism (the credential's `authenticate`),
+ * never by node code, where the request's form wants it (requestForms.ts). It first checks that
+ * the request goes to the credential's own Base URL: a key is never sent to another host (a
+ * storage host, a link from a response), whatever a node asks for.
  */
 
 /** The address the request will reach, joined the way axios joins baseURL and url. */
@@ -20,13 +21,8 @@ function requestAddress(request: IHttpRequestOptions): string {
 	return `${request.baseURL.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`;
 }
 
-function assertGoesToService(
-	credentials: ICredentialDataDecryptedObject,
-	request: IHttpRequestOptions,
-) {
-	const base = String(credentials.baseUrl ?? '')
-		.trim()
-		.replace(/\/+$/, '');
+function assertGoesToService(baseUrl: string, request: IHttpRequestOptions) {
+	const base = baseUrl.trim().replace(/\/+$/, '');
 	const target = requestAddress(request);
 	const rest = target.slice(base.length);
 	const underBase = base !== '' && target.startsWith(base) && (rest === '' || /^[/?#]/.test(rest));
@@ -37,68 +33,45 @@ function assertGoesToService(
 	}
 }
 
-const apiKeyOf = (credentials: ICredentialDataDecryptedObject) => String(credentials.apiKey ?? '');
-
-/** Default for the suite: query parameter `api_key`. */
-export async function keyInQuery(
-	credentials: ICredentialDataDecryptedObject,
-	request: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	assertGoesToService(credentials, request);
-	return { ...request, qs: { ...(request.qs ?? {}), api_key: apiKeyOf(credentials) } };
+/** The form of a request's body; undefined for one no form sends (text). */
+function bodyFormOf(body: unknown): BodyForm | undefined {
+	if (body === undefined) return 'none';
+	if (body instanceof URLSearchParams) return 'form';
+	if (body instanceof FormData) return 'multipart';
+	return typeof body === 'object' ? 'json' : undefined;
 }
 
-/**
- * Phone and email (Bearer header, form field or query): the request's form says where the key goes.
- * A form-encoded body gets an `api_key` field; a JSON body gets `Authorization: Bearer`, so
- * neither key nor personal data lands in a URL; a GET gets the query parameter.
- */
-export async function keyByRequestForm(
-	credentials: ICredentialDataDecryptedObject,
-	request: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	assertGoesToService(credentials, request);
+/** The request with the key put in `place` (requestForms.ts). */
+function withKey(place: KeyPlace, request: IHttpRequestOptions, key: string): IHttpRequestOptions {
 	const { body } = request;
-	if (body instanceof URLSearchParams) {
-		const form = new URLSearchParams(body);
-		form.set('api_key', apiKeyOf(credentials));
-		return { ...request, body: form };
-	}
-	if ((request.method ?? 'GET') !== 'GET' && body !== undefined) {
-		return {
-			...request,
-			headers: { ...(request.headers ?? {}), Authorization: `Bearer ${apiKeyOf(credentials)}` },
-		};
-	}
-	return keyInQuery(credentials, request);
-}
-
-/**
- * Image processing: `api_key` is a field of the JSON body, or of
- * the JSON options held in the `data` part of an upload.
- */
-export async function keyInImageRequest(
-	credentials: ICredentialDataDecryptedObject,
-	request: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	assertGoesToService(credentials, request);
-	const { body } = request;
-	if (body instanceof FormData) {
-		const upload = new FormData();
-		for (const [name, value] of body.entries()) {
-			if (name === 'data') {
-				const options = JSON.parse(String(value)) as IDataObject;
-				upload.append('data', JSON.stringify({ ...options, api_key: apiKeyOf(credentials) }));
-			} else {
-				upload.append(name, value);
-			}
+	switch (place) {
+		case 'query':
+			return { ...request, qs: { ...(request.qs ?? {}), api_key: key } };
+		case 'bearerHeader':
+			return {
+				...request,
+				headers: { ...(request.headers ?? {}), Authorization: `Bearer ${key}` },
+			};
+		case 'bodyField': {
+			if (!(body instanceof URLSearchParams))
+				return { ...request, body: { ...(body as IDataObject), api_key: key } };
+			const form = new URLSearchParams(body);
+			form.set('api_key', key);
+			return { ...request, body: form };
 		}
-		return { ...request, body: upload };
+		case 'dataPart': {
+			const upload = new FormData();
+			for (const [name, value] of (body as FormData).entries()) {
+				if (name === 'data') {
+					const options = JSON.parse(String(value)) as IDataObject;
+					upload.append('data', JSON.stringify({ ...options, api_key: key }));
+				} else {
+					upload.append(name, value);
+				}
+			}
+			return { ...request, body: upload };
+		}
 	}
-	if (body !== undefined && typeof body === 'object' && !(body instanceof URLSearchParams)) {
-		return { ...request, body: { ...(body as IDataObject), api_key: apiKeyOf(credentials) } };
-	}
-	return keyInQuery(credentials, request);
 }
 
 type KeyPlacement = (
@@ -107,13 +80,17 @@ type KeyPlacement = (
 ) => Promise<IHttpRequestOptions>;
 
 /**
- * A placement for one credential type, whose empty Base URL means the service's live address:
- * the host check then holds the key to that address, as the node's requests go there.
+ * A credential type's `authenticate`: the key goes where the request's form wants it, the form
+ * being the one of the service's forms (SERVICE_FORMS) that has the request's body, else the
+ * query form. An empty Base URL means the service's live address: the host check then holds the
+ * key to that address, as the node's requests go there.
  */
-export function withLiveBaseUrl(credentialType: string, placement: KeyPlacement): KeyPlacement {
-	return async (credentials, request) =>
-		await placement(
-			{ ...credentials, baseUrl: effectiveBaseUrl(credentialType, credentials.baseUrl) },
-			request,
-		);
+export function keyPlacement(credentialType: string): KeyPlacement {
+	const forms = (SERVICE_FORMS[credentialType] ?? ['query']).map((name) => REQUEST_FORMS[name]);
+	return async (credentials, request) => {
+		assertGoesToService(effectiveBaseUrl(credentialType, credentials.baseUrl), request);
+		const body = bodyFormOf(request.body);
+		const form = forms.find((candidate) => candidate.body === body) ?? REQUEST_FORMS.query;
+		return withKey(form.key, request, String(credentials.apiKey ?? ''));
+	};
 }

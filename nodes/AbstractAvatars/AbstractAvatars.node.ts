@@ -7,6 +7,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { requestIn } from '../../credentials/shared/requestForms';
 import { outputField, outputFieldParameter, safeFileName } from '../shared/binary/files';
 import { runService } from '../shared/engine/engine';
 import { asBuffer, imageItem, imageTypeOf } from '../shared/binary/imageFile';
@@ -17,33 +18,46 @@ import {
 	oneOf,
 	sendRepeatsOnceOption,
 	wholeAtLeast,
-	wireOptions,
+	serviceParameters,
 } from '../shared/parameters/options';
-import type { WireOption } from '../shared/parameters/options';
+import type { ServiceOption } from '../shared/parameters/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { decimalNumber, hexColor, requiredText, wholeNumber } from '../shared/values/validate';
 
+/*
+ * Avatars (GET /v1/ with the name and options): the answer is the image itself, which the node
+ * puts in the output binary field with a JSON describing it.
+ */
+
 /** The service's ten options under the names it takes in a request, with their ranges (image_size 6 to 512, font_size 0.1 to 1.0). */
-const OPTIONS: Record<string, WireOption> = {
+const OPTIONS: Record<string, ServiceOption> = {
 	imageSize: {
-		wire: 'image_size',
+		serviceParameter: 'image_size',
 		label: 'Image Size',
 		check: (ctx, itemIndex, field, value) => wholeNumber(ctx, itemIndex, field, value, 6, 512),
 	},
-	imageFormat: { wire: 'image_format', label: 'Image Format', check: oneOf(['png', 'svg']) },
+	imageFormat: {
+		serviceParameter: 'image_format',
+		label: 'Image Format',
+		check: oneOf(['png', 'svg']),
+	},
 	fontSize: {
-		wire: 'font_size',
+		serviceParameter: 'font_size',
 		label: 'Font Size',
 		check: (ctx, itemIndex, field, value) => decimalNumber(ctx, itemIndex, field, value, 0.1, 1),
 	},
-	charLimit: { wire: 'char_limit', label: 'Character Limit', check: wholeAtLeast(1) },
+	charLimit: { serviceParameter: 'char_limit', label: 'Character Limit', check: wholeAtLeast(1) },
 	// A '#' from n8n's colour picker is stripped: the service rejects a colour with '#'.
-	backgroundColor: { wire: 'background_color', label: 'Background Color', check: hexColor },
-	fontColor: { wire: 'font_color', label: 'Font Color', check: hexColor },
-	isRounded: { wire: 'is_rounded', label: 'Rounded', check: flag },
-	isUppercase: { wire: 'is_uppercase', label: 'Uppercase', check: flag },
-	isItalic: { wire: 'is_italic', label: 'Italic', check: flag },
-	isBold: { wire: 'is_bold', label: 'Bold', check: flag },
+	backgroundColor: {
+		serviceParameter: 'background_color',
+		label: 'Background Color',
+		check: hexColor,
+	},
+	fontColor: { serviceParameter: 'font_color', label: 'Font Color', check: hexColor },
+	isRounded: { serviceParameter: 'is_rounded', label: 'Rounded', check: flag },
+	isUppercase: { serviceParameter: 'is_uppercase', label: 'Uppercase', check: flag },
+	isItalic: { serviceParameter: 'is_italic', label: 'Italic', check: flag },
+	isBold: { serviceParameter: 'is_bold', label: 'Bold', check: flag },
 };
 
 /** The service's default side, 128 pixels, for the file description when none is set. */
@@ -55,7 +69,6 @@ interface PreparedAvatar {
 	property: string;
 }
 
-/** Avatars (GET /v1/ with the name and options): the answer is the image itself. */
 const avatars: ServiceDefinition<PreparedAvatar> = {
 	credentialType: 'abstractAvatarsApi',
 	serviceName: 'Avatars',
@@ -68,8 +81,9 @@ const avatars: ServiceDefinition<PreparedAvatar> = {
 		);
 		const property = outputField(this, itemIndex);
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const qs = { name, ...wireOptions(this, itemIndex, options, OPTIONS) };
-		return { request: { path: '/v1/', qs, response: 'binary' }, name, property };
+		const qs = { name, ...serviceParameters(this, itemIndex, options, OPTIONS) };
+		const request: ServiceRequest = { ...requestIn('query', '/v1/', qs), response: 'binary' };
+		return { request, name, property };
 	},
 	async run(itemIndex, avatar, client) {
 		const { body, headers } = await client.request(avatar.request);

@@ -3,19 +3,20 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { requestIn } from '../../credentials/shared/requestForms';
 import { columnsOfKeys, COMPANY_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
-import { csvFanOut } from '../shared/csv/csvInput';
-import { columnOf, inputKindOf, outputOf } from '../shared/csv/csvParameterReaders';
 import {
 	columnParameter,
 	csvFileOptions,
 	csvFileParameters,
 	inputParameter,
 } from '../shared/csv/csvParameters';
+import { valueOrFile, writesResultFile } from '../shared/csv/valueOrFile';
 import {
 	answerReuseOptions,
 	estimateOnlyOption,
@@ -24,7 +25,7 @@ import {
 import { recordItems, runService } from '../shared/engine/engine';
 import { requestKey } from '../shared/engine/requestKey';
 import { fieldsOption, fieldsParameter } from '../shared/parameters/fields';
-import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
+import type { ServiceDefinition } from '../shared/engine/types';
 import {
 	addSkippedHint,
 	companyLookup,
@@ -35,10 +36,31 @@ import {
 	LOOKUP_DOMAIN_KEY,
 	type CompanyLookup,
 	type CompanyRequest,
+	type LookupSetup,
 } from './companyLookup';
+
+/*
+ * Company Enrichment (GET /v2/): one domain, email address or website per item, or a CSV file of
+ * them, each sent as the domain it holds (companyLookup.ts). With Skip Webmail Addresses (on by
+ * default) an address at a webmail provider is answered without a request: the provider is not
+ * the lead's company.
+ */
 
 /** The keys of the company record (all top-level), for `fields`. */
 const RECORD_KEYS = COMPANY_ANSWER_COLUMNS;
+
+const domainParameter: INodeProperties = {
+	displayName: 'Domain',
+	name: 'domain',
+	type: 'string',
+	default: '',
+	required: true,
+	displayOptions: { show: { input: ['value'] } },
+	placeholder: 'example.com',
+	hint: 'A domain (example.com), an email address (ada@example.com) or a website (https://www.example.com/about)',
+	description:
+		"The company's domain, or a lead's email address (the part after the @ is looked up) or website (its host, without www.). An address at a free, disposable or relay email provider is skipped at no credit (see Options).",
+};
 
 const domainColumn = columnParameter({
 	displayName: 'Domain Column',
@@ -50,50 +72,37 @@ const domainColumn = columnParameter({
 
 /**
  * The request alone: stripe.com, ada@stripe.com and https://stripe.com send the same one, and the
- * domain an item named (lookupDomain) is its presentation, added by `present`.
+ * domain an item named (lookupDomain) is its presentation, added by `present`. A skipped
+ * webmail address has none: it sends nothing, so it is neither counted nor shared.
  */
 const companyRequestKey = (lookup: CompanyLookup) =>
 	'request' in lookup ? requestKey(lookup.request) : undefined;
 
-/** Company enrichment (GET /v2/): one domain, email address or website per item, or every row of a CSV file. */
 const companyEnrichment: ServiceDefinition<CompanyLookup> = {
 	credentialType: 'abstractCompanyApi',
 	serviceName: 'Company Enrichment',
 	answerWithoutRequest: skippedItems,
 	requestKey: companyRequestKey,
-	async prepare(itemIndex) {
-		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const fields = fieldsParameter(this, itemIndex, options.fields, RECORD_KEYS);
-		const request = (domain: string): ServiceRequest => ({
-			method: 'GET',
-			path: '/v2/',
-			qs: fields ? { domain, fields } : { domain },
-		});
-		const skipWebmail = options.skipWebmail !== false;
-		if (inputKindOf(this, itemIndex) === 'csvFile') {
-			const setup = {
-				request,
-				skipWebmail,
-				nameDomain: outputOf(this, itemIndex) !== 'resultFile',
+	prepare: valueOrFile({
+		value: domainParameter,
+		column: domainColumn,
+		looksLikeValue: looksLikeCompanyValue,
+		skippedOf: skippedStatus,
+		requestKey: companyRequestKey,
+		forItem(itemIndex) {
+			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+			const fields = fieldsParameter(this, itemIndex, options.fields, RECORD_KEYS);
+			const setup: LookupSetup = {
+				request: (domain) => requestIn('query', '/v2/', fields ? { domain, fields } : { domain }),
+				skipWebmail: options.skipWebmail !== false,
+				nameDomain: !writesResultFile(this, itemIndex),
 			};
-			return await csvFanOut(this, itemIndex, {
-				column: columnOf(this, itemIndex, domainColumn),
-				looksLikeValue: looksLikeCompanyValue,
-				valueLabel: 'Domain',
+			return {
 				answerColumns: columnsOfKeys(COMPANY_ANSWER_COLUMNS, fields),
 				prepare: (value, field) => companyLookup(this, itemIndex, field, value, setup),
-				skippedOf: skippedStatus,
-				requestKey: companyRequestKey,
-			});
-		}
-		return companyLookup(
-			this,
-			itemIndex,
-			'Domain (domain)',
-			this.getNodeParameter('domain', itemIndex),
-			{ request, skipWebmail, nameDomain: true },
-		);
-	},
+			};
+		},
+	}),
 	async run(itemIndex, lookup, client) {
 		return recordItems((await client.request((lookup as CompanyRequest).request)).body);
 	},
@@ -126,18 +135,7 @@ export class AbstractCompany implements INodeType {
 		credentials: [{ name: 'abstractCompanyApi', required: true }],
 		properties: [
 			inputParameter('domain, email address or website'),
-			{
-				displayName: 'Domain',
-				name: 'domain',
-				type: 'string',
-				default: '',
-				required: true,
-				displayOptions: { show: { input: ['value'] } },
-				placeholder: 'example.com',
-				hint: 'A domain (example.com), an email address (ada@example.com) or a website (https://www.example.com/about)',
-				description:
-					"The company's domain, or a lead's email address (the part after the @ is looked up) or website (its host, without www.). An address at a free, disposable or relay email provider is skipped at no credit (see Options).",
-			},
+			domainParameter,
 			...csvFileParameters(domainColumn),
 			{
 				displayName: 'Options',

@@ -30,19 +30,14 @@ export interface CompanyRequest {
 
 /**
  * A value that is not looked up: an email address at a free, disposable or relay provider,
- * whose "company" would be the provider. A class, not plain data, so that it has no request key
- * (requestKey.ts): it is never counted among the requests of a run, nor shared as an answer.
+ * whose "company" would be the provider. It has no request, so the node's request key
+ * (companyRequestKey) gives it none: it is never counted among the requests of a run, nor
+ * shared as an answer.
  */
-export class SkippedLookup {
-	constructor(
-		readonly domain: string,
-		readonly kind: MailProviderKind,
-	) {}
-
-	/** The item's JSON: `{ skipped: 'free email provider', lookupDomain: 'gmail.com' }`. */
-	json(): IDataObject {
-		return { skipped: MAIL_PROVIDER_LABELS[this.kind], [LOOKUP_DOMAIN_KEY]: this.domain };
-	}
+export interface SkippedLookup {
+	/** The provider's domain, named in the output (lookupDomain). */
+	domain: string;
+	kind: MailProviderKind;
 }
 
 export type CompanyLookup = CompanyRequest | SkippedLookup;
@@ -75,7 +70,7 @@ export function companyLookup(
 	const { domain, form, asTyped } = domainOfValue(ctx, itemIndex, field, value);
 	if (form === 'email' && setup.skipWebmail) {
 		const kind = mailProviderOf(domain);
-		if (kind) return new SkippedLookup(domain, kind);
+		if (kind) return { domain: domain, kind };
 	}
 	const request = setup.request(domain);
 	// A bare domain sent as typed needs no naming; one the URL parser rewrote (punycode, full-width letters) does.
@@ -84,9 +79,20 @@ export function companyLookup(
 		: { request, lookupDomain: domain };
 }
 
-/** The item of a skipped lookup; undefined for a lookup to send (the engine's answerWithoutRequest). */
+/**
+ * The item of a skipped lookup, `{ skipped: 'free email provider', lookupDomain: 'gmail.com' }`;
+ * undefined for a lookup to send (the engine's answerWithoutRequest).
+ */
 export function skippedItems(lookup: CompanyLookup): INodeExecutionData[] | undefined {
-	return lookup instanceof SkippedLookup ? [{ json: lookup.json() }] : undefined;
+	if ('request' in lookup) return undefined;
+	return [
+		{
+			json: {
+				skipped: MAIL_PROVIDER_LABELS[lookup.kind],
+				[LOOKUP_DOMAIN_KEY]: lookup.domain,
+			},
+		},
+	];
 }
 
 /** For a file's header detection: a first-row cell that reads as a domain, email address or website is data, not a column name. */

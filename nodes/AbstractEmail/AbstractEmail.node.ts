@@ -3,19 +3,20 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { requestIn } from '../../credentials/shared/requestForms';
 import { EMAIL_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
-import { csvFanOut } from '../shared/csv/csvInput';
-import { columnOf, inputKindOf, outputOf } from '../shared/csv/csvParameterReaders';
 import {
 	columnParameter,
 	csvFileOptions,
 	csvFileParameters,
 	inputParameter,
 } from '../shared/csv/csvParameters';
+import { valueOrFile, writesResultFile } from '../shared/csv/valueOrFile';
 import { recordItems, runService } from '../shared/engine/engine';
 import { requestKey } from '../shared/engine/requestKey';
 import {
@@ -23,10 +24,30 @@ import {
 	estimateOnlyOption,
 	sendRepeatsOnceOption,
 } from '../shared/parameters/options';
-import { lookupRequest, sendAsOf, sendAsOption } from '../shared/parameters/sendAs';
+import { sendAsOf, sendAsOption } from '../shared/parameters/sendAs';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { addressInBrackets } from '../shared/values/mailAddress';
 import { requiredText } from '../shared/values/validate';
+
+/*
+ * Email Reputation: one address per item, or a CSV file of them. A malformed address is sent,
+ * not refused: the service answers it with a 200 saying so (status_detail invalid_format), which
+ * is what the person wants to know about that row. Only the form CRM exports write, `Ada Lovelace
+ * <ada@acme.com>` or `<ada@acme.com>`, is read (RFC 5322): its address is sent.
+ */
+
+const emailParameter: INodeProperties = {
+	displayName: 'Email',
+	name: 'email',
+	type: 'string',
+	default: '',
+	required: true,
+	displayOptions: { show: { input: ['value'] } },
+	placeholder: 'name@email.com',
+	hint: 'The address to check, such as ada@example.com',
+	description:
+		'The email address to check. From "Ada Lovelace &lt;ada@example.com&gt;" the address in brackets is sent (the output names it in lookupEmail). A malformed address is still sent: the service answers it as invalid_format.',
+};
 
 const emailColumn = columnParameter({
 	displayName: 'Email Column',
@@ -50,12 +71,6 @@ interface EmailLookup {
 	lookupEmail?: string;
 }
 
-/**
- * Email reputation: one address per item, answered with the email reputation record. A
- * malformed address is not rejected here: the service answers it with a 200 saying so (its status_detail invalid_format),
- * which is the information the person wants about that row. Only the form CRM exports write,
- * `Ada Lovelace <ada@acme.com>` or `<ada@acme.com>`, is read (RFC 5322): its address is sent.
- */
 const emailReputation: ServiceDefinition<EmailLookup> = {
 	credentialType: 'abstractEmailApi',
 	serviceName: 'Email Reputation',
@@ -65,33 +80,29 @@ const emailReputation: ServiceDefinition<EmailLookup> = {
 	statusMessages: {
 		403: "The plan's API credits for Email Reputation are used up (403). Add credits or upgrade the plan, then run again",
 	},
-	async prepare(itemIndex) {
-		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const sendAs = sendAsOf(this, itemIndex, options.sendAs);
-		const lookup = (value: string, nameAddress: boolean): EmailLookup => {
-			const inBrackets = addressInBrackets(value);
-			const request = lookupRequest('/v1/', { email: inBrackets ?? value }, sendAs);
-			return inBrackets !== undefined && nameAddress
-				? { request, lookupEmail: inBrackets }
-				: { request };
-		};
-		if (inputKindOf(this, itemIndex) === 'csvFile') {
+	prepare: valueOrFile({
+		value: emailParameter,
+		column: emailColumn,
+		looksLikeValue: (cell) => cell.includes('@'),
+		requestKey: emailRequestKey,
+		forItem(itemIndex) {
+			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+			const sendAs = sendAsOf(this, itemIndex, options.sendAs);
 			// A result file's row holds the value and the answer side by side: no naming needed there.
-			const nameAddress = outputOf(this, itemIndex) !== 'resultFile';
-			return await csvFanOut(this, itemIndex, {
-				column: columnOf(this, itemIndex, emailColumn),
-				looksLikeValue: (cell) => cell.includes('@'),
-				valueLabel: 'Email',
+			const nameAddress = !writesResultFile(this, itemIndex);
+			return {
 				answerColumns: EMAIL_ANSWER_COLUMNS,
-				prepare: (value, field) => lookup(requiredText(this, itemIndex, field, value), nameAddress),
-				requestKey: emailRequestKey,
-			});
-		}
-		return lookup(
-			requiredText(this, itemIndex, 'Email (email)', this.getNodeParameter('email', itemIndex)),
-			true,
-		);
-	},
+				prepare: (value, field) => {
+					const address = requiredText(this, itemIndex, field, value);
+					const inBrackets = addressInBrackets(address);
+					const request = requestIn(sendAs, '/v1/', { email: inBrackets ?? address });
+					return inBrackets !== undefined && nameAddress
+						? { request, lookupEmail: inBrackets }
+						: { request };
+				},
+			};
+		},
+	}),
 	async run(_itemIndex, { request }, client) {
 		return recordItems((await client.request(request)).body);
 	},
@@ -123,18 +134,7 @@ export class AbstractEmail implements INodeType {
 		credentials: [{ name: 'abstractEmailApi', required: true }],
 		properties: [
 			inputParameter('address'),
-			{
-				displayName: 'Email',
-				name: 'email',
-				type: 'string',
-				default: '',
-				required: true,
-				displayOptions: { show: { input: ['value'] } },
-				placeholder: 'name@email.com',
-				hint: 'The address to check, such as ada@example.com',
-				description:
-					'The email address to check. From "Ada Lovelace &lt;ada@example.com&gt;" the address in brackets is sent (the output names it in lookupEmail). A malformed address is still sent: the service answers it as invalid_format.',
-			},
+			emailParameter,
 			...csvFileParameters(emailColumn),
 			{
 				displayName: 'Options',

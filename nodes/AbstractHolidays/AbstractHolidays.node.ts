@@ -7,6 +7,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { requestIn } from '../../credentials/shared/requestForms';
 import { countryLocatorProperty, searchCountries } from '../shared/values/countryLocator';
 import { runService } from '../shared/engine/engine';
 import {
@@ -18,12 +19,17 @@ import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { countryCode, HOLIDAYS_FILED_UNDER } from '../shared/values/validate';
 import { holidayPeriod } from './holidayPeriod';
 
+/*
+ * Public Holidays (GET /v1/ with country and an optional year, month, day): the service answers
+ * an array of holiday records per country and period, which becomes one item per holiday unless
+ * Split Into Items is off.
+ */
+
 interface HolidaysQuery {
 	request: ServiceRequest;
 	splitIntoItems: boolean;
 }
 
-/** Public holidays (GET /v1/ with country and an optional year, month, day): an array of holiday records per country and period. */
 const publicHolidays: ServiceDefinition<HolidaysQuery> = {
 	credentialType: 'abstractHolidaysApi',
 	serviceName: 'Public Holidays',
@@ -38,7 +44,7 @@ const publicHolidays: ServiceDefinition<HolidaysQuery> = {
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const period = holidayPeriod(this, itemIndex, options);
 		return {
-			request: { path: '/v1/', qs: { country, ...period } },
+			request: requestIn('query', '/v1/', { country, ...period }),
 			splitIntoItems: options.splitIntoItems !== false,
 		};
 	},

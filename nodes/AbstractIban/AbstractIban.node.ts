@@ -2,27 +2,47 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { requestIn } from '../../credentials/shared/requestForms';
 import { IBAN_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
-import { csvFanOut } from '../shared/csv/csvInput';
-import { columnOf, inputKindOf } from '../shared/csv/csvParameterReaders';
 import {
 	columnParameter,
 	csvFileOptions,
 	csvFileParameters,
 	inputParameter,
 } from '../shared/csv/csvParameters';
+import { valueOrFile } from '../shared/csv/valueOrFile';
 import { runService } from '../shared/engine/engine';
 import {
 	answerReuseOptions,
 	estimateOnlyOption,
 	sendRepeatsOnceOption,
 } from '../shared/parameters/options';
-import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
+import type { ServiceDefinition } from '../shared/engine/types';
 import { requiredText } from '../shared/values/validate';
+
+/*
+ * IBAN Validation: one IBAN per item, or a CSV file of them, spaced or compact, answered with
+ * `{ iban, is_valid }`. An IBAN that is not valid is not refused here: that is the service's
+ * answer (is_valid false), which the person wants for that row.
+ */
+
+const ibanParameter: INodeProperties = {
+	displayName: 'IBAN',
+	name: 'iban',
+	type: 'string',
+	default: '',
+	required: true,
+	displayOptions: { show: { input: ['value'] } },
+	placeholder: 'DE89 3704 0044 0532 0130 00',
+	hint: 'An IBAN, with or without spaces',
+	description:
+		'The IBAN to validate. Spaces are fine: the spaced form is as valid as the compact one.',
+};
 
 const ibanColumn = columnParameter({
 	displayName: 'IBAN Column',
@@ -34,29 +54,21 @@ const ibanColumn = columnParameter({
 /** For header detection: an IBAN starts with its country's two letters and two check digits. */
 const looksLikeIban = (cell: string) => /^[A-Za-z]{2}\d{2}/.test(cell.replace(/\s+/g, ''));
 
-/**
- * IBAN validation: one IBAN per item, or every row of a CSV file, spaced or
- * compact, answered with `{ iban, is_valid }`. An IBAN that is not valid is not refused here: that is the
- * service's answer (is_valid false), which the person wants for that row.
- */
 const ibanValidation: ServiceDefinition = {
 	credentialType: 'abstractIbanApi',
 	serviceName: 'IBAN Validation',
-	async prepare(itemIndex) {
-		const request = (iban: string): ServiceRequest => ({ path: '/v1/', qs: { iban } });
-		if (inputKindOf(this, itemIndex) === 'csvFile') {
-			return await csvFanOut(this, itemIndex, {
-				column: columnOf(this, itemIndex, ibanColumn),
-				looksLikeValue: looksLikeIban,
-				valueLabel: 'IBAN',
+	prepare: valueOrFile({
+		value: ibanParameter,
+		column: ibanColumn,
+		looksLikeValue: looksLikeIban,
+		forItem(itemIndex) {
+			return {
 				answerColumns: IBAN_ANSWER_COLUMNS,
-				prepare: (value, field) => request(requiredText(this, itemIndex, field, value)),
-			});
-		}
-		return request(
-			requiredText(this, itemIndex, 'IBAN (iban)', this.getNodeParameter('iban', itemIndex)),
-		);
-	},
+				prepare: (value, field) =>
+					requestIn('query', '/v1/', { iban: requiredText(this, itemIndex, field, value) }),
+			};
+		},
+	}),
 };
 
 export class AbstractIban implements INodeType {
@@ -77,18 +89,7 @@ export class AbstractIban implements INodeType {
 		credentials: [{ name: 'abstractIbanApi', required: true }],
 		properties: [
 			inputParameter('IBAN'),
-			{
-				displayName: 'IBAN',
-				name: 'iban',
-				type: 'string',
-				default: '',
-				required: true,
-				displayOptions: { show: { input: ['value'] } },
-				placeholder: 'DE89 3704 0044 0532 0130 00',
-				hint: 'An IBAN, with or without spaces',
-				description:
-					'The IBAN to validate. Spaces are fine: the spaced form is as valid as the compact one.',
-			},
+			ibanParameter,
 			...csvFileParameters(ibanColumn),
 			{
 				displayName: 'Options',

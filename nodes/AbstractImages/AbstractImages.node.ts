@@ -8,35 +8,36 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import {
-	binaryPropertyName,
-	fileItem,
-	inputFile,
-	inputFileMeta,
-	safeFileName,
-} from '../shared/binary/files';
+import { requestIn } from '../../credentials/shared/requestForms';
+import { binaryPropertyName, inputFile, inputFileMeta } from '../shared/binary/files';
 import { runService } from '../shared/engine/engine';
 import { requestKey } from '../shared/engine/requestKey';
-import { asBuffer, imageTypeOf } from '../shared/binary/imageFile';
 import {
 	answerReuseOptions,
 	estimateOnlyOption,
 	flag,
 	sendRepeatsOnceOption,
-	wireOptions,
+	serviceParameters,
 } from '../shared/parameters/options';
-import type { WireOption } from '../shared/parameters/options';
-import type { ServiceClient, ServiceDefinition, ServiceRequest } from '../shared/engine/types';
+import type { ServiceOption } from '../shared/parameters/options';
+import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { httpUrl, wholeNumber } from '../shared/values/validate';
+import { downloadResult, downloadTarget } from './processedImage';
 import { resizeInstructions, resizeProperties } from './resize';
+
+/*
+ * Image Processing: from a URL (POST /v1/url/) or an uploaded file (POST /v1/upload/, multipart,
+ * the options as JSON in its `data` part). The processing is what is charged; Download Result
+ * then fetches the processed image from the service's storage, at no credit.
+ */
 
 /** Processing can take a while for a large source (up to 32 MB). */
 const TIMEOUT_MS = 120_000;
 
-const OPTIONS: Record<string, WireOption> = {
-	lossy: { wire: 'lossy', label: 'Lossy', check: flag },
+const OPTIONS: Record<string, ServiceOption> = {
+	lossy: { serviceParameter: 'lossy', label: 'Lossy', check: flag },
 	quality: {
-		wire: 'quality',
+		serviceParameter: 'quality',
 		label: 'Quality',
 		check: (ctx, itemIndex, field, value) => wholeNumber(ctx, itemIndex, field, value, 0, 100),
 	},
@@ -55,74 +56,25 @@ interface PreparedImage {
 
 const INPUT_FIELD = 'Input Binary Field (binaryPropertyName)';
 
-/** The request for one item: JSON to /v1/url/, or a multipart upload to /v1/upload/. */
+/** The request for one item: JSON to /v1/url/, or a multipart upload to /v1/upload/ (requestForms.ts). */
 async function requestFor(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	image: PreparedImage,
 ): Promise<ServiceRequest> {
 	if (image.url !== undefined) {
-		return {
-			method: 'POST',
-			path: '/v1/url/',
-			json: { url: image.url, ...image.options },
-			timeout: TIMEOUT_MS,
-		};
+		const fields = { url: image.url, ...image.options };
+		return { ...requestIn('jsonBody', '/v1/url/', fields), timeout: TIMEOUT_MS };
 	}
 	const { bytes, meta } = await inputFile(ctx, itemIndex, INPUT_FIELD, image.inputProperty!);
-	const upload = new FormData();
-	upload.append(
-		'image',
-		new Blob([bytes as Uint8Array<ArrayBuffer>], { type: meta.mimeType }),
-		meta.fileName ?? 'image',
-	);
-	// The options travel as JSON text in the `data` part; the credential adds api_key to it.
-	upload.append('data', JSON.stringify(image.options));
-	return { method: 'POST', path: '/v1/upload/', multipart: upload, timeout: TIMEOUT_MS };
+	const file = {
+		bytes: new Blob([bytes as Uint8Array<ArrayBuffer>], { type: meta.mimeType }),
+		fileName: meta.fileName ?? 'image',
+	};
+	const upload = requestIn('upload', '/v1/upload/', image.options, { image: file });
+	return { ...upload, timeout: TIMEOUT_MS };
 }
 
-/** The processed image from the record's link, fetched without the key, as a binary property. */
-async function downloadResult(
-	ctx: IExecuteFunctions,
-	client: ServiceClient,
-	record: IDataObject,
-	property: string,
-): Promise<INodeExecutionData> {
-	const link = String(record.url ?? '');
-	const { body, headers } = await client.download(link, { as: 'buffer' });
-	const bytes = asBuffer(body);
-	const type = imageTypeOf(headers, /\.png$/i.test(new URL(link).pathname) ? 'png' : 'jpeg');
-	const lastSegment = decodeURIComponent(new URL(link).pathname.split('/').pop() ?? '');
-	const name = safeFileName(lastSegment, 'processed-image');
-	const fileName = /\.\w+$/.test(name) ? name : `${name}.${type.extension}`;
-	return await fileItem(ctx, bytes, { property, fileName, mimeType: type.mimeType, json: record });
-}
-
-/**
- * Whether to download the processed image. Version 1 keeps Download Result in the Options
- * collection (saved workflows); version 2 has it at the top level, so that "Put Output File in
- * Field" can be shown only when it is on (n8n keeps a top-level value only if its display
- * depends on top-level values). A version 2 node never sees options.downloadResult: n8n's
- * Workflow drops collection values that are not options of the node's version when it loads.
- */
-function downloadWanted(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject): boolean {
-	if (ctx.getNode().typeVersion < 2) {
-		return (
-			flag(ctx, itemIndex, 'Download Result (downloadResult)', options.downloadResult ?? false) ===
-			true
-		);
-	}
-	return (
-		flag(
-			ctx,
-			itemIndex,
-			'Download Result (downloadResult)',
-			ctx.getNodeParameter('downloadResult', itemIndex, false),
-		) === true
-	);
-}
-
-/** Image processing: from a URL (POST /v1/url/) or an uploaded file (POST /v1/upload/, multipart, the options as JSON in its `data` part). */
 const imageProcessing: ServiceDefinition<PreparedImage> = {
 	credentialType: 'abstractImagesApi',
 	serviceName: 'Image Processing',
@@ -135,18 +87,16 @@ const imageProcessing: ServiceDefinition<PreparedImage> = {
 	prepare(itemIndex) {
 		const source = this.getNodeParameter('source', itemIndex, 'url') as string;
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const image: PreparedImage = { options: wireOptions(this, itemIndex, options, OPTIONS) };
+		const image: PreparedImage = { options: serviceParameters(this, itemIndex, options, OPTIONS) };
 		const resize = resizeInstructions(this, itemIndex);
 		if (resize) image.options.resize = resize;
-		const property = (field: string) =>
-			binaryPropertyName(
+		if (source === 'binary') {
+			image.inputProperty = binaryPropertyName(
 				this,
 				itemIndex,
-				field,
+				INPUT_FIELD,
 				this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
 			);
-		if (source === 'binary') {
-			image.inputProperty = property(INPUT_FIELD);
 			inputFileMeta(this, itemIndex, INPUT_FIELD, image.inputProperty);
 		} else {
 			image.url = httpUrl(
@@ -156,10 +106,8 @@ const imageProcessing: ServiceDefinition<PreparedImage> = {
 				this.getNodeParameter('url', itemIndex),
 			);
 		}
-		if (downloadWanted(this, itemIndex, options)) {
-			image.downloadTo =
-				image.inputProperty ?? property('Put Output File in Field (binaryPropertyName)');
-		}
+		const downloadTo = downloadTarget(this, itemIndex, options, image.inputProperty);
+		if (downloadTo !== undefined) image.downloadTo = downloadTo;
 		return image;
 	},
 	// The processing is what is charged: the engine counts and keeps it the moment it is answered,
@@ -270,7 +218,7 @@ export class AbstractImages implements INodeType {
 			},
 			{
 				displayName: 'Put Output File in Field',
-				name: 'binaryPropertyName',
+				name: 'outputBinaryPropertyName',
 				type: 'string',
 				default: 'data',
 				required: true,

@@ -148,13 +148,13 @@ export const resizeProperties: INodeProperties[] = [
 	},
 ];
 
-const FIELDS: Record<ResizeKey, { label: string; wire: string }> = {
-	width: { label: 'Width (width)', wire: 'width' },
-	height: { label: 'Height (height)', wire: 'height' },
-	size: { label: 'Size (size)', wire: 'size' },
-	scale: { label: 'Scale (scale)', wire: 'scale' },
-	cropMode: { label: 'Crop Mode (cropMode)', wire: 'crop_mode' },
-	background: { label: 'Background (background)', wire: 'background' },
+const FIELDS: Record<ResizeKey, { label: string; serviceParameter: string }> = {
+	width: { label: 'Width (width)', serviceParameter: 'width' },
+	height: { label: 'Height (height)', serviceParameter: 'height' },
+	size: { label: 'Size (size)', serviceParameter: 'size' },
+	scale: { label: 'Scale (scale)', serviceParameter: 'scale' },
+	cropMode: { label: 'Crop Mode (cropMode)', serviceParameter: 'crop_mode' },
+	background: { label: 'Background (background)', serviceParameter: 'background' },
 };
 
 /**
@@ -258,7 +258,7 @@ export function resizeInstructions(
 	const resize: IDataObject = { strategy };
 	for (const key of keys) {
 		const value = resizeValue(ctx, itemIndex, strategy, key);
-		if (value !== undefined) resize[FIELDS[key].wire] = value as IDataObject[string];
+		if (value !== undefined) resize[FIELDS[key].serviceParameter] = value as IDataObject[string];
 	}
 	return resize;
 }

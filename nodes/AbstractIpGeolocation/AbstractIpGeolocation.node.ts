@@ -3,23 +3,24 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { requestIn } from '../../credentials/shared/requestForms';
 import {
 	columnsOfKeys,
 	IP_GEOLOCATION_ANSWER_COLUMNS,
 	topLevelKeys,
 } from '../shared/csv/answerColumns';
-import { csvFanOut } from '../shared/csv/csvInput';
-import { columnOf, inputKindOf } from '../shared/csv/csvParameterReaders';
 import {
 	columnParameter,
 	csvFileOptions,
 	csvFileParameters,
 	inputParameter,
 } from '../shared/csv/csvParameters';
+import { valueOrFile } from '../shared/csv/valueOrFile';
 import { recordItems, runService } from '../shared/engine/engine';
 import {
 	answerReuseOptions,
@@ -31,8 +32,27 @@ import { fieldsOption, fieldsParameter } from '../shared/parameters/fields';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { isIpv4, isIpv6 } from '../shared/values/validate';
 
+/*
+ * IP Geolocation: one address per item, or none for the caller's own address, or a CSV file of
+ * them. A 204 (no location data) becomes an item that says so, paired like any other (in a
+ * result file: the row's status): a row of a lead list whose address cannot be located is a
+ * result, not a failure.
+ */
+
 /** The top-level keys of the geolocation record, for `fields`. */
 const RECORD_KEYS = topLevelKeys(IP_GEOLOCATION_ANSWER_COLUMNS);
+
+const ipAddressParameter: INodeProperties = {
+	displayName: 'IP Address',
+	name: 'ipAddress',
+	type: 'string',
+	default: '',
+	displayOptions: { show: { input: ['value'] } },
+	placeholder: '8.8.8.8',
+	hint: 'An IPv4 or IPv6 address; empty locates the address n8n runs from',
+	description:
+		"The IPv4 or IPv6 address to locate. Leave empty to locate the address this workflow runs from (the n8n server's public address).",
+};
 
 const ipAddressColumn = columnParameter({
 	displayName: 'IP Address Column',
@@ -75,45 +95,30 @@ function ipAddressOf(
 	return ipAddress;
 }
 
-/**
- * IP geolocation: one address per item, or none for the caller's own address, or
- * every row of a CSV file. A 204 (no location data) becomes an item that says so, paired like
- * any other (in a result file: the row's status): a row of a lead list whose address cannot be
- * located is a result, not a failure.
- */
 const ipGeolocation: ServiceDefinition = {
 	credentialType: 'abstractIpGeolocationApi',
 	serviceName: 'IP Geolocation',
-	async prepare(itemIndex) {
-		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const fields = fieldsParameter(this, itemIndex, options.fields, RECORD_KEYS);
-		const request = (ipAddress: string): ServiceRequest => {
-			const qs: IDataObject = {};
-			// Empty means the caller's own address: the parameter is left out, not sent blank.
-			if (ipAddress !== '') qs.ip_address = ipAddress;
-			if (fields) qs.fields = fields;
-			return { method: 'GET', path: '/v1/', qs };
-		};
-		if (inputKindOf(this, itemIndex) === 'csvFile') {
-			return await csvFanOut(this, itemIndex, {
-				column: columnOf(this, itemIndex, ipAddressColumn),
-				looksLikeValue: isIpAddress,
-				valueLabel: 'IP Address',
+	prepare: valueOrFile({
+		value: ipAddressParameter,
+		column: ipAddressColumn,
+		looksLikeValue: isIpAddress,
+		noDataOf: (record) => (record.no_data === true ? String(record.message) : undefined),
+		forItem(itemIndex) {
+			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+			const fields = fieldsParameter(this, itemIndex, options.fields, RECORD_KEYS);
+			return {
 				answerColumns: columnsOfKeys(IP_GEOLOCATION_ANSWER_COLUMNS, fields),
-				prepare: (value, field) => request(ipAddressOf(this, itemIndex, field, value, false)),
-				noDataOf: (record) => (record.no_data === true ? String(record.message) : undefined),
-			});
-		}
-		return request(
-			ipAddressOf(
-				this,
-				itemIndex,
-				'IP Address (ipAddress)',
-				this.getNodeParameter('ipAddress', itemIndex, ''),
-				true,
-			),
-		);
-	},
+				prepare: (value, field, fromFile) => {
+					const qs: IDataObject = {};
+					const ipAddress = ipAddressOf(this, itemIndex, field, value, !fromFile);
+					// Empty means the caller's own address: the parameter is left out, not sent blank.
+					if (ipAddress !== '') qs.ip_address = ipAddress;
+					if (fields) qs.fields = fields;
+					return requestIn('query', '/v1/', qs);
+				},
+			};
+		},
+	}),
 	async run(itemIndex, request: ServiceRequest, client) {
 		const response = await client.request(request);
 		if (response.statusCode === 204 || response.body === '' || response.body === undefined) {
@@ -153,17 +158,7 @@ export class AbstractIpGeolocation implements INodeType {
 		credentials: [{ name: 'abstractIpGeolocationApi', required: true }],
 		properties: [
 			inputParameter('address'),
-			{
-				displayName: 'IP Address',
-				name: 'ipAddress',
-				type: 'string',
-				default: '',
-				displayOptions: { show: { input: ['value'] } },
-				placeholder: '8.8.8.8',
-				hint: 'An IPv4 or IPv6 address; empty locates the address n8n runs from',
-				description:
-					"The IPv4 or IPv6 address to locate. Leave empty to locate the address this workflow runs from (the n8n server's public address).",
-			},
+			ipAddressParameter,
 			...csvFileParameters(ipAddressColumn),
 			{
 				displayName: 'Options',

@@ -3,14 +3,14 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { requestIn } from '../../credentials/shared/requestForms';
 import { PHONE_COUNTRY_OPTIONS } from '../shared/values/phoneCountries';
 import { PHONE_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
-import { csvFanOut } from '../shared/csv/csvInput';
-import { inputKindOf } from '../shared/csv/csvParameterReaders';
 import {
 	csvBinaryParameter,
 	csvFileOptions,
@@ -18,43 +18,60 @@ import {
 	inputParameter,
 	resultFileFieldParameter,
 } from '../shared/csv/csvParameters';
+import { valueOrFile } from '../shared/csv/valueOrFile';
 import {
 	answerReuseOptions,
 	estimateOnlyOption,
 	sendRepeatsOnceOption,
 } from '../shared/parameters/options';
 import { runService } from '../shared/engine/engine';
-import { lookupRequest, sendAsOf, sendAsOption } from '../shared/parameters/sendAs';
+import { sendAsOf, sendAsOption } from '../shared/parameters/sendAs';
 import type { ServiceDefinition } from '../shared/engine/types';
 import { isoCountryCode, requiredText } from '../shared/values/validate';
 
-/** Phone intelligence: one number per item, answered with the phone analysis record. */
+/*
+ * Phone Intelligence: one number per item, or a CSV file with the numbers in its first column
+ * (the service's bulk file format), each answered with the phone analysis record and sent in
+ * the form Send As chooses.
+ */
+
+const phoneParameter: INodeProperties = {
+	displayName: 'Phone',
+	name: 'phone',
+	type: 'string',
+	default: '',
+	required: true,
+	displayOptions: { show: { input: ['value'] } },
+	placeholder: '+14152007986',
+	hint: 'Best with + and the country code; without it, set the Country option',
+	description:
+		'The phone number to analyze, best in international form with + and country code. Spaces, dashes and brackets are fine. A number without a country code needs the Country option.',
+};
+
 const phoneIntelligence: ServiceDefinition = {
 	credentialType: 'abstractPhoneApi',
 	serviceName: 'Phone Intelligence',
-	async prepare(itemIndex) {
-		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		// An empty country (an expression that found none) means "not given", not an error.
-		const country =
-			options.country !== undefined && String(options.country).trim() !== ''
-				? isoCountryCode(this, itemIndex, 'Country (country)', options.country)
-				: undefined;
-		const sendAs = sendAsOf(this, itemIndex, options.sendAs);
-		const request = (phone: string) =>
-			lookupRequest('/v1/', country ? { phone, country } : { phone }, sendAs);
-		if (inputKindOf(this, itemIndex) === 'csvFile') {
-			return await csvFanOut(this, itemIndex, {
-				column: { position: 1 },
-				looksLikeValue: looksLikePhoneNumber,
-				valueLabel: 'Phone',
+	prepare: valueOrFile({
+		value: phoneParameter,
+		column: 'first',
+		looksLikeValue: looksLikePhoneNumber,
+		forItem(itemIndex) {
+			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+			// An empty country (an expression that found none) means "not given", not an error.
+			const country =
+				options.country !== undefined && String(options.country).trim() !== ''
+					? isoCountryCode(this, itemIndex, 'Country (country)', options.country)
+					: undefined;
+			const sendAs = sendAsOf(this, itemIndex, options.sendAs);
+			return {
 				answerColumns: PHONE_ANSWER_COLUMNS,
-				prepare: (value, field) => request(requiredText(this, itemIndex, field, value)),
-			});
-		}
-		return request(
-			requiredText(this, itemIndex, 'Phone (phone)', this.getNodeParameter('phone', itemIndex)),
-		);
-	},
+				prepare: (value, field) => {
+					const phone = requiredText(this, itemIndex, field, value);
+					return requestIn(sendAs, '/v1/', country ? { phone, country } : { phone });
+				},
+			};
+		},
+	}),
 };
 
 /** For header detection: a phone number has digits (at least 3); a column name has hardly any. */
@@ -81,18 +98,7 @@ export class AbstractPhone implements INodeType {
 		credentials: [{ name: 'abstractPhoneApi', required: true }],
 		properties: [
 			inputParameter('number'),
-			{
-				displayName: 'Phone',
-				name: 'phone',
-				type: 'string',
-				default: '',
-				required: true,
-				displayOptions: { show: { input: ['value'] } },
-				placeholder: '+14152007986',
-				hint: 'Best with + and the country code; without it, set the Country option',
-				description:
-					'The phone number to analyze, best in international form with + and country code. Spaces, dashes and brackets are fine. A number without a country code needs the Country option.',
-			},
+			phoneParameter,
 			{
 				...csvBinaryParameter,
 				hint: 'The name of the input binary field holding the CSV file (numbers in the first column, at most 50,000 rows)',

@@ -7,6 +7,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { requestIn } from '../../credentials/shared/requestForms';
 import { outputField, outputFieldParameter, safeFileName } from '../shared/binary/files';
 import { runService } from '../shared/engine/engine';
 import { requestKey } from '../shared/engine/requestKey';
@@ -19,21 +20,34 @@ import {
 	optionalText,
 	sendRepeatsOnceOption,
 	wholeAtLeast,
-	wireOptions,
+	serviceParameters,
 } from '../shared/parameters/options';
-import type { WireOption } from '../shared/parameters/options';
+import type { ServiceOption } from '../shared/parameters/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { decimalNumber, httpUrl } from '../shared/values/validate';
 
+/*
+ * Website Screenshot (GET /v1/ with the url and options): the answer is the image itself, which
+ * the node puts in the output binary field with a JSON describing it.
+ */
+
 /** The service's seven options under the names it takes in a request. */
-const OPTIONS: Record<string, WireOption> = {
-	captureFullPage: { wire: 'capture_full_page', label: 'Capture Full Page', check: flag },
-	width: { wire: 'width', label: 'Viewport Width', check: wholeAtLeast(1) },
-	height: { wire: 'height', label: 'Viewport Height', check: wholeAtLeast(1) },
-	delay: { wire: 'delay', label: 'Delay', check: wholeAtLeast(0) },
-	cssInjection: { wire: 'css_injection', label: 'CSS Injection', check: optionalText },
-	userAgent: { wire: 'user_agent', label: 'User Agent', check: optionalText },
-	exportFormat: { wire: 'export_format', label: 'Export Format', check: oneOf(['jpeg', 'png']) },
+const OPTIONS: Record<string, ServiceOption> = {
+	captureFullPage: {
+		serviceParameter: 'capture_full_page',
+		label: 'Capture Full Page',
+		check: flag,
+	},
+	width: { serviceParameter: 'width', label: 'Viewport Width', check: wholeAtLeast(1) },
+	height: { serviceParameter: 'height', label: 'Viewport Height', check: wholeAtLeast(1) },
+	delay: { serviceParameter: 'delay', label: 'Delay', check: wholeAtLeast(0) },
+	cssInjection: { serviceParameter: 'css_injection', label: 'CSS Injection', check: optionalText },
+	userAgent: { serviceParameter: 'user_agent', label: 'User Agent', check: optionalText },
+	exportFormat: {
+		serviceParameter: 'export_format',
+		label: 'Export Format',
+		check: oneOf(['jpeg', 'png']),
+	},
 };
 
 /** A capture loads a whole page (and waits `delay`): minutes, not the 30 s of a lookup. */
@@ -45,7 +59,6 @@ interface PreparedScreenshot {
 	property: string;
 }
 
-/** Website screenshot (GET /v1/ with the url and options): the answer is the image itself. */
 const screenshots: ServiceDefinition<PreparedScreenshot> = {
 	credentialType: 'abstractScreenshotApi',
 	serviceName: 'Website Screenshot',
@@ -63,9 +76,13 @@ const screenshots: ServiceDefinition<PreparedScreenshot> = {
 			1,
 			3600,
 		);
-		const qs = { url, ...wireOptions(this, itemIndex, options, OPTIONS) };
+		const qs = { url, ...serviceParameters(this, itemIndex, options, OPTIONS) };
 		return {
-			request: { path: '/v1/', qs, response: 'binary', timeout: timeoutSeconds * 1000 },
+			request: {
+				...requestIn('query', '/v1/', qs),
+				response: 'binary',
+				timeout: timeoutSeconds * 1000,
+			},
 			url,
 			property,
 		};

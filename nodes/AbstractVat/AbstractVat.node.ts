@@ -3,13 +3,13 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { requestIn } from '../../credentials/shared/requestForms';
 import { VAT_VALIDATION_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
-import { csvFanOut } from '../shared/csv/csvInput';
-import { columnOf, inputKindOf } from '../shared/csv/csvParameterReaders';
 import {
 	columnParameter,
 	csvFileOptions,
@@ -17,6 +17,7 @@ import {
 	inputParameter,
 	onlyWhere,
 } from '../shared/csv/csvParameters';
+import { valueOrFile } from '../shared/csv/valueOrFile';
 import { countryLocatorProperty, searchCountries } from '../shared/values/countryLocator';
 import { runService } from '../shared/engine/engine';
 import {
@@ -29,10 +30,30 @@ import { toolDescriptionProperties } from '../shared/parameters/toolDescription'
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { countryCode, requiredText } from '../shared/values/validate';
 
+/*
+ * VAT (GET /v1/categories, /v1/validate, /v1/calculate): categories per country, VAT number
+ * validation (one number per item, or a CSV file of them), and VAT calculation. Categories are
+ * split into one item each; validate and calculate answers pass through as they come, since
+ * their field names are not documented consistently (a result file puts any field it does not
+ * list in other_fields).
+ */
+
 const COUNTRY = 'Country (countryCode)';
 
 /** Only Validate takes a CSV file: its parameters and options are shown for that operation alone. */
 const VALIDATE = { operation: ['validate'] };
+
+const vatNumberParameter: INodeProperties = {
+	displayName: 'VAT Number',
+	name: 'vatNumber',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. SE556656688001',
+	hint: 'With its country prefix, such as SE556656688001',
+	description: 'The VAT number to check, with its country prefix. Spaces inside are fine.',
+	displayOptions: { show: { operation: ['validate'], input: ['value'] } },
+};
 
 const vatNumberColumn = columnParameter({
 	displayName: 'VAT Number Column',
@@ -43,6 +64,22 @@ const vatNumberColumn = columnParameter({
 
 /** For header detection: a VAT number starts with its country prefix, then a digit. */
 const looksLikeVatNumber = (cell: string) => /^[A-Za-z]{2}\s*\d/.test(cell.trim());
+
+/** Validate: one VAT number per item, or every row of a CSV file. */
+const validateVatNumbers = valueOrFile<ServiceRequest>({
+	value: vatNumberParameter,
+	column: vatNumberColumn,
+	looksLikeValue: looksLikeVatNumber,
+	forItem(itemIndex) {
+		return {
+			answerColumns: VAT_VALIDATION_ANSWER_COLUMNS,
+			prepare: (value, field) =>
+				requestIn('query', '/v1/validate', {
+					vat_number: requiredText(this, itemIndex, field, value),
+				}),
+		};
+	},
+});
 
 /** An amount of money: a finite number above zero, from the number field or an expression's text. */
 function positiveAmount(ctx: IExecuteFunctions, itemIndex: number, value: unknown): number {
@@ -58,13 +95,6 @@ function positiveAmount(ctx: IExecuteFunctions, itemIndex: number, value: unknow
 	return amount;
 }
 
-/**
- * VAT (GET /v1/categories, /v1/validate, /v1/calculate): categories per country, VAT number validation (one
- * number per item, or every row of a CSV file), and VAT calculation. Categories are split into
- * one item each; validate and calculate answers pass through as they come, since their field
- * names are not documented consistently (a result file puts any field it does not list in
- * other_fields).
- */
 const vat: ServiceDefinition = {
 	credentialType: 'abstractVatApi',
 	serviceName: 'VAT',
@@ -78,29 +108,7 @@ const vat: ServiceDefinition = {
 				this.getNodeParameter('countryCode', itemIndex, '', { extractValue: true }),
 			);
 
-		if (operation === 'validate') {
-			const validate = (vatNumber: string): ServiceRequest => ({
-				path: '/v1/validate',
-				qs: { vat_number: vatNumber },
-			});
-			if (inputKindOf(this, itemIndex) === 'csvFile') {
-				return await csvFanOut(this, itemIndex, {
-					column: columnOf(this, itemIndex, vatNumberColumn),
-					looksLikeValue: looksLikeVatNumber,
-					valueLabel: 'VAT Number',
-					answerColumns: VAT_VALIDATION_ANSWER_COLUMNS,
-					prepare: (value, field) => validate(requiredText(this, itemIndex, field, value)),
-				});
-			}
-			return validate(
-				requiredText(
-					this,
-					itemIndex,
-					'VAT Number (vatNumber)',
-					this.getNodeParameter('vatNumber', itemIndex),
-				),
-			);
-		}
+		if (operation === 'validate') return await validateVatNumbers.call(this, itemIndex);
 		if (operation === 'calculate') {
 			const amount = positiveAmount(this, itemIndex, this.getNodeParameter('amount', itemIndex));
 			const qs: IDataObject = { amount, country_code: country() };
@@ -109,9 +117,9 @@ const vat: ServiceDefinition = {
 				qs.is_vat_incl = options.isVatIncluded === true || options.isVatIncluded === 'true';
 			const category = String(options.vatCategory ?? '').trim();
 			if (category !== '') qs.vat_category = category;
-			return { path: '/v1/calculate', qs };
+			return requestIn('query', '/v1/calculate', qs);
 		}
-		return { path: '/v1/categories', qs: { country_code: country() } };
+		return requestIn('query', '/v1/categories', { country_code: country() });
 	},
 };
 
@@ -172,17 +180,7 @@ export class AbstractVat implements INodeType {
 					'The country in which the transaction takes place: pick it from the list, or give its two-letter code (an expression works too)',
 				displayOptions: { show: { operation: ['getCategories', 'calculate'] } },
 			}),
-			{
-				displayName: 'VAT Number',
-				name: 'vatNumber',
-				type: 'string',
-				default: '',
-				required: true,
-				placeholder: 'e.g. SE556656688001',
-				hint: 'With its country prefix, such as SE556656688001',
-				description: 'The VAT number to check, with its country prefix. Spaces inside are fine.',
-				displayOptions: { show: { operation: ['validate'], input: ['value'] } },
-			},
+			vatNumberParameter,
 			...onlyWhere(csvFileParameters(vatNumberColumn), VALIDATE),
 			{
 				displayName: 'Amount',

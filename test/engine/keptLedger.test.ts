@@ -262,7 +262,7 @@ describe("paid means answered: Image Processing's processing, then its download"
 				width: 10,
 				height: 10,
 				downloadResult: true,
-				binaryPropertyName: 'small',
+				outputBinaryPropertyName: 'small',
 			},
 			credential: sandboxCredential(sandbox, 'images'),
 			items: images,

@@ -214,7 +214,7 @@ describe('Image processing', () => {
 			url: sourceUrl,
 			resizeStrategy: 'landscape',
 			width: 160,
-			binaryPropertyName: 'small',
+			outputBinaryPropertyName: 'small',
 			downloadResult: true,
 		});
 		expect(error).toBeUndefined();
@@ -308,7 +308,11 @@ describe('Image processing', () => {
 				'Resize Strategy',
 				'Options',
 			]);
-			const on = editor(2, { source: 'url', downloadResult: true, binaryPropertyName: 'small' });
+			const on = editor(2, {
+				source: 'url',
+				downloadResult: true,
+				outputBinaryPropertyName: 'small',
+			});
 			expect(on.labels).toEqual([
 				'Source',
 				'Image URL',
@@ -318,7 +322,7 @@ describe('Image processing', () => {
 				'Options',
 			]);
 			// n8n keeps the field's value when it saves the workflow (it dropped it when the switch was an option).
-			expect(on.saved).toMatchObject({ downloadResult: true, binaryPropertyName: 'small' });
+			expect(on.saved).toMatchObject({ downloadResult: true, outputBinaryPropertyName: 'small' });
 			expect(editor(2, { source: 'binary', downloadResult: true }).labels).toEqual([
 				'Source',
 				'Input Binary Field',
@@ -367,7 +371,7 @@ describe('Image processing', () => {
 			const { items, error } = await processImage({
 				source: 'url',
 				url: 'https://cdn.example.com/a.png',
-				binaryPropertyName: 'small',
+				outputBinaryPropertyName: 'small',
 			});
 			expect(error).toBeUndefined();
 			expect(Object.keys(items[0].json)).toEqual(RECORD_FIELDS);

@@ -16,26 +16,28 @@ export type OptionCheck = (
 	value: unknown,
 ) => unknown;
 
-export interface WireOption {
+/** An option of a node's Options collection that the service takes as one of its parameters. */
+export interface ServiceOption {
 	/** The service's parameter name: `image_size`. */
-	wire: string;
+	serviceParameter: string;
 	/** The option's display name: `Image Size`. */
 	label: string;
 	check: OptionCheck;
 }
 
-export function wireOptions(
+/** The options a user added, checked, under the service's parameter names (`table`: by option name). */
+export function serviceParameters(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	options: IDataObject,
-	table: Record<string, WireOption>,
+	table: Record<string, ServiceOption>,
 ): IDataObject {
 	const sent: IDataObject = {};
 	for (const [name, value] of Object.entries(options)) {
 		const option = table[name];
 		if (!option) continue;
 		const checked = option.check(ctx, itemIndex, `${option.label} (${name})`, value);
-		if (checked !== undefined) sent[option.wire] = checked as IDataObject[string];
+		if (checked !== undefined) sent[option.serviceParameter] = checked as IDataObject[string];
 	}
 	return sent;
 }

@@ -1,0 +1,77 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { binaryPropertyName, fileItem, safeFileName } from '../shared/binary/files';
+import { asBuffer, imageTypeOf } from '../shared/binary/imageFile';
+import type { ServiceClient } from '../shared/engine/types';
+import { flag } from '../shared/parameters/options';
+
+/*
+ * Image Processing's Download Result: whether an item's processed image is downloaded, into which
+ * binary field, and the download itself. The processed image is fetched from the link in the
+ * service's answer, without the key and at no credit.
+ */
+
+/** The processed image from the record's link, fetched without the key, as a binary property. */
+export async function downloadResult(
+	ctx: IExecuteFunctions,
+	client: ServiceClient,
+	record: IDataObject,
+	property: string,
+): Promise<INodeExecutionData> {
+	const link = String(record.url ?? '');
+	const { body, headers } = await client.download(link, { as: 'buffer' });
+	const bytes = asBuffer(body);
+	const type = imageTypeOf(headers, /\.png$/i.test(new URL(link).pathname) ? 'png' : 'jpeg');
+	const lastSegment = decodeURIComponent(new URL(link).pathname.split('/').pop() ?? '');
+	const name = safeFileName(lastSegment, 'processed-image');
+	const fileName = /\.\w+$/.test(name) ? name : `${name}.${type.extension}`;
+	return await fileItem(ctx, bytes, { property, fileName, mimeType: type.mimeType, json: record });
+}
+
+/**
+ * Whether to download the processed image. Version 1 keeps Download Result in the Options
+ * collection (saved workflows); version 2 has it at the top level, so that "Put Output File in
+ * Field" can be shown only when it is on (n8n keeps a top-level value only if its display
+ * depends on top-level values). A version 2 node never sees options.downloadResult: n8n's
+ * Workflow drops collection values that are not options of the node's version when it loads.
+ */
+function downloadWanted(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject): boolean {
+	if (ctx.getNode().typeVersion < 2) {
+		return (
+			flag(ctx, itemIndex, 'Download Result (downloadResult)', options.downloadResult ?? false) ===
+			true
+		);
+	}
+	return (
+		flag(
+			ctx,
+			itemIndex,
+			'Download Result (downloadResult)',
+			ctx.getNodeParameter('downloadResult', itemIndex, false),
+		) === true
+	);
+}
+
+/**
+ * The field the processed image goes in, or undefined when it is not downloaded. An upload's
+ * processed image replaces its source. A URL source's goes in Put Output File in Field: version 1
+ * (saved workflows) names it `binaryPropertyName`, as the upload's input field; version 2 gives
+ * it a name of its own.
+ */
+export function downloadTarget(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+	inputProperty: string | undefined,
+): string | undefined {
+	if (!downloadWanted(ctx, itemIndex, options)) return undefined;
+	if (inputProperty !== undefined) return inputProperty;
+	const parameter =
+		ctx.getNode().typeVersion < 2 ? 'binaryPropertyName' : 'outputBinaryPropertyName';
+	return binaryPropertyName(
+		ctx,
+		itemIndex,
+		`Put Output File in Field (${parameter})`,
+		ctx.getNodeParameter(parameter, itemIndex, 'data'),
+	);
+}
