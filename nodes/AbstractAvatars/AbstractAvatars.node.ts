@@ -15,6 +15,7 @@ import {
 	estimateOnlyOption,
 	flag,
 	oneOf,
+	runSettingsFromOptions,
 	sendRepeatsOnceOption,
 	wholeAtLeast,
 	wireOptions,
@@ -206,6 +207,6 @@ export class AbstractAvatars implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runService(this, avatars);
+		return await runService(this, avatars, runSettingsFromOptions);
 	}
 }

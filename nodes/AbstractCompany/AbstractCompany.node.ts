@@ -18,6 +18,7 @@ import { csvFanOut, inputKindOf, inputParameter, outputOf } from '../shared/csv/
 import {
 	answerReuseOptions,
 	estimateOnlyOption,
+	runSettingsFromOptions,
 	sendRepeatsOnceOption,
 } from '../shared/parameters/options';
 import { recordItems, runService } from '../shared/engine/engine';
@@ -156,7 +157,7 @@ export class AbstractCompany implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const output = await runService(this, companyEnrichment);
+		const output = await runService(this, companyEnrichment, runSettingsFromOptions);
 		addSkippedHint(this, output);
 		return output;
 	}

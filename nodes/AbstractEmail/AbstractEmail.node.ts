@@ -20,6 +20,7 @@ import { requestKey } from '../shared/engine/requestKey';
 import {
 	answerReuseOptions,
 	estimateOnlyOption,
+	runSettingsFromOptions,
 	sendRepeatsOnceOption,
 } from '../shared/parameters/options';
 import { lookupRequest, sendAsOf, sendAsOption } from '../shared/parameters/sendAs';
@@ -152,6 +153,6 @@ export class AbstractEmail implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runService(this, emailReputation);
+		return await runService(this, emailReputation, runSettingsFromOptions);
 	}
 }

@@ -18,6 +18,7 @@ import { runService } from '../shared/engine/engine';
 import {
 	answerReuseOptions,
 	estimateOnlyOption,
+	runSettingsFromOptions,
 	sendRepeatsOnceOption,
 } from '../shared/parameters/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
@@ -105,6 +106,6 @@ export class AbstractIban implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runService(this, ibanValidation);
+		return await runService(this, ibanValidation, runSettingsFromOptions);
 	}
 }

@@ -22,6 +22,7 @@ import {
 	answerReuseOptions,
 	estimateOnlyOption,
 	flag,
+	runSettingsFromOptions,
 	sendRepeatsOnceOption,
 	wireOptions,
 } from '../shared/parameters/options';
@@ -332,6 +333,6 @@ export class AbstractImages implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runService(this, imageProcessing);
+		return await runService(this, imageProcessing, runSettingsFromOptions);
 	}
 }

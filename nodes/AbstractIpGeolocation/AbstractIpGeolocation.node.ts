@@ -23,6 +23,7 @@ import { recordItems, runService } from '../shared/engine/engine';
 import {
 	answerReuseOptions,
 	estimateOnlyOption,
+	runSettingsFromOptions,
 	sendRepeatsOnceOption,
 } from '../shared/parameters/options';
 import { invalidInput } from '../shared/engine/errors';
@@ -181,6 +182,6 @@ export class AbstractIpGeolocation implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runService(this, ipGeolocation);
+		return await runService(this, ipGeolocation, runSettingsFromOptions);
 	}
 }

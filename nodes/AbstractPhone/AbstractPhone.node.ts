@@ -21,6 +21,7 @@ import { csvFileOptions } from '../shared/csv/csvParameters';
 import {
 	answerReuseOptions,
 	estimateOnlyOption,
+	runSettingsFromOptions,
 	sendRepeatsOnceOption,
 } from '../shared/parameters/options';
 import { runService } from '../shared/engine/engine';
@@ -125,6 +126,6 @@ export class AbstractPhone implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runService(this, phoneIntelligence);
+		return await runService(this, phoneIntelligence, runSettingsFromOptions);
 	}
 }

@@ -17,6 +17,7 @@ import {
 	flag,
 	oneOf,
 	optionalText,
+	runSettingsFromOptions,
 	sendRepeatsOnceOption,
 	wholeAtLeast,
 	wireOptions,
@@ -202,6 +203,6 @@ export class AbstractScreenshot implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runService(this, screenshots);
+		return await runService(this, screenshots, runSettingsFromOptions);
 	}
 }

@@ -2,13 +2,13 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { errorItem } from './errorItems';
 import { capitalised } from './errors';
-import { addEstimateHint, estimateAsked, estimateCredits } from './estimate';
+import { addEstimateHint, estimateCredits } from './estimate';
 import type { FanOutUnit, UnitOutcome } from './fanOut';
 import { asNodeError, keyOf, prepareJobs, serviceKey, type Job } from './jobs';
 import { AnswerKeeping } from './keptAnswers';
 import { NotSentError, RunLedger } from './runLedger';
 import { connect, type Connection } from './serviceClient';
-import type { ServiceDefinition, ServiceRequest } from './types';
+import type { RunSettingsReader, ServiceDefinition, ServiceRequest } from './types';
 
 /**
  * The one engine every node runs through. n8n's declarative routing sends every item at once and
@@ -27,13 +27,15 @@ import type { ServiceDefinition, ServiceRequest } from './types';
 export async function runService<Prepared>(
 	ctx: IExecuteFunctions,
 	service: ServiceDefinition<Prepared>,
+	/** The run settings of the node's Options (parameters/options.ts: runSettingsFromOptions). */
+	settings: RunSettingsReader,
 ): Promise<INodeExecutionData[][]> {
 	// Options > Estimate Credits Only: everything before sending, counted; nothing sent (estimate.ts).
-	if (estimateAsked(ctx)) return await estimateCredits(ctx, service);
+	if (settings.estimateOnly(ctx)) return await estimateCredits(ctx, service, settings);
 	const continueOnFail = ctx.continueOnFail();
 	const ledger = new RunLedger(ctx, service.serviceName);
 	const planned = new Set<string>();
-	const jobs = await prepareJobs(ctx, service, ledger, continueOnFail, planned);
+	const jobs = await prepareJobs(ctx, service, settings, ledger, continueOnFail, planned);
 
 	let connection: Connection | Error = new Error('no request to send');
 	if (jobs.some((job) => job.sends)) {

@@ -1,12 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { capitalised, invalidInput } from './errors';
+import { capitalised } from './errors';
 import { asNodeError, keyOf, prepareJobs, serviceKey, type Job } from './jobs';
 import { AnswerKeeping, type ReuseSource } from './keptAnswers';
 import { RunLedger } from './runLedger';
 import { credentialIdentity } from './serviceClient';
-import type { ServiceDefinition } from './types';
-import { estimateOnlyOption, flag } from '../parameters/options';
+import type { RunSettingsReader, ServiceDefinition } from './types';
 
 /**
  * Options > Estimate Credits Only: what a run would cost, before it pays.
@@ -26,38 +25,11 @@ import { estimateOnlyOption, flag } from '../parameters/options';
  * answers fill the same budget), a kept file that n8n no longer has.
  */
 
-const FIELD = `${estimateOnlyOption.displayName} (${estimateOnlyOption.name})`;
-
 /** Refused values whose reasons the summary gives (a file with thousands of them would be unreadable). */
 export const REASONS_SHOWN = 5;
 
 /** A file longer than this gets a hint on a real run that points to the option. */
 export const LARGE_FILE_ROWS = 1000;
-
-/** Whether the run is an estimate: the option, which must be the same for every item (the summary is the run's). */
-export function estimateAsked(ctx: IExecuteFunctions): boolean {
-	const items = ctx.getInputData();
-	let asked: boolean | undefined;
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		const value =
-			flag(
-				ctx,
-				itemIndex,
-				FIELD,
-				ctx.getNodeParameter(`options.${estimateOnlyOption.name}`, itemIndex, false),
-			) === true;
-		if (asked !== undefined && value !== asked) {
-			throw invalidInput(
-				ctx,
-				itemIndex,
-				FIELD,
-				'must be the same for every item: an estimate counts the whole run, or none of it',
-			);
-		}
-		asked = value;
-	}
-	return asked === true;
-}
 
 /** The counts of a run, or of its files' every row. */
 interface Counts {
@@ -75,9 +47,10 @@ interface Counts {
 export async function estimateCredits<Prepared>(
 	ctx: IExecuteFunctions,
 	service: ServiceDefinition<Prepared>,
+	settings: RunSettingsReader,
 ): Promise<INodeExecutionData[][]> {
 	const items = ctx.getInputData();
-	const run = await countRun(ctx, service, false);
+	const run = await countRun(ctx, service, settings, false);
 	const json: IDataObject = {
 		estimate:
 			'Nothing was sent, kept or spent: these are the requests a run of this node would send now, on this input',
@@ -93,7 +66,7 @@ export async function estimateCredits<Prepared>(
 		json.stopsBeforeSending = `On Error is Stop Workflow: the run would stop on its first refused value (refusedReasons) and send nothing. Remove the ${count(run.counts.refused, 'refused value')}, or set On Error to Continue, and it would send ${count(run.counts.requestsToSend, 'request')}.`;
 	}
 	if (run.sliced) {
-		const whole = await countRun(ctx, service, true);
+		const whole = await countRun(ctx, service, settings, true);
 		if (whole.counts.rows !== run.counts.rows)
 			json.wholeFile = { rows: whole.counts.rows, ...figures(whole.counts) };
 	}
@@ -140,12 +113,14 @@ function figures(counts: Counts): IDataObject {
 async function countRun<Prepared>(
 	ctx: IExecuteFunctions,
 	service: ServiceDefinition<Prepared>,
+	settings: RunSettingsReader,
 	wholeFiles: boolean,
 ): Promise<{ counts: Counts; files: boolean; sliced: boolean }> {
 	const looking = lookingOnly(ctx, wholeFiles);
 	const jobs = await prepareJobs(
 		looking,
 		service,
+		settings,
 		new RunLedger(looking, service.serviceName),
 		true,
 		new Set<string>(),

@@ -2,11 +2,9 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { FanOut, type FanOutUnit, type UnitCollector, type UnitOutcome } from './fanOut';
-import type { ReusePolicy } from './keptAnswers';
 import { requestKey } from './requestKey';
 import type { RunLedger } from './runLedger';
-import type { ServiceDefinition } from './types';
-import { reusePolicyOf } from '../parameters/options';
+import type { ReusePolicy, RunSettingsReader, ServiceDefinition } from './types';
 
 /*
  * A run's items read and checked into jobs, before anything is sent: what the engine then sends
@@ -46,6 +44,7 @@ const NO_REUSE: ReusePolicy = { testRuns: false, hours: 0 };
 export async function prepareJobs<Prepared>(
 	ctx: IExecuteFunctions,
 	service: ServiceDefinition<Prepared>,
+	settings: RunSettingsReader,
 	ledger: RunLedger,
 	continueOnFail: boolean,
 	/** Collects the request keys the run will ask for (the kept answers it may take are not dropped for room). */
@@ -60,7 +59,7 @@ export async function prepareJobs<Prepared>(
 			rows: false,
 			units: [],
 			sends: false,
-			sendRepeatsOnce: ctx.getNodeParameter('options.sendRepeatsOnce', itemIndex, true) !== false,
+			sendRepeatsOnce: true,
 			reuse: NO_REUSE,
 			produced: [],
 			waiting: new Map(),
@@ -68,7 +67,8 @@ export async function prepareJobs<Prepared>(
 			delivered: Promise.resolve(),
 		};
 		try {
-			if (service.keepAnswersForRetry !== false) job.reuse = reusePolicyOf(ctx, itemIndex);
+			job.sendRepeatsOnce = settings.sendRepeatsOnce(ctx, itemIndex);
+			if (service.keepAnswersForRetry !== false) job.reuse = settings.reusePolicy(ctx, itemIndex);
 			const prepared = await service.prepare.call(ctx, itemIndex);
 			if (prepared instanceof FanOut) {
 				const fanOut = prepared as FanOut<Prepared>;

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { invalidInput } from '../engine/errors';
-import type { ReusePolicy } from '../engine/keptAnswers';
+import type { ReusePolicy, RunSettingsReader } from '../engine/types';
 import { numberWithin } from '../values/validate';
 
 /**
@@ -144,21 +144,54 @@ export const answerReuseOptions: INodeProperties[] = [
 	reuseTestRunAnswersOption,
 ];
 
-/** What item `itemIndex`'s Options ask of answer reuse, checked (an expression may give anything). */
-export function reusePolicyOf(ctx: IExecuteFunctions, itemIndex: number): ReusePolicy {
-	const testRuns = flag(
-		ctx,
-		itemIndex,
-		`${reuseTestRunAnswersOption.displayName} (reuseTestRunAnswers)`,
-		ctx.getNodeParameter('options.reuseTestRunAnswers', itemIndex, true),
-	);
-	const hoursValue = ctx.getNodeParameter('options.reuseAnswersForHours', itemIndex, 0);
-	const hours = numberWithin(
-		ctx,
-		itemIndex,
-		`${reuseAnswersForHoursOption.displayName} (reuseAnswersForHours)`,
-		hoursValue,
-		{ min: 0 },
-	);
-	return { testRuns: testRuns as boolean, hours };
+/** An option's name in messages: `Send Repeated Values Once (sendRepeatsOnce)`. */
+function fieldOf(option: INodeProperties): string {
+	return `${option.displayName} (${option.name})`;
 }
+
+/** Item `itemIndex`'s value of a true-or-false option, checked (an expression may give anything). */
+function flagOf(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	option: INodeProperties,
+	fallback: boolean,
+): boolean {
+	const value = ctx.getNodeParameter(`options.${option.name}`, itemIndex, fallback);
+	return flag(ctx, itemIndex, fieldOf(option), value) as boolean;
+}
+
+/**
+ * The run settings of a service node's Options, as the engine takes them (engine/engine.ts,
+ * runService): every node passes this one, so each setting is read, checked and named the same
+ * way everywhere.
+ */
+export const runSettingsFromOptions: RunSettingsReader = {
+	estimateOnly(ctx) {
+		let asked: boolean | undefined;
+		for (let itemIndex = 0; itemIndex < ctx.getInputData().length; itemIndex++) {
+			const value = flagOf(ctx, itemIndex, estimateOnlyOption, false);
+			if (asked !== undefined && value !== asked) {
+				throw invalidInput(
+					ctx,
+					itemIndex,
+					fieldOf(estimateOnlyOption),
+					'must be the same for every item: an estimate counts the whole run, or none of it',
+				);
+			}
+			asked = value;
+		}
+		return asked === true;
+	},
+	sendRepeatsOnce: (ctx, itemIndex) => flagOf(ctx, itemIndex, sendRepeatsOnceOption, true),
+	reusePolicy(ctx, itemIndex): ReusePolicy {
+		const testRuns = flagOf(ctx, itemIndex, reuseTestRunAnswersOption, true);
+		const hours = numberWithin(
+			ctx,
+			itemIndex,
+			fieldOf(reuseAnswersForHoursOption),
+			ctx.getNodeParameter(`options.${reuseAnswersForHoursOption.name}`, itemIndex, 0),
+			{ min: 0 },
+		);
+		return { testRuns, hours };
+	},
+};
