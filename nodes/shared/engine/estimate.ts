@@ -1,28 +1,27 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { capitalised } from './errors';
+import type { Delivery } from './delivery';
 import { asNodeError, keyOf, prepareJobs, serviceKey, type Job } from './jobs';
-import { AnswerKeeping, type ReuseSource } from './keptAnswers';
+import { AnswerKeeping } from './keptAnswers';
+import {
+	ESTIMATE_SAID,
+	estimateHint,
+	largeFileHint,
+	namedBy,
+	stopsBeforeSendingText,
+} from './messages';
+import { emptyFigures, REUSE_SOURCES, type ReuseSource, type RunFigures } from './runFigures';
 import { RunLedger } from './runLedger';
 import { credentialIdentity } from './serviceClient';
 import type { RunSettingsReader, ServiceDefinition } from './types';
 
 /**
- * Options > Estimate Credits Only: what a run would cost, before it pays.
- *
- * The run does everything it does before its first request, through the same code: it reads
- * each item and each file (the node's own `prepare`, so every input rule, Start at Row and At
- * Most Rows), and decides for each value as the engine's sending does (engine.ts): refused, skipped
- * without a request (Company Enrichment's webmail), a repeat of a value the run already asks
- * (Send Repeated Values Once), an answer the run would take from the kept answers (keptAnswers.ts,
- * asked only whether and from where, never taken), or a request. It sends nothing, keeps nothing
- * and spends nothing, and outputs one item with the counts.
- *
- * The figure is the one a real run pays when nothing changes in between, because both take the
- * same decisions from the same state. What can change it: the service refusing or failing a
- * request (a refused request is not shared with its repeats, a retried one counts again), the
- * plan running out, kept answers expiring or being dropped for memory (another workflow's
- * answers fill the same budget), a kept file that n8n no longer has.
+ * Options > Estimate Credits Only: what a run would cost, before it pays. It plans the jobs
+ * through the same code as a run (jobs.ts: the node's own `prepare`, every input rule) and
+ * decides for each unit as the engine's sending does, asking the kept answers only whether and
+ * from where (never taking one): so the figure is the one a real run pays when nothing changes in
+ * between (the service refusing or retrying a request, the plan running out, kept answers
+ * expiring). It sends, keeps and spends nothing, and outputs one item with the counts.
  */
 
 /** Refused values whose reasons the summary gives (a file with thousands of them would be unreadable). */
@@ -33,11 +32,14 @@ export const LARGE_FILE_ROWS = 1000;
 
 /** The counts of a run, or of its files' every row. */
 interface Counts {
+	/**
+	 * What the run would do, as a run's figures: `answersPaid` the requests it would send,
+	 * `answersShared` the repeats of a value it already asks, `answersReused` the kept answers.
+	 */
+	would: RunFigures;
 	rows: number;
 	distinctValues: number;
-	requestsToSend: number;
-	repeats: number;
-	reused: Record<ReuseSource, number>;
+	/** Units answered without a request (Company Enrichment's webmail). */
 	skipped: number;
 	refused: number;
 	reasons: string[];
@@ -52,8 +54,7 @@ export async function estimateCredits<Prepared>(
 	const items = ctx.getInputData();
 	const run = await countRun(ctx, service, settings, false);
 	const json: IDataObject = {
-		estimate:
-			'Nothing was sent, kept or spent: these are the requests a run of this node would send now, on this input',
+		estimate: ESTIMATE_SAID,
 		items: items.length,
 		...(run.files ? { rows: run.counts.rows } : {}),
 		...figures(run.counts),
@@ -62,8 +63,11 @@ export async function estimateCredits<Prepared>(
 	if (stops) {
 		// Default On Error: the real run checks everything first and stops at the first refused value.
 		json.requestsToSend = 0;
-		json.requestsWithoutRefused = run.counts.requestsToSend;
-		json.stopsBeforeSending = `On Error is Stop Workflow: the run would stop on its first refused value (refusedReasons) and send nothing. Remove the ${count(run.counts.refused, 'refused value')}, or set On Error to Continue, and it would send ${count(run.counts.requestsToSend, 'request')}.`;
+		json.requestsWithoutRefused = run.counts.would.answersPaid;
+		json.stopsBeforeSending = stopsBeforeSendingText(
+			run.counts.refused,
+			run.counts.would.answersPaid,
+		);
 	}
 	if (run.sliced) {
 		const whole = await countRun(ctx, service, settings, true);
@@ -71,12 +75,8 @@ export async function estimateCredits<Prepared>(
 			json.wholeFile = { rows: whole.counts.rows, ...figures(whole.counts) };
 	}
 	if (typeof ctx.addExecutionHints === 'function') {
-		const requests = stops ? 0 : run.counts.requestsToSend;
-		ctx.addExecutionHints({
-			message: `Estimate only, nothing was sent: a run would send ${count(requests, 'request')} (${count(run.counts.distinctValues, 'distinct value')}). Turn Estimate Credits Only off in Options to run it.`,
-			type: 'info',
-			location: 'outputPane',
-		});
+		const requests = stops ? 0 : run.counts.would.answersPaid;
+		ctx.addExecutionHints(estimateHint(requests, run.counts.distinctValues));
 	}
 	const pairedItem = items.map((_, item) => ({ item }));
 	return [[{ json, ...(pairedItem.length > 0 ? { pairedItem } : {}) }]];
@@ -84,8 +84,8 @@ export async function estimateCredits<Prepared>(
 
 /** The counts as the summary shows them: what would be sent, and what would not and why. */
 function figures(counts: Counts): IDataObject {
-	const reused =
-		counts.reused.try + counts.reused.retry + counts.reused.testRuns + counts.reused.earlierRuns;
+	const { would } = counts;
+	const reused = would.answersReused;
 	const reusedFrom: IDataObject = {};
 	const names: Record<ReuseSource, string> = {
 		try: 'earlierTry',
@@ -93,12 +93,17 @@ function figures(counts: Counts): IDataObject {
 		testRuns: 'testRuns',
 		earlierRuns: 'earlierRuns',
 	};
-	for (const source of Object.keys(names) as ReuseSource[])
-		if (counts.reused[source] > 0) reusedFrom[names[source]] = counts.reused[source];
+	for (const source of REUSE_SOURCES)
+		if (would.reusedFrom[source] > 0) reusedFrom[names[source]] = would.reusedFrom[source];
 	return {
 		distinctValues: counts.distinctValues,
-		requestsToSend: counts.requestsToSend,
-		notSent: { repeats: counts.repeats, reused, skipped: counts.skipped, refused: counts.refused },
+		requestsToSend: would.answersPaid,
+		notSent: {
+			repeats: would.answersShared,
+			reused,
+			skipped: counts.skipped,
+			refused: counts.refused,
+		},
 		...(reused > 0 ? { reusedFrom } : {}),
 		...(counts.refused > 0 ? { refusedReasons: counts.reasons } : {}),
 	};
@@ -117,14 +122,14 @@ async function countRun<Prepared>(
 	wholeFiles: boolean,
 ): Promise<{ counts: Counts; files: boolean; sliced: boolean }> {
 	const looking = lookingOnly(ctx, wholeFiles);
-	const jobs = await prepareJobs(
-		looking,
+	const jobs = await prepareJobs({
+		ctx: looking,
 		service,
 		settings,
-		new RunLedger(looking, service.serviceName),
-		true,
-		new Set<string>(),
-	);
+		ledger: new RunLedger(looking, service.serviceName),
+		continueOnFail: true,
+		planned: new Set<string>(),
+	});
 	let keeping: AnswerKeeping | undefined;
 	if (service.keepAnswersForRetry !== false && jobs.some((job) => job.sends)) {
 		let identity: string;
@@ -165,11 +170,9 @@ async function countUnits<Prepared>(
 	keeping: AnswerKeeping | undefined,
 ): Promise<Counts> {
 	const counts: Counts = {
+		would: emptyFigures(),
 		rows: 0,
 		distinctValues: 0,
-		requestsToSend: 0,
-		repeats: 0,
-		reused: { try: 0, retry: 0, testRuns: 0, earlierRuns: 0 },
 		skipped: 0,
 		refused: 0,
 		reasons: [],
@@ -178,7 +181,7 @@ async function countUnits<Prepared>(
 		counts.refused++;
 		// A row's own error names its row; an item's does not.
 		if (counts.reasons.length < REASONS_SHOWN)
-			counts.reasons.push(job.rows ? error.message : `${capitalised(label)}: ${error.message}`);
+			counts.reasons.push(job.rows ? error.message : namedBy(label, error.message));
 	};
 	/** Requests the run asks (first unit sent or reused, the others share its answer). */
 	const asked = new Set<string>();
@@ -207,14 +210,16 @@ async function countUnits<Prepared>(
 				);
 				if (key !== undefined) {
 					if (asked.has(key)) {
-						counts.repeats++;
+						counts.would.answersShared++;
 						continue;
 					}
 					asked.add(key);
 				}
 				const source = keeping?.sourceOf(keptKey, job.reuse);
-				if (source) counts.reused[source]++;
-				else counts.requestsToSend++;
+				if (source) {
+					counts.would.answersReused++;
+					counts.would.reusedFrom[source]++;
+				} else counts.would.answersPaid++;
 			}
 		} catch (error) {
 			// The file could not be read to its end: the real run fails the item there.
@@ -260,18 +265,12 @@ function lookingOnly(ctx: IExecuteFunctions, wholeFiles: boolean): IExecuteFunct
  */
 export function addEstimateHint<Prepared>(
 	ctx: IExecuteFunctions,
-	jobs: Array<Job<Prepared>>,
+	deliveries: Array<Delivery<Prepared>>,
 ): void {
-	const rows = Math.max(0, ...jobs.map((job) => (job.rows ? (job.unitsRead ?? 0) : 0)));
+	const rows = Math.max(
+		0,
+		...deliveries.map(({ job, unitsRead }) => (job.rows ? (unitsRead ?? 0) : 0)),
+	);
 	if (rows <= LARGE_FILE_ROWS || typeof ctx.addExecutionHints !== 'function') return;
-	ctx.addExecutionHints({
-		message: `${count(rows, 'row')} of a file in this run: to know what a run will cost before it pays, turn on Estimate Credits Only in Options (it counts the requests and sends none)`,
-		type: 'info',
-		location: 'outputPane',
-	});
-}
-
-/** "1 request", "29,000 requests". */
-function count(value: number, noun: string): string {
-	return `${value.toLocaleString('en-US')} ${noun}${value === 1 ? '' : 's'}`;
+	ctx.addExecutionHints(largeFileHint(rows));
 }

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { jsonCopy, sizeOf, storeFilesAgain } from './keptItems';
-import { copyItem } from './runLedger';
+import { copyItem, jsonCopy, sizeOf, storeFilesAgain } from './keptItems';
+import type { ReuseSource } from './runFigures';
+import type { ReusePolicy } from './types';
 
 /**
  * The answers this n8n process has paid for, as one ledger, so that nothing is paid twice when n8n
@@ -45,22 +46,6 @@ const HOUR_MS = KEEP_FOR_RETRY_MS;
 
 /** A policy under which any rule may give an entry (for telling what a run is about to take). */
 const ANY_REUSE: ReusePolicy = { testRuns: true, hours: Number.POSITIVE_INFINITY };
-
-/**
- * What the node's Options ask of one item's requests beyond n8n's own retries:
- * `testRuns` (Reuse Answers of Test Runs) in `manual` mode, `hours` (Reuse Answers For (Hours),
- * 0 for never) in every other mode.
- */
-export interface ReusePolicy {
-	testRuns: boolean;
-	hours: number;
-}
-
-/**
- * Where a kept answer comes from, by the rule that gives it: this execution's earlier try or run
- * of the node, the node's failed executions (a Retry), earlier test runs, earlier production runs.
- */
-export type ReuseSource = 'try' | 'retry' | 'testRuns' | 'earlierRuns';
 
 /** One execution's runs of one node (its tries): what it paid, and whether n8n may run it again. */
 interface Run {
