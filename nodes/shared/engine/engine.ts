@@ -1,15 +1,19 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { Delivery } from './delivery';
 import { addEstimateHint, estimateCredits } from './estimate';
-import type { FanOutUnit, UnitOutcome } from './fanOut';
-import { asNodeError, keyOf, prepareJobs, serviceKey, type Job } from './jobs';
-import { AnswerKeeping } from './keptAnswers';
+import type { FanOutUnit } from './fanOut';
+import { asNodeError, prepareJobs } from './jobs';
+import { KeptAnswersOfRun } from './keptAnswersOfRun';
 import { discardedText, namedBy, runHints } from './messages';
 import { sumOfFigures } from './runFigures';
-import { NotSentError, RunLedger } from './runLedger';
+import { RunLedger } from './runLedger';
 import { connect, type Connection } from './serviceClient';
-import type { RunSettingsReader, ServiceDefinition, ServiceRequest } from './types';
+import type { RunSettingsReader, ServiceDefinition } from './types';
+import { outcomeOf, type Run } from './unitOutcome';
+
+/** The JSON answer of a node's own `run` as items (nodes call it as the engine's). */
+export { recordItems } from './unitOutcome';
 
 /**
  * The one engine every node runs through. n8n's declarative routing sends every item at once and
@@ -45,28 +49,28 @@ export async function runService<Prepared>(
 			connection = error as Error;
 		}
 	}
-	const keeping =
+	const keptAnswers =
 		connection instanceof Error || service.keepAnswersForRetry === false
 			? undefined
-			: AnswerKeeping.open(
+			: KeptAnswersOfRun.open(
 					ctx,
 					connection.identity,
 					jobs.map((job) => job.reuse),
 				);
-	keeping?.willAsk(planned);
+	keptAnswers?.willAsk(planned);
 	const deliveries = jobs.map((job) => new Delivery(job));
-	const run = { ctx, service, deliveries, ledger, connection, continueOnFail, keeping };
+	const run = { ctx, service, deliveries, ledger, connection, continueOnFail, keptAnswers };
 	const failure = await sendAll(run);
 	const abortAll = async () =>
 		await Promise.all(jobs.map(async (job) => await job.collector?.abort?.()));
 	// Stopped by the user: n8n keeps nothing of this run, and an error would mark it failed, not stopped.
 	if (ledger.cancelled) {
-		keeping?.finish('threw');
+		keptAnswers?.finish('threw');
 		await abortAll();
 		return [[]];
 	}
 	if (failure !== undefined) {
-		const keptForRetry = keeping?.finish('threw') ?? { paid: 0, reused: 0 };
+		const keptForRetry = keptAnswers?.finish('threw') ?? { paid: 0, reused: 0 };
 		await abortAll();
 		throw withCost(run, failure, keptForRetry);
 	}
@@ -78,26 +82,13 @@ export async function runService<Prepared>(
 			output.push(...(await delivery.output(ctx, figures, continueOnFail)));
 		}
 	} catch (error) {
-		keeping?.finish('threw');
+		keptAnswers?.finish('threw');
 		throw asNodeError(ctx, error, 0);
 	}
-	keeping?.finish({ output: [output] });
+	keptAnswers?.finish({ output: [output] });
 	addHints(run);
 	addEstimateHint(ctx, deliveries);
 	return [output];
-}
-
-/** A run as its senders share it. */
-interface Run<Prepared> {
-	ctx: IExecuteFunctions;
-	service: ServiceDefinition<Prepared>;
-	/** Each job with its output as it arrives, in the order of the input items. */
-	deliveries: Array<Delivery<Prepared>>;
-	ledger: RunLedger;
-	/** The service's connection, or why there is none (every unit that sends fails with it). */
-	connection: Connection | Error;
-	continueOnFail: boolean;
-	keeping: AnswerKeeping | undefined;
 }
 
 /**
@@ -170,125 +161,13 @@ async function* unitsOf<Prepared>({
 	}
 }
 
-/** What became of one unit: answered without a request, not sent, shared with a repeat, reused, or sent. */
-async function outcomeOf<Prepared>(
-	run: Run<Prepared>,
-	job: Job<Prepared>,
-	unit: FanOutUnit<Prepared>,
-): Promise<UnitOutcome> {
-	const { service, ledger, connection, keeping } = run;
-	if ('failed' in unit) return { failed: unit.failed, notSent: false };
-	const withoutRequest = service.answerWithoutRequest?.(unit.prepared);
-	if (withoutRequest) return { answered: withoutRequest, repeated: false, withoutRequest: true };
-	if (connection instanceof Error) return { failed: connection, notSent: false };
-	const key = keyOf(service, job, unit.prepared);
-	const keptKey = keeping?.keyFor(
-		job.sendRepeatsOnce ? key : serviceKey(service, unit.prepared),
-		job.sendRepeatsOnce,
-	);
-	// An answer an earlier try paid for costs nothing, even after this run stopped sending.
-	if (ledger.stoppedAt !== undefined && !keeping?.has(keptKey, job.reuse)) {
-		return { failed: ledger.notSentError(job.itemIndex, unit.label), notSent: true };
-	}
-	const sending: UnitSending<Prepared> = { run, job, unit, prepared: unit.prepared, keptKey };
-	if (key === undefined) return await send(sending);
-	const outcome = await ledger.outcomeFor(
-		key,
-		job.itemIndex,
-		async () => await send(sending),
-		() => ledger.notSentError(job.itemIndex, unit.label),
-	);
-	return 'answered' in outcome && outcome.repeated ? await presented(sending, outcome) : outcome;
-}
-
-/** A unit on its way to the service. */
-interface UnitSending<Prepared> {
-	run: Run<Prepared>;
-	job: Job<Prepared>;
-	unit: FanOutUnit<Prepared>;
-	prepared: Prepared;
-	/** The key its answer is kept under (keptAnswers.ts). */
-	keptKey: string | undefined;
-}
-
-/** A unit's answer: kept from an earlier try or run, or asked of the service (and then kept). */
-async function send<Prepared>(sending: UnitSending<Prepared>): Promise<UnitOutcome> {
-	const { run, job, unit, prepared, keptKey } = sending;
-	const { ctx, service, ledger, keeping } = run;
-	const taken = await keeping?.take(ctx, keptKey, job.reuse);
-	if (taken) {
-		ledger.reused(job.itemIndex, taken.source);
-		const outcome = { answered: taken.answered, repeated: false, reusedFrom: taken.source };
-		return await presented(sending, outcome);
-	}
-	let answered: INodeExecutionData[];
-	try {
-		answered = service.run
-			? await service.run.call(ctx, job.itemIndex, prepared, clientOf(sending))
-			: recordItems((await clientOf(sending).request(prepared as ServiceRequest)).body);
-	} catch (error) {
-		return { failed: error as Error, notSent: error instanceof NotSentError };
-	}
-	// Paid the moment the service answered: counted and kept before what the unit does with it (a
-	// download), so that the Discarded figure and n8n's next try see it. A result file's rows never
-	// fail the node, so only Retry On Fail (a first item that failed) runs them again: without it,
-	// its answers would hold memory for nothing (unless the Options keep them for the node's next runs).
-	ledger.paid(job.itemIndex);
-	const forTries = !job.collector || keeping?.retryOnFail === true;
-	keeping?.keep(keptKey, answered, unit.beside, forTries, job.reuse);
-	if (!service.present) return { answered, repeated: false };
-	const outcome = await presented(sending, { answered, repeated: false });
-	// Kept again with a file the unit fetched for it (a download): a next run need not fetch it.
-	if (
-		'answered' in outcome &&
-		outcome.answered.some((item, index) => item.binary && !answered[index]?.binary)
-	) {
-		keeping?.keep(keptKey, outcome.answered, unit.beside, forTries, job.reuse);
-	}
-	return outcome;
-}
-
-/**
- * What the unit's output makes of its answer (service.present): for every unit, whether its answer
- * was paid, shared by a repeat or reused; a failure here fails the unit, not the payment.
- */
-async function presented<Prepared>(
-	sending: UnitSending<Prepared>,
-	outcome: UnitOutcome,
-): Promise<UnitOutcome> {
-	const { ctx, service } = sending.run;
-	if (!service.present || !('answered' in outcome)) return outcome;
-	try {
-		const { itemIndex } = sending.job;
-		const answered = outcome.answered;
-		return {
-			...outcome,
-			answered: await service.present.call(
-				ctx,
-				itemIndex,
-				sending.prepared,
-				answered,
-				clientOf(sending),
-			),
-		};
-	} catch (error) {
-		return { failed: error as Error, notSent: false };
-	}
-}
-
-/** The unit's client: its requests pass the run's gate (paced, stopped once the run stops sending). */
-function clientOf<Prepared>({ run, job, unit }: UnitSending<Prepared>) {
-	const connection = run.connection as Connection;
-	return connection.clientFor(job.itemIndex, run.ledger.gate(job.itemIndex, unit.label));
-}
-
 /**
  * The error that stops a run (default On Error), its description saying what the run had already
  * been answered, and what of it was charged, for (messages.ts: n8n keeps no output of a node that
  * stops on an error).
  */
 function withCost<Prepared>(
-	{ deliveries, ledger, keeping }: Run<Prepared>,
+	{ deliveries, ledger, keptAnswers }: Run<Prepared>,
 	failure: Error,
 	kept: { paid: number; reused: number },
 ): Error {
@@ -298,7 +177,7 @@ function withCost<Prepared>(
 				.filter(({ job }) => job.rows === rows)
 				.map(({ job }) => ledger.figuresOf(job.itemIndex)),
 		);
-	const testRun = keeping?.testRun === true;
+	const testRun = keptAnswers?.testRun === true;
 	const cost = discardedText(figuresOf(false), figuresOf(true), ledger.figures, kept, testRun);
 	if (cost === undefined) return failure;
 	const error = failure as Error & { description?: string | null };
@@ -307,26 +186,26 @@ function withCost<Prepared>(
 }
 
 /** What the run saved and where it stopped, above the node's output in the editor. */
-function addHints<Prepared>({ ctx, service, deliveries, ledger, keeping }: Run<Prepared>): void {
+function addHints<Prepared>({
+	ctx,
+	service,
+	deliveries,
+	ledger,
+	keptAnswers,
+}: Run<Prepared>): void {
 	const hints = runHints({
 		serviceName: service.serviceName,
 		figures: ledger.figures,
 		rowsAnswered: deliveries.some(
 			({ job }) => job.rows && ledger.figuresOf(job.itemIndex).unitsAnswered > 0,
 		),
-		retryOnFail: keeping?.retryOnFail === true,
-		retrySources: keeping?.retrySources() ?? { executions: 1, testRuns: 0 },
-		reuseAges: keeping?.reuseAges(),
+		retryOnFail: keptAnswers?.retryOnFail === true,
+		retrySources: keptAnswers?.retrySources() ?? { executions: 1, testRuns: 0 },
+		reuseAges: keptAnswers?.reuseAges(),
 		stoppedAt: ledger.stoppedAt,
 		stopReason: ledger.stopReason,
 	});
 	// n8n 1.x before execution hints has no addExecutionHints.
 	if (hints.length > 0 && typeof ctx.addExecutionHints === 'function')
 		ctx.addExecutionHints(...hints);
-}
-
-/** A JSON answer as items: the record as it came, or one item per element of an array. */
-export function recordItems(body: unknown): INodeExecutionData[] {
-	if (Array.isArray(body)) return body.map((element) => ({ json: element as IDataObject }));
-	return [{ json: (body ?? {}) as IDataObject }];
 }

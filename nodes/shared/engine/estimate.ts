@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import type { Delivery } from './delivery';
 import { asNodeError, keyOf, prepareJobs, serviceKey, type Job } from './jobs';
-import { AnswerKeeping } from './keptAnswers';
+import { KeptAnswersOfRun } from './keptAnswersOfRun';
 import {
 	ESTIMATE_SAID,
 	estimateHint,
@@ -130,7 +130,7 @@ async function countRun<Prepared>(
 		continueOnFail: true,
 		planned: new Set<string>(),
 	});
-	let keeping: AnswerKeeping | undefined;
+	let keptAnswers: KeptAnswersOfRun | undefined;
 	if (service.keepAnswersForRetry !== false && jobs.some((job) => job.sends)) {
 		let identity: string;
 		try {
@@ -138,14 +138,14 @@ async function countRun<Prepared>(
 		} catch (error) {
 			throw asNodeError(ctx, error, 0);
 		}
-		keeping = AnswerKeeping.open(
+		keptAnswers = KeptAnswersOfRun.open(
 			ctx,
 			identity,
 			jobs.map((job) => job.reuse),
 			{ estimate: true },
 		);
 	}
-	const counts = await countUnits(ctx, service, jobs, keeping);
+	const counts = await countUnits(ctx, service, jobs, keptAnswers);
 	return {
 		counts,
 		files: jobs.some((job) => job.rows),
@@ -167,7 +167,7 @@ async function countUnits<Prepared>(
 	ctx: IExecuteFunctions,
 	service: ServiceDefinition<Prepared>,
 	jobs: Array<Job<Prepared>>,
-	keeping: AnswerKeeping | undefined,
+	keptAnswers: KeptAnswersOfRun | undefined,
 ): Promise<Counts> {
 	const counts: Counts = {
 		would: emptyFigures(),
@@ -204,7 +204,7 @@ async function countUnits<Prepared>(
 				if (identity === undefined) counts.distinctValues++;
 				else distinct.add(identity);
 				// The key a kept answer is filed under (with repeats each sent: which occurrence), as the engine asks it.
-				const keptKey = keeping?.keyFor(
+				const keptKey = keptAnswers?.keyFor(
 					job.sendRepeatsOnce ? key : serviceKey(service, unit.prepared),
 					job.sendRepeatsOnce,
 				);
@@ -215,7 +215,7 @@ async function countUnits<Prepared>(
 					}
 					asked.add(key);
 				}
-				const source = keeping?.sourceOf(keptKey, job.reuse);
+				const source = keptAnswers?.sourceOf(keptKey, job.reuse);
 				if (source) {
 					counts.would.answersReused++;
 					counts.would.reusedFrom[source]++;

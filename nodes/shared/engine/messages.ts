@@ -1,5 +1,5 @@
 import { capitalised } from './errors';
-import type { ReuseAges } from './keptAnswers';
+import type { ReuseAges } from './keptAnswersOfRun';
 import type { RunFigures } from './runFigures';
 import type { StopReason } from './runLedger';
 
