@@ -10,7 +10,13 @@ import {
 	namedBy,
 	stopsBeforeSendingText,
 } from './messages';
-import { emptyFigures, REUSE_SOURCES, type ReuseSource, type RunFigures } from './runFigures';
+import {
+	countReused,
+	emptyFigures,
+	REUSE_SOURCES,
+	type ReuseSource,
+	type RunFigures,
+} from './runFigures';
 import { RunLedger } from './runLedger';
 import { credentialIdentity } from './serviceClient';
 import type { RunSettingsReader, ServiceDefinition } from './types';
@@ -216,10 +222,8 @@ async function countUnits<Prepared>(
 					asked.add(key);
 				}
 				const source = keptAnswers?.sourceOf(keptKey, job.reuse);
-				if (source) {
-					counts.would.answersReused++;
-					counts.would.reusedFrom[source]++;
-				} else counts.would.answersPaid++;
+				if (source) countReused(counts.would, source);
+				else counts.would.answersPaid++;
 			}
 		} catch (error) {
 			// The file could not be read to its end: the real run fails the item there.

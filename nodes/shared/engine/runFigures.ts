@@ -50,6 +50,12 @@ export function emptyFigures(): RunFigures {
 	};
 }
 
+/** One unit answered by a kept answer from `source`. */
+export function countReused(figures: RunFigures, source: ReuseSource): void {
+	figures.answersReused++;
+	figures.reusedFrom[source]++;
+}
+
 /** The figures of several items together. */
 export function sumOfFigures(all: readonly RunFigures[]): RunFigures {
 	const sum = emptyFigures();

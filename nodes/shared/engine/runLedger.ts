@@ -4,7 +4,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { capitalised } from './errors';
 import type { UnitOutcome } from './fanOut';
 import { copyItem } from './keptItems';
-import { emptyFigures, type ReuseSource, type RunFigures } from './runFigures';
+import { countReused, emptyFigures, type ReuseSource, type RunFigures } from './runFigures';
 
 /**
  * What one run of a node has spent and may still spend: the requests it sent, the answers it
@@ -163,8 +163,7 @@ export class RunLedger {
 
 	/** A unit of item `itemIndex` was answered by a kept answer (keptAnswers.ts), from `source`. */
 	reused(itemIndex: number, source: ReuseSource): void {
-		this.count('answersReused', itemIndex);
-		for (const figures of [this.figures, this.figuresFor(itemIndex)]) figures.reusedFrom[source]++;
+		for (const figures of [this.figures, this.figuresFor(itemIndex)]) countReused(figures, source);
 	}
 
 	/** A unit of item `itemIndex` came out: answered (with or without a request), or not sent. */
@@ -180,7 +179,10 @@ export class RunLedger {
 		return { ...figures, reusedFrom: { ...figures.reusedFrom } };
 	}
 
-	private count(figure: Exclude<keyof RunFigures, 'reusedFrom'>, itemIndex: number): void {
+	private count(
+		figure: Exclude<keyof RunFigures, 'answersReused' | 'reusedFrom'>,
+		itemIndex: number,
+	): void {
 		this.figures[figure]++;
 		this.figuresFor(itemIndex)[figure]++;
 	}
