@@ -269,11 +269,11 @@ export class KeptAnswersOfRun {
 		file(
 			entry,
 			previous,
-			(kept) =>
-				this.taken.has(kept) ||
-				(kept.payer !== run &&
-					this.asking.has(kept.key) &&
-					this.find(kept.key, ANY_REUSE)?.[0] === kept),
+			(other) =>
+				this.taken.has(other) ||
+				(other.payer !== run &&
+					this.asking.has(other.key) &&
+					this.find(other.key, ANY_REUSE)?.[0] === other),
 		);
 	}
 

@@ -149,15 +149,14 @@ function fieldOf(option: INodeProperties): string {
 	return `${option.displayName} (${option.name})`;
 }
 
+/** Item `itemIndex`'s value of an option in the Options collection (its default when not added). */
+function optionValue(ctx: IExecuteFunctions, itemIndex: number, option: INodeProperties): unknown {
+	return ctx.getNodeParameter(`options.${option.name}`, itemIndex, option.default) as unknown;
+}
+
 /** Item `itemIndex`'s value of a true-or-false option, checked (an expression may give anything). */
-function flagOf(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	option: INodeProperties,
-	fallback: boolean,
-): boolean {
-	const value = ctx.getNodeParameter(`options.${option.name}`, itemIndex, fallback);
-	return flag(ctx, itemIndex, fieldOf(option), value) as boolean;
+function flagOf(ctx: IExecuteFunctions, itemIndex: number, option: INodeProperties): boolean {
+	return flag(ctx, itemIndex, fieldOf(option), optionValue(ctx, itemIndex, option)) as boolean;
 }
 
 /**
@@ -168,8 +167,9 @@ function flagOf(
 export const runSettingsFromOptions: RunSettingsReader = {
 	estimateOnly(ctx) {
 		let asked: boolean | undefined;
-		for (let itemIndex = 0; itemIndex < ctx.getInputData().length; itemIndex++) {
-			const value = flagOf(ctx, itemIndex, estimateOnlyOption, false);
+		const items = ctx.getInputData();
+		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+			const value = flagOf(ctx, itemIndex, estimateOnlyOption);
 			if (asked !== undefined && value !== asked) {
 				throw invalidInput(
 					ctx,
@@ -182,14 +182,14 @@ export const runSettingsFromOptions: RunSettingsReader = {
 		}
 		return asked === true;
 	},
-	sendRepeatsOnce: (ctx, itemIndex) => flagOf(ctx, itemIndex, sendRepeatsOnceOption, true),
+	sendRepeatsOnce: (ctx, itemIndex) => flagOf(ctx, itemIndex, sendRepeatsOnceOption),
 	reusePolicy(ctx, itemIndex): ReusePolicy {
-		const testRuns = flagOf(ctx, itemIndex, reuseTestRunAnswersOption, true);
+		const testRuns = flagOf(ctx, itemIndex, reuseTestRunAnswersOption);
 		const hours = numberWithin(
 			ctx,
 			itemIndex,
 			fieldOf(reuseAnswersForHoursOption),
-			ctx.getNodeParameter(`options.${reuseAnswersForHoursOption.name}`, itemIndex, 0),
+			optionValue(ctx, itemIndex, reuseAnswersForHoursOption),
 			{ min: 0 },
 		);
 		return { testRuns, hours };
