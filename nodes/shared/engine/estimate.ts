@@ -168,7 +168,7 @@ function sliced(ctx: IExecuteFunctions, itemIndex: number): boolean {
 	);
 }
 
-/** Each unit as the engine's sending would treat it (engine.ts, sendAll), in the same order, with nothing sent. */
+/** Each unit as the engine would treat it (unitOutcome.ts, outcomeOf), in the same order, with nothing sent. */
 async function countUnits<Prepared>(
 	ctx: IExecuteFunctions,
 	service: ServiceDefinition<Prepared>,
