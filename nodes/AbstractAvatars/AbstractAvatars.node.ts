@@ -16,6 +16,7 @@ import {
 	estimateOnlyOption,
 	flag,
 	oneOf,
+	runSettingsFromOptions,
 	sendRepeatsOnceOption,
 	wholeAtLeast,
 	serviceParameters,
@@ -220,6 +221,6 @@ export class AbstractAvatars implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runService(this, avatars);
+		return await runService(this, avatars, runSettingsFromOptions);
 	}
 }

@@ -20,6 +20,7 @@ import { valueOrFile, writesResultFile } from '../shared/csv/valueOrFile';
 import {
 	answerReuseOptions,
 	estimateOnlyOption,
+	runSettingsFromOptions,
 	sendRepeatsOnceOption,
 } from '../shared/parameters/options';
 import { recordItems, runService } from '../shared/engine/engine';
@@ -155,7 +156,7 @@ export class AbstractCompany implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const output = await runService(this, companyEnrichment);
+		const output = await runService(this, companyEnrichment, runSettingsFromOptions);
 		addSkippedHint(this, output);
 		return output;
 	}

@@ -22,6 +22,7 @@ import { requestKey } from '../shared/engine/requestKey';
 import {
 	answerReuseOptions,
 	estimateOnlyOption,
+	runSettingsFromOptions,
 	sendRepeatsOnceOption,
 } from '../shared/parameters/options';
 import { sendAsOf, sendAsOption } from '../shared/parameters/sendAs';
@@ -153,6 +154,6 @@ export class AbstractEmail implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runService(this, emailReputation);
+		return await runService(this, emailReputation, runSettingsFromOptions);
 	}
 }

@@ -13,6 +13,7 @@ import { runService } from '../shared/engine/engine';
 import {
 	answerReuseOptions,
 	estimateOnlyOption,
+	runSettingsFromOptions,
 	sendRepeatsOnceOption,
 } from '../shared/parameters/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
@@ -145,6 +146,6 @@ export class AbstractHolidays implements INodeType {
 	methods = { listSearch: { searchCountries } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runService(this, publicHolidays);
+		return await runService(this, publicHolidays, runSettingsFromOptions);
 	}
 }

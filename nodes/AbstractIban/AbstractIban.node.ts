@@ -20,6 +20,7 @@ import { runService } from '../shared/engine/engine';
 import {
 	answerReuseOptions,
 	estimateOnlyOption,
+	runSettingsFromOptions,
 	sendRepeatsOnceOption,
 } from '../shared/parameters/options';
 import type { ServiceDefinition } from '../shared/engine/types';
@@ -107,6 +108,6 @@ export class AbstractIban implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runService(this, ibanValidation);
+		return await runService(this, ibanValidation, runSettingsFromOptions);
 	}
 }

@@ -16,6 +16,7 @@ import {
 	answerReuseOptions,
 	estimateOnlyOption,
 	flag,
+	runSettingsFromOptions,
 	sendRepeatsOnceOption,
 	serviceParameters,
 } from '../shared/parameters/options';
@@ -280,6 +281,6 @@ export class AbstractImages implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runService(this, imageProcessing);
+		return await runService(this, imageProcessing, runSettingsFromOptions);
 	}
 }

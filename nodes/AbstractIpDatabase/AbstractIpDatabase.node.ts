@@ -9,7 +9,7 @@ import type {
 
 import { outputField, outputFieldParameter } from '../shared/binary/files';
 import { runService } from '../shared/engine/engine';
-import { sendRepeatsOnceOption } from '../shared/parameters/options';
+import { runSettingsFromOptions, sendRepeatsOnceOption } from '../shared/parameters/options';
 import { invalidInput, redact } from '../shared/engine/errors';
 import { toolDescriptionProperties } from '../shared/parameters/toolDescription';
 import type { ServiceDefinition } from '../shared/engine/types';
@@ -318,6 +318,6 @@ export class AbstractIpDatabase implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runService(this, ipDatabaseDownload);
+		return await runService(this, ipDatabaseDownload, runSettingsFromOptions);
 	}
 }

@@ -25,6 +25,7 @@ import { recordItems, runService } from '../shared/engine/engine';
 import {
 	answerReuseOptions,
 	estimateOnlyOption,
+	runSettingsFromOptions,
 	sendRepeatsOnceOption,
 } from '../shared/parameters/options';
 import { invalidInput } from '../shared/engine/errors';
@@ -177,6 +178,6 @@ export class AbstractIpGeolocation implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runService(this, ipGeolocation);
+		return await runService(this, ipGeolocation, runSettingsFromOptions);
 	}
 }

@@ -172,10 +172,8 @@ export async function lookUpFile(
 		// A run stopped by an error leaves no half-written file open.
 		if (!written) await collector.abort();
 	}
-	const [summary] = await collector.finish({ requestsSent: 0, requestsSaved: 0 });
 	// Nothing is sent: the summary says how many lookups the rows took instead of requests.
-	delete summary.json.requestsSent;
-	delete summary.json.requestsSaved;
+	const [summary] = await collector.finish();
 	summary.json.lookups = memo.lookups;
 	return [{ ...summary, pairedItem: { item: itemIndex } }];
 }

@@ -22,6 +22,7 @@ import { valueOrFile } from '../shared/csv/valueOrFile';
 import {
 	answerReuseOptions,
 	estimateOnlyOption,
+	runSettingsFromOptions,
 	sendRepeatsOnceOption,
 } from '../shared/parameters/options';
 import { runService } from '../shared/engine/engine';
@@ -131,6 +132,6 @@ export class AbstractPhone implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runService(this, phoneIntelligence);
+		return await runService(this, phoneIntelligence, runSettingsFromOptions);
 	}
 }

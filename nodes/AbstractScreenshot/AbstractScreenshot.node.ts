@@ -18,6 +18,7 @@ import {
 	flag,
 	oneOf,
 	optionalText,
+	runSettingsFromOptions,
 	sendRepeatsOnceOption,
 	wholeAtLeast,
 	serviceParameters,
@@ -219,6 +220,6 @@ export class AbstractScreenshot implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runService(this, screenshots);
+		return await runService(this, screenshots, runSettingsFromOptions);
 	}
 }

@@ -23,6 +23,7 @@ import { runService } from '../shared/engine/engine';
 import {
 	answerReuseOptions,
 	estimateOnlyOption,
+	runSettingsFromOptions,
 	sendRepeatsOnceOption,
 } from '../shared/parameters/options';
 import { invalidInput } from '../shared/engine/errors';
@@ -234,6 +235,6 @@ export class AbstractVat implements INodeType {
 	methods = { listSearch: { searchCountries } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await runService(this, vat);
+		return await runService(this, vat, runSettingsFromOptions);
 	}
 }

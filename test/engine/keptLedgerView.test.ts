@@ -8,6 +8,10 @@ import type {
 } from 'n8n-workflow';
 
 import { keptAnswers as kept } from '../harness/keptStore';
+
+// The view of the store one run of a node uses, from the same built package the nodes run.
+const { KeptAnswersOfRun } =
+	require('../../dist/nodes/shared/engine/keptAnswersOfRun.js') as typeof import('../../nodes/shared/engine/keptAnswersOfRun');
 import { NodeTypes } from '../harness/nodeTypes';
 import { newWorkflowId } from '../harness/retryOnFail';
 import { retryExecution, runWorkflow, workflowNode, type RunResult } from '../harness/run';
@@ -48,7 +52,7 @@ class LedgerProbe implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const probe = JSON.parse(this.getNodeParameter('probe', 0) as string) as Probe;
 		const answer = (key: string) => [{ json: { answer: key } }];
-		const estimate = kept.AnswerKeeping.open(this, 'probe', [policy], { estimate: true });
+		const estimate = KeptAnswersOfRun.open(this, 'probe', [policy], { estimate: true });
 		const sources: IDataObject = {};
 		const estimated: IDataObject = {};
 		for (const key of probe.look ?? []) {
@@ -61,17 +65,17 @@ class LedgerProbe implements INodeType {
 			estimate?.finish('threw');
 			return [[{ json: { sources, estimated } }]];
 		}
-		const keeping = kept.AnswerKeeping.open(this, 'probe', [policy]);
+		const keptAnswers = KeptAnswersOfRun.open(this, 'probe', [policy]);
 		const taken: IDataObject = {};
 		for (const key of probe.look ?? [])
-			taken[key] = (await keeping?.take(this, key, policy))?.source ?? null;
-		for (const key of probe.pay ?? []) keeping?.keep(key, answer(key), undefined, true, policy);
+			taken[key] = (await keptAnswers?.take(this, key, policy))?.source ?? null;
+		for (const key of probe.pay ?? []) keptAnswers?.keep(key, answer(key), undefined, true, policy);
 		if (probe.fail) {
-			keeping?.finish('threw');
+			keptAnswers?.finish('threw');
 			throw new NodeOperationError(this.getNode(), 'The probe fails, as asked');
 		}
 		const output = [{ json: { sources, taken } }];
-		keeping?.finish({ output: [output] });
+		keptAnswers?.finish({ output: [output] });
 		return [output];
 	}
 }

@@ -1,6 +1,7 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { RunTally, UnitCollector, UnitOutcome } from '../engine/fanOut';
+import type { UnitCollector, UnitOutcome } from '../engine/fanOut';
+import type { RunFigures } from '../engine/runFigures';
 import { stopReasonOf } from '../engine/runLedger';
 import { readableFrom } from '../binary/streams';
 import { AnswerFlattener, OTHER_FIELDS_COLUMN } from './answerColumns';
@@ -206,7 +207,7 @@ export class ResultFile implements UnitCollector {
 		return row;
 	}
 
-	async finish(tally: RunTally): Promise<INodeExecutionData[]> {
+	async finish(figures?: RunFigures): Promise<INodeExecutionData[]> {
 		const stored = this.store();
 		await this.header;
 		await this.stream.end();
@@ -231,10 +232,15 @@ export class ResultFile implements UnitCollector {
 			...(this.setup.noDataOf ? { noData: this.noData } : {}),
 			...(this.setup.skippedOf ? { skipped: this.skipped } : {}),
 			failed: { ...this.failed },
-			requestsSent: tally.requestsSent,
-			requestsSaved: tally.requestsSaved,
-			// Rows answered by an earlier run's kept answer (a test run's): no request, no credit.
-			...(tally.answersReused === undefined ? {} : { answersReused: tally.answersReused }),
+			// What the rows' requests cost (none for rows looked up locally); answersReused: rows
+			// answered by an earlier run's kept answer (a test run's), no request, no credit.
+			...(figures === undefined
+				? {}
+				: {
+						requestsSent: figures.requestsSent,
+						requestsSaved: figures.answersShared,
+						answersReused: figures.answersReused,
+					}),
 			nextRow,
 			...(stopped ? { stoppedBy: stopped } : {}),
 			fileRows,

@@ -1,32 +1,34 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { capitalised, invalidInput } from './errors';
+import type { Delivery } from './delivery';
 import { asNodeError, keyOf, prepareJobs, serviceKey, type Job } from './jobs';
-import { AnswerKeeping, type ReuseSource } from './keptAnswers';
+import { KeptAnswersOfRun } from './keptAnswersOfRun';
+import {
+	ESTIMATE_SAID,
+	estimateHint,
+	largeFileHint,
+	namedBy,
+	stopsBeforeSendingText,
+} from './messages';
+import {
+	countReused,
+	emptyFigures,
+	REUSE_SOURCES,
+	type ReuseSource,
+	type RunFigures,
+} from './runFigures';
 import { RunLedger } from './runLedger';
 import { credentialIdentity } from './serviceClient';
-import type { ServiceDefinition } from './types';
-import { estimateOnlyOption, flag } from '../parameters/options';
+import type { RunSettingsReader, ServiceDefinition } from './types';
 
 /**
- * Options > Estimate Credits Only: what a run would cost, before it pays.
- *
- * The run does everything it does before its first request, through the same code: it reads
- * each item and each file (the node's own `prepare`, so every input rule, Start at Row and At
- * Most Rows), and decides for each value as the engine's sending does (engine.ts): refused, skipped
- * without a request (Company Enrichment's webmail), a repeat of a value the run already asks
- * (Send Repeated Values Once), an answer the run would take from the kept answers (keptAnswers.ts,
- * asked only whether and from where, never taken), or a request. It sends nothing, keeps nothing
- * and spends nothing, and outputs one item with the counts.
- *
- * The figure is the one a real run pays when nothing changes in between, because both take the
- * same decisions from the same state. What can change it: the service refusing or failing a
- * request (a refused request is not shared with its repeats, a retried one counts again), the
- * plan running out, kept answers expiring or being dropped for memory (another workflow's
- * answers fill the same budget), a kept file that n8n no longer has.
+ * Options > Estimate Credits Only: what a run would cost, before it pays. It plans the jobs
+ * through the same code as a run (jobs.ts: the node's own `prepare`, every input rule) and
+ * decides for each unit as the engine's sending does, asking the kept answers only whether and
+ * from where (never taking one): so the figure is the one a real run pays when nothing changes in
+ * between (the service refusing or retrying a request, the plan running out, kept answers
+ * expiring). It sends, keeps and spends nothing, and outputs one item with the counts.
  */
-
-const FIELD = `${estimateOnlyOption.displayName} (${estimateOnlyOption.name})`;
 
 /** Refused values whose reasons the summary gives (a file with thousands of them would be unreadable). */
 export const REASONS_SHOWN = 5;
@@ -34,38 +36,16 @@ export const REASONS_SHOWN = 5;
 /** A file longer than this gets a hint on a real run that points to the option. */
 export const LARGE_FILE_ROWS = 1000;
 
-/** Whether the run is an estimate: the option, which must be the same for every item (the summary is the run's). */
-export function estimateAsked(ctx: IExecuteFunctions): boolean {
-	const items = ctx.getInputData();
-	let asked: boolean | undefined;
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		const value =
-			flag(
-				ctx,
-				itemIndex,
-				FIELD,
-				ctx.getNodeParameter(`options.${estimateOnlyOption.name}`, itemIndex, false),
-			) === true;
-		if (asked !== undefined && value !== asked) {
-			throw invalidInput(
-				ctx,
-				itemIndex,
-				FIELD,
-				'must be the same for every item: an estimate counts the whole run, or none of it',
-			);
-		}
-		asked = value;
-	}
-	return asked === true;
-}
-
 /** The counts of a run, or of its files' every row. */
 interface Counts {
+	/**
+	 * What the run would do, as a run's figures: `answersPaid` the requests it would send,
+	 * `answersShared` the repeats of a value it already asks, `answersReused` the kept answers.
+	 */
+	would: RunFigures;
 	rows: number;
 	distinctValues: number;
-	requestsToSend: number;
-	repeats: number;
-	reused: Record<ReuseSource, number>;
+	/** Units answered without a request (Company Enrichment's webmail). */
 	skipped: number;
 	refused: number;
 	reasons: string[];
@@ -75,12 +55,12 @@ interface Counts {
 export async function estimateCredits<Prepared>(
 	ctx: IExecuteFunctions,
 	service: ServiceDefinition<Prepared>,
+	settings: RunSettingsReader,
 ): Promise<INodeExecutionData[][]> {
 	const items = ctx.getInputData();
-	const run = await countRun(ctx, service, false);
+	const run = await countRun(ctx, service, settings, false);
 	const json: IDataObject = {
-		estimate:
-			'Nothing was sent, kept or spent: these are the requests a run of this node would send now, on this input',
+		estimate: ESTIMATE_SAID,
 		items: items.length,
 		...(run.files ? { rows: run.counts.rows } : {}),
 		...figures(run.counts),
@@ -89,21 +69,20 @@ export async function estimateCredits<Prepared>(
 	if (stops) {
 		// Default On Error: the real run checks everything first and stops at the first refused value.
 		json.requestsToSend = 0;
-		json.requestsWithoutRefused = run.counts.requestsToSend;
-		json.stopsBeforeSending = `On Error is Stop Workflow: the run would stop on its first refused value (refusedReasons) and send nothing. Remove the ${count(run.counts.refused, 'refused value')}, or set On Error to Continue, and it would send ${count(run.counts.requestsToSend, 'request')}.`;
+		json.requestsWithoutRefused = run.counts.would.answersPaid;
+		json.stopsBeforeSending = stopsBeforeSendingText(
+			run.counts.refused,
+			run.counts.would.answersPaid,
+		);
 	}
 	if (run.sliced) {
-		const whole = await countRun(ctx, service, true);
+		const whole = await countRun(ctx, service, settings, true);
 		if (whole.counts.rows !== run.counts.rows)
 			json.wholeFile = { rows: whole.counts.rows, ...figures(whole.counts) };
 	}
 	if (typeof ctx.addExecutionHints === 'function') {
-		const requests = stops ? 0 : run.counts.requestsToSend;
-		ctx.addExecutionHints({
-			message: `Estimate only, nothing was sent: a run would send ${count(requests, 'request')} (${count(run.counts.distinctValues, 'distinct value')}). Turn Estimate Credits Only off in Options to run it.`,
-			type: 'info',
-			location: 'outputPane',
-		});
+		const requests = stops ? 0 : run.counts.would.answersPaid;
+		ctx.addExecutionHints(estimateHint(requests, run.counts.distinctValues));
 	}
 	const pairedItem = items.map((_, item) => ({ item }));
 	return [[{ json, ...(pairedItem.length > 0 ? { pairedItem } : {}) }]];
@@ -111,8 +90,8 @@ export async function estimateCredits<Prepared>(
 
 /** The counts as the summary shows them: what would be sent, and what would not and why. */
 function figures(counts: Counts): IDataObject {
-	const reused =
-		counts.reused.try + counts.reused.retry + counts.reused.testRuns + counts.reused.earlierRuns;
+	const { would } = counts;
+	const reused = would.answersReused;
 	const reusedFrom: IDataObject = {};
 	const names: Record<ReuseSource, string> = {
 		try: 'earlierTry',
@@ -120,12 +99,17 @@ function figures(counts: Counts): IDataObject {
 		testRuns: 'testRuns',
 		earlierRuns: 'earlierRuns',
 	};
-	for (const source of Object.keys(names) as ReuseSource[])
-		if (counts.reused[source] > 0) reusedFrom[names[source]] = counts.reused[source];
+	for (const source of REUSE_SOURCES)
+		if (would.reusedFrom[source] > 0) reusedFrom[names[source]] = would.reusedFrom[source];
 	return {
 		distinctValues: counts.distinctValues,
-		requestsToSend: counts.requestsToSend,
-		notSent: { repeats: counts.repeats, reused, skipped: counts.skipped, refused: counts.refused },
+		requestsToSend: would.answersPaid,
+		notSent: {
+			repeats: would.answersShared,
+			reused,
+			skipped: counts.skipped,
+			refused: counts.refused,
+		},
 		...(reused > 0 ? { reusedFrom } : {}),
 		...(counts.refused > 0 ? { refusedReasons: counts.reasons } : {}),
 	};
@@ -140,17 +124,19 @@ function figures(counts: Counts): IDataObject {
 async function countRun<Prepared>(
 	ctx: IExecuteFunctions,
 	service: ServiceDefinition<Prepared>,
+	settings: RunSettingsReader,
 	wholeFiles: boolean,
 ): Promise<{ counts: Counts; files: boolean; sliced: boolean }> {
 	const looking = lookingOnly(ctx, wholeFiles);
-	const jobs = await prepareJobs(
-		looking,
+	const jobs = await prepareJobs({
+		ctx: looking,
 		service,
-		new RunLedger(looking, service.serviceName),
-		true,
-		new Set<string>(),
-	);
-	let keeping: AnswerKeeping | undefined;
+		settings,
+		ledger: new RunLedger(looking, service.serviceName),
+		continueOnFail: true,
+		planned: new Set<string>(),
+	});
+	let keptAnswers: KeptAnswersOfRun | undefined;
 	if (service.keepAnswersForRetry !== false && jobs.some((job) => job.sends)) {
 		let identity: string;
 		try {
@@ -158,14 +144,14 @@ async function countRun<Prepared>(
 		} catch (error) {
 			throw asNodeError(ctx, error, 0);
 		}
-		keeping = AnswerKeeping.open(
+		keptAnswers = KeptAnswersOfRun.open(
 			ctx,
 			identity,
 			jobs.map((job) => job.reuse),
 			{ estimate: true },
 		);
 	}
-	const counts = await countUnits(ctx, service, jobs, keeping);
+	const counts = await countUnits(ctx, service, jobs, keptAnswers);
 	return {
 		counts,
 		files: jobs.some((job) => job.rows),
@@ -182,19 +168,17 @@ function sliced(ctx: IExecuteFunctions, itemIndex: number): boolean {
 	);
 }
 
-/** Each unit as the engine's sending would treat it (engine.ts, sendAll), in the same order, with nothing sent. */
+/** Each unit as the engine would treat it (unitOutcome.ts, outcomeOf), in the same order, with nothing sent. */
 async function countUnits<Prepared>(
 	ctx: IExecuteFunctions,
 	service: ServiceDefinition<Prepared>,
 	jobs: Array<Job<Prepared>>,
-	keeping: AnswerKeeping | undefined,
+	keptAnswers: KeptAnswersOfRun | undefined,
 ): Promise<Counts> {
 	const counts: Counts = {
+		would: emptyFigures(),
 		rows: 0,
 		distinctValues: 0,
-		requestsToSend: 0,
-		repeats: 0,
-		reused: { try: 0, retry: 0, testRuns: 0, earlierRuns: 0 },
 		skipped: 0,
 		refused: 0,
 		reasons: [],
@@ -203,7 +187,7 @@ async function countUnits<Prepared>(
 		counts.refused++;
 		// A row's own error names its row; an item's does not.
 		if (counts.reasons.length < REASONS_SHOWN)
-			counts.reasons.push(job.rows ? error.message : `${capitalised(label)}: ${error.message}`);
+			counts.reasons.push(job.rows ? error.message : namedBy(label, error.message));
 	};
 	/** Requests the run asks (first unit sent or reused, the others share its answer). */
 	const asked = new Set<string>();
@@ -226,20 +210,20 @@ async function countUnits<Prepared>(
 				if (identity === undefined) counts.distinctValues++;
 				else distinct.add(identity);
 				// The key a kept answer is filed under (with repeats each sent: which occurrence), as the engine asks it.
-				const keptKey = keeping?.keyFor(
+				const keptKey = keptAnswers?.keyFor(
 					job.sendRepeatsOnce ? key : serviceKey(service, unit.prepared),
 					job.sendRepeatsOnce,
 				);
 				if (key !== undefined) {
 					if (asked.has(key)) {
-						counts.repeats++;
+						counts.would.answersShared++;
 						continue;
 					}
 					asked.add(key);
 				}
-				const source = keeping?.sourceOf(keptKey, job.reuse);
-				if (source) counts.reused[source]++;
-				else counts.requestsToSend++;
+				const source = keptAnswers?.sourceOf(keptKey, job.reuse);
+				if (source) countReused(counts.would, source);
+				else counts.would.answersPaid++;
 			}
 		} catch (error) {
 			// The file could not be read to its end: the real run fails the item there.
@@ -285,18 +269,12 @@ function lookingOnly(ctx: IExecuteFunctions, wholeFiles: boolean): IExecuteFunct
  */
 export function addEstimateHint<Prepared>(
 	ctx: IExecuteFunctions,
-	jobs: Array<Job<Prepared>>,
+	deliveries: Array<Delivery<Prepared>>,
 ): void {
-	const rows = Math.max(0, ...jobs.map((job) => (job.rows ? (job.unitsRead ?? 0) : 0)));
+	const rows = Math.max(
+		0,
+		...deliveries.map(({ job, unitsRead }) => (job.rows ? (unitsRead ?? 0) : 0)),
+	);
 	if (rows <= LARGE_FILE_ROWS || typeof ctx.addExecutionHints !== 'function') return;
-	ctx.addExecutionHints({
-		message: `${count(rows, 'row')} of a file in this run: to know what a run will cost before it pays, turn on Estimate Credits Only in Options (it counts the requests and sends none)`,
-		type: 'info',
-		location: 'outputPane',
-	});
-}
-
-/** "1 request", "29,000 requests". */
-function count(value: number, noun: string): string {
-	return `${value.toLocaleString('en-US')} ${noun}${value === 1 ? '' : 's'}`;
+	ctx.addExecutionHints(largeFileHint(rows));
 }

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { ReuseSource } from './keptAnswers';
+import type { ReuseSource, RunFigures } from './runFigures';
 
 /**
  * One input item that stands for many requests: the rows of a bulk CSV file. A service's
@@ -39,18 +39,6 @@ export type UnitOutcome =
 	  }
 	| { failed: Error; notSent: boolean };
 
-/** What the run did, for a collector's summary. */
-export interface RunTally {
-	/** Requests sent to the service (retries included): the run's, or for a file's collector its own rows'. */
-	requestsSent: number;
-	/** Units answered from an earlier unit's identical request, without a request of their own. */
-	requestsSaved: number;
-	/** Units answered by an answer kept from an earlier try or run (keptAnswers.ts): no request, no credit. */
-	answersReused?: number;
-	/** Set when the run stopped sending: the label of the unit whose answer said the plan ran out or the key was rejected. */
-	stoppedAt?: string;
-}
-
 /**
  * Takes a FanOut's outcomes instead of the engine making one item per unit (a result file). The
  * engine calls `add` once per unit, in unit order, awaiting each call (a slow writer slows the
@@ -58,8 +46,11 @@ export interface RunTally {
  */
 export interface UnitCollector {
 	add(outcome: UnitOutcome, unitIndex: number): Promise<void> | void;
-	/** The output items of the FanOut's input item (the engine pairs them); called after the last `add`. */
-	finish(tally: RunTally): Promise<INodeExecutionData[]>;
+	/**
+	 * The output items of the FanOut's input item (the engine pairs them); called after the last
+	 * `add`, with the figures of the item's units (undefined where the units send no request).
+	 */
+	finish(figures?: RunFigures): Promise<INodeExecutionData[]>;
 	/** Called instead of `finish` when the run stops on an error (default On Error): release what it holds. */
 	abort?(): Promise<void> | void;
 }

@@ -1,12 +1,10 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { FanOut, type FanOutUnit, type UnitCollector, type UnitOutcome } from './fanOut';
-import type { ReusePolicy } from './keptAnswers';
+import { FanOut, type FanOutUnit, type UnitCollector } from './fanOut';
 import { requestKey } from './requestKey';
 import type { RunLedger } from './runLedger';
-import type { ServiceDefinition } from './types';
-import { reusePolicyOf } from '../parameters/options';
+import type { ReusePolicy, RunSettingsReader, ServiceDefinition } from './types';
 
 /*
  * A run's items read and checked into jobs, before anything is sent: what the engine then sends
@@ -14,98 +12,90 @@ import { reusePolicyOf } from '../parameters/options';
  * estimate is the run's own figure.
  */
 
-/** One input item's work: its one request, or the units of its file. */
+/** One input item's work, planned once before anything is sent: its one request, or the units of its file. */
 export interface Job<Prepared> {
-	itemIndex: number;
+	readonly itemIndex: number;
 	/** A file's rows (messages name rows, and error items carry the row beside). */
-	rows: boolean;
-	units: Iterable<FanOutUnit<Prepared>> | AsyncIterable<FanOutUnit<Prepared>>;
+	readonly rows: boolean;
+	readonly units: Iterable<FanOutUnit<Prepared>> | AsyncIterable<FanOutUnit<Prepared>>;
 	/** Whether any unit may send a request. */
-	sends: boolean;
+	readonly sends: boolean;
 	/** Repeated requests of this item are answered once (the Send Repeated Values Once option). */
-	sendRepeatsOnce: boolean;
+	readonly sendRepeatsOnce: boolean;
 	/** Whether this item's requests take and keep answers of earlier runs (the node's Options). */
-	reuse: ReusePolicy;
-	collector?: UnitCollector;
-	/** Output items by unit, for jobs without a collector. */
-	produced: INodeExecutionData[][];
-	/** Outcomes that arrived before an earlier unit's, waiting for the collector. */
-	waiting: Map<number, UnitOutcome>;
-	nextToDeliver: number;
-	delivered: Promise<void>;
-	/** The file could not be read to the end, or its collector failed: the item fails whole. */
-	broken?: Error;
-	/** How many units the run read (a file's rows): for the hint on large files. */
-	unitsRead?: number;
+	readonly reuse: ReusePolicy;
+	/** Takes the units' outcomes instead of one output item per unit (a result file). */
+	readonly collector?: UnitCollector;
 }
 
 /** An item whose Options could not be read (its error is the item's), or a node without the options. */
 const NO_REUSE: ReusePolicy = { testRuns: false, hours: 0 };
 
+/** What planning a run's jobs takes besides the node's context. */
+interface Planning<Prepared> {
+	ctx: IExecuteFunctions;
+	service: ServiceDefinition<Prepared>;
+	settings: RunSettingsReader;
+	ledger: RunLedger;
+	continueOnFail: boolean;
+	/** Collects the request keys the run will ask for (the kept answers it may take are not dropped for room). */
+	planned: Set<string>;
+}
+
 /** Every item is read and checked before the first request: a bad row must cost no credit. */
 export async function prepareJobs<Prepared>(
-	ctx: IExecuteFunctions,
-	service: ServiceDefinition<Prepared>,
-	ledger: RunLedger,
-	continueOnFail: boolean,
-	/** Collects the request keys the run will ask for (the kept answers it may take are not dropped for room). */
-	planned: Set<string>,
+	planning: Planning<Prepared>,
 ): Promise<Array<Job<Prepared>>> {
 	const jobs: Array<Job<Prepared>> = [];
-	const items = ctx.getInputData();
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		const label = `item ${itemIndex + 1}`;
-		const job: Job<Prepared> = {
-			itemIndex,
-			rows: false,
-			units: [],
-			sends: false,
-			sendRepeatsOnce: ctx.getNodeParameter('options.sendRepeatsOnce', itemIndex, true) !== false,
-			reuse: NO_REUSE,
-			produced: [],
-			waiting: new Map(),
-			nextToDeliver: 0,
-			delivered: Promise.resolve(),
-		};
-		try {
-			if (service.keepAnswersForRetry !== false) job.reuse = reusePolicyOf(ctx, itemIndex);
-			const prepared = await service.prepare.call(ctx, itemIndex);
-			if (prepared instanceof FanOut) {
-				const fanOut = prepared as FanOut<Prepared>;
-				Object.assign(job, {
-					rows: true,
-					units: fanOut.units,
-					collector: fanOut.options.collector,
-					sends: true,
-				});
-				if (Array.isArray(fanOut.units)) {
-					for (const unit of fanOut.units as Array<FanOutUnit<Prepared>>) {
-						if ('failed' in unit && !continueOnFail) throw unit.failed;
-						if ('prepared' in unit) expectKey(service, ledger, job, unit.prepared, planned);
-					}
-				} else if (fanOut.options.keyCounts && job.sendRepeatsOnce) {
-					for (const key of fanOut.options.keyCounts.keys()) planned.add(key);
-					ledger.expectCounts(fanOut.options.keyCounts);
-				} else {
-					ledger.countsUnknown();
-				}
-			} else {
-				Object.assign(job, { units: [{ prepared, label }], sends: true });
-				expectKey(service, ledger, job, prepared as Prepared, planned);
-			}
-		} catch (error) {
-			if (!continueOnFail) throw asNodeError(ctx, error, itemIndex);
-			Object.assign(job, {
-				rows: false,
-				units: [{ failed: error as Error, label }],
-				sends: false,
-				collector: undefined,
-			});
-		}
-		jobs.push(job);
-	}
-	ledger.planned();
+	const items = planning.ctx.getInputData();
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++)
+		jobs.push(await prepareJob(planning, itemIndex));
+	planning.ledger.planned();
 	return jobs;
+}
+
+async function prepareJob<Prepared>(
+	{ ctx, service, settings, ledger, continueOnFail, planned }: Planning<Prepared>,
+	itemIndex: number,
+): Promise<Job<Prepared>> {
+	const label = `item ${itemIndex + 1}`;
+	let sendRepeatsOnce = true;
+	let reuse = NO_REUSE;
+	try {
+		sendRepeatsOnce = settings.sendRepeatsOnce(ctx, itemIndex);
+		if (service.keepAnswersForRetry !== false) reuse = settings.reusePolicy(ctx, itemIndex);
+		const prepared = await service.prepare.call(ctx, itemIndex);
+		const planOf = (rest: Pick<Job<Prepared>, 'rows' | 'units' | 'collector'>): Job<Prepared> => ({
+			itemIndex,
+			sends: true,
+			sendRepeatsOnce,
+			reuse,
+			...rest,
+		});
+		if (!(prepared instanceof FanOut)) {
+			const job = planOf({ rows: false, units: [{ prepared, label }] });
+			expectKey(service, ledger, job, prepared as Prepared, planned);
+			return job;
+		}
+		const fanOut = prepared as FanOut<Prepared>;
+		const job = planOf({ rows: true, units: fanOut.units, collector: fanOut.options.collector });
+		if (Array.isArray(fanOut.units)) {
+			for (const unit of fanOut.units as Array<FanOutUnit<Prepared>>) {
+				if ('failed' in unit && !continueOnFail) throw unit.failed;
+				if ('prepared' in unit) expectKey(service, ledger, job, unit.prepared, planned);
+			}
+		} else if (fanOut.options.keyCounts && sendRepeatsOnce) {
+			for (const key of fanOut.options.keyCounts.keys()) planned.add(key);
+			ledger.expectCounts(fanOut.options.keyCounts);
+		} else {
+			ledger.countsUnknown();
+		}
+		return job;
+	} catch (error) {
+		if (!continueOnFail) throw asNodeError(ctx, error, itemIndex);
+		const units = [{ failed: error as Error, label }];
+		return { itemIndex, rows: false, units, sends: false, sendRepeatsOnce, reuse };
+	}
 }
 
 /** The key by which repeated requests of a job share one answer; undefined when each is sent. */

@@ -1,35 +1,12 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
-
-import { jsonCopy, sizeOf, storeFilesAgain } from './keptItems';
-import { copyItem } from './runLedger';
+import type { INodeExecutionData } from 'n8n-workflow';
 
 /**
- * The answers this n8n process has paid for, as one ledger, so that nothing is paid twice when n8n
- * runs a node again on the same input (Retry On Fail: WorkflowExecute's tries, which share the
- * execution id, while the node throws or its first item is an error item; a Retry of a failed
- * execution: a new execution in mode `retry` from the failed node's stored input, of which n8n
- * kept no output) or a person does (test runs: n8n's `manual` mode), and when production runs
- * are told to reuse (Reuse Answers For (Hours)).
- *
- * Each entry is one paid answer: what it answers (the request key, requestKey.ts: what was sent,
- * nothing of presentation), its scope (workflow, node id, type and version, credential identity),
- * when and by which execution it was paid, in which mode. Rules decide who may take it:
- * - the same execution, while n8n may run the node again in it: an hour from that execution's
- *   last payment (a 14-hour file keeps its first answers for its next try);
- * - a Retry (mode `retry`): the answers of the node's failed executions, each for an hour from its
- *   payment, test runs' included: n8n gives a Retry of a failed test run the same mode, so the
- *   store cannot tell which execution a Retry retries, and refusing them would make a Retry of a
- *   failed test run pay again for every answer it had; what a Retry takes answers the same
- *   request, in the same node and credential, no older than a failed production run's would be;
- * - a test run: test runs' answers of the last hour (Reuse Answers of Test Runs);
- * - a production run: production answers younger than its Reuse Answers For (Hours).
- * An answer paid again replaces the older one, and inherits the failed executions' claim on it.
- * A Retry that ends normally gives up only the claims it took (their answers are in its output).
- *
- * One memory budget (KEPT_ANSWERS_BUDGET, counted by size). When it is full, what only saves a
- * convenience goes first, least recently used first; then what a failed execution or a waiting
- * try may still take, oldest first; never what the running node has taken. The lint rules for
- * n8n Cloud forbid timers, so expired entries are swept when a node opens the store.
+ * The answers this n8n process has paid for, as one store, so that nothing is paid twice when n8n
+ * runs a node again on the same input or a person does (keptAnswersOfRun.ts says who may take
+ * what). One memory budget (KEPT_ANSWERS_BUDGET, counted by size): when it is full, what only
+ * saves a convenience goes first, least recently used first; then what a failed execution or a
+ * waiting try may still take, oldest first; never what the running node has taken. The lint rules
+ * for n8n Cloud forbid timers, so expired entries are swept when a node opens the store.
  */
 
 /** Memory the process gives kept answers, counted by the size of what is kept. */
@@ -41,30 +18,9 @@ export const KEEP_FOR_RETRY_MS = 60 * 60 * 1000;
 /** How long a test run's answers serve the node's next test runs. */
 export const REUSE_TEST_RUNS_MS = 60 * 60 * 1000;
 
-const HOUR_MS = KEEP_FOR_RETRY_MS;
-
-/** A policy under which any rule may give an entry (for telling what a run is about to take). */
-const ANY_REUSE: ReusePolicy = { testRuns: true, hours: Number.POSITIVE_INFINITY };
-
-/**
- * What the node's Options ask of one item's requests beyond n8n's own retries:
- * `testRuns` (Reuse Answers of Test Runs) in `manual` mode, `hours` (Reuse Answers For (Hours),
- * 0 for never) in every other mode.
- */
-export interface ReusePolicy {
-	testRuns: boolean;
-	hours: number;
-}
-
-/**
- * Where a kept answer comes from, by the rule that gives it: this execution's earlier try or run
- * of the node, the node's failed executions (a Retry), earlier test runs, earlier production runs.
- */
-export type ReuseSource = 'try' | 'retry' | 'testRuns' | 'earlierRuns';
-
 /** One execution's runs of one node (its tries): what it paid, and whether n8n may run it again. */
-interface Run {
-	/** The execution and the node's scope: its key in `runs`. */
+export interface ExecutionOfNode {
+	/** The execution and the node's scope: its key in `executions`. */
 	id: string;
 	executionId: string;
 	testRun: boolean;
@@ -76,7 +32,12 @@ interface Run {
 	lastPaidAt: number;
 }
 
-interface Entry {
+/**
+ * One paid answer: what it answers (the request key, requestKey.ts: what was sent, nothing of
+ * presentation), in which scope (workflow, node id, type and version, credential identity), when
+ * and by which execution it was paid.
+ */
+export interface Entry {
 	scope: Map<string, Entry>;
 	key: string;
 	answered: INodeExecutionData[];
@@ -84,7 +45,7 @@ interface Entry {
 	besideKeys?: string[];
 	size: number;
 	paidAt: number;
-	payer: Run;
+	payer: ExecutionOfNode;
 	/** Until when later runs may reuse it (test runs', or production runs' Reuse Answers For (Hours)). */
 	reuseUntil: number;
 	/** Failed executions of the node that paid for this request, not yet given back by a Retry. */
@@ -93,7 +54,7 @@ interface Entry {
 }
 
 const scopes = new Map<string, Map<string, Entry>>();
-const runs = new Map<string, Run>();
+const executions = new Map<string, ExecutionOfNode>();
 /** Entries nothing but reuse may take: least recently used first. */
 const convenient = new Set<Entry>();
 /** Entries a failed execution or a waiting try may take: oldest first. */
@@ -105,348 +66,74 @@ let nextSweep = Number.POSITIVE_INFINITY;
 /** The store's clock: the tests move it to see answers expire without waiting. */
 let clock: () => number = () => Date.now();
 
-/** When the reused answers of earlier runs were paid for, and by how many executions. */
-export interface ReuseAges {
-	executions: number;
-	/** Milliseconds since the oldest and the newest of them was paid for, by the store's clock. */
-	oldestAgo: number;
-	newestAgo: number;
+/** Now, by the store's clock. */
+export function now(): number {
+	return clock();
+}
+
+/** Whether the process gives kept answers no memory (the bench's run without keeping). */
+export function hasNoBudget(): boolean {
+	return budget <= 0;
+}
+
+/** Drops what expired (a node opening the store calls it: there are no timers). */
+export function sweepExpired(): void {
+	sweep(clock());
+}
+
+/** The entries of one scope by request key; created (and held) only when `create`. */
+export function scopeFor(id: string, create: boolean): Map<string, Entry> {
+	const scope = scopes.get(id) ?? new Map<string, Entry>();
+	if (create && !scopes.has(id)) scopes.set(id, scope);
+	return scope;
+}
+
+/** The execution's runs of a node, by id, if held. */
+export function executionOf(id: string): ExecutionOfNode | undefined {
+	return executions.get(id);
+}
+
+/** n8n runs the node (again) in this execution: one try more, held from its first. */
+export function startTry(
+	execution: Pick<ExecutionOfNode, 'id' | 'executionId' | 'testRun' | 'retryOnFail'>,
+): ExecutionOfNode {
+	let held = executions.get(execution.id);
+	if (!held) {
+		held = { ...execution, open: true, tries: 0, lastPaidAt: clock() };
+		executions.set(execution.id, held);
+	}
+	held.open = true;
+	held.tries++;
+	return held;
+}
+
+/** n8n will not run the node again in this execution: its claims are the entries' now. */
+export function closeExecution(execution: ExecutionOfNode): void {
+	execution.open = false;
+	executions.delete(execution.id);
 }
 
 /**
- * One run of a node's use of the ledger: it takes what the rules give it, files what it pays for,
- * and on finishing says what becomes of them.
+ * Files a new entry, replacing `previous` (the same key's), then drops entries until the budget
+ * holds: convenience first, then claimed ones, never one `spare` names; the new entry itself
+ * last (a new answer is never dropped to keep an old unused one, unless nothing else can go).
  */
-export class AnswerKeeping {
-	/** Occurrences of each request so far, when repeats are each sent (Send Repeated Values Once off). */
-	private readonly occurrences = new Map<string, number>();
-
-	/** What this run took: never dropped for the budget while it runs; a Retry gives back its claims. */
-	private readonly taken = new Map<Entry, ReuseSource>();
-
-	/** The request keys this run will ask for: what it is about to take is not dropped for room. */
-	private asking: ReadonlySet<string> = new Set();
-
-	/** Executions whose answers were reused, by source: 'earlier' (test or production runs), 'retry'. */
-	private readonly sources = { earlier: new Set<Run>(), retry: new Set<Run>() };
-
-	private oldestPaidAt = Number.POSITIVE_INFINITY;
-
-	private newestPaidAt = Number.NEGATIVE_INFINITY;
-
-	private constructor(
-		/** This kind of run's payments (test runs' or production runs') in the node's scope. */
-		private readonly scope: Map<string, Entry>,
-		/** For a Retry: the test runs' payments, of which it takes failed executions'. */
-		private readonly testRunsScope: Map<string, Entry> | undefined,
-		/** This execution's run of the node; undefined for an estimate, which changes nothing. */
-		private readonly run: Run | undefined,
-		readonly executionId: string,
-		readonly testRun: boolean,
-		readonly retry: boolean,
-		/** The node's Retry On Fail: n8n may run it again within this execution. */
-		readonly retryOnFail: boolean,
-		private readonly moreTries: boolean,
-	) {}
-
-	/**
-	 * The ledger as this run of the node uses it, or undefined when nothing would be taken or kept:
-	 * with either Continue setting and Retry On Fail off, n8n keeps the node's output, whatever it
-	 * holds, and does not retry it; and no item's Options reuse answers of earlier runs.
-	 * `estimate`: a read-only view that registers no try, creates no scope, keeps nothing and
-	 * changes no eviction order (what a run would take, told before it runs).
-	 */
-	static open(
-		ctx: IExecuteFunctions,
-		credentialIdentity: string,
-		reuseAsked: ReusePolicy[] = [],
-		view: { estimate?: boolean } = {},
-	): AnswerKeeping | undefined {
-		const node = ctx.getNode();
-		const mode = ctx.getMode?.();
-		// Only `manual` is a person building the workflow; every other mode is production.
-		const testRun = mode === 'manual';
-		const retryOnFail = node.retryOnFail === true;
-		const forRetries = retryOnFail || !ctx.continueOnFail() || mode === 'retry';
-		if (!forRetries && !reuseAsked.some((policy) => reusesWith(policy, testRun))) return undefined;
-		// A process given no memory for them keeps nothing (the bench's run without keeping).
-		if (budget <= 0) return undefined;
-		// Test runs' and production runs' payments are filed apart: each kind takes its own, and a
-		// production answer paid again does not replace what the node's next test run will take.
-		const scopeId = [
-			ctx.getWorkflow().id ?? '',
-			node.id || node.name,
-			`${node.type}@${node.typeVersion}`,
-			credentialIdentity,
-		].join('\n');
-		const executionId = String(ctx.getExecutionId());
-		const estimate = view.estimate === true;
-		if (!estimate) sweep(clock());
-		const scopeOf = (kind: 'test' | 'production') => {
-			const id = `${kind}\n${scopeId}`;
-			const scope = scopes.get(id) ?? new Map<string, Entry>();
-			if (!estimate && !scopes.has(id)) scopes.set(id, scope);
-			return scope;
-		};
-		const runId = `${executionId}\n${scopeId}`;
-		let run = runs.get(runId);
-		if (!estimate && !run) {
-			run = {
-				id: runId,
-				executionId,
-				testRun,
-				retryOnFail,
-				open: true,
-				tries: 0,
-				lastPaidAt: clock(),
-			};
-			runs.set(runId, run);
-		}
-		if (!estimate && run) {
-			run.open = true;
-			run.tries++;
-		}
-		const moreTries = retryOnFail && (run?.tries ?? 1) < triesOf(node);
-		const own = scopeOf(testRun ? 'test' : 'production');
-		// A Retry also takes failed test runs' answers (see above).
-		const failedTestRuns = mode === 'retry' ? scopeOf('test') : undefined;
-		return new AnswerKeeping(
-			own,
-			failedTestRuns,
-			estimate ? undefined : run,
-			executionId,
-			testRun,
-			mode === 'retry',
-			retryOnFail,
-			moreTries,
-		);
-	}
-
-	/**
-	 * The key under which a unit's answer is kept: the request key when repeated values share one
-	 * answer; with Send Repeated Values Once off, each repeat has its own answer, so the key also
-	 * counts the occurrence (the third item asking the same takes the third answer).
-	 */
-	keyFor(key: string | undefined, sharedByRepeats: boolean): string | undefined {
-		if (key === undefined || sharedByRepeats) return key;
-		const occurrence = (this.occurrences.get(key) ?? 0) + 1;
-		this.occurrences.set(key, occurrence);
-		return `${key}\n#${occurrence}`;
-	}
-
-	has(key: string | undefined, policy: ReusePolicy): boolean {
-		return this.sourceOf(key, policy) !== undefined;
-	}
-
-	/** The request keys this run will ask for (with Send Repeated Values Once, where known before it sends). */
-	willAsk(keys: ReadonlySet<string>): void {
-		this.asking = keys;
-	}
-
-	/** From where `take` would take the answer for `key` now; no side effect. */
-	sourceOf(key: string | undefined, policy: ReusePolicy): ReuseSource | undefined {
-		return this.find(key, policy)?.[1];
-	}
-
-	/**
-	 * A kept answer for `key`, as the unit's own copy, and where it came from; undefined: the unit
-	 * is sent. A file kept by another execution is stored again for this one (n8n may delete the
-	 * other's files, and in filesystem mode an item holds only a reference); one that can no
-	 * longer be read is not reused.
-	 */
-	async take(
-		ctx: IExecuteFunctions,
-		key: string | undefined,
-		policy: ReusePolicy,
-	): Promise<
-		{ answered: INodeExecutionData[]; source: ReuseSource; fromTry: boolean } | undefined
-	> {
-		const found = this.find(key, policy);
-		if (!found) return undefined;
-		const [entry, source] = found;
-		const copies = entry.answered.map(copyItem);
-		for (const name of entry.besideKeys ?? []) for (const copy of copies) delete copy.json[name];
-		// An estimate stores nothing: it only tells what a run would take.
-		if (source !== 'try' && this.run) {
-			try {
-				for (const copy of copies) await storeFilesAgain(ctx, copy);
-			} catch {
-				forget(entry);
-				return undefined;
-			}
-		}
-		if (source === 'retry') this.sources.retry.add(entry.payer);
-		if (source === 'testRuns' || source === 'earlierRuns') {
-			this.sources.earlier.add(entry.payer);
-			this.oldestPaidAt = Math.min(this.oldestPaidAt, entry.paidAt);
-			this.newestPaidAt = Math.max(this.newestPaidAt, entry.paidAt);
-		}
-		if (this.run) {
-			this.taken.set(entry, source);
-			touch(entry);
-		}
-		return { answered: copies, source, fromTry: source === 'try' };
-	}
-
-	/** When the reused answers of earlier runs were paid for, and by how many executions. */
-	reuseAges(): ReuseAges | undefined {
-		if (this.sources.earlier.size === 0) return undefined;
-		const now = clock();
-		return {
-			executions: this.sources.earlier.size,
-			oldestAgo: Math.max(0, now - this.oldestPaidAt),
-			newestAgo: Math.max(0, now - this.newestPaidAt),
-		};
-	}
-
-	/** The failed executions whose answers a Retry took: how many, and how many of them test runs. */
-	retrySources(): { executions: number; testRuns: number } {
-		const runsTaken = [...this.sources.retry];
-		return {
-			executions: runsTaken.length,
-			testRuns: runsTaken.filter((run) => run.testRun).length,
-		};
-	}
-
-	/**
-	 * Files an answer this run paid for: for this execution's next try or a Retry (`forTries`), and
-	 * for the node's next runs when the item's Options ask for it. `beside`: what the engine will
-	 * put into the answer's JSON for its output item (a CSV row's columns), left out when reused.
-	 * Called again for the same unit (its download done), it replaces the answer, not the payment.
-	 */
-	keep(
-		key: string | undefined,
-		answered: INodeExecutionData[],
-		beside: IDataObject | undefined,
-		forTries: boolean,
-		policy: ReusePolicy,
-	): void {
-		const run = this.run;
-		if (key === undefined || !run) return;
-		const forReuse = reusesWith(policy, this.testRun);
-		if (!forTries && !forReuse) return;
-		const now = clock();
-		const previous = this.scope.get(key);
-		// This execution's own answer for the key, not taken: the same payment, its download added.
-		const samePayment = previous?.payer === run && !this.taken.has(previous);
-		const paidAt = samePayment ? previous.paidAt : now;
-		run.lastPaidAt = Math.max(run.lastPaidAt, paidAt);
-		// Reused by later runs, the answer is a copy: the output's items go on to other nodes, which
-		// may change them. Answers are JSON: a JSON copy is the smallest in memory.
-		const kept = forReuse ? answered.map(jsonCopy) : answered;
-		const entry: Entry = {
-			scope: this.scope,
-			key,
-			answered: kept,
-			besideKeys: !forReuse && beside ? Object.keys(beside) : undefined,
-			size: sizeOf(key, kept) + (!forReuse && beside ? JSON.stringify(beside).length : 0),
-			paidAt,
-			payer: run,
-			reuseUntil: forReuse
-				? paidAt + (this.testRun ? REUSE_TEST_RUNS_MS : policy.hours * HOUR_MS)
-				: 0,
-			// Failed executions paid this request too: their claim is now on the newer answer.
-			failed: previous && previous.retryUntil > now ? previous.failed : 0,
-			retryUntil: previous && previous.retryUntil > now ? paidAt + KEEP_FOR_RETRY_MS : 0,
-		};
-		if (entry.size > budget) return;
-		if (previous) forget(previous);
-		this.scope.set(key, entry);
-		sizeKept += entry.size;
-		place(entry);
-		nextSweep = Math.min(nextSweep, endOf(entry));
-		this.fitBudget(entry);
-	}
-
-	/**
-	 * The run is over. Returns how many answers stay for a Retry of this execution: those it paid
-	 * for and those it took from failed executions (0 while n8n's tries go on).
-	 * - It returned output: n8n keeps it, so this execution's claims end, unless Retry On Fail will
-	 *   run the node again because the first item is an error item. A Retry gives back the failed
-	 *   executions' claims it took: their answers are in its output.
-	 * - It threw (or was stopped): the next try takes the answers; after the last try, a Retry may.
-	 * Answers kept for the node's next runs stay, whatever happened.
-	 */
-	finish(result: { output: INodeExecutionData[][] } | 'threw'): { paid: number; reused: number } {
-		const run = this.run;
-		const none = { paid: 0, reused: 0 };
-		if (!run) return none;
-		const threw = result === 'threw';
-		if (
-			this.moreTries &&
-			(threw || (this.retryOnFail && result.output[0]?.[0]?.json?.error !== undefined))
-		)
-			return none;
-		run.open = false;
-		runs.delete(run.id);
-		const now = clock();
-		const kept = { paid: 0, reused: 0 };
-		for (const entry of this.scope.values()) {
-			if (entry.payer !== run) continue;
-			if (threw) {
-				entry.failed++;
-				entry.retryUntil = entry.paidAt + KEEP_FOR_RETRY_MS;
-				if (entry.retryUntil > now) kept.paid++;
-			}
-			place(entry);
-		}
-		for (const [entry, source] of this.taken) {
-			if (entry.scope.get(entry.key) !== entry || entry.payer === run) continue;
-			if (threw) {
-				if (source === 'retry' || entry.retryUntil > now) kept.reused++;
-			} else if (source === 'retry' && entry.failed > 0) {
-				entry.failed--;
-			}
-			place(entry);
-		}
-		return threw ? kept : none;
-	}
-
-	/** The entry this run may take for `key` now, and by which rule. */
-	private find(key: string | undefined, policy: ReusePolicy): [Entry, ReuseSource] | undefined {
-		if (key === undefined) return undefined;
-		const now = clock();
-		for (const entry of [this.scope.get(key), this.testRunsScope?.get(key)]) {
-			const source = entry && this.ruleFor(entry, policy, now);
-			if (source) return [entry, source];
-		}
-		return undefined;
-	}
-
-	/** The rule by which this run may take `entry` now, if any. */
-	private ruleFor(entry: Entry, policy: ReusePolicy, now: number): ReuseSource | undefined {
-		const own = entry.payer.executionId === this.executionId;
-		if (own && entry.payer.open && now < entry.payer.lastPaidAt + KEEP_FOR_RETRY_MS) return 'try';
-		let source: ReuseSource | undefined;
-		if (this.retry && entry.failed > 0 && now < entry.retryUntil) source = 'retry';
-		// Production runs take what is younger than this item's window (the setting may have shrunk).
-		else if (
-			now < entry.reuseUntil &&
-			reusesWith(policy, this.testRun) &&
-			entry.payer.testRun === this.testRun &&
-			(this.testRun || entry.paidAt > now - policy.hours * HOUR_MS)
-		) {
-			source = this.testRun ? 'testRuns' : 'earlierRuns';
-		}
-		// Paid earlier in this execution (the node run again in it): charged here, said as such.
-		return source && own ? 'try' : source;
-	}
-
-	/** Drops entries until the budget holds: convenience first, then claimed ones, never what this run took. */
-	private fitBudget(added: Entry): void {
-		const now = clock();
-		while (sizeKept > budget) {
-			// Spared: what this run took, and another run's answer it may take for a key it has yet to ask.
-			const spare = (entry: Entry) =>
-				this.taken.has(entry) ||
-				(entry.payer !== this.run &&
-					this.asking.has(entry.key) &&
-					this.find(entry.key, ANY_REUSE)?.[0] === entry);
-			const victim =
-				firstUnspared(convenient, spare) ?? firstUnspared(claimed, spare, now) ?? added;
-			forget(victim);
-			if (victim === added) return;
-		}
+export function file(
+	entry: Entry,
+	previous: Entry | undefined,
+	spare: (entry: Entry) => boolean,
+): void {
+	if (entry.size > budget) return;
+	if (previous) forget(previous);
+	entry.scope.set(entry.key, entry);
+	sizeKept += entry.size;
+	place(entry);
+	nextSweep = Math.min(nextSweep, endOf(entry));
+	const at = clock();
+	while (sizeKept > budget) {
+		const victim = firstUnspared(convenient, spare) ?? firstUnspared(claimed, spare, at) ?? entry;
+		forget(victim);
+		if (victim === entry) return;
 	}
 }
 
@@ -471,7 +158,7 @@ function isClaimed(entry: Entry): boolean {
 }
 
 /** Files `entry` in its eviction order (again, after its claims changed); an entry with none left goes. */
-function place(entry: Entry): void {
+export function place(entry: Entry): void {
 	if (!entry.payer.open && entry.failed === 0 && entry.reuseUntil <= clock()) {
 		forget(entry);
 		return;
@@ -484,7 +171,7 @@ function place(entry: Entry): void {
 }
 
 /** Used now: last in the least-recently-used order. */
-function touch(entry: Entry): void {
+export function touch(entry: Entry): void {
 	if (convenient.delete(entry)) convenient.add(entry);
 }
 
@@ -494,7 +181,7 @@ function endOf(entry: Entry): number {
 	return Math.max(tryEnd, entry.failed > 0 ? entry.retryUntil : 0, entry.reuseUntil);
 }
 
-function forget(entry: Entry): void {
+export function forget(entry: Entry): void {
 	if (!convenient.delete(entry) && !claimed.delete(entry)) return;
 	sizeKept -= entry.size;
 	if (entry.scope.get(entry.key) === entry) entry.scope.delete(entry.key);
@@ -511,17 +198,8 @@ function sweep(now: number): void {
 		}
 	}
 	for (const [id, scope] of scopes) if (scope.size === 0) scopes.delete(id);
-	for (const [id, run] of runs) if (run.lastPaidAt + KEEP_FOR_RETRY_MS <= now) runs.delete(id);
-}
-
-/** Whether a job's Options take and keep answers of earlier runs in this mode. */
-function reusesWith(policy: ReusePolicy, testRun: boolean): boolean {
-	return testRun ? policy.testRuns : policy.hours > 0;
-}
-
-/** n8n-core's number of tries of a node with Retry On Fail on (WorkflowExecute: 2 to 5, default 3). */
-function triesOf(node: INode): number {
-	return Math.min(5, Math.max(2, node.maxTries || 3));
+	for (const [id, execution] of executions)
+		if (execution.lastPaidAt + KEEP_FOR_RETRY_MS <= now) executions.delete(id);
 }
 
 /**
@@ -543,7 +221,7 @@ export function keptAnswersHeld(): {
 		forRetries: claimed.size,
 		forNextRuns: convenient.size,
 		scopes: scopes.size,
-		runs: runs.size,
+		runs: executions.size,
 	};
 }
 
@@ -566,6 +244,6 @@ export function setKeptAnswersClock(now?: () => number): void {
 export function dropKeptAnswers(): void {
 	for (const entry of [...convenient, ...claimed]) forget(entry);
 	scopes.clear();
-	runs.clear();
+	executions.clear();
 	nextSweep = Number.POSITIVE_INFINITY;
 }

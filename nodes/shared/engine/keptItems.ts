@@ -1,6 +1,17 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-/** What the ledger of paid answers (keptAnswers.ts) does with an answer's items: copy, store again, weigh. */
+/** What the engine does with an answer's items: copy them for a repeat or a kept answer, store their files again, weigh them. */
+
+/** A shared answer's item for another unit: its own JSON, the same binary data (n8n stores it once). */
+export function copyItem(item: INodeExecutionData): INodeExecutionData {
+	const copy: INodeExecutionData = { ...item, json: structuredClone(item.json) };
+	if (item.binary) {
+		copy.binary = Object.fromEntries(
+			Object.entries(item.binary).map(([name, data]) => [name, { ...data }]),
+		);
+	}
+	return copy;
+}
 
 /** An item's own copy, its JSON copied through text, its files' descriptions copied. */
 export function jsonCopy(item: INodeExecutionData): INodeExecutionData {

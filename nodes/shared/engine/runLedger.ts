@@ -1,9 +1,10 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { capitalised } from './errors';
-import type { RunTally, UnitOutcome } from './fanOut';
-import type { ReuseSource } from './keptAnswers';
+import type { UnitOutcome } from './fanOut';
+import { copyItem } from './keptItems';
+import { countReused, emptyFigures, type ReuseSource, type RunFigures } from './runFigures';
 
 /**
  * What one run of a node has spent and may still spend: the requests it sent, the answers it
@@ -15,27 +16,8 @@ import type { ReuseSource } from './keptAnswers';
  * fails with a NotSentError that says it cost nothing.
  */
 export class RunLedger {
-	/**
-	 * What the run cost and what it got for nothing, as four separate figures (a hint, an error
-	 * message or a file's summary uses the one it speaks of, never one derived from another):
-	 * - requestsSent: requests that left for the service, retries and refused ones included;
-	 * - answersPaid: units answered by a request of their own (the service charges an answer);
-	 * - answersShared: units answered by another unit's identical request (a repeat): no request;
-	 * - answersReused: units answered by an answer kept from an earlier try or run, and their
-	 *   repeats (the repeat of a reused answer was not answered by a request either): no request.
-	 * A unit that failed is in none of the last three: a repeat of a refused value saved nothing.
-	 * Of the reused answers, `reusedFromTries` were paid earlier in this execution (Retry On
-	 * Fail's earlier try, the node's earlier run): charged in this execution, not in this try.
-	 */
-	readonly figures: MoneyFigures = emptyFigures();
-
-	/** The reused answers by where they came from, for the hints. */
-	readonly reusedFrom: Record<ReuseSource, number> = {
-		try: 0,
-		retry: 0,
-		testRuns: 0,
-		earlierRuns: 0,
-	};
+	/** What the run cost, got for nothing and left unsent (runFigures.ts): the run's figures. */
+	readonly figures: RunFigures = emptyFigures();
 
 	stoppedAt?: string;
 
@@ -43,7 +25,7 @@ export class RunLedger {
 	stopReason?: StopReason;
 
 	/** The same figures for each input item (a file's summary counts its own). */
-	private readonly byItem = new Map<number, MoneyFigures>();
+	private readonly byItem = new Map<number, RunFigures>();
 
 	/** A shared answer, and how many more units will ask for it (undefined: not known, kept to the end). */
 	private readonly answers = new Map<
@@ -181,55 +163,38 @@ export class RunLedger {
 
 	/** A unit of item `itemIndex` was answered by a kept answer (keptAnswers.ts), from `source`. */
 	reused(itemIndex: number, source: ReuseSource): void {
-		this.count('answersReused', itemIndex);
-		this.reusedFrom[source]++;
-		if (source === 'try') this.count('reusedFromTries', itemIndex);
+		for (const figures of [this.figures, this.figuresFor(itemIndex)]) countReused(figures, source);
 	}
 
-	/** The four figures of one input item (a file's rows). */
-	figuresOf(itemIndex: number): MoneyFigures {
-		return { ...(this.byItem.get(itemIndex) ?? emptyFigures()) };
+	/** A unit of item `itemIndex` came out: answered (with or without a request), or not sent. */
+	settled(itemIndex: number, outcome: UnitOutcome): void {
+		if ('answered' in outcome) {
+			if (!outcome.withoutRequest) this.count('unitsAnswered', itemIndex);
+		} else if (outcome.notSent) this.count('unitsNotSent', itemIndex);
 	}
 
-	/** What the run did for one input item (a file's rows), for a result file's summary. */
-	tallyOf(itemIndex: number): RunTally {
-		const figures = this.figuresOf(itemIndex);
-		return {
-			requestsSent: figures.requestsSent,
-			requestsSaved: figures.answersShared,
-			answersReused: figures.answersReused,
-			stoppedAt: this.stoppedAt,
-		};
+	/** The figures of one input item (a file's rows). */
+	figuresOf(itemIndex: number): RunFigures {
+		const figures = this.byItem.get(itemIndex) ?? emptyFigures();
+		return { ...figures, reusedFrom: { ...figures.reusedFrom } };
 	}
 
-	private count(figure: keyof MoneyFigures, itemIndex: number): void {
+	private count(
+		figure: Exclude<keyof RunFigures, 'answersReused' | 'reusedFrom'>,
+		itemIndex: number,
+	): void {
 		this.figures[figure]++;
-		let counts = this.byItem.get(itemIndex);
-		if (!counts) {
-			counts = emptyFigures();
-			this.byItem.set(itemIndex, counts);
-		}
-		counts[figure]++;
+		this.figuresFor(itemIndex)[figure]++;
 	}
-}
 
-/** The money figures of a run, or of one input item's units. */
-export interface MoneyFigures {
-	requestsSent: number;
-	answersPaid: number;
-	answersShared: number;
-	answersReused: number;
-	reusedFromTries: number;
-}
-
-function emptyFigures(): MoneyFigures {
-	return {
-		requestsSent: 0,
-		answersPaid: 0,
-		answersShared: 0,
-		answersReused: 0,
-		reusedFromTries: 0,
-	};
+	private figuresFor(itemIndex: number): RunFigures {
+		let figures = this.byItem.get(itemIndex);
+		if (!figures) {
+			figures = emptyFigures();
+			this.byItem.set(itemIndex, figures);
+		}
+		return figures;
+	}
 }
 
 /** What a unit's requests ask of the run. */
@@ -260,15 +225,4 @@ export function withStopReason<E extends Error>(error: E, reason: StopReason): E
 
 export function stopReasonOf(error: Error): StopReason | undefined {
 	return (error as Error & { stopReason?: StopReason }).stopReason;
-}
-
-/** A shared answer's item for another unit: its own JSON, the same binary data (n8n stores it once). */
-export function copyItem(item: INodeExecutionData): INodeExecutionData {
-	const copy: INodeExecutionData = { ...item, json: structuredClone(item.json) };
-	if (item.binary) {
-		copy.binary = Object.fromEntries(
-			Object.entries(item.binary).map(([name, data]) => [name, { ...data }]),
-		);
-	}
-	return copy;
 }

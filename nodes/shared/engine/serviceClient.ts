@@ -28,7 +28,7 @@ import type {
 	ServiceRequest,
 	ServiceResponse,
 } from './types';
-import { hostOf, joinUrl } from '../values/url';
+import { hostOf, joinUrl } from './url';
 
 /**
  * How the engine reaches a service: the credential read once per run, then each request paced,

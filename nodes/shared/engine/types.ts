@@ -53,6 +53,29 @@ export interface ServiceClient {
 }
 
 /**
+ * What one item's Options ask of answer reuse beyond n8n's own retries: `testRuns` (Reuse Answers
+ * of Test Runs) in `manual` mode, `hours` (Reuse Answers For (Hours), 0 for never) in every other
+ * mode (keptAnswers.ts).
+ */
+export interface ReusePolicy {
+	testRuns: boolean;
+	hours: number;
+}
+
+/**
+ * The run settings a node's Options hold, each read and checked where the node's parameters are
+ * (parameters/options.ts gives the one every node passes): the engine reads no parameter itself.
+ */
+export interface RunSettingsReader {
+	/** Estimate Credits Only: one answer for the whole run, as its summary is the run's (estimate.ts). */
+	estimateOnly(ctx: IExecuteFunctions): boolean;
+	/** Send Repeated Values Once for item `itemIndex`. */
+	sendRepeatsOnce(ctx: IExecuteFunctions, itemIndex: number): boolean;
+	/** Reuse Answers of Test Runs and Reuse Answers For (Hours) for item `itemIndex`. */
+	reusePolicy(ctx: IExecuteFunctions, itemIndex: number): ReusePolicy;
+}
+
+/**
  * A service, as the engine runs it: how to read and check one item's parameters, and how to turn
  * them into output. A node file is its parameters plus one of these.
  */

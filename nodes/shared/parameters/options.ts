@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { invalidInput } from '../engine/errors';
-import type { ReusePolicy } from '../engine/keptAnswers';
+import type { ReusePolicy, RunSettingsReader } from '../engine/types';
 import { numberWithin } from '../values/validate';
 
 /**
@@ -146,21 +146,54 @@ export const answerReuseOptions: INodeProperties[] = [
 	reuseTestRunAnswersOption,
 ];
 
-/** What item `itemIndex`'s Options ask of answer reuse, checked (an expression may give anything). */
-export function reusePolicyOf(ctx: IExecuteFunctions, itemIndex: number): ReusePolicy {
-	const testRuns = flag(
-		ctx,
-		itemIndex,
-		`${reuseTestRunAnswersOption.displayName} (reuseTestRunAnswers)`,
-		ctx.getNodeParameter('options.reuseTestRunAnswers', itemIndex, true),
-	);
-	const hoursValue = ctx.getNodeParameter('options.reuseAnswersForHours', itemIndex, 0);
-	const hours = numberWithin(
-		ctx,
-		itemIndex,
-		`${reuseAnswersForHoursOption.displayName} (reuseAnswersForHours)`,
-		hoursValue,
-		{ min: 0 },
-	);
-	return { testRuns: testRuns as boolean, hours };
+/** An option's name in messages: `Send Repeated Values Once (sendRepeatsOnce)`. */
+function fieldOf(option: INodeProperties): string {
+	return `${option.displayName} (${option.name})`;
 }
+
+/** Item `itemIndex`'s value of an option in the Options collection (its default when not added). */
+function optionValue(ctx: IExecuteFunctions, itemIndex: number, option: INodeProperties): unknown {
+	return ctx.getNodeParameter(`options.${option.name}`, itemIndex, option.default) as unknown;
+}
+
+/** Item `itemIndex`'s value of a true-or-false option, checked (an expression may give anything). */
+function flagOf(ctx: IExecuteFunctions, itemIndex: number, option: INodeProperties): boolean {
+	return flag(ctx, itemIndex, fieldOf(option), optionValue(ctx, itemIndex, option)) as boolean;
+}
+
+/**
+ * The run settings of a service node's Options, as the engine takes them (engine/engine.ts,
+ * runService): every node passes this one, so each setting is read, checked and named the same
+ * way everywhere.
+ */
+export const runSettingsFromOptions: RunSettingsReader = {
+	estimateOnly(ctx) {
+		let asked: boolean | undefined;
+		const items = ctx.getInputData();
+		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+			const value = flagOf(ctx, itemIndex, estimateOnlyOption);
+			if (asked !== undefined && value !== asked) {
+				throw invalidInput(
+					ctx,
+					itemIndex,
+					fieldOf(estimateOnlyOption),
+					'must be the same for every item: an estimate counts the whole run, or none of it',
+				);
+			}
+			asked = value;
+		}
+		return asked === true;
+	},
+	sendRepeatsOnce: (ctx, itemIndex) => flagOf(ctx, itemIndex, sendRepeatsOnceOption),
+	reusePolicy(ctx, itemIndex): ReusePolicy {
+		const testRuns = flagOf(ctx, itemIndex, reuseTestRunAnswersOption);
+		const hours = numberWithin(
+			ctx,
+			itemIndex,
+			fieldOf(reuseAnswersForHoursOption),
+			optionValue(ctx, itemIndex, reuseAnswersForHoursOption),
+			{ min: 0 },
+		);
+		return { testRuns, hours };
+	},
+};
