@@ -110,7 +110,7 @@ describe('the plan runs out at row 300 of a 1,000-row file, 32 requests in fligh
 		sandbox.setQuota('email', 300);
 		const run = await runEmailFile(1000, 'continueErrorOutput');
 		expect(run.error).toBeUndefined();
-		// Goal: at most the requests in flight when the first quota answer came (today's engine: 32 lanes).
+		// Goal: at most the requests in flight when the first quota answer came (today's engine: 32 senders).
 		expect(sentAfterFirstQuotaAnswer('email')).toBeLessThanOrEqual(32);
 		expect(sandbox.requests('email').length).toBeLessThanOrEqual(301 + 32);
 		expect(run.items).toHaveLength(300);

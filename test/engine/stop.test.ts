@@ -8,7 +8,7 @@ import { VALID_IBANS } from './ibanRun';
 /**
  * The editor's Stop (n8n-core cancels the execution and aborts its requests): once stopped, the
  * node sends nothing more, whatever its On Error setting (with Continue, its remaining items do
- * not wait for their turns either: the lanes stop).
+ * not wait for their turns either: the senders stop).
  */
 let sandbox: Sandbox;
 beforeAll(async () => {

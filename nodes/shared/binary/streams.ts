@@ -14,14 +14,15 @@ type ReadableClass = {
 
 /**
  * A Node Readable that yields `source`'s bytes, pulled only as fast as its consumer reads
- * (backpressure), and that fails with `source`'s error if `source` throws.
+ * (backpressure), and that fails with `source`'s error if `source` throws. `anyNodeStream` only
+ * lends its class: any Node stream the node holds.
  */
 export function readableFrom(
-	sibling: NodeJS.ReadableStream,
+	anyNodeStream: NodeJS.ReadableStream,
 	source: AsyncIterable<Uint8Array>,
 ): NodeJS.ReadableStream {
 	for (
-		let proto = Object.getPrototypeOf(sibling) as object | null;
+		let proto = Object.getPrototypeOf(anyNodeStream) as object | null;
 		proto !== null;
 		proto = Object.getPrototypeOf(proto) as object | null
 	) {

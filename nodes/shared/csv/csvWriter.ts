@@ -88,7 +88,7 @@ const CHUNK_CHARS = 64 * 1024;
 
 /**
  * Full chunks that may wait for the consumer before a writer waits. One would make every row's
- * request wait (the engine's lanes wait for the writer) whenever the disk has not yet taken the
+ * request wait (the engine's senders wait for the writer) whenever the disk has not yet taken the
  * last chunk; a few cover a write's latency at 256 KB at most.
  */
 export const READY_CHUNKS = 4;

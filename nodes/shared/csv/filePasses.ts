@@ -219,7 +219,7 @@ function rowUnit<Prepared>(
 ): FanOutUnit<Prepared> {
 	const label = `CSV ${rowName(row)}`;
 	// A result file writes the row itself; row items carry it beside the record.
-	const beside =
+	const rowJson =
 		output === 'rowItems'
 			? { [CSV_ROW_KEY]: { number: row.number, columns: columnsOf(row.fields, header) } }
 			: undefined;
@@ -228,13 +228,13 @@ function rowUnit<Prepared>(
 		return {
 			prepared: lookup.prepare(row.fields[position - 1], field),
 			label,
-			...(beside ? { beside } : {}),
+			...(rowJson ? { rowJson } : {}),
 		};
 	} catch (error) {
 		// The error names the row as the person sees it in the file, not the file's item.
 		(error as Error & { description?: string }).description =
 			`Row ${row.number} was not sent, so it cost no credit. Fix its ${inSentence(lookup.valueLabel)} (column ${position}) in the file and run again.`;
-		return { failed: error as Error, label, ...(beside ? { beside } : {}) };
+		return { failed: error as Error, label, ...(rowJson ? { rowJson } : {}) };
 	}
 }
 

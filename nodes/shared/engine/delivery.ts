@@ -105,7 +105,7 @@ export class Delivery<Prepared> {
 					ctx,
 					named ? outcome.failed : labelled(outcome.failed, unit.label),
 					itemIndex,
-					unit.beside,
+					unit.rowJson,
 				),
 			];
 		}
@@ -114,7 +114,7 @@ export class Delivery<Prepared> {
 		// beside (csvRow), so a unit that shares or reuses the answer overwrites them with its own.
 		return outcome.answered.map((item) => ({
 			...item,
-			json: unit.beside ? Object.assign(item.json, unit.beside) : item.json,
+			json: unit.rowJson ? Object.assign(item.json, unit.rowJson) : item.json,
 			pairedItem: { item: itemIndex },
 		}));
 	}

@@ -15,8 +15,8 @@ import type { ReuseSource, RunFigures } from './runFigures';
 export type FanOutUnit<Prepared> = ({ prepared: Prepared } | { failed: Error }) & {
 	/** Names the unit in messages, as the user sees it: "CSV row 7" (row 7 was not sent...). */
 	label: string;
-	/** JSON put beside the service's record in the unit's output item (the row's number and columns). */
-	beside?: IDataObject;
+	/** The row's own JSON (its number and columns, under csvRow), added to the unit's output item next to the service's record. */
+	rowJson?: IDataObject;
 };
 
 /**

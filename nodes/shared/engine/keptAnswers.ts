@@ -42,7 +42,7 @@ export interface Entry {
 	key: string;
 	answered: INodeExecutionData[];
 	/** The keys the engine puts beside the answer in its output item (a CSV row's): not the answer's. */
-	besideKeys?: string[];
+	rowJsonKeys?: string[];
 	size: number;
 	paidAt: number;
 	payer: ExecutionOfNode;

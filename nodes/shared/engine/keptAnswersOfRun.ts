@@ -181,7 +181,7 @@ export class KeptAnswersOfRun {
 		if (!found) return undefined;
 		const [entry, source] = found;
 		const copies = entry.answered.map(copyItem);
-		for (const name of entry.besideKeys ?? []) for (const copy of copies) delete copy.json[name];
+		for (const name of entry.rowJsonKeys ?? []) for (const copy of copies) delete copy.json[name];
 		// An estimate stores nothing: it only tells what a run would take.
 		if (source !== 'try' && this.run) {
 			try {
@@ -226,14 +226,14 @@ export class KeptAnswersOfRun {
 
 	/**
 	 * Files an answer this run paid for: for this execution's next try or a Retry (`forTries`), and
-	 * for the node's next runs when the item's Options ask for it. `beside`: what the engine will
+	 * for the node's next runs when the item's Options ask for it. `rowJson`: what the engine will
 	 * put into the answer's JSON for its output item (a CSV row's columns), left out when reused.
 	 * Called again for the same unit (its download done), it replaces the answer, not the payment.
 	 */
 	keep(
 		key: string | undefined,
 		answered: INodeExecutionData[],
-		beside: IDataObject | undefined,
+		rowJson: IDataObject | undefined,
 		forTries: boolean,
 		policy: ReusePolicy,
 	): void {
@@ -254,8 +254,8 @@ export class KeptAnswersOfRun {
 			scope: this.scope,
 			key,
 			answered: kept,
-			besideKeys: !forReuse && beside ? Object.keys(beside) : undefined,
-			size: sizeOf(key, kept) + (!forReuse && beside ? JSON.stringify(beside).length : 0),
+			rowJsonKeys: !forReuse && rowJson ? Object.keys(rowJson) : undefined,
+			size: sizeOf(key, kept) + (!forReuse && rowJson ? JSON.stringify(rowJson).length : 0),
 			paidAt,
 			payer: run,
 			reuseUntil: forReuse

@@ -92,7 +92,7 @@ async function send<Prepared>(sending: UnitSending<Prepared>): Promise<UnitOutco
 	// its answers would hold memory for nothing (unless the Options keep them for the node's next runs).
 	ledger.paid(job.itemIndex);
 	const forTries = !job.collector || keptAnswers?.retryOnFail === true;
-	keptAnswers?.keep(keptKey, answered, unit.beside, forTries, job.reuse);
+	keptAnswers?.keep(keptKey, answered, unit.rowJson, forTries, job.reuse);
 	if (!service.present) return { answered, repeated: false };
 	const outcome = await presented(sending, { answered, repeated: false });
 	// Kept again with a file the unit fetched for it (a download): a next run need not fetch it.
@@ -100,7 +100,7 @@ async function send<Prepared>(sending: UnitSending<Prepared>): Promise<UnitOutco
 		'answered' in outcome &&
 		outcome.answered.some((item, index) => item.binary && !answered[index]?.binary)
 	) {
-		keptAnswers?.keep(keptKey, outcome.answered, unit.beside, forTries, job.reuse);
+		keptAnswers?.keep(keptKey, outcome.answered, unit.rowJson, forTries, job.reuse);
 	}
 	return outcome;
 }
