@@ -1,25 +1,10 @@
 /**
- * The package's one CSV parser (RFC 4180), byte-level and streaming: the bulk CSV input of the
- * service nodes and the CSV index of the IP lookup node (files of hundreds of MB) both
- * run through it, so it never builds a whole-file string, and a byte is looked at once (twice
- * in a record the fast path hands over to the careful one, see csvScanner.ts).
- *
- * Rules (RFC 4180 plus what real exports need):
- * - Fields are separated by `,` (or `;` or a tab: the scanner's delimiter, given, or taken from a
- *   first line `sep=X` (skipped) or the first rows, see delimiter.ts); a record ends with CRLF, LF or a lone CR (one line break each).
- *   The last record may lack a line end; a line end after it does not make an empty record.
- * - A field that starts with `"` is quoted: it may hold commas, CR, LF and CRLF (kept as they are)
- *   and `""` for one quote. After its closing quote only `,`, a line end or the end of the file
- *   may follow; anything else is a CsvError naming the line.
- * - A quote inside an unquoted field (`5" screen`, `a "b"`) is kept literally (lenient, as
- *   spreadsheets write it); only a quote as the field's first byte opens a quoted field.
- * - An empty line is a record with one empty field (`fields: ['']`), for the caller to reject or skip.
- * - A UTF-8 byte order mark at the start of the input is skipped (offsets still count it).
- * - Text is UTF-8; bytes that are not valid UTF-8 are a CsvError naming the record's first line,
- *   not silently replaced.
- * - A quote still open at the end of the input is a CsvError naming the line it opened on.
- *
- * The scanning is in csvScanner.ts (records as byte ranges); this file makes strings of them.
+ * The package's one CSV parser (RFC 4180, byte-level and streaming): the service nodes' bulk
+ * input and the IP lookup's CSV index (files of hundreds of MB) both run through it, so it never
+ * builds a whole-file string. Beyond the RFC it takes what real exports write: `;` or tab as the
+ * delimiter, a `sep=` line, a byte order mark, lone CRs, quotes inside unquoted fields. Invalid
+ * UTF-8 and an unclosed quote are errors naming the line, never silently replaced. The scanning is
+ * in csvScanner.ts (records as byte ranges); this file makes strings of them.
  */
 
 import { SepLineError } from './csvFileStart';
@@ -144,7 +129,17 @@ export function csvFields(record: CsvRecord): string[] {
 	return fields;
 }
 
-/** The parser with every field as a string; a record is one CsvRow. */
+/**
+ * The parser with every field as a string; a record is one CsvRow. What it reads:
+ * - fields separated by the scanner's delimiter (`,`, `;` or tab: given, from a first line
+ *   `sep=X`, which is skipped, or detected from the first rows, see delimiter.ts); a record ends
+ *   with CRLF, LF or a lone CR, and the last one may lack it;
+ * - a field starting with `"` is quoted: it may hold delimiters and line breaks, and `""` for a
+ *   quote; after its closing quote only the delimiter, a line end or the end may follow;
+ * - a quote inside an unquoted field (`5" screen`) is kept, as spreadsheets write it;
+ * - an empty line is a record with one empty field, for the caller to refuse or skip;
+ * - a UTF-8 byte order mark at the start is skipped (offsets still count it).
+ */
 export class CsvParser {
 	private readonly scanner: CsvScanner;
 

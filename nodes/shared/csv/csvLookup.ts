@@ -3,9 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import type { ColumnChoice } from './csvParameterReaders';
 
 /*
- * The contract between a node and its file input: what csvFanOut (csvInput.ts) and the file
- * passes (filePasses.ts) need to know of the node's value. Its own file, so that both read it
- * without importing each other.
+ * What a node tells its file input about its value, read by csvFanOut (csvInput.ts) and the file
+ * passes (filePasses.ts): its own file, so that those two do not import each other.
  */
 
 /** What a node tells the file input about its value: where it is, how it is checked, what the answer holds. */

@@ -1,32 +1,12 @@
 /**
- * Formula defusing of a result file's cells (CSV or formula injection, as OWASP describes it:
- * https://owasp.org/www-community/attacks/CSV_Injection). A result file's cells come from lead
- * lists and third-party answers, so they are untrusted text; a spreadsheet that opens the file
- * takes a cell starting with `=` (LibreOffice Calc, Excel), or with `+`, `-`, `@`, a tab, a CR or
- * an LF (Excel, by OWASP's list), as a formula, and a formula such as `=HYPERLINK(...)` can send
- * the sheet's other cells to someone else's server. LibreOffice also skips a leading NUL and runs
- * the `=` after it.
- *
- * The rule: where the cell, after any apostrophes, starts with one of those characters (`=`, `+`,
- * `-`, `@`, tab, CR, LF, NUL), one apostrophe goes in front (OWASP's advice), which spreadsheets
- * read as "this is text"; the same after every comma, semicolon, tab, `|`, CR or LF inside the
- * cell, for `=`, `+`, `-`, `@` and NUL. The positions after a separator matter
- * because a file is not always opened with its own delimiter: Excel in German, French or Dutch
- * splits a `.csv` file on `;`, and a spreadsheet reading with a delimiter the file does not use
- * splits a quoted cell too, so `Acme;=WEBSERVICE(...)` in a comma file becomes a cell
- * `=WEBSERVICE(...)` there (LibreOffice Calc was seen to do it, quotes or not).
- *
- * Left alone, because they hold no letter (so no function or cell reference), no quote (so no
- * text) and no `!` or `:`, and LibreOffice Calc shows them as the number or the phone number they
- * are (docs/bulk-csv.md has what it was seen to do with each form): a piece that is `+` or `-`,
- * then a number (digits, `.`, `,`, spaces), optionally with a currency sign before or after it or
- * a `%` after it (`-12.5`, `- 12`, `-50%`, `-$12.50`, `-12.50 €`); or `+` and a phone number
- * (digits, spaces and `( ) - . /`: `+1 (415) 555-2671`, `+49-30-1234567`). A `-` before anything
- * else is defused: `-2024-01-05` would show `#VALUE!` in LibreOffice, `-1-2` is arithmetic.
- *
- * Apostrophes already in front of a trigger count too (`'=1` is written `''=1`), so that
- * `undefuseFormula` gives back every cell exactly: the separators are never changed, so the
- * pieces between them are found again in the written text, each with its apostrophe.
+ * Formula defusing of a result file's cells (CSV injection:
+ * https://owasp.org/www-community/attacks/CSV_Injection). The cells come from lead lists and
+ * third-party answers, so they are untrusted, and a spreadsheet runs a cell that starts with `=`,
+ * `+`, `-`, `@`, a tab, CR, LF or NUL as a formula. One apostrophe in front of such a start makes
+ * it text; the same after every separator inside a cell, because a file is not always opened with
+ * its own delimiter (Excel in German splits on `;`). Signed numbers and phone numbers are left as
+ * they are. The whole rule, and what LibreOffice Calc was seen to do with each form:
+ * docs/bulk-csv.md, "A result file in a spreadsheet".
  */
 
 const APOSTROPHE = 0x27;

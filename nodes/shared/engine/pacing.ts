@@ -1,25 +1,12 @@
 import { sleep } from 'n8n-workflow';
 
 /**
- * Pacing per key and rate, shared by every run in this n8n process (two executions using one
- * free-plan key at once stay under its rate together), adapting to other processes that use
- * the same key without knowing them (queue-mode workers, other instances, other tools).
- *
- * What the service's limiter sees is arrivals, not departures: at most N requests in any
- * window of one second (N = the plan's rate). A request arrives somewhere between the moment
- * it leaves and the moment its answer comes back, so the pacer lets request k leave no sooner
- * than one window after request k-N *answered* (or ARRIVAL_CAP_MS after it left, if sooner:
- * slow services spend their time after arrival). Transit jitter can then never squeeze N+1
- * arrivals into one window, at any rate, and the cost is one round trip per window (a few
- * milliseconds), not a fixed share of every interval. Between those, requests are spread
- * evenly (1/rate apart), so no burst reaches the service.
- *
- * Several processes: each keeps to its own share of the key in whole requests per window
- * (see share()). A 429 lowers this process's share (at least one request per window less,
- * x0.75 when higher, once per round of requests) and pauses it for Retry-After plus a random
- * part of an interval, so that processes fall out of step; while requests succeed, the rate
- * comes back, slowly at first and faster with the time since the last 429, up to the
- * configured rate.
+ * Pacing per key and rate, shared by every run in this n8n process, and adapting to other
+ * processes on the same key (queue-mode workers, other tools) without knowing them. The service
+ * counts arrivals: at most N requests in any second. So request k leaves no sooner than one
+ * second after request k-N was answered (or ARRIVAL_CAP_MS after it left, if sooner), which no
+ * transit jitter can squeeze into N+1 arrivals, and requests between are spread 1/rate apart.
+ * A 429 lowers this process's share and pauses it; successes win the rate back (see share()).
  */
 
 /**
@@ -106,7 +93,10 @@ export class Pacer {
 	 * `windowMs`. Whole counts are what make sharing work without coordination: if every
 	 * process sharing a key keeps to its own count per window, arrivals from all of them stay
 	 * under the limit whatever their phases, as soon as the counts add up to the limit.
-	 * Below one per window, the window stretches instead (one request every 1/rate).
+	 * Below one per window, the window stretches instead (one request every 1/rate). A 429 lowers
+	 * it (one request per window less at least, x0.75 when higher, once per round of requests) and
+	 * pauses the process for Retry-After plus a random part of an interval, so that processes fall
+	 * out of step; while requests succeed it comes back, faster with the time since the last 429.
 	 */
 	private share(): { count: number; windowMs: number } {
 		const perWindow = (this.rate * this.windowMs) / 1000;
