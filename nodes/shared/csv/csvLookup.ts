@@ -2,12 +2,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ColumnChoice } from './csvParameterReaders';
 
-/*
- * What a node tells its file input about its value, read by csvFanOut (csvInput.ts) and the file
- * passes (filePasses.ts): its own file, so that those two do not import each other.
+/**
+ * What a node tells its file input about its value: where it is, how it is checked, what the
+ * answer holds. Read by csvFanOut (csvInput.ts) and the file passes (filePasses.ts), so it has a
+ * file of its own: those two do not import each other.
  */
-
-/** What a node tells the file input about its value: where it is, how it is checked, what the answer holds. */
 export interface CsvLookup<Prepared> {
 	column: ColumnChoice;
 	/** Whether a first-row cell looks like a value rather than a column name (for Auto). */

@@ -39,9 +39,6 @@ export class RetryBudget {
 	}
 }
 
-/** The budget in whole seconds, as messages and the README state it. */
-export const budgetSeconds = () => Math.round(RETRY_POLICY.budgetMs / 1000);
-
 const RETRYABLE_STATUSES = new Set([429, 500, 503]);
 
 /**

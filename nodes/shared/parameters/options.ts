@@ -48,10 +48,6 @@ export function wholeAtLeast(min: number): OptionCheck {
 		numberWithin(ctx, itemIndex, field, value, { min, whole: true });
 }
 
-/** A number greater than 0. */
-export const positiveNumber: OptionCheck = (ctx, itemIndex, field, value) =>
-	numberWithin(ctx, itemIndex, field, value, { min: 0, aboveMin: true });
-
 /** One of a list of values (an expression may give anything). */
 export function oneOf(values: readonly string[]): OptionCheck {
 	return (ctx, itemIndex, field, value) => {

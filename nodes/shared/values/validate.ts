@@ -83,8 +83,6 @@ export interface NumberRule {
 	/** Upper bound, inclusive; none when the service documents none. */
 	max?: number;
 	whole?: boolean;
-	/** The minimum itself is not allowed (greater than, not at least). */
-	aboveMin?: boolean;
 }
 
 /** A number that keeps a rule; the error states the rule in words. */
@@ -93,23 +91,18 @@ export function numberWithin(
 	itemIndex: number,
 	field: string,
 	value: unknown,
-	{ min, max, whole = false, aboveMin = false }: NumberRule,
+	{ min, max, whole = false }: NumberRule,
 ): number {
 	const number = asNumber(value);
 	const fits =
 		typeof number === 'number' &&
 		Number.isFinite(number) &&
 		(!whole || Number.isInteger(number)) &&
-		(aboveMin ? number > min : number >= min) &&
+		number >= min &&
 		(max === undefined || number <= max);
 	if (!fits) {
 		const kind = whole ? 'a whole number' : 'a number';
-		const range =
-			max !== undefined
-				? `from ${min} to ${max}`
-				: aboveMin
-					? `greater than ${min}`
-					: `of at least ${min}`;
+		const range = max !== undefined ? `from ${min} to ${max}` : `of at least ${min}`;
 		throw invalidInput(
 			ctx,
 			itemIndex,
