@@ -83,8 +83,7 @@ const companyEnrichment: ServiceDefinition<CompanyLookup> = {
 	credentialType: 'abstractCompanyApi',
 	serviceName: 'Company Enrichment',
 	answerWithoutRequest: skippedItems,
-	requestKey: companyRequestKey,
-	prepare: valueOrFile({
+	...valueOrFile({
 		value: domainParameter,
 		column: domainColumn,
 		looksLikeValue: looksLikeCompanyValue,

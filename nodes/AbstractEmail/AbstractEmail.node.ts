@@ -75,13 +75,12 @@ interface EmailLookup {
 const emailReputation: ServiceDefinition<EmailLookup> = {
 	credentialType: 'abstractEmailApi',
 	serviceName: 'Email Reputation',
-	requestKey: emailRequestKey,
 	// Some accounts get 403 rather than 422 when the credits are spent: the email service answers either.
 	quotaStatuses: [422, 403],
 	statusMessages: {
 		403: "The plan's API credits for Email Reputation are used up (403). Add credits or upgrade the plan, then run again",
 	},
-	prepare: valueOrFile({
+	...valueOrFile({
 		value: emailParameter,
 		column: emailColumn,
 		looksLikeValue: (cell) => cell.includes('@'),

@@ -58,7 +58,7 @@ const looksLikeIban = (cell: string) => /^[A-Za-z]{2}\d{2}/.test(cell.replace(/\
 const ibanValidation: ServiceDefinition = {
 	credentialType: 'abstractIbanApi',
 	serviceName: 'IBAN Validation',
-	prepare: valueOrFile({
+	...valueOrFile({
 		value: ibanParameter,
 		column: ibanColumn,
 		looksLikeValue: looksLikeIban,

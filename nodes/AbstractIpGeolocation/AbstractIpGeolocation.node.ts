@@ -99,7 +99,7 @@ function ipAddressOf(
 const ipGeolocation: ServiceDefinition = {
 	credentialType: 'abstractIpGeolocationApi',
 	serviceName: 'IP Geolocation',
-	prepare: valueOrFile({
+	...valueOrFile({
 		value: ipAddressParameter,
 		column: ipAddressColumn,
 		looksLikeValue: isIpAddress,

@@ -52,7 +52,7 @@ const phoneParameter: INodeProperties = {
 const phoneIntelligence: ServiceDefinition = {
 	credentialType: 'abstractPhoneApi',
 	serviceName: 'Phone Intelligence',
-	prepare: valueOrFile({
+	...valueOrFile({
 		value: phoneParameter,
 		column: 'first',
 		looksLikeValue: looksLikePhoneNumber,

@@ -109,7 +109,7 @@ const vat: ServiceDefinition = {
 				this.getNodeParameter('countryCode', itemIndex, '', { extractValue: true }),
 			);
 
-		if (operation === 'validate') return await validateVatNumbers.call(this, itemIndex);
+		if (operation === 'validate') return await validateVatNumbers.prepare.call(this, itemIndex);
 		if (operation === 'calculate') {
 			const amount = positiveAmount(this, itemIndex, this.getNodeParameter('amount', itemIndex));
 			const qs: IDataObject = { amount, country_code: country() };

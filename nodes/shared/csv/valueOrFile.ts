@@ -41,12 +41,16 @@ export interface ValueInput<Prepared>
 	forItem(this: IExecuteFunctions, itemIndex: number): ItemValues<Prepared>;
 }
 
-/** The node's `prepare`: the item's value as one unit, or its CSV file as one unit per row. */
+/**
+ * The node's `prepare`: the item's value as one unit, or its CSV file as one unit per row; and
+ * the node's `requestKey` when it has its own, which the file's rows are counted by too, so that
+ * a node declares it once (spread both into the definition).
+ */
 export function valueOrFile<Prepared>(
 	input: ValueInput<Prepared>,
-): ServiceDefinition<Prepared>['prepare'] {
+): Pick<ServiceDefinition<Prepared>, 'prepare' | 'requestKey'> {
 	const { value: parameter } = input;
-	return async function (
+	const prepare = async function (
 		this: IExecuteFunctions,
 		itemIndex: number,
 	): Promise<Prepared | FanOut<Prepared>> {
@@ -66,6 +70,7 @@ export function valueOrFile<Prepared>(
 			requestKey: input.requestKey,
 		});
 	};
+	return input.requestKey ? { prepare, requestKey: input.requestKey } : { prepare };
 }
 
 /**
