@@ -83,7 +83,10 @@ const avatars: ServiceDefinition<PreparedAvatar> = {
 		const property = outputField(this, itemIndex);
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const qs = { name, ...serviceParameters(this, itemIndex, options, OPTIONS) };
-		const request: ServiceRequest = { ...requestIn('query', '/v1/', qs), response: 'binary' };
+		const request: ServiceRequest = {
+			...requestIn('getKeyInQuery', '/v1/', qs),
+			response: 'binary',
+		};
 		return { request, name, property };
 	},
 	async run(itemIndex, avatar, client) {

@@ -93,7 +93,8 @@ const companyEnrichment: ServiceDefinition<CompanyLookup> = {
 			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 			const fields = fieldsParameter(this, itemIndex, options.fields, RECORD_KEYS);
 			const setup: LookupSetup = {
-				request: (domain) => requestIn('query', '/v2/', fields ? { domain, fields } : { domain }),
+				request: (domain) =>
+					requestIn('getKeyInQuery', '/v2/', fields ? { domain, fields } : { domain }),
 				skipWebmail: options.skipWebmail !== false,
 				nameDomain: !writesResultFile(this, itemIndex),
 			};

@@ -45,7 +45,7 @@ const publicHolidays: ServiceDefinition<HolidaysQuery> = {
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const period = holidayPeriod(this, itemIndex, options);
 		return {
-			request: requestIn('query', '/v1/', { country, ...period }),
+			request: requestIn('getKeyInQuery', '/v1/', { country, ...period }),
 			splitIntoItems: options.splitIntoItems !== false,
 		};
 	},

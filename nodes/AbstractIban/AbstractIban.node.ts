@@ -66,7 +66,7 @@ const ibanValidation: ServiceDefinition = {
 			return {
 				answerColumns: IBAN_ANSWER_COLUMNS,
 				prepare: (value, field) =>
-					requestIn('query', '/v1/', { iban: requiredText(this, itemIndex, field, value) }),
+					requestIn('getKeyInQuery', '/v1/', { iban: requiredText(this, itemIndex, field, value) }),
 			};
 		},
 	}),

@@ -65,14 +65,16 @@ async function requestFor(
 ): Promise<ServiceRequest> {
 	if (image.url !== undefined) {
 		const fields = { url: image.url, ...image.options };
-		return { ...requestIn('jsonBody', '/v1/url/', fields), timeout: TIMEOUT_MS };
+		return { ...requestIn('postJsonKeyInBody', '/v1/url/', fields), timeout: TIMEOUT_MS };
 	}
 	const { bytes, meta } = await inputFile(ctx, itemIndex, INPUT_FIELD, image.inputProperty!);
 	const file = {
 		bytes: new Blob([bytes as Uint8Array<ArrayBuffer>], { type: meta.mimeType }),
 		fileName: meta.fileName ?? 'image',
 	};
-	const upload = requestIn('upload', '/v1/upload/', image.options, { image: file });
+	const upload = requestIn('postUploadKeyInDataPart', '/v1/upload/', image.options, {
+		image: file,
+	});
 	return { ...upload, timeout: TIMEOUT_MS };
 }
 

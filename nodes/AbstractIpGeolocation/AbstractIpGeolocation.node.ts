@@ -115,7 +115,7 @@ const ipGeolocation: ServiceDefinition = {
 					// Empty means the caller's own address: the parameter is left out, not sent blank.
 					if (ipAddress !== '') qs.ip_address = ipAddress;
 					if (fields) qs.fields = fields;
-					return requestIn('query', '/v1/', qs);
+					return requestIn('getKeyInQuery', '/v1/', qs);
 				},
 			};
 		},

@@ -26,14 +26,16 @@ import {
 	sendRepeatsOnceOption,
 } from '../shared/parameters/options';
 import { runService } from '../shared/engine/engine';
-import { sendAsOf, sendAsOption } from '../shared/parameters/sendAs';
+import { sendAsFormOf, sendAsOption } from '../shared/parameters/sendAs';
 import type { ServiceDefinition } from '../shared/engine/types';
 import { isoCountryCode, requiredText } from '../shared/values/validate';
 
 /*
  * Phone Intelligence: one number per item, or a CSV file with the numbers in its first column
- * (the service's bulk file format), each answered with the phone analysis record and sent in
- * the form Send As chooses.
+ * (the service's bulk file format), each answered with the phone analysis record. Each number
+ * goes to /v1/ in the form Send As chooses: POST JSON with the key in an `Authorization: Bearer`
+ * header (the default), POST form-encoded with `api_key` in the body, or GET with `api_key` in
+ * the query.
  */
 
 const phoneParameter: INodeProperties = {
@@ -63,12 +65,12 @@ const phoneIntelligence: ServiceDefinition = {
 				options.country !== undefined && String(options.country).trim() !== ''
 					? isoCountryCode(this, itemIndex, 'Country (country)', options.country)
 					: undefined;
-			const sendAs = sendAsOf(this, itemIndex, options.sendAs);
+			const form = sendAsFormOf(this, itemIndex, options.sendAs);
 			return {
 				answerColumns: PHONE_ANSWER_COLUMNS,
 				prepare: (value, field) => {
 					const phone = requiredText(this, itemIndex, field, value);
-					return requestIn(sendAs, '/v1/', country ? { phone, country } : { phone });
+					return requestIn(form, '/v1/', country ? { phone, country } : { phone });
 				},
 			};
 		},

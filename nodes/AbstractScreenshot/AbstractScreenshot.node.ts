@@ -80,7 +80,7 @@ const screenshots: ServiceDefinition<PreparedScreenshot> = {
 		const qs = { url, ...serviceParameters(this, itemIndex, options, OPTIONS) };
 		return {
 			request: {
-				...requestIn('query', '/v1/', qs),
+				...requestIn('getKeyInQuery', '/v1/', qs),
 				response: 'binary',
 				timeout: timeoutSeconds * 1000,
 			},

@@ -75,7 +75,7 @@ const validateVatNumbers = valueOrFile<ServiceRequest>({
 		return {
 			answerColumns: VAT_VALIDATION_ANSWER_COLUMNS,
 			prepare: (value, field) =>
-				requestIn('query', '/v1/validate', {
+				requestIn('getKeyInQuery', '/v1/validate', {
 					vat_number: requiredText(this, itemIndex, field, value),
 				}),
 		};
@@ -118,9 +118,9 @@ const vat: ServiceDefinition = {
 				qs.is_vat_incl = options.isVatIncluded === true || options.isVatIncluded === 'true';
 			const category = String(options.vatCategory ?? '').trim();
 			if (category !== '') qs.vat_category = category;
-			return requestIn('query', '/v1/calculate', qs);
+			return requestIn('getKeyInQuery', '/v1/calculate', qs);
 		}
-		return requestIn('query', '/v1/categories', { country_code: country() });
+		return requestIn('getKeyInQuery', '/v1/categories', { country_code: country() });
 	},
 };
 

@@ -24,7 +24,7 @@ import type {
 } from 'n8n-workflow';
 
 import { TRIGGER_TYPES } from './baseNodes';
-import { CredentialsHelper, type StoredCredential } from './credentials';
+import { CredentialsHelper, type Authenticated, type StoredCredential } from './credentials';
 import { NodeTypes, PACKAGE_NAME, packageCredentialTypes } from './nodeTypes';
 
 export type { StoredCredential } from './credentials';
@@ -95,6 +95,8 @@ export interface RunResult {
 	/** The error that stopped the workflow, if one did. */
 	error?: Error & { description?: string; httpCode?: string | null };
 	staticData: IDataObject;
+	/** Every request the run's nodes sent through a credential, with the form it named. */
+	authenticated: Authenticated[];
 	/** What ran, for `retryExecution`. */
 	workflowJson: WorkflowJson;
 	options: RunOptions;
@@ -191,8 +193,9 @@ async function execute(
 	} as IWorkflowBase;
 	// Unique in the process, as n8n's are: two tries of a node share one, two executions never do.
 	const executionId = `harness-${Date.now()}-${++executions}`;
+	const credentialsHelper = new CredentialsHelper(packageCredentialTypes(), options.credentials);
 	const additionalData = {
-		credentialsHelper: new CredentialsHelper(packageCredentialTypes(), options.credentials),
+		credentialsHelper,
 		hooks: new ExecutionLifecycleHooks(mode, executionId, workflowData),
 		executionId,
 		currentNodeExecutionIndex: 0,
@@ -225,6 +228,7 @@ async function execute(
 		output: (nodeName, outputIndex = 0) => runData[nodeName]?.[0]?.data?.main?.[outputIndex] ?? [],
 		error: (run.data.resultData.error ?? failedNode?.error) as RunResult['error'],
 		staticData: workflow.staticData as IDataObject,
+		authenticated: credentialsHelper.authenticated,
 		workflowJson,
 		// The id it ran with, so that a Retry or a second run is of the same workflow.
 		options: { ...options, workflowId },

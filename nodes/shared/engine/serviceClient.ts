@@ -152,8 +152,16 @@ interface SendContext {
 	gate: SendingGate;
 }
 
-function toHttpOptions(baseUrl: string, request: ServiceRequest): IHttpRequestOptions {
-	const options: IHttpRequestOptions = {
+/**
+ * n8n's options for a request. `requestForm` is not one of n8n's: n8n hands the options to the
+ * credential's `authenticate` as they are, which reads it, and sends only the options it knows.
+ */
+function toHttpOptions(
+	baseUrl: string,
+	request: ServiceRequest,
+): IHttpRequestOptions & { requestForm: string } {
+	const options: IHttpRequestOptions & { requestForm: string } = {
+		requestForm: request.requestForm,
 		method: request.method ?? 'GET',
 		url: joinUrl(baseUrl, request.path),
 		qs: request.qs,

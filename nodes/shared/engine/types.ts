@@ -4,6 +4,12 @@ import type { FanOut } from './fanOut';
 
 /** One request to a service, as a node describes it; the engine adds address, key, pacing and retries. */
 export interface ServiceRequest {
+	/**
+	 * The name of the request's form (credentials/shared/requestForms.ts, whose requestIn builds
+	 * the request): the engine hands it to the credential's `authenticate` as the `requestForm`
+	 * option, and the credential puts the key where that form says.
+	 */
+	requestForm: string;
 	method?: 'GET' | 'POST';
 	/** The versioned path, appended to the credential's Base URL (which may carry a prefix). */
 	path: string;
