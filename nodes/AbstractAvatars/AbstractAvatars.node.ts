@@ -7,6 +7,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { serviceCredential } from '../../credentials/shared/liveBaseUrls';
 import { requestIn } from '../../credentials/shared/requestForms';
 import { outputField, outputFieldParameter, safeFileName } from '../shared/binary/files';
 import { runService } from '../shared/engine/engine';
@@ -71,7 +72,7 @@ interface PreparedAvatar {
 }
 
 const avatars: ServiceDefinition<PreparedAvatar> = {
-	credentialType: 'abstractAvatarsApi',
+	...serviceCredential('abstractAvatarsApi'),
 	serviceName: 'Avatars',
 	prepare(itemIndex) {
 		const name = requiredText(

@@ -8,6 +8,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { serviceCredential } from '../../credentials/shared/liveBaseUrls';
 import { requestIn } from '../../credentials/shared/requestForms';
 import { EMAIL_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
 import {
@@ -75,7 +76,7 @@ interface EmailLookup {
 }
 
 const emailReputation: ServiceDefinition<EmailLookup> = {
-	credentialType: 'abstractEmailApi',
+	...serviceCredential('abstractEmailApi'),
 	serviceName: 'Email Reputation',
 	// Some accounts get 403 rather than 422 when the credits are spent: the email service answers either.
 	quotaStatuses: [422, 403],

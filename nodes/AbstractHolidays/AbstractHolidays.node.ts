@@ -7,6 +7,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { serviceCredential } from '../../credentials/shared/liveBaseUrls';
 import { requestIn } from '../../credentials/shared/requestForms';
 import { countryLocatorProperty, searchCountries } from '../shared/values/countryLocator';
 import { runService } from '../shared/engine/engine';
@@ -32,7 +33,7 @@ interface HolidaysQuery {
 }
 
 const publicHolidays: ServiceDefinition<HolidaysQuery> = {
-	credentialType: 'abstractHolidaysApi',
+	...serviceCredential('abstractHolidaysApi'),
 	serviceName: 'Public Holidays',
 	prepare(itemIndex) {
 		const country = countryCode(

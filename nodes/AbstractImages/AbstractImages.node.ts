@@ -8,6 +8,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { serviceCredential } from '../../credentials/shared/liveBaseUrls';
 import { requestIn } from '../../credentials/shared/requestForms';
 import { binaryPropertyName, inputFile, inputFileMeta } from '../shared/binary/files';
 import { runService } from '../shared/engine/engine';
@@ -79,7 +80,7 @@ async function requestFor(
 }
 
 const imageProcessing: ServiceDefinition<PreparedImage> = {
-	credentialType: 'abstractImagesApi',
+	...serviceCredential('abstractImagesApi'),
 	serviceName: 'Image Processing',
 	// An uploaded file is the item's own: two items naming the same field hold different files.
 	// The field a download goes in is not part of the request.

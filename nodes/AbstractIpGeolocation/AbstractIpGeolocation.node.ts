@@ -8,6 +8,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { serviceCredential } from '../../credentials/shared/liveBaseUrls';
 import { requestIn } from '../../credentials/shared/requestForms';
 import {
 	columnsOfKeys,
@@ -97,7 +98,7 @@ function ipAddressOf(
 }
 
 const ipGeolocation: ServiceDefinition = {
-	credentialType: 'abstractIpGeolocationApi',
+	...serviceCredential('abstractIpGeolocationApi'),
 	serviceName: 'IP Geolocation',
 	...valueOrFile({
 		value: ipAddressParameter,

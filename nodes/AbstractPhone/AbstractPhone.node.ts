@@ -8,6 +8,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { serviceCredential } from '../../credentials/shared/liveBaseUrls';
 import { requestIn } from '../../credentials/shared/requestForms';
 import { PHONE_COUNTRY_OPTIONS } from '../shared/values/phoneCountries';
 import { PHONE_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
@@ -52,7 +53,7 @@ const phoneParameter: INodeProperties = {
 };
 
 const phoneIntelligence: ServiceDefinition = {
-	credentialType: 'abstractPhoneApi',
+	...serviceCredential('abstractPhoneApi'),
 	serviceName: 'Phone Intelligence',
 	...valueOrFile({
 		value: phoneParameter,

@@ -7,6 +7,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { serviceCredential } from '../../credentials/shared/liveBaseUrls';
 import { requestIn } from '../../credentials/shared/requestForms';
 import { outputField, outputFieldParameter, safeFileName } from '../shared/binary/files';
 import { runService } from '../shared/engine/engine';
@@ -61,7 +62,7 @@ interface PreparedScreenshot {
 }
 
 const screenshots: ServiceDefinition<PreparedScreenshot> = {
-	credentialType: 'abstractScreenshotApi',
+	...serviceCredential('abstractScreenshotApi'),
 	serviceName: 'Website Screenshot',
 	// What is sent (path and query): the HTTP timeout and the output field are not the capture's.
 	requestKey: (capture) => requestKey({ path: capture.request.path, qs: capture.request.qs }),

@@ -8,6 +8,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { serviceCredential } from '../../credentials/shared/liveBaseUrls';
 import { requestIn } from '../../credentials/shared/requestForms';
 import { VAT_VALIDATION_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
 import {
@@ -97,7 +98,7 @@ function positiveAmount(ctx: IExecuteFunctions, itemIndex: number, value: unknow
 }
 
 const vat: ServiceDefinition = {
-	credentialType: 'abstractVatApi',
+	...serviceCredential('abstractVatApi'),
 	serviceName: 'VAT',
 	async prepare(itemIndex) {
 		const operation = this.getNodeParameter('operation', itemIndex) as string;

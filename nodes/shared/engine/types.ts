@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+} from 'n8n-workflow';
 
 import type { FanOut } from './fanOut';
 
@@ -88,6 +93,11 @@ export interface RunSettingsReader {
 export interface ServiceDefinition<Prepared = ServiceRequest> {
 	/** The credential type name, for instance `abstractEmailApi`. */
 	credentialType: string;
+	/**
+	 * The Base URL a credential of that type stands for: its own, or the service's live address
+	 * when it is left empty (credentials/shared/liveBaseUrls.ts's serviceCredential gives both).
+	 */
+	baseUrlOf(credentials: ICredentialDataDecryptedObject): string;
 	/** The service's name as a person says it, for error messages ("Email Reputation"). */
 	serviceName: string;
 	/** Error wording this service needs beyond the suite's (the database download's 403). */
