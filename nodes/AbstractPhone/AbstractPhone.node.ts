@@ -27,6 +27,7 @@ import {
 	sendRepeatsOnceOption,
 } from '../shared/parameters/options';
 import { runService } from '../shared/engine/engine';
+import { fieldLabel } from '../shared/parameters/fieldLabel';
 import { sendAsFormOf, sendAsOption } from '../shared/parameters/sendAs';
 import type { ServiceDefinition } from '../shared/engine/types';
 import { isoCountryCode, requiredText } from '../shared/values/validate';
@@ -52,6 +53,16 @@ const phoneParameter: INodeProperties = {
 		'The phone number to analyze, best in international form with + and country code. Spaces, dashes and brackets are fine. A number without a country code needs the Country option.',
 };
 
+const countryOption: INodeProperties = {
+	displayName: 'Country',
+	name: 'country',
+	type: 'options',
+	options: PHONE_COUNTRY_OPTIONS,
+	default: 'US',
+	description:
+		'Country of a number written without its country code; the service adds the country code to its analysis. An expression may give a two-letter code such as US or DE.',
+};
+
 const phoneIntelligence: ServiceDefinition = {
 	...serviceCredential('abstractPhoneApi'),
 	serviceName: 'Phone Intelligence',
@@ -62,9 +73,10 @@ const phoneIntelligence: ServiceDefinition = {
 		forItem(itemIndex) {
 			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 			// An empty country (an expression that found none) means "not given", not an error.
+			const countryGiven = options[countryOption.name];
 			const country =
-				options.country !== undefined && String(options.country).trim() !== ''
-					? isoCountryCode(this, itemIndex, 'Country (country)', options.country)
+				countryGiven !== undefined && String(countryGiven).trim() !== ''
+					? isoCountryCode(this, itemIndex, fieldLabel(countryOption), countryGiven)
 					: undefined;
 			const form = sendAsFormOf(this, itemIndex, options.sendAs);
 			return {
@@ -116,15 +128,7 @@ export class AbstractPhone implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				options: csvFileOptions(PHONE_ANSWER_COLUMNS, [
-					{
-						displayName: 'Country',
-						name: 'country',
-						type: 'options',
-						options: PHONE_COUNTRY_OPTIONS,
-						default: 'US',
-						description:
-							'Country of a number written without its country code; the service adds the country code to its analysis. An expression may give a two-letter code such as US or DE.',
-					},
+					countryOption,
 					estimateOnlyOption,
 					sendAsOption,
 					sendRepeatsOnceOption,
