@@ -87,6 +87,9 @@ export class AbstractIpLookup implements INodeType {
 		const parsed: ParsedDatabases = new Map();
 		const results: INodeExecutionData[] = [];
 
+		// Value or CSV file, read as the lookup nodes read it, but not through their valueOrFile:
+		// that gives the request engine a `prepare`, whose file rows become paced, paid requests
+		// under the 50,000-row limit; this node sends nothing and streams any number of rows.
 		if (items.length > 0 && inputKindOf(this, 0) === 'csvFile') {
 			for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 				try {
