@@ -106,18 +106,21 @@ let binaryMode: 'memory' | 'filesystem' | undefined;
 
 /**
  * Binary data the way the n8n instance keeps it: `memory` holds bytes in the items (base64),
- * `filesystem` streams them to files and keeps only a reference. Set once per process.
+ * `filesystem` streams them to files and keeps only a reference. A process starts in memory
+ * mode, n8n's default; a test file may switch (in a describe's beforeAll) to run the same tests in
+ * both, as n8n-core's BinaryDataService takes its mode again on init. Files stored in one mode are
+ * for that mode's tests only.
  */
 export async function useBinaryMode(mode: 'memory' | 'filesystem'): Promise<void> {
-	if (binaryMode === mode) return;
-	if (binaryMode !== undefined) throw new Error(`Binary mode is already ${binaryMode}`);
+	if ((binaryMode ?? 'memory') === mode) return;
 	binaryMode = mode;
-	if (mode === 'filesystem') {
-		const config = Container.get(BinaryDataConfig);
-		config.mode = 'filesystem';
-		await Container.get(BinaryDataService).init();
-	}
+	const config = Container.get(BinaryDataConfig);
+	config.mode = mode === 'filesystem' ? 'filesystem' : 'default';
+	await Container.get(BinaryDataService).init();
 }
+
+/** n8n's two binary modes, for tests that hold in both. */
+export const BINARY_MODES = ['memory', 'filesystem'] as const;
 
 /** Runs a whole workflow through n8n-core's engine, from its trigger (or its first node). */
 export async function runWorkflow(
