@@ -8,6 +8,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { serviceCredential } from '../../credentials/shared/liveBaseUrls';
 import { requestIn } from '../../credentials/shared/requestForms';
 import { columnsOfKeys, COMPANY_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
 import {
@@ -80,7 +81,7 @@ const companyRequestKey = (lookup: CompanyLookup) =>
 	'request' in lookup ? requestKey(lookup.request) : undefined;
 
 const companyEnrichment: ServiceDefinition<CompanyLookup> = {
-	credentialType: 'abstractCompanyApi',
+	...serviceCredential('abstractCompanyApi'),
 	serviceName: 'Company Enrichment',
 	answerWithoutRequest: skippedItems,
 	...valueOrFile({
@@ -93,7 +94,8 @@ const companyEnrichment: ServiceDefinition<CompanyLookup> = {
 			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 			const fields = fieldsParameter(this, itemIndex, options.fields, RECORD_KEYS);
 			const setup: LookupSetup = {
-				request: (domain) => requestIn('query', '/v2/', fields ? { domain, fields } : { domain }),
+				request: (domain) =>
+					requestIn('getKeyInQuery', '/v2/', fields ? { domain, fields } : { domain }),
 				skipWebmail: options.skipWebmail !== false,
 				nameDomain: !writesResultFile(this, itemIndex),
 			};

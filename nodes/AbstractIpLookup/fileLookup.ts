@@ -20,8 +20,10 @@ import { columnsOf, CSV_ROW_KEY, firstRowHeader, headerPosition } from '../share
 import { chunksOf } from '../shared/csv/fileChunks';
 import { delimiterRule, delimiterSummary, type InputForm, readAs } from '../shared/csv/inputForm';
 import { ResultFile } from '../shared/csv/resultFile';
+import { startAtRowOption } from '../shared/csv/csvParameters';
 import { CsvCellWriter } from '../shared/csv/csvWriter';
 import { errorItem } from '../shared/engine/errorItems';
+import { fieldLabel } from '../shared/parameters/fieldLabel';
 import { parseIpAddress } from '../shared/values/ipAddress';
 import { AddressMemo } from './addressMemo';
 import { inputError, text } from './databaseChoice';
@@ -29,6 +31,7 @@ import { answerColumnsOf } from './fileColumns';
 import { addressColumnOf, FILE_FIELD, fileError, fileRule, formatOf, rowError } from './fileErrors';
 import { eachRow, type Row } from './fileRows';
 import type { OpenedDatabases } from './openDatabases';
+import { csvFileField } from './properties';
 
 /**
  * Input "CSV File": every row's address looked up, as one item per row or one result file
@@ -72,7 +75,7 @@ export async function lookUpFile(
 		ctx,
 		itemIndex,
 		FILE_FIELD,
-		ctx.getNodeParameter('csvBinaryPropertyName', itemIndex, 'data'),
+		ctx.getNodeParameter(csvFileField.name, itemIndex, 'data'),
 	);
 	const meta = inputFileMeta(ctx, itemIndex, FILE_FIELD, property);
 	const output = outputOf(ctx, itemIndex);
@@ -297,7 +300,7 @@ async function fileShape(
 			inputError(
 				ctx,
 				itemIndex,
-				'Start at Row (startAtRow)',
+				fieldLabel(startAtRowOption),
 				`row ${slice.start} is past the file's last row (row ${shape.lastFileRow}): there is nothing left to look up in this file`,
 			),
 		);

@@ -3,9 +3,11 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { databaseOf } from '../shared/ipDatabases/databaseSource';
 import type { IpDatabase } from '../shared/ipDatabases/lookupTypes';
+import { fieldLabel } from '../shared/parameters/fieldLabel';
 import { answer, checkShape, ShapeError, type Shape } from './answers';
 import { inputError, type ChosenFile, type DatabaseChoice } from './databaseChoice';
 import { nameOf, roleOf, type DatabaseRole } from './databaseRoles';
+import { moreDatabasesParameter } from './properties';
 
 /**
  * An item's databases, parsed (once per distinct file in a run) and checked before any lookup,
@@ -114,7 +116,7 @@ function checkOneOfEachKind(
 		throw inputError(
 			ctx,
 			itemIndex,
-			'More Databases (moreDatabases)',
+			fieldLabel(moreDatabasesParameter),
 			`${describe(before)} and ${describe(index)} are both ${role.role ? `${role.role} databases` : `"${role.key}" databases`}; give at most one geolocation, one ASN and one security database`,
 		);
 	});

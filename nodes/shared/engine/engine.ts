@@ -162,9 +162,9 @@ async function* unitsOf<Prepared>({
 }
 
 /**
- * The error that stops a run (default On Error), its description saying what the run had already
- * been answered, and what of it was charged, for (messages.ts: n8n keeps no output of a node that
- * stops on an error).
+ * The error that stops a run (default On Error), its description extended with what the run had
+ * already been answered and what of that was charged (messages.ts's discardedText): n8n keeps no
+ * output of a node that stops on an error, so those answers are lost, and the error says so.
  */
 function withCost<Prepared>(
 	{ deliveries, ledger, keptAnswers }: Run<Prepared>,
