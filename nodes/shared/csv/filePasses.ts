@@ -5,7 +5,7 @@ import type { FanOutUnit } from '../engine/fanOut';
 import { invalidInput } from '../engine/errors';
 import { requestKey } from '../engine/requestKey';
 import { fieldLabel } from '../parameters/fieldLabel';
-import { CsvError, CsvParser, type CsvRow } from './csv';
+import { CsvBoundError, CsvError, CsvParser, type CsvRow } from './csv';
 import type { CsvLookup } from './csvLookup';
 import { MAX_CSV_ROWS, startAtRowOption } from './csvParameters';
 import type { CsvOutput, HeaderRow, ReaderDelimiter, Slice } from './csvParameterReaders';
@@ -128,6 +128,8 @@ export async function checkFile<Prepared>(
 	} catch (error) {
 		const rule = delimiterRule(error);
 		if (rule) throw fail(rule);
+		// A row past the reader's bounds is valid CSV, refused all the same: its message says why.
+		if (error instanceof CsvBoundError) throw fail(error.message);
 		if (error instanceof CsvError) throw fail(`the file is not valid CSV: ${error.message}`);
 		// A rule broken (already a NodeOperationError, passed through as it is) or a failed read.
 		throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
