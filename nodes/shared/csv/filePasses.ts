@@ -12,7 +12,7 @@ import type { CsvOutput, HeaderRow, ReaderDelimiter, Slice } from './csvParamete
 import { columnsOf, CSV_ROW_KEY, firstRowHeader, headerPosition, rowName } from './csvRows';
 import { fileInputError, fileRuleError } from './fileErrors';
 import { chunksOf, readInChunks } from './fileChunks';
-import { delimiterRule, readAs, readerDelimiter, type InputForm } from './inputForm';
+import { delimiterRule, readAs, readerDelimiter, type InputForm, type Reading } from './inputForm';
 import type { ResultFile } from './resultFile';
 
 /**
@@ -64,7 +64,7 @@ export async function checkFile<Prepared>(
 	slice: Slice,
 	delimiter: ReaderDelimiter,
 	/** Set once the delimiter is known: how the file is read, for the errors of its rows. */
-	reading: { readWith: string },
+	reading: Reading,
 ): Promise<FilePlan> {
 	const fail = fileRuleError(ctx, itemIndex);
 	const continueOnFail = ctx.continueOnFail();
@@ -88,6 +88,7 @@ export async function checkFile<Prepared>(
 			if (row.fields.length > width) width = row.fields.length;
 			if (row.number === 1) {
 				reading.readWith = readAs(parser.delimiter, parser.delimiterSource);
+				reading.source = parser.delimiterSource;
 				header = firstRowHeader(ctx, itemIndex, row, lookup, headerRow, reading.readWith);
 				position = header
 					? headerPosition(header, lookup.column)
