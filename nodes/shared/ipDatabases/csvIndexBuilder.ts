@@ -13,6 +13,7 @@ import {
 	CsvScanner,
 	csvField,
 	csvFields,
+	SepLineError,
 	type CsvRecord,
 } from '../csv/csv';
 import { Byte } from '../csv/csvBytes';
@@ -239,6 +240,9 @@ function asFileError(error: unknown, cutAt?: number): Error {
 	// Before any index is built from it: a row past the scanner's bounds (a line of commas ...).
 	if (error instanceof CsvBoundError)
 		return new DatabaseFileError(`The CSV file cannot be used: its ${error.message}`);
+	// A database CSV is a comma file: a first line sep= naming another delimiter is not one.
+	if (error instanceof SepLineError)
+		return new DatabaseFileError(`The CSV file cannot be used: ${error.message}`);
 	if (error instanceof CsvError && cutAt !== undefined) {
 		return new DatabaseFileError(
 			`The CSV file ends early: ${cutAt.toLocaleString('en-US')} bytes, inside a quoted field (${error.message}): was the download cut short?`,
