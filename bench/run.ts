@@ -37,6 +37,7 @@ async function main() {
 		'ipLookup',
 		'ipLookupMemory',
 		'ipLookupLog',
+		'fuzz',
 	]) {
 		const file = path.join(__dirname, `${name}.js`);
 		if (!existsSync(file)) continue;
