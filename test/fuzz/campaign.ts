@@ -27,13 +27,23 @@ export function assertCampaign(campaign: Campaign, seed: number): void {
 	fc.assert(campaign.property(), { seed, numRuns: campaign.testRuns });
 }
 
-/** Throws when `work` took longer than `slowMs` (when given): the bench's check for a backtracking pattern. */
+/**
+ * Throws when `work` takes longer than `slowMs` (when given): the bench's check for a pattern
+ * that backtracks. A slow call is timed four more times and judged by the fastest: on a shared
+ * machine a garbage collection or another process can stall any one call.
+ */
 export function timed<T>(slowMs: number | undefined, what: string, work: () => T): T {
 	if (slowMs === undefined) return work();
+	const time = () => {
+		const started = performance.now();
+		work();
+		return performance.now() - started;
+	};
 	const started = performance.now();
 	const result = work();
-	const took = performance.now() - started;
-	if (took > slowMs) throw new Error(`${what} took ${took.toFixed(0)} ms`);
+	if (performance.now() - started <= slowMs) return result;
+	const fastest = Math.min(time(), time(), time(), time());
+	if (fastest > slowMs) throw new Error(`${what} took ${fastest.toFixed(0)} ms`);
 	return result;
 }
 
