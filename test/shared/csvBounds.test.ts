@@ -1,7 +1,8 @@
 /**
  * The CSV scanner's bounds (csvRecord.ts): a record of at most MAX_FIELDS cells and
  * MAX_RECORD_BYTES of text is read as before, on either path and in any chunking; one past them
- * is a CsvBoundError naming its row, before the scanner holds more than the record so far.
+ * is a CsvBoundError naming its row, before the scanner holds more than the record so far. And
+ * the errors that name a first row's columns stay short, whatever that row holds.
  */
 import {
 	CsvBoundError,
@@ -11,6 +12,8 @@ import {
 	type CsvRow,
 } from '../../nodes/shared/csv/csv';
 import { MAX_FIELDS, MAX_RECORD_BYTES } from '../../nodes/shared/csv/csvRecord';
+import { namesListed } from '../../nodes/shared/csv/csvRows';
+import { kindOfCsvHeader } from '../../nodes/shared/ipDatabases/databaseKinds';
 
 /** The rows of `bytes` pushed in chunks of `size`, or the error that stopped them. */
 function read(bytes: Buffer, size = bytes.length): CsvRow[] | Error {
@@ -110,5 +113,26 @@ describe('text per record', () => {
 		expect(() => parseCsv(Buffer.from('a,"open\nb\n'))).toThrow(
 			/A quoted field opened on line 1 is never closed/,
 		);
+	});
+});
+
+describe("errors naming a first row's columns", () => {
+	test('list at most 20 names, each cut to 60 characters, then how many more', () => {
+		const names = Array.from({ length: MAX_FIELDS }, (_, index) => `column ${index}`);
+		names[3] = 'x'.repeat(70);
+		const listed = namesListed(names);
+		expect(listed).toMatch(/^"column 0", "column 1", "column 2", "x{60}…", "column 4", /);
+		expect(listed).toMatch(/"column 19" and 16,364 more$/);
+		expect(namesListed(['ip', 'asn'])).toBe('"ip", "asn"');
+	});
+
+	test("a CSV database's header of thousands of columns: a message of a few hundred characters, not megabytes", () => {
+		const header = [
+			'network',
+			...Array.from({ length: MAX_FIELDS - 1 }, (_, index) => `c${index}`),
+		];
+		const { problem } = kindOfCsvHeader(header);
+		expect(problem).toMatch(/^its columns \("network", "c0", .* and 16,364 more\) are none/);
+		expect(problem!.length).toBeLessThan(400);
 	});
 });
