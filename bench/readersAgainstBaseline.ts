@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'fs';
 import path from 'path';
 
 import { addresses, csvChunks, mmdbFile } from './ipLookupData';
+import { packageRoot } from './mmdbReader';
 import { randomIpv4 } from '../test/sandbox/ipDatabases/addresses';
 import { random32 } from '../test/sandbox/random';
 
@@ -45,16 +46,6 @@ function load(root: string): Builds {
 		CsvIndexBuilder: from('ipDatabases/csvIndexBuilder.js')
 			.CsvIndexBuilder as Builds['CsvIndexBuilder'],
 	};
-}
-
-function packageRoot(): string {
-	let dir = __dirname;
-	while (!existsSync(path.join(dir, 'package.json')) || !existsSync(path.join(dir, 'dist'))) {
-		const parent = path.dirname(dir);
-		if (parent === dir) throw new Error('No built package (dist/) above the benchmark');
-		dir = parent;
-	}
-	return dir;
 }
 
 const median = (values: number[]) =>
