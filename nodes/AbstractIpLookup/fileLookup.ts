@@ -3,7 +3,7 @@ import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } 
 
 import { binaryPropertyName, inputFileMeta } from '../shared/binary/files';
 import { AnswerFlattener } from '../shared/csv/answerColumns';
-import { CsvError, CsvScanner, csvField, csvFields } from '../shared/csv/csv';
+import { CsvBoundError, CsvError, CsvScanner, csvField, csvFields } from '../shared/csv/csv';
 import { resultFileName } from '../shared/csv/csvInput';
 import {
 	type ColumnChoice,
@@ -282,6 +282,8 @@ async function fileShape(
 	} catch (error) {
 		const rule = delimiterRule(error);
 		if (rule) throw fileRule(ctx, itemIndex, rule);
+		// A row past the reader's bounds is valid CSV, refused all the same: its message says why.
+		if (error instanceof CsvBoundError) throw fileRule(ctx, itemIndex, error.message);
 		if (error instanceof CsvError)
 			throw fileRule(ctx, itemIndex, `the file is not valid CSV: ${error.message}`);
 		// A row's error (a NodeOperationError, which n8n passes through as it is) or a failed read.

@@ -41,7 +41,7 @@ const ipDatabase = {
 const ips = ['8.8.8.8', '999.1.1.1', '1.1.1.1'];
 /** The description of a lookup whose database file the node cannot read. */
 const NOT_A_DATABASE =
-	'The database file could not be used; nothing was looked up. Give the node the .mmdb or .csv file from the IP Database Download node (Output: Database File).';
+	'The database file "database" could not be used; nothing was looked up. Give the node the .mmdb or .csv file from the IP Database Download node (Output: Database File).';
 
 export const FILE_CASES: Case[] = [
 	{
