@@ -17,7 +17,9 @@ import {
  * The key put into a request by n8n's credential mechanism (the credential's `authenticate`),
  * never by node code, where the form the request names wants it (requestForms.ts). It first
  * checks that the request goes to the credential's own Base URL: a key is never sent to another
- * host (a storage host, a link from a response), whatever a node asks for.
+ * host (a storage host, a link from a response), whatever a node asks for. Nor does a keyed
+ * request follow a redirect: n8n would follow it to any host, putting an Authorization header
+ * back on a cross-origin hop and sending a 307's or 308's body (its key field) again.
  *
  * The form's name comes as the `requestForm` option of the request. n8n-core's
  * httpRequestWithAuthentication hands the node's options object to `authenticate` as it is (it
@@ -126,6 +128,7 @@ export function keyPlacement(credentialType: string): KeyPlacement {
 	return async (credentials, request) => {
 		assertGoesToService(effectiveBaseUrl(credentialType, credentials.baseUrl), request);
 		const form = REQUEST_FORMS[namedForm(credentialType, request)];
-		return withKey(form.key, request, String(credentials.apiKey ?? ''));
+		const keyed = withKey(form.key, request, String(credentials.apiKey ?? ''));
+		return { ...keyed, disableFollowRedirect: true };
 	};
 }
