@@ -98,8 +98,9 @@ type KeyPlacement = (
 ) => Promise<IHttpRequestOptions>;
 
 /**
- * The form the request names, if the service takes it (SERVICE_FORMS) and the request's body is
- * that form's; else an error that says which, before the key is put anywhere.
+ * The form the request names, if the service takes it (SERVICE_FORMS) and the request's method
+ * and body are that form's; else an error that says which, before the key is put anywhere (n8n
+ * drops the body of a GET: a body form's key would silently not be sent).
  */
 function namedForm(credentialType: string, request: FormNamedOptions): RequestFormName {
 	const { requestForm } = request;
@@ -110,6 +111,12 @@ function namedForm(credentialType: string, request: FormNamedOptions): RequestFo
 		);
 	}
 	const form = REQUEST_FORMS[requestForm as RequestFormName];
+	const method = (request.method ?? 'GET').toUpperCase();
+	if (method !== form.method) {
+		throw new Error(
+			`The request names the form ${requestForm}, whose method is ${form.method}, but its method is ${method}`,
+		);
+	}
 	const body = bodyFormOf(request.body);
 	if (body !== form.body) {
 		throw new Error(
