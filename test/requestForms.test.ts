@@ -272,6 +272,17 @@ describe.each(Object.entries(CREDENTIAL_TYPES))(
 			}
 		});
 
+		it('refuses a request whose method is not the one of the form it names', async () => {
+			for (const form of SERVICE_FORMS[credentialType]) {
+				const { method } = REQUEST_FORMS[form];
+				const request = optionsIn(form, sandbox.baseUrls[service]);
+				request.method = method === 'GET' ? 'POST' : 'GET';
+				await expect(authenticateOf(credentialType)(credentials(), request)).rejects.toThrow(
+					`names the form ${form}, whose method is ${method}, but its method is ${request.method}`,
+				);
+			}
+		});
+
 		it('refuses a request whose body is not the one of the form it names', async () => {
 			for (const form of SERVICE_FORMS[credentialType]) {
 				const { body } = REQUEST_FORMS[form];

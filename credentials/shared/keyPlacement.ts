@@ -17,7 +17,9 @@ import {
  * The key put into a request by n8n's credential mechanism (the credential's `authenticate`),
  * never by node code, where the form the request names wants it (requestForms.ts). It first
  * checks that the request goes to the credential's own Base URL: a key is never sent to another
- * host (a storage host, a link from a response), whatever a node asks for.
+ * host (a storage host, a link from a response), whatever a node asks for. Nor does a keyed
+ * request follow a redirect: n8n would follow it to any host, putting an Authorization header
+ * back on a cross-origin hop and sending a 307's or 308's body (its key field) again.
  *
  * The form's name comes as the `requestForm` option of the request. n8n-core's
  * httpRequestWithAuthentication hands the node's options object to `authenticate` as it is (it
@@ -96,8 +98,9 @@ type KeyPlacement = (
 ) => Promise<IHttpRequestOptions>;
 
 /**
- * The form the request names, if the service takes it (SERVICE_FORMS) and the request's body is
- * that form's; else an error that says which, before the key is put anywhere.
+ * The form the request names, if the service takes it (SERVICE_FORMS) and the request's method
+ * and body are that form's; else an error that says which, before the key is put anywhere (n8n
+ * drops the body of a GET: a body form's key would silently not be sent).
  */
 function namedForm(credentialType: string, request: FormNamedOptions): RequestFormName {
 	const { requestForm } = request;
@@ -108,6 +111,12 @@ function namedForm(credentialType: string, request: FormNamedOptions): RequestFo
 		);
 	}
 	const form = REQUEST_FORMS[requestForm as RequestFormName];
+	const method = (request.method ?? 'GET').toUpperCase();
+	if (method !== form.method) {
+		throw new Error(
+			`The request names the form ${requestForm}, whose method is ${form.method}, but its method is ${method}`,
+		);
+	}
 	const body = bodyFormOf(request.body);
 	if (body !== form.body) {
 		throw new Error(
@@ -126,6 +135,7 @@ export function keyPlacement(credentialType: string): KeyPlacement {
 	return async (credentials, request) => {
 		assertGoesToService(effectiveBaseUrl(credentialType, credentials.baseUrl), request);
 		const form = REQUEST_FORMS[namedForm(credentialType, request)];
-		return withKey(form.key, request, String(credentials.apiKey ?? ''));
+		const keyed = withKey(form.key, request, String(credentials.apiKey ?? ''));
+		return { ...keyed, disableFollowRedirect: true };
 	};
 }

@@ -39,7 +39,7 @@ export const REQUEST_FORMS = {
 
 export type RequestFormName = keyof typeof REQUEST_FORMS;
 
-/** The forms phone and email take (spec: Authentication 3 and 4), the person's choice by Send As. */
+/** The forms phone and email take (their documentation, each credential's documentationUrl), the person's choice by Send As. */
 const PHONE_AND_EMAIL_FORMS = [
 	'postJsonKeyInBearer',
 	'postFormKeyInBody',
@@ -47,8 +47,9 @@ const PHONE_AND_EMAIL_FORMS = [
 ] as const satisfies readonly RequestFormName[];
 
 /**
- * The forms each service takes, by credential type (spec: Authentication). The credential puts
- * the key only in a request in one of these; every other request it refuses.
+ * The forms each service takes, by credential type (as its documentation, the credential's
+ * documentationUrl, says). The credential puts the key only in a request in one of these; every
+ * other request it refuses.
  */
 export const SERVICE_FORMS: Readonly<Record<string, readonly RequestFormName[]>> = {
 	abstractPhoneApi: PHONE_AND_EMAIL_FORMS,

@@ -3,13 +3,16 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
 import { serviceCredential } from '../../credentials/shared/liveBaseUrls';
+import { requestIn } from '../../credentials/shared/requestForms';
 import { outputField, outputFieldParameter } from '../shared/binary/files';
 import { runService } from '../shared/engine/engine';
+import { fieldLabel } from '../shared/parameters/fieldLabel';
 import { runSettingsFromOptions, sendRepeatsOnceOption } from '../shared/parameters/options';
 import { invalidInput, redact } from '../shared/engine/errors';
 import { toolDescriptionProperties } from '../shared/parameters/toolDescription';
@@ -23,9 +26,10 @@ import {
 } from './download';
 
 /**
- * IP database download (GET /v1/database/download/): the licensed database as its archive, as the
- * database file taken out of it, or as the link alone. Every archive is read through and its
- * database file checked against its .sha256 before the item is returned.
+ * IP database download (GET /v1/database/download/ with database, format and response=json, the
+ * key in the query): the licensed database as its archive, as the database file taken out of it,
+ * or as the link alone. Every archive is read through and its database file checked against its
+ * .sha256 before the item is returned.
  */
 
 const DATABASES = ['ip-geolocation', 'ip-asn', 'ip-security'];
@@ -39,6 +43,80 @@ interface DatabaseDownload {
 	property: string;
 	skipIfUnchanged: boolean;
 }
+
+const databaseParameter: INodeProperties = {
+	displayName: 'Database',
+	name: 'database',
+	type: 'options',
+	default: 'ip-geolocation',
+	options: [
+		{
+			name: 'IP ASN',
+			value: 'ip-asn',
+			description:
+				'Which autonomous system announces a network and who operates it. Rebuilt weekly.',
+		},
+		{
+			name: 'IP Geolocation',
+			value: 'ip-geolocation',
+			description:
+				'Where a network is: country, region, city, coordinates, time zone. Rebuilt weekly.',
+		},
+		{
+			name: 'IP Security',
+			value: 'ip-security',
+			description:
+				'Whether a network is a VPN, proxy, Tor node, hosting provider, relay, mobile or abuse source. Rebuilt daily.',
+		},
+	],
+	description: 'The database to download; the organization must be entitled to it',
+};
+
+const formatParameter: INodeProperties = {
+	displayName: 'Format',
+	name: 'format',
+	type: 'options',
+	default: 'mmdb',
+	options: [
+		{
+			name: 'CSV',
+			value: 'csv',
+			description: 'One header row, one row per network (quoted fields hold commas)',
+		},
+		{
+			name: 'MMDB',
+			value: 'mmdb',
+			description: 'MaxMind DB file for indexed lookups by IP address',
+		},
+	],
+};
+
+const outputParameter: INodeProperties = {
+	displayName: 'Output',
+	name: 'output',
+	type: 'options',
+	default: 'archive',
+	options: [
+		{
+			name: 'Archive',
+			value: 'archive',
+			description:
+				'The .tar.gz as the service ships it (database file, its .sha256, README.md), checked before output',
+		},
+		{
+			name: 'Database File',
+			value: 'databaseFile',
+			description:
+				"The .mmdb or .csv file taken out of the archive, its SHA-256 checked against the archive's .sha256 file",
+		},
+		{
+			name: 'Link',
+			value: 'link',
+			description:
+				'No download: a secret link (URL and expiry). Anyone holding it can download the database: keep it out of logs.',
+		},
+	],
+};
 
 /** The service's archive names: svc-ip-asn.tar.gz (MMDB), svc-ip-asn-csv.tar.gz (CSV). */
 const archiveFileName = (database: string, format: string) =>
@@ -109,8 +187,8 @@ const ipDatabaseDownload: ServiceDefinition<DatabaseDownload> = {
 		const output = oneOf(
 			this,
 			itemIndex,
-			'Output (output)',
-			this.getNodeParameter('output', itemIndex),
+			fieldLabel(outputParameter),
+			this.getNodeParameter(outputParameter.name, itemIndex),
 			OUTPUTS,
 		);
 		// n8n offers every node to AI agents as `<type>Tool`; a model must never be handed the link.
@@ -118,7 +196,7 @@ const ipDatabaseDownload: ServiceDefinition<DatabaseDownload> = {
 			throw invalidInput(
 				this,
 				itemIndex,
-				'Output (output)',
+				fieldLabel(outputParameter),
 				'Link is not available when an AI agent runs this node: the link is a secret',
 			);
 		}
@@ -126,15 +204,15 @@ const ipDatabaseDownload: ServiceDefinition<DatabaseDownload> = {
 			database: oneOf(
 				this,
 				itemIndex,
-				'Database (database)',
-				this.getNodeParameter('database', itemIndex),
+				fieldLabel(databaseParameter),
+				this.getNodeParameter(databaseParameter.name, itemIndex),
 				DATABASES,
 			),
 			format: oneOf(
 				this,
 				itemIndex,
-				'Format (format)',
-				this.getNodeParameter('format', itemIndex),
+				fieldLabel(formatParameter),
+				this.getNodeParameter(formatParameter.name, itemIndex),
 				FORMATS,
 			),
 			output,
@@ -146,7 +224,12 @@ const ipDatabaseDownload: ServiceDefinition<DatabaseDownload> = {
 	},
 	async run(itemIndex, request, client) {
 		const { database, format, output, property } = request;
-		const link = await requestLink(this, itemIndex, client, database, format);
+		const link = await requestLink(
+			this,
+			itemIndex,
+			client,
+			requestIn('getKeyInQuery', '/v1/database/download/', { database, format, response: 'json' }),
+		);
 		if (output === 'link') {
 			const json: IDataObject = { database, format, url: link.url };
 			if (link.expiresIn !== undefined) json.expires_in = link.expiresIn;
@@ -214,33 +297,7 @@ export class AbstractIpDatabase implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'abstractIpIntelligenceApi', required: true }],
 		properties: [
-			{
-				displayName: 'Database',
-				name: 'database',
-				type: 'options',
-				default: 'ip-geolocation',
-				options: [
-					{
-						name: 'IP ASN',
-						value: 'ip-asn',
-						description:
-							'Which autonomous system announces a network and who operates it. Rebuilt weekly.',
-					},
-					{
-						name: 'IP Geolocation',
-						value: 'ip-geolocation',
-						description:
-							'Where a network is: country, region, city, coordinates, time zone. Rebuilt weekly.',
-					},
-					{
-						name: 'IP Security',
-						value: 'ip-security',
-						description:
-							'Whether a network is a VPN, proxy, Tor node, hosting provider, relay, mobile or abuse source. Rebuilt daily.',
-					},
-				],
-				description: 'The database to download; the organization must be entitled to it',
-			},
+			databaseParameter,
 			...toolDescriptionProperties('database', {
 				'ip-asn':
 					'Download the licensed IP ASN database (which autonomous system announces each network and who operates it), checked against its checksum',
@@ -249,50 +306,8 @@ export class AbstractIpDatabase implements INodeType {
 				'ip-security':
 					'Download the licensed IP security database (which networks are VPNs, proxies, Tor nodes, hosting or abuse sources), checked against its checksum',
 			}),
-			{
-				displayName: 'Format',
-				name: 'format',
-				type: 'options',
-				default: 'mmdb',
-				options: [
-					{
-						name: 'CSV',
-						value: 'csv',
-						description: 'One header row, one row per network (quoted fields hold commas)',
-					},
-					{
-						name: 'MMDB',
-						value: 'mmdb',
-						description: 'MaxMind DB file for indexed lookups by IP address',
-					},
-				],
-			},
-			{
-				displayName: 'Output',
-				name: 'output',
-				type: 'options',
-				default: 'archive',
-				options: [
-					{
-						name: 'Archive',
-						value: 'archive',
-						description:
-							'The .tar.gz as the service ships it (database file, its .sha256, README.md), checked before output',
-					},
-					{
-						name: 'Database File',
-						value: 'databaseFile',
-						description:
-							"The .mmdb or .csv file taken out of the archive, its SHA-256 checked against the archive's .sha256 file",
-					},
-					{
-						name: 'Link',
-						value: 'link',
-						description:
-							'No download: a secret link (URL and expiry). Anyone holding it can download the database: keep it out of logs.',
-					},
-				],
-			},
+			formatParameter,
+			outputParameter,
 			outputFieldParameter('archive or database file', {
 				displayOptions: { hide: { output: ['link'] } },
 			}),

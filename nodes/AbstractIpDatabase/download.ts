@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { requestIn } from '../../credentials/shared/requestForms';
+import type { FormRequest } from '../../credentials/shared/requestForms';
 import { readableFrom } from '../shared/binary/streams';
 import type { DownloadResponse, ServiceClient } from '../shared/engine/types';
 import {
@@ -19,8 +19,6 @@ import {
  * read through and checked on the way. The link is a credential and is kept out of every message.
  */
 
-export const DOWNLOAD_PATH = '/v1/database/download/';
-
 export interface DownloadLink {
 	url: string;
 	/** Seconds the link stays valid, when the service said (the JSON form). */
@@ -28,20 +26,17 @@ export interface DownloadLink {
 }
 
 /**
- * Asks for the JSON form and accepts the redirect too: the endpoint may answer a 302 whose
- * Location is the link, and documents a JSON body (`url`, `expires_in`) for `response=json`.
+ * Sends the node's request for the link (the JSON form asked for) and accepts the redirect too:
+ * the endpoint may answer a 302 whose Location is the link, and documents a JSON body (`url`,
+ * `expires_in`) for `response=json`.
  */
 export async function requestLink(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	client: ServiceClient,
-	database: string,
-	format: string,
+	request: FormRequest,
 ): Promise<DownloadLink> {
-	const response = await client.request({
-		...requestIn('getKeyInQuery', DOWNLOAD_PATH, { database, format, response: 'json' }),
-		acceptStatus: [302],
-	});
+	const response = await client.request({ ...request, acceptStatus: [302] });
 	let url: unknown;
 	let expiresIn: unknown;
 	if (response.statusCode === 302) {

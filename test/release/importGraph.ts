@@ -34,19 +34,39 @@ export function packageSources(root: string): Sources {
 	return sources;
 }
 
-/** Every import of one source file by another (relative specifiers; packages are not ours). */
-export function importEdges(sources: Sources): Edge[] {
-	const edges: Edge[] = [];
+/**
+ * Each relative import (and triple-slash reference) of each file, with the source file it names
+ * when it names one: TypeScript takes `./a`, `./a.ts`, `./a/index` and also `./a.js` for a.ts.
+ */
+function relativeImports(sources: Sources): Array<Edge | { from: string; unresolved: string }> {
+	const found: Array<Edge | { from: string; unresolved: string }> = [];
 	for (const [from, text] of sources) {
-		const { importedFiles } = ts.preProcessFile(text, true, true);
-		for (const { fileName: specifier } of importedFiles) {
+		const { importedFiles, referencedFiles } = ts.preProcessFile(text, true, true);
+		for (const { fileName: specifier } of [...importedFiles, ...referencedFiles]) {
 			if (!specifier.startsWith('.')) continue;
 			const target = path.posix.join(path.posix.dirname(from), specifier);
-			const to = [target, `${target}.ts`, `${target}/index.ts`].find((file) => sources.has(file));
-			if (to !== undefined) edges.push({ from, to });
+			const candidates = [target, `${target}.ts`, `${target}/index.ts`];
+			if (/\.[cm]?js$/.test(target)) candidates.push(target.replace(/\.[cm]?js$/, '.ts'));
+			const to = candidates.find((file) => sources.has(file));
+			found.push(to !== undefined ? { from, to } : { from, unresolved: specifier });
 		}
 	}
-	return edges;
+	return found;
+}
+
+/** Every import of one source file by another (relative specifiers; packages are not ours). */
+export function importEdges(sources: Sources): Edge[] {
+	return relativeImports(sources).filter((found): found is Edge => 'to' in found);
+}
+
+/**
+ * The relative imports that name no source file of the package: an edge the checks cannot see,
+ * so that a way of writing an import they do not know fails instead of passing unseen.
+ */
+export function unresolvedImports(sources: Sources): string[] {
+	return relativeImports(sources)
+		.filter((found): found is { from: string; unresolved: string } => 'unresolved' in found)
+		.map(({ from, unresolved }) => `${from} imports ${unresolved}, which is no source file`);
 }
 
 /** The room a file belongs to: nodes/shared/<folder>, nodes/<Node>, credentials/shared or credentials. */

@@ -4,6 +4,7 @@ import {
 	packageSources,
 	roomCycles,
 	roomOf,
+	unresolvedImports,
 	upwardImports,
 	type Sources,
 } from './importGraph';
@@ -20,6 +21,10 @@ const sources = packageSources(ROOT);
 describe('imports between the rooms of the package', () => {
 	it('go down the layers only: each import up or sideways printed as file imports file, with the rule it breaks', () => {
 		expect(upwardImports(sources)).toEqual([]);
+	});
+
+	it('each name a source file of the package, so that no import escapes the checks', () => {
+		expect(unresolvedImports(sources)).toEqual([]);
 	});
 
 	it('form no cycle: each one printed as room → room → room, with the first import of each step', () => {
@@ -78,6 +83,30 @@ describe('the check itself', () => {
 			'credentials/Key.credentials.ts imports nodes/shared/engine/errors.ts: credentials imports nothing under nodes/',
 			'nodes/shared/engine/serviceClient.ts imports credentials/shared/urls.ts: nodes/shared/engine (layer 0) imports only rooms of the layers below it, and credentials/shared is of layer 0',
 			'nodes/shared/values/rules.ts imports nodes/shared/csv/row.ts: nodes/shared/values (layer 1) imports only rooms of the layers below it, and nodes/shared/csv is of layer 4',
+		]);
+	});
+
+	it('finds an upward import written with a .js extension or as a triple-slash reference, which TypeScript takes', () => {
+		const sources = scratch({
+			'nodes/shared/values/rules.ts': "import { cells } from '../csv/writer.js';\n",
+			'nodes/shared/values/more.ts': '/// <reference path="../csv/writer.ts" />\n',
+			'nodes/shared/csv/writer.ts': 'export const cells = 1;\n',
+		});
+		const rule =
+			'nodes/shared/values (layer 1) imports only rooms of the layers below it, and nodes/shared/csv is of layer 4';
+		expect(upwardImports(sources)).toEqual([
+			`nodes/shared/values/more.ts imports nodes/shared/csv/writer.ts: ${rule}`,
+			`nodes/shared/values/rules.ts imports nodes/shared/csv/writer.ts: ${rule}`,
+		]);
+		expect(unresolvedImports(sources)).toEqual([]);
+	});
+
+	it('names a relative import that reaches no source file', () => {
+		const sources = scratch({
+			'nodes/shared/values/rules.ts': "import { cells } from '../csv/gone';\n",
+		});
+		expect(unresolvedImports(sources)).toEqual([
+			'nodes/shared/values/rules.ts imports ../csv/gone, which is no source file',
 		]);
 	});
 

@@ -177,7 +177,8 @@ async function* unitsOf<Prepared>({
 /**
  * The error that stops a run (default On Error), its description extended with what the run had
  * already been answered and what of that was charged (messages.ts's discardedText): n8n keeps no
- * output of a node that stops on an error, so those answers are lost, and the error says so.
+ * output of a node that stops on an error, so those answers reach no output (what was paid stays
+ * kept for a Retry of the execution, which the description also says).
  */
 function withCost<Prepared>(
 	{ deliveries, ledger, keptAnswers }: Run<Prepared>,
