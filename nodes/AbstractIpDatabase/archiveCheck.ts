@@ -8,7 +8,7 @@ import { readTar, TarError } from './tarReader';
  * of a complete, matching archive is an ArchiveError: a broken file must never reach storage.
  */
 
-export type ArchiveProblem = 'transfer' | 'gzip' | 'tar' | 'content' | 'checksum';
+export type ArchiveProblem = 'transfer' | 'gzip' | 'tar' | 'content' | 'checksum' | 'size';
 
 export class ArchiveError extends Error {
 	constructor(
@@ -26,6 +26,28 @@ export interface ArchiveFacts {
 	/** SHA-256 of the database file, equal to the one its `.sha256` file states. */
 	sha256: string;
 }
+
+/**
+ * No database unpacks to more than this many times its archive: the catalog's are 2x (MMDB) to
+ * about 17x (the security CSV); gzip can reach 1,032x, which only a crafted file (a gzip bomb)
+ * does. Below UNPACKED_FLOOR nothing is refused, so a small archive's tar padding has room.
+ */
+export const UNPACKED_PER_ARCHIVE_BYTE = 64;
+export const UNPACKED_FLOOR = 64 * 1024 * 1024;
+
+/** The most an archive of `archiveBytes` (or, its length unknown, the bytes read so far) may unpack to. */
+export const unpackedLimit = (archiveBytes: number) =>
+	Math.max(UNPACKED_FLOOR, UNPACKED_PER_ARCHIVE_BYTE * archiveBytes);
+
+function tooLarge(what: string, bytes: number, archiveBytes: number): ArchiveError {
+	return new ArchiveError(
+		'size',
+		`${what} to ${mebibytes(bytes)}, more than ${UNPACKED_PER_ARCHIVE_BYTE} times the archive's ${mebibytes(archiveBytes)} ` +
+			`(at most ${mebibytes(unpackedLimit(archiveBytes))}): no database compresses that well, so it is refused (a gzip bomb?)`,
+	);
+}
+
+const mebibytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 /** The bytes of a download, counted: a transfer that ends early or fails is an ArchiveError. */
 export async function* countedTransfer(
@@ -109,15 +131,24 @@ export async function* readAhead(
 	if (failure !== undefined) throw failure;
 }
 
-/** Decompresses a gzip stream; the web DecompressionStream checks the CRC and the length. */
-export async function* gunzip(compressed: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+/**
+ * Decompresses a gzip stream; the web DecompressionStream checks the CRC and the length. What it
+ * unpacks to is bounded by unpackedLimit of the archive's stated length (`archiveBytes`) or of
+ * the bytes fed in so far, whichever is more: a gzip bomb stops at the bound, not at its end.
+ */
+export async function* gunzip(
+	compressed: AsyncIterable<Uint8Array>,
+	archiveBytes = 0,
+): AsyncGenerator<Uint8Array> {
 	const stream = new DecompressionStream('gzip');
 	const writer = stream.writable.getWriter();
 	const reader = stream.readable.getReader();
 	// The source's own failure (a broken transfer) is kept apart from the decompressor's.
 	let sourceError: unknown;
+	let fedBytes = 0;
+	let unpackedBytes = 0;
+	const source = compressed[Symbol.asyncIterator]();
 	const sourceWritten = (async () => {
-		const source = compressed[Symbol.asyncIterator]();
 		for (;;) {
 			let next: IteratorResult<Uint8Array>;
 			try {
@@ -128,6 +159,7 @@ export async function* gunzip(compressed: AsyncIterable<Uint8Array>): AsyncGener
 				return;
 			}
 			if (next.done) break;
+			fedBytes += next.value.length;
 			try {
 				await writer.write(next.value as Uint8Array<ArrayBuffer>);
 			} catch {
@@ -151,13 +183,21 @@ export async function* gunzip(compressed: AsyncIterable<Uint8Array>): AsyncGener
 				);
 			}
 			if (step.value.done) break;
+			unpackedBytes += step.value.value.length;
+			const archive = Math.max(archiveBytes, fedBytes);
+			if (unpackedBytes > unpackedLimit(archive))
+				throw tooLarge('it unpacks', unpackedBytes, archive);
 			yield step.value.value;
 		}
 		finished = true;
 	} finally {
-		// A consumer that stops early (an error further on) stops the download too.
-		if (!finished) await reader.cancel().catch(() => undefined);
-		await sourceWritten;
+		// A consumer that stops early (an error further on) stops the download too. The write in
+		// progress is not waited for: a decompressor cancelled while its output was full never
+		// finishes it (a bomb refused at its first member would hang here).
+		if (!finished) {
+			await reader.cancel().catch(() => undefined);
+			await Promise.resolve(source.return?.()).catch(() => undefined);
+		} else await sourceWritten;
 	}
 	if (sourceError !== undefined) throw sourceError;
 }
@@ -171,6 +211,7 @@ export async function* databaseFileOf(
 	tar: AsyncIterable<Uint8Array>,
 	extension: string,
 	seen: { name?: string } = {},
+	archiveBytes = 0,
 ): AsyncGenerator<Uint8Array, ArchiveFacts> {
 	let database: { name: string; size: number; hash: ReturnType<typeof createHash> } | undefined;
 	const checksumFiles = new Map<string, string>();
@@ -189,6 +230,15 @@ export async function* databaseFileOf(
 							`it holds more than one .${extension} file (${database.name}, ${event.name})`,
 						);
 					}
+					// Refused at its header, before a byte of it is handed on.
+					if (event.size === 0)
+						throw new ArchiveError('content', `its database file ${event.name} is empty`);
+					if (archiveBytes > 0 && event.size > unpackedLimit(archiveBytes))
+						throw tooLarge(
+							`its database file ${event.name} states it unpacks`,
+							event.size,
+							archiveBytes,
+						);
 					database = { name: event.name, size: event.size, hash: createHash('sha256') };
 					seen.name = baseName(event.name);
 					role = 'database';
@@ -258,7 +308,8 @@ async function settle<T>(promise: Promise<T>): Promise<{ value: T } | { error: u
 	);
 }
 
-const baseName = (path: string) => path.replace(/^.*\//, '');
+/** A member's name without its folders, whichever separator the archive's maker used. */
+const baseName = (path: string) => path.replace(/^.*[/\\]/, '');
 
 function describe(error: unknown): string {
 	const message = (error as Error)?.message ?? String(error);

@@ -138,7 +138,14 @@ export async function storeArchive(
 		new ByteLengthQueuingStrategy({ highWaterMark: AHEAD_BYTES }),
 	);
 	const checkQueueWriter = checkQueue.writable.getWriter();
-	const checking = finish(databaseFileOf(gunzip(chunksOf(checkQueue.readable)), target.format));
+	const checking = finish(
+		databaseFileOf(
+			gunzip(chunksOf(checkQueue.readable), expectedBytes),
+			target.format,
+			{},
+			expectedBytes,
+		),
+	);
 	checking.catch(ignore);
 	let facts: ArchiveFacts | undefined;
 
@@ -146,15 +153,14 @@ export async function storeArchive(
 		let held: Uint8Array | undefined;
 		try {
 			for await (const chunk of countedTransfer(body, expectedBytes, counter)) {
-				// The check may lag by up to AHEAD_BYTES; beyond that the download waits for it.
-				await Promise.race([checkQueueWriter.ready, checking]);
+				// The check may lag by up to AHEAD_BYTES; beyond that the download waits for it. A
+				// queue the check stopped reading fails: the check's own error says why.
+				await Promise.race([checkQueueWriter.ready.catch(() => checking), checking]);
 				checkQueueWriter.write(chunk).catch(ignore);
 				if (held) yield held;
 				held = chunk;
 			}
-			const closed = checkQueueWriter.close();
-			closed.catch(ignore);
-			await Promise.race([closed, checking]);
+			await Promise.race([checkQueueWriter.close().catch(() => checking), checking]);
 			facts = await checking;
 		} finally {
 			// Stopped early (a failed check, a failed store): stop the check and the download too.
@@ -184,9 +190,13 @@ export async function storeDatabaseFile(
 	const { body, expectedBytes } = bodyOf(download);
 	const seen: { name?: string } = {};
 	const walk = databaseFileOf(
-		gunzip(readAhead(countedTransfer(body, expectedBytes, { bytes: 0 }), AHEAD_BYTES)),
+		gunzip(
+			readAhead(countedTransfer(body, expectedBytes, { bytes: 0 }), AHEAD_BYTES),
+			expectedBytes,
+		),
 		target.format,
 		seen,
+		expectedBytes,
 	);
 	// Read up to the database file's first bytes before storing anything: that gives its name, and
 	// a download that is not a gzip'd tar at all fails here, before a byte is stored.
