@@ -23,7 +23,7 @@ import {
  * Database Download node in a real n8n 2.41.1 (`n8n execute`, filesystem binary mode) inside n8n
  * Cloud's Pro-1 memory, against the shell pipeline a user would write instead, in the same memory
  * cgroup, from the same server, in the same process tree: the full geolocation CSV archive
- * (bench/downloadData.ts) served by the sandbox behind the contract's redirect.
+ * (bench/downloadData.ts) served by the sandbox behind the download endpoint's redirect (a 302 to the link).
  *
  *  - Database File output against `curl -sSfL URL | tee >(sha256sum) | tar xzO FILE | tee FILE | sha256sum`
  *  - Archive output against `curl -sSfL URL | tee ARCHIVE | tar xzO FILE | sha256sum`

@@ -30,6 +30,7 @@ async function main() {
 	for (const name of [
 		'media',
 		'database',
+		'archiveFuzz',
 		'csv',
 		'csvResultFile',
 		'companyLeads',

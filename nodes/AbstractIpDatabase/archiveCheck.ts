@@ -1,9 +1,10 @@
 import { createHash } from 'crypto';
 
+import { GzipInflater, InflateError } from './inflate';
 import { readTar, TarError } from './tarReader';
 
 /**
- * Reads a database archive through (the database file, its `.sha256` file, a README): gunzip with the web DecompressionStream,
+ * Reads a database archive through (the database file, its `.sha256` file, a README): gunzip (inflate.ts),
  * the tar members, the SHA-256 of the database file against its `.sha256` file. Anything short
  * of a complete, matching archive is an ArchiveError: a broken file must never reach storage.
  */
@@ -132,74 +133,49 @@ export async function* readAhead(
 }
 
 /**
- * Decompresses a gzip stream; the web DecompressionStream checks the CRC and the length. What it
- * unpacks to is bounded by unpackedLimit of the archive's stated length (`archiveBytes`) or of
- * the bytes fed in so far, whichever is more: a gzip bomb stops at the bound, not at its end.
+ * Decompresses a gzip stream (inflate.ts: the CRC and the length are checked) into views of one
+ * reused buffer: each is valid until the next is asked for, so a consumer that keeps bytes
+ * copies them. What it unpacks to is bounded by unpackedLimit of the archive's stated length
+ * (`archiveBytes`) or of the bytes fed in so far, whichever is more: a gzip bomb stops at the
+ * bound, not at its end. `checkCrc` false leaves out the gzip CRC-32 (see GzipInflater).
  */
 export async function* gunzip(
 	compressed: AsyncIterable<Uint8Array>,
 	archiveBytes = 0,
+	checkCrc = true,
 ): AsyncGenerator<Uint8Array> {
-	const stream = new DecompressionStream('gzip');
-	const writer = stream.writable.getWriter();
-	const reader = stream.readable.getReader();
-	// The source's own failure (a broken transfer) is kept apart from the decompressor's.
-	let sourceError: unknown;
-	let fedBytes = 0;
+	const inflater = new GzipInflater(checkCrc);
 	let unpackedBytes = 0;
-	const source = compressed[Symbol.asyncIterator]();
-	const sourceWritten = (async () => {
+	function* decoded(): Generator<Uint8Array> {
 		for (;;) {
-			let next: IteratorResult<Uint8Array>;
+			let view: Uint8Array | undefined;
+			let failure: unknown;
 			try {
-				next = await source.next();
+				view = inflater.pull();
 			} catch (error) {
-				sourceError = error;
-				await writer.abort(error).catch(() => undefined);
-				return;
+				failure = error;
 			}
-			if (next.done) break;
-			fedBytes += next.value.length;
-			try {
-				await writer.write(next.value as Uint8Array<ArrayBuffer>);
-			} catch {
-				// The decompressor failed or was cancelled: the reader reports why; stop the source.
-				await Promise.resolve(source.return?.()).catch(() => undefined);
-				return;
-			}
-		}
-		await writer.close().catch(() => undefined);
-	})();
-	let finished = false;
-	try {
-		for (;;) {
-			const step = await settle(reader.read());
-			if ('error' in step) {
-				await sourceWritten;
-				if (sourceError !== undefined) throw sourceError;
+			if (failure instanceof InflateError)
 				throw new ArchiveError(
 					'gzip',
-					`its gzip data is broken, or it is not a gzip file (${describe(step.error)})`,
+					`its gzip data is broken, or it is not a gzip file (${failure.message})`,
 				);
-			}
-			if (step.value.done) break;
-			unpackedBytes += step.value.value.length;
-			const archive = Math.max(archiveBytes, fedBytes);
+			if (failure !== undefined) throw failure;
+			if (view === undefined) return;
+			unpackedBytes += view.length;
+			const archive = Math.max(archiveBytes, inflater.fed);
 			if (unpackedBytes > unpackedLimit(archive))
 				throw tooLarge('it unpacks', unpackedBytes, archive);
-			yield step.value.value;
+			yield view;
 		}
-		finished = true;
-	} finally {
-		// A consumer that stops early (an error further on) stops the download too. The write in
-		// progress is not waited for: a decompressor cancelled while its output was full never
-		// finishes it (a bomb refused at its first member would hang here).
-		if (!finished) {
-			await reader.cancel().catch(() => undefined);
-			await Promise.resolve(source.return?.()).catch(() => undefined);
-		} else await sourceWritten;
 	}
-	if (sourceError !== undefined) throw sourceError;
+	// A consumer that stops early (an error further on) stops the download too: for-await ends it.
+	for await (const chunk of compressed) {
+		inflater.push(chunk);
+		yield* decoded();
+	}
+	inflater.finish();
+	yield* decoded();
 }
 
 /**
@@ -298,14 +274,6 @@ export async function* databaseFileOf(
 		databaseFileSize: database.size,
 		sha256: actual,
 	};
-}
-
-/** A promise's outcome as a value, so a failed read is handled where it happens. */
-async function settle<T>(promise: Promise<T>): Promise<{ value: T } | { error: unknown }> {
-	return await promise.then(
-		(value) => ({ value }),
-		(error: unknown) => ({ error }),
-	);
 }
 
 /** A member's name without its folders, whichever separator the archive's maker used. */

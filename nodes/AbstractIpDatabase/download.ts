@@ -193,6 +193,9 @@ export async function storeDatabaseFile(
 		gunzip(
 			readAhead(countedTransfer(body, expectedBytes, { bytes: 0 }), AHEAD_BYTES),
 			expectedBytes,
+			// Every byte this output keeps is the database file's, held to its SHA-256: the gzip
+			// CRC-32 would check them again, slower. The archive output keeps them all: it checks both.
+			false,
 		),
 		target.format,
 		seen,
@@ -204,29 +207,37 @@ export async function storeDatabaseFile(
 	let facts: ArchiveFacts | undefined = first.done ? first.value : undefined;
 
 	async function* verifiedDatabaseFile(): AsyncGenerator<Uint8Array> {
-		// gunzip gives 16 KiB pieces; the store gets them joined into larger writes.
-		let batch: Uint8Array[] = first.done ? [] : [first.value];
-		let batchBytes = batch[0]?.length ?? 0;
-		let held: Uint8Array | undefined;
+		// The checked pieces are views of gunzip's reused buffer: each is copied into the store's
+		// next write (a fresh buffer: n8n may keep what it is handed) before the next is asked for.
+		let write = Buffer.allocUnsafe(WRITE_BYTES);
+		let filled = 0;
+		let held: Buffer | undefined;
+		let piece: Uint8Array | undefined = first.done ? undefined : first.value;
 		try {
-			while (!facts) {
+			for (;;) {
+				for (let at = 0; piece && at < piece.length; ) {
+					const count = Math.min(piece.length - at, WRITE_BYTES - filled);
+					write.set(piece.subarray(at, at + count), filled);
+					filled += count;
+					at += count;
+					if (filled === WRITE_BYTES) {
+						if (held) yield held;
+						held = write;
+						write = Buffer.allocUnsafe(WRITE_BYTES);
+						filled = 0;
+					}
+				}
+				if (facts) break;
 				const step = await walk.next();
 				if (step.done) facts = step.value;
-				else {
-					batch.push(step.value);
-					batchBytes += step.value.length;
-				}
-				if (batchBytes >= WRITE_BYTES || (facts && batchBytes > 0)) {
-					if (held) yield held;
-					held = Buffer.concat(batch);
-					batch = [];
-					batchBytes = 0;
-				}
+				piece = step.done ? undefined : step.value;
 			}
 		} finally {
 			if (!facts) await walk.return(undefined as never).catch(ignore);
 		}
+		// The last bytes go only now that the whole archive is read and its checksum matched.
 		if (held) yield held;
+		if (filled > 0) yield write.subarray(0, filled);
 	}
 
 	const binary = await ctx.helpers.prepareBinaryData(

@@ -1,5 +1,5 @@
 import { createHash } from 'crypto';
-import { gzipSync } from 'zlib';
+import { constants, gzipSync } from 'zlib';
 
 import fc from 'fast-check';
 
@@ -21,6 +21,8 @@ import { TAR_END, tarEntry } from '../sandbox/ipDatabases/tarWriter';
  *   in chunks of any size. The check returns facts exactly when the archive is sound (one
  *   database file, not empty, its checksum matching), else an ArchiveError; with facts, the
  *   bytes it handed on are the database file's and its name has no folder in it.
+ * - gunzip alone: any bytes through any gzip zlib writes (every level, strategy and window, one
+ *   member or two) come out the same, whatever the chunks.
  * - a damaged archive: a sound one with bytes flipped, cut, inserted or repeated. The check ends
  *   in an ArchiveError, or in the original's facts and bytes (damage gzip itself ignores, such as
  *   its header's time): never another file, never another error, never a hang.
@@ -36,7 +38,11 @@ export interface Outcome {
 }
 
 /** The check as the node runs it, fed `bytes` cut at `cuts`. */
-export async function checkArchive(bytes: Uint8Array, cuts: number[] = []): Promise<Outcome> {
+export async function checkArchive(
+	bytes: Uint8Array,
+	cuts: number[] = [],
+	checkCrc = true,
+): Promise<Outcome> {
 	const chunks = async function* () {
 		let at = 0;
 		for (const cut of [...cuts].sort((a, b) => a - b)) {
@@ -47,7 +53,7 @@ export async function checkArchive(bytes: Uint8Array, cuts: number[] = []): Prom
 		yield bytes.subarray(at);
 	};
 	const handed: Buffer[] = [];
-	const walk = databaseFileOf(gunzip(chunks(), bytes.length), 'mmdb', {}, bytes.length);
+	const walk = databaseFileOf(gunzip(chunks(), bytes.length, checkCrc), 'mmdb', {}, bytes.length);
 	try {
 		for (;;) {
 			const step = await walk.next();
@@ -177,7 +183,9 @@ const damagedArchiveProperty = fc.asyncProperty(
 	fc.uint8Array({ minLength: 1, maxLength: 20_000 }),
 	fc.array(damage, { minLength: 1, maxLength: 3 }),
 	fc.array(fc.nat(30_000), { maxLength: 6 }),
-	async (data, changes, cuts) => {
+	// Without the gzip CRC-32, as the Database File output reads: the SHA-256 alone guards it.
+	fc.boolean(),
+	async (data, changes, cuts, checkCrc) => {
 		const name = 'svc-ip-geolocation.mmdb';
 		const sound = gzipSync(
 			tarOf([
@@ -187,7 +195,7 @@ const damagedArchiveProperty = fc.asyncProperty(
 			]),
 		);
 		const bytes = changes.reduce<Buffer>((archive, change) => damaged(archive, change), sound);
-		const outcome = await checkArchive(bytes, cuts);
+		const outcome = await checkArchive(bytes, cuts, checkCrc);
 		if (outcome.error !== undefined) {
 			if (!(outcome.error instanceof ArchiveError))
 				throw new Error(`not an ArchiveError: ${String(outcome.error)}`);
@@ -198,7 +206,72 @@ const damagedArchiveProperty = fc.asyncProperty(
 	},
 );
 
-export const PROPERTY_NAMES = ['anyArchive', 'damagedArchive'] as const;
+/** Bytes of any kind: random (stored blocks), text with repeats, runs; up to 3 MiB (past the window's slides). */
+const content = fc.oneof(
+	fc.uint8Array({ maxLength: 70_000 }),
+	fc
+		.record({
+			words: fc.array(fc.string({ minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 40 }),
+			seed: fc.nat(),
+			length: fc.integer({ min: 1, max: 3 * 1024 * 1024 }),
+		})
+		.map(({ words, seed, length }) => {
+			const parts: string[] = [];
+			let total = 0;
+			for (let at = seed; total < length; at = (at * 1103515245 + 12345) >>> 0) {
+				const word = words[at % words.length];
+				parts.push(word, at % 7 === 0 ? '\n' : ',');
+				total += word.length + 1;
+			}
+			return Buffer.from(parts.join('')).subarray(0, length);
+		}),
+	fc
+		.record({ byte: fc.nat(255), length: fc.nat(2_000_000) })
+		.map(({ byte, length }) => Buffer.alloc(length, byte)),
+);
+
+const gzipOptions = fc.record({
+	level: fc.integer({ min: 0, max: 9 }),
+	memLevel: fc.integer({ min: 1, max: 9 }),
+	windowBits: fc.integer({ min: 9, max: 15 }),
+	strategy: fc.constantFrom(
+		constants.Z_DEFAULT_STRATEGY,
+		constants.Z_FILTERED,
+		constants.Z_HUFFMAN_ONLY,
+		constants.Z_RLE,
+		constants.Z_FIXED,
+	),
+});
+
+/** gunzip alone against zlib's: the same bytes out of any gzip zlib writes, in one member or two, in any chunks. */
+const gunzipProperty = fc.asyncProperty(
+	content,
+	gzipOptions,
+	fc.boolean(),
+	fc.array(fc.nat(4_000_000), { maxLength: 8 }),
+	async (data, options, twoMembers, cuts) => {
+		const half = twoMembers ? Math.floor(data.length / 2) : data.length;
+		const bytes = Buffer.concat([
+			gzipSync(data.subarray(0, half), options),
+			...(twoMembers ? [gzipSync(data.subarray(half), options)] : []),
+		]);
+		const chunks = async function* () {
+			let at = 0;
+			for (const cut of [...cuts].sort((a, b) => a - b)) {
+				if (cut <= at || cut >= bytes.length) continue;
+				yield bytes.subarray(at, cut);
+				at = cut;
+			}
+			yield bytes.subarray(at);
+		};
+		const out: Buffer[] = [];
+		for await (const view of gunzip(chunks(), bytes.length)) out.push(Buffer.from(view));
+		if (!Buffer.concat(out).equals(Buffer.from(data)))
+			throw new Error(`other bytes out (${Buffer.concat(out).length} of ${data.length})`);
+	},
+);
+
+export const PROPERTY_NAMES = ['anyArchive', 'damagedArchive', 'gunzip'] as const;
 
 /** One property's run with fast-check's parameters: inputs tried, and a failure's report (its counterexample, shrunk). */
 export async function checkProperty(
@@ -208,7 +281,9 @@ export async function checkProperty(
 	const details =
 		name === 'anyArchive'
 			? await fc.check(anyArchiveProperty, parameters)
-			: await fc.check(damagedArchiveProperty, parameters);
+			: name === 'damagedArchive'
+				? await fc.check(damagedArchiveProperty, parameters)
+				: await fc.check(gunzipProperty, parameters);
 	return {
 		numRuns: details.numRuns,
 		failure: details.failed
