@@ -37,23 +37,30 @@ export interface Outcome {
 	handed: Buffer;
 }
 
+/** `bytes` as a download delivers them, cut at `cuts`. */
+async function* chunked(bytes: Uint8Array, cuts: number[]): AsyncGenerator<Uint8Array> {
+	let at = 0;
+	for (const cut of [...cuts].sort((a, b) => a - b)) {
+		if (cut <= at || cut >= bytes.length) continue;
+		yield bytes.subarray(at, cut);
+		at = cut;
+	}
+	yield bytes.subarray(at);
+}
+
 /** The check as the node runs it, fed `bytes` cut at `cuts`. */
 export async function checkArchive(
 	bytes: Uint8Array,
 	cuts: number[] = [],
 	checkCrc = true,
 ): Promise<Outcome> {
-	const chunks = async function* () {
-		let at = 0;
-		for (const cut of [...cuts].sort((a, b) => a - b)) {
-			if (cut <= at || cut >= bytes.length) continue;
-			yield bytes.subarray(at, cut);
-			at = cut;
-		}
-		yield bytes.subarray(at);
-	};
 	const handed: Buffer[] = [];
-	const walk = databaseFileOf(gunzip(chunks(), bytes.length, checkCrc), 'mmdb', {}, bytes.length);
+	const walk = databaseFileOf(
+		gunzip(chunked(bytes, cuts), bytes.length, checkCrc),
+		'mmdb',
+		{},
+		bytes.length,
+	);
 	try {
 		for (;;) {
 			const step = await walk.next();
@@ -255,17 +262,9 @@ const gunzipProperty = fc.asyncProperty(
 			gzipSync(data.subarray(0, half), options),
 			...(twoMembers ? [gzipSync(data.subarray(half), options)] : []),
 		]);
-		const chunks = async function* () {
-			let at = 0;
-			for (const cut of [...cuts].sort((a, b) => a - b)) {
-				if (cut <= at || cut >= bytes.length) continue;
-				yield bytes.subarray(at, cut);
-				at = cut;
-			}
-			yield bytes.subarray(at);
-		};
 		const out: Buffer[] = [];
-		for await (const view of gunzip(chunks(), bytes.length)) out.push(Buffer.from(view));
+		for await (const view of gunzip(chunked(bytes, cuts), bytes.length))
+			out.push(Buffer.from(view));
 		if (!Buffer.concat(out).equals(Buffer.from(data)))
 			throw new Error(`other bytes out (${Buffer.concat(out).length} of ${data.length})`);
 	},

@@ -2,36 +2,15 @@ import { execFile } from 'child_process';
 import path from 'path';
 import { promisify } from 'util';
 
-import { runNode } from '../harness/run';
-import { sandboxCredential } from '../harness/sandboxCredentials';
 import { craftedArchive, databaseMembers } from '../sandbox/ipDatabases/craftedArchives';
-import { startSandbox, type Sandbox } from '../sandbox/server';
-import { databaseControls, type DatabaseControls } from '../sandbox/services/database';
-import { visibleText } from './ipDatabaseHelpers';
+import { downloadSandbox, visibleText } from './ipDatabaseHelpers';
 
 /**
  * Archives no service builds, served in place of the build: what the download's check tidies
  * (a member's folders, whichever separator) and what it refuses before n8n holds the bytes (an
  * empty database file, a gzip bomb). The bombs run in a child process with a 256 MiB heap.
  */
-let sandbox: Sandbox;
-let db: DatabaseControls;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-	db = databaseControls(sandbox);
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => {
-	sandbox.reset();
-	db.reset();
-});
-
-const download = (output: string) =>
-	runNode({
-		type: 'abstractIpDatabase',
-		parameters: { database: 'ip-geolocation', format: 'mmdb', output },
-		credential: sandboxCredential(sandbox, 'api'),
-	});
+const { sandbox, db, download } = downloadSandbox();
 
 const README = { name: 'README.md', data: Buffer.from('# crafted\n') };
 const MMDB = Buffer.from('bytes that stand for an MMDB file');
@@ -44,7 +23,7 @@ describe('IP database download: hostile archives', () => {
 	])(
 		'a database file named with folders (%s) comes out under its base name',
 		async (_separator, name) => {
-			db.serve(craftedArchive([README, ...databaseMembers(name, MMDB)]));
+			db().serve(craftedArchive([README, ...databaseMembers(name, MMDB)]));
 			const file = await download('databaseFile');
 			expect(file.error).toBeUndefined();
 			expect(file.items[0].binary?.data.fileName).toBe('evil.mmdb');
@@ -58,7 +37,7 @@ describe('IP database download: hostile archives', () => {
 	it.each(['archive', 'databaseFile'])(
 		'an empty database file is refused though its checksum matches (%s output)',
 		async (output) => {
-			db.serve(
+			db().serve(
 				craftedArchive([README, ...databaseMembers('svc-ip-geolocation.mmdb', Buffer.alloc(0))]),
 			);
 			const { items, error } = await download(output);
@@ -72,7 +51,7 @@ describe('IP database download: hostile archives', () => {
 
 	it('zeros after the end of the archive beyond the bound are refused, not walked to the end', async () => {
 		const small = databaseMembers('svc-ip-geolocation.mmdb', MMDB);
-		db.serve(
+		db().serve(
 			craftedArchive([README, ...small], 'ip-geolocation', 'mmdb', Buffer.alloc(80 * 1024 * 1024)),
 		);
 		const { items, error } = await download('databaseFile');
@@ -85,8 +64,8 @@ describe('IP database download: hostile archives', () => {
 });
 
 function expectNoSecret(text: string) {
-	expect(text).not.toContain(sandbox.keys.api);
-	for (const link of db.links()) expect(text).not.toContain(link);
+	expect(text).not.toContain(sandbox().keys.api);
+	for (const link of db().links()) expect(text).not.toContain(link);
 }
 
 /** The bomb's child: the node against a 1 GiB bomb, with the heap n8n Cloud's small plans leave. */
