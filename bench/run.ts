@@ -31,6 +31,7 @@ async function main() {
 		'media',
 		'database',
 		'archiveFuzz',
+		'gunzip',
 		'csv',
 		'csvResultFile',
 		'companyLeads',
