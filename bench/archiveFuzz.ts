@@ -1,8 +1,8 @@
-import { checkProperty, PROPERTY_NAMES } from '../test/nodes/ipDatabaseFuzz';
+import { checkProperty, PROPERTY_NAMES } from '../test/fuzz/archiveCampaigns';
 
 /**
  * The archive check's fuzz campaign (`node .out/bench/archiveFuzz.js`, after `npm run
- * build:tools`): the properties `npm test` runs seeded (test/nodes/ipDatabaseFuzz.ts), run for
+ * build:tools`): the properties `npm test` runs seeded (test/fuzz/archiveCampaigns.ts), run for
  * longer in rounds of 1,000 inputs, each round with a fresh seed. Printed: inputs tried and
  * defects found per property; a defect with its seed and shrunk input, which
  * `checkProperty(name, { seed, numRuns })` repeats. BENCH_FUZZ_RUNS inputs per archive property

@@ -1,4 +1,4 @@
-import { checkProperty, PROPERTY_NAMES } from './ipDatabaseFuzz';
+import { checkProperty, PROPERTY_NAMES } from './archiveCampaigns';
 
 /**
  * The archive check fuzzed, seeded so a failure repeats (bench/archiveFuzz.ts runs the same

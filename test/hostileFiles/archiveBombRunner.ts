@@ -1,6 +1,6 @@
 import { runNode } from '../harness/run';
 import { sandboxCredential } from '../harness/sandboxCredentials';
-import { gzipBomb } from '../sandbox/ipDatabases/craftedArchives';
+import { gzipBomb } from './craftedArchives';
 import { startSandbox } from '../sandbox/server';
 import { databaseControls } from '../sandbox/services/database';
 

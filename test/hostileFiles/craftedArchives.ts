@@ -1,10 +1,10 @@
 import { createHash } from 'crypto';
 import { createGzip, gzipSync } from 'zlib';
 
-import type { DatabaseArchive } from './archives';
-import { archiveFileName, buildEpoch, checksumLine } from './archives';
-import type { DatabaseId, FormatId } from './records';
-import { TAR_END, tarEntry, tarHeader, tarPadding } from './tarWriter';
+import type { DatabaseArchive } from '../sandbox/ipDatabases/archives';
+import { archiveFileName, buildEpoch, checksumLine } from '../sandbox/ipDatabases/archives';
+import type { DatabaseId, FormatId } from '../sandbox/ipDatabases/records';
+import { TAR_END, tarEntry, tarHeader, tarPadding } from '../sandbox/ipDatabases/tarWriter';
 
 /**
  * Archives no service builds, for the tests of what the download's check refuses: members of any

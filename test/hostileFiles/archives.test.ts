@@ -2,8 +2,8 @@ import { execFile } from 'child_process';
 import path from 'path';
 import { promisify } from 'util';
 
-import { craftedArchive, databaseMembers } from '../sandbox/ipDatabases/craftedArchives';
-import { downloadSandbox, visibleText } from './ipDatabaseHelpers';
+import { craftedArchive, databaseMembers } from './craftedArchives';
+import { downloadSandbox, visibleText } from '../nodes/ipDatabaseHelpers';
 
 /**
  * Archives no service builds, served in place of the build: what the download's check tidies
@@ -76,7 +76,7 @@ async function bombRun(where: string, output: string) {
 			'--max-old-space-size=256',
 			'-r',
 			path.join(__dirname, '../harness/register.js'),
-			path.join(__dirname, 'ipDatabaseBombChild.ts'),
+			path.join(__dirname, 'archiveBombRunner.ts'),
 			where,
 			output,
 		],
