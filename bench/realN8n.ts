@@ -1,5 +1,4 @@
-import { spawn } from 'child_process';
-import { openSync, closeSync, promises as fs, readFileSync, statSync } from 'fs';
+import { promises as fs, readFileSync, statSync } from 'fs';
 import { createRequire } from 'module';
 import path from 'path';
 
@@ -27,6 +26,15 @@ import {
 	type OutputMode,
 } from './realN8nWorkflows';
 import { DATABASE_ROWS, fullDatabase, LOG_LINES, logChunks, writeChunks } from './ipLookupLog';
+import {
+	cgroupValue,
+	executeMeasured,
+	memoryCgroup,
+	nodeItems,
+	nodeTimeInOutput,
+	oomKills,
+	range,
+} from './realN8nRuns';
 
 /**
  * `npm run bench:n8n`: memory and time of the package in a real n8n 2.41.1 (the e2e's runtime,
@@ -87,90 +95,6 @@ const result = (line: string) => {
 	results.push(line);
 	log(line);
 };
-
-/** What one `n8n execute` did: its exit, peak RSS, wall time, and what it printed (in a file). */
-interface CliRun {
-	code: number | null;
-	peak: number;
-	samples: number;
-	seconds: number;
-	stdoutBytes: number;
-	stdoutFile: string;
-}
-
-/** `n8n execute --id=<id> --rawOutput`, its stdout to a file (it can be hundreds of MB), its memory sampled. */
-async function executeMeasured(
-	prepared: Prepared,
-	env: NodeJS.ProcessEnv,
-	workflowId: string,
-	label: string,
-): Promise<CliRun> {
-	const stdoutFile = path.join(prepared.workFolder, `${label}.out`);
-	const fd = openSync(stdoutFile, 'w');
-	const started = Date.now();
-	const child = spawn(
-		prepared.runtime.node,
-		[prepared.runtime.n8nBin, 'execute', `--id=${workflowId}`, '--rawOutput'],
-		{
-			env,
-			cwd: env.N8N_USER_FOLDER,
-			stdio: ['ignore', fd, 'pipe'],
-		},
-	);
-	const stderr: string[] = [];
-	child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString('utf8')));
-	const sampler = new PeakSampler(child.pid!, 50);
-	const code = await new Promise<number | null>((resolve) => {
-		// The last samples are taken as the process ends: the kernel's peak mark holds the peak.
-		child.once('exit', (exitCode) => resolve(exitCode));
-	});
-	const { peak, samples } = sampler.stop();
-	closeSync(fd);
-	const stdoutBytes = statSync(stdoutFile).size;
-	if (code !== 0) {
-		const tail = `${readFileSync(stdoutFile, 'utf8').slice(-3000)}\n${stderr.join('')}`
-			.split('\n')
-			.filter((line) => /error|fail|message/i.test(line));
-		throw new Error(`n8n execute of ${label} exited with ${code}: ${tail.slice(0, 8).join(' | ')}`);
-	}
-	return { code, peak, samples, seconds: (Date.now() - started) / 1000, stdoutBytes, stdoutFile };
-}
-
-/**
- * A node's own executionTime (ms) in the run `n8n execute` printed, found in the bytes without
- * parsing them (the output of 50,000 items is too large for one string): the first
- * `"executionTime"` after the node's entry in runData.
- */
-function nodeTimeInOutput(file: string, nodeName: string): number | undefined {
-	const bytes = readFileSync(file);
-	const entry = bytes.indexOf(Buffer.from(`${JSON.stringify(nodeName)}: [`));
-	if (entry < 0) return undefined;
-	const at = bytes.indexOf(Buffer.from('"executionTime": '), entry);
-	if (at < 0) return undefined;
-	return Number(/^"executionTime": (\d+)/.exec(bytes.subarray(at, at + 40).toString('utf8'))?.[1]);
-}
-
-/** The items a node output in that run, counted by parsing it (only for outputs small enough). */
-function nodeItems(file: string, nodeName: string): Array<Record<string, unknown>> | undefined {
-	const text = readFileSync(file, 'utf8');
-	const start = text.search(/^\{\s*$\n^\s+"data": /m);
-	if (start < 0) return undefined;
-	const end = text.indexOf('\n}', start);
-	const run = JSON.parse(text.slice(start, end < 0 ? undefined : end + 2)) as {
-		data: {
-			resultData: {
-				runData: Record<
-					string,
-					Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> } }>
-				>;
-			};
-		};
-	};
-	return run.data.resultData.runData[nodeName]?.[0]?.data?.main?.[0]?.map((item) => item.json);
-}
-
-const range = (values: number[], format: (value: number) => string) =>
-	`median ${format(median(values))} (range ${format(Math.min(...values))} .. ${format(Math.max(...values))}, ${values.length} runs)`;
 
 /* ------------------------------ files in ~/.n8n-files ------------------------------ */
 
@@ -433,20 +357,6 @@ const hookPath = (file: 'real' | 'alike', format: string, count: number) =>
 /** Lines of the small log the big one's peak is set against. */
 const SMALL_LOG_LINES = 10;
 
-/** The memory cgroup (v1) this process runs in, if it has a limit: where its peak and OOM count are read. */
-function memoryCgroup(): string | undefined {
-	const line = readFileSync('/proc/self/cgroup', 'utf8')
-		.split('\n')
-		.find((entry) => /^\d+:memory:/.test(entry));
-	const folder = line && path.join('/sys/fs/cgroup/memory', line.split(':')[2]);
-	if (!folder) return undefined;
-	const limit = Number(readFileSync(path.join(folder, 'memory.limit_in_bytes'), 'utf8'));
-	return limit < 2 ** 50 ? folder : undefined;
-}
-
-const cgroupValue = (folder: string, file: string) =>
-	Number(readFileSync(path.join(folder, file), 'utf8').trim().split('\n')[0].replace(/^\D+/, ''));
-
 /** `n8n execute` of a log workflow, with the cgroup's peak reset before it and read after; an OOM kill named. */
 async function executeLog(
 	prepared: Prepared,
@@ -470,14 +380,6 @@ async function executeLog(
 			`${label}: ${killed ? `OOM-killed in the ${mib(Number(readFileSync(path.join(cgroup, 'memory.limit_in_bytes'), 'utf8')))} cgroup` : (error as Error).message}`,
 		);
 	}
-}
-
-/** OOM kills so far in the group (the kernel's oom_kill counter, where it has one). */
-function oomKills(cgroup: string): number {
-	const match = /oom_kill (\d+)/.exec(
-		readFileSync(path.join(cgroup, 'memory.oom_control'), 'utf8'),
-	);
-	return match ? Number(match[1]) : 0;
 }
 
 async function logLookup(

@@ -30,6 +30,8 @@ async function main() {
 	for (const name of [
 		'media',
 		'database',
+		'archiveFuzz',
+		'gunzip',
 		'csv',
 		'csvResultFile',
 		'companyLeads',

@@ -1,14 +1,15 @@
 import { createHash } from 'crypto';
 
+import { GzipInflater, InflateError } from './inflate';
 import { readTar, TarError } from './tarReader';
 
 /**
- * Reads a database archive through (the database file, its `.sha256` file, a README): gunzip with the web DecompressionStream,
+ * Reads a database archive through (the database file, its `.sha256` file, a README): gunzip (inflate.ts),
  * the tar members, the SHA-256 of the database file against its `.sha256` file. Anything short
  * of a complete, matching archive is an ArchiveError: a broken file must never reach storage.
  */
 
-export type ArchiveProblem = 'transfer' | 'gzip' | 'tar' | 'content' | 'checksum';
+export type ArchiveProblem = 'transfer' | 'gzip' | 'tar' | 'content' | 'checksum' | 'size';
 
 export class ArchiveError extends Error {
 	constructor(
@@ -26,6 +27,28 @@ export interface ArchiveFacts {
 	/** SHA-256 of the database file, equal to the one its `.sha256` file states. */
 	sha256: string;
 }
+
+/**
+ * No database unpacks to more than this many times its archive: the catalog's are 2x (MMDB) to
+ * about 17x (the security CSV); gzip can reach 1,032x, which only a crafted file (a gzip bomb)
+ * does. Below UNPACKED_FLOOR nothing is refused, so a small archive's tar padding has room.
+ */
+export const UNPACKED_PER_ARCHIVE_BYTE = 64;
+export const UNPACKED_FLOOR = 64 * 1024 * 1024;
+
+/** The most an archive of `archiveBytes` (or, its length unknown, the bytes read so far) may unpack to. */
+export const unpackedLimit = (archiveBytes: number) =>
+	Math.max(UNPACKED_FLOOR, UNPACKED_PER_ARCHIVE_BYTE * archiveBytes);
+
+function tooLarge(what: string, bytes: number, archiveBytes: number): ArchiveError {
+	return new ArchiveError(
+		'size',
+		`${what} to ${mebibytes(bytes)}, more than ${UNPACKED_PER_ARCHIVE_BYTE} times the archive's ${mebibytes(archiveBytes)} ` +
+			`(at most ${mebibytes(unpackedLimit(archiveBytes))}): no database compresses that well, so it is refused (a gzip bomb?)`,
+	);
+}
+
+const mebibytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 /** The bytes of a download, counted: a transfer that ends early or fails is an ArchiveError. */
 export async function* countedTransfer(
@@ -109,57 +132,50 @@ export async function* readAhead(
 	if (failure !== undefined) throw failure;
 }
 
-/** Decompresses a gzip stream; the web DecompressionStream checks the CRC and the length. */
-export async function* gunzip(compressed: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-	const stream = new DecompressionStream('gzip');
-	const writer = stream.writable.getWriter();
-	const reader = stream.readable.getReader();
-	// The source's own failure (a broken transfer) is kept apart from the decompressor's.
-	let sourceError: unknown;
-	const sourceWritten = (async () => {
-		const source = compressed[Symbol.asyncIterator]();
+/**
+ * Decompresses a gzip stream (inflate.ts: the CRC and the length are checked) into views of one
+ * reused buffer: each is valid until the next is asked for, so a consumer that keeps bytes
+ * copies them. What it unpacks to is bounded by unpackedLimit of the archive's stated length
+ * (`archiveBytes`) or of the bytes fed in so far, whichever is more: a gzip bomb stops at the
+ * bound, not at its end. `checkCrc` false leaves out the gzip CRC-32 (see GzipInflater).
+ */
+export async function* gunzip(
+	compressed: AsyncIterable<Uint8Array>,
+	archiveBytes = 0,
+	checkCrc = true,
+): AsyncGenerator<Uint8Array> {
+	const inflater = new GzipInflater(checkCrc);
+	let unpackedBytes = 0;
+	function* decoded(): Generator<Uint8Array> {
 		for (;;) {
-			let next: IteratorResult<Uint8Array>;
+			let view: Uint8Array | undefined;
+			let failure: unknown;
 			try {
-				next = await source.next();
+				view = inflater.pull();
 			} catch (error) {
-				sourceError = error;
-				await writer.abort(error).catch(() => undefined);
-				return;
+				failure = error;
 			}
-			if (next.done) break;
-			try {
-				await writer.write(next.value as Uint8Array<ArrayBuffer>);
-			} catch {
-				// The decompressor failed or was cancelled: the reader reports why; stop the source.
-				await Promise.resolve(source.return?.()).catch(() => undefined);
-				return;
-			}
-		}
-		await writer.close().catch(() => undefined);
-	})();
-	let finished = false;
-	try {
-		for (;;) {
-			const step = await settle(reader.read());
-			if ('error' in step) {
-				await sourceWritten;
-				if (sourceError !== undefined) throw sourceError;
+			if (failure instanceof InflateError)
 				throw new ArchiveError(
 					'gzip',
-					`its gzip data is broken, or it is not a gzip file (${describe(step.error)})`,
+					`its gzip data is broken, or it is not a gzip file (${failure.message})`,
 				);
-			}
-			if (step.value.done) break;
-			yield step.value.value;
+			if (failure !== undefined) throw failure;
+			if (view === undefined) return;
+			unpackedBytes += view.length;
+			const archive = Math.max(archiveBytes, inflater.fed);
+			if (unpackedBytes > unpackedLimit(archive))
+				throw tooLarge('it unpacks', unpackedBytes, archive);
+			yield view;
 		}
-		finished = true;
-	} finally {
-		// A consumer that stops early (an error further on) stops the download too.
-		if (!finished) await reader.cancel().catch(() => undefined);
-		await sourceWritten;
 	}
-	if (sourceError !== undefined) throw sourceError;
+	// A consumer that stops early (an error further on) stops the download too: for-await ends it.
+	for await (const chunk of compressed) {
+		inflater.push(chunk);
+		yield* decoded();
+	}
+	inflater.finish();
+	yield* decoded();
 }
 
 /**
@@ -171,6 +187,7 @@ export async function* databaseFileOf(
 	tar: AsyncIterable<Uint8Array>,
 	extension: string,
 	seen: { name?: string } = {},
+	archiveBytes = 0,
 ): AsyncGenerator<Uint8Array, ArchiveFacts> {
 	let database: { name: string; size: number; hash: ReturnType<typeof createHash> } | undefined;
 	const checksumFiles = new Map<string, string>();
@@ -189,6 +206,15 @@ export async function* databaseFileOf(
 							`it holds more than one .${extension} file (${database.name}, ${event.name})`,
 						);
 					}
+					// Refused at its header, before a byte of it is handed on.
+					if (event.size === 0)
+						throw new ArchiveError('content', `its database file ${event.name} is empty`);
+					if (archiveBytes > 0 && event.size > unpackedLimit(archiveBytes))
+						throw tooLarge(
+							`its database file ${event.name} states it unpacks`,
+							event.size,
+							archiveBytes,
+						);
 					database = { name: event.name, size: event.size, hash: createHash('sha256') };
 					seen.name = baseName(event.name);
 					role = 'database';
@@ -250,15 +276,8 @@ export async function* databaseFileOf(
 	};
 }
 
-/** A promise's outcome as a value, so a failed read is handled where it happens. */
-async function settle<T>(promise: Promise<T>): Promise<{ value: T } | { error: unknown }> {
-	return await promise.then(
-		(value) => ({ value }),
-		(error: unknown) => ({ error }),
-	);
-}
-
-const baseName = (path: string) => path.replace(/^.*\//, '');
+/** A member's name without its folders, whichever separator the archive's maker used. */
+const baseName = (path: string) => path.replace(/^.*[/\\]/, '');
 
 function describe(error: unknown): string {
 	const message = (error as Error)?.message ?? String(error);

@@ -138,7 +138,14 @@ export async function storeArchive(
 		new ByteLengthQueuingStrategy({ highWaterMark: AHEAD_BYTES }),
 	);
 	const checkQueueWriter = checkQueue.writable.getWriter();
-	const checking = finish(databaseFileOf(gunzip(chunksOf(checkQueue.readable)), target.format));
+	const checking = finish(
+		databaseFileOf(
+			gunzip(chunksOf(checkQueue.readable), expectedBytes),
+			target.format,
+			{},
+			expectedBytes,
+		),
+	);
 	checking.catch(ignore);
 	let facts: ArchiveFacts | undefined;
 
@@ -146,15 +153,14 @@ export async function storeArchive(
 		let held: Uint8Array | undefined;
 		try {
 			for await (const chunk of countedTransfer(body, expectedBytes, counter)) {
-				// The check may lag by up to AHEAD_BYTES; beyond that the download waits for it.
-				await Promise.race([checkQueueWriter.ready, checking]);
+				// The check may lag by up to AHEAD_BYTES; beyond that the download waits for it. A
+				// queue the check stopped reading fails: the check's own error says why.
+				await Promise.race([checkQueueWriter.ready.catch(() => checking), checking]);
 				checkQueueWriter.write(chunk).catch(ignore);
 				if (held) yield held;
 				held = chunk;
 			}
-			const closed = checkQueueWriter.close();
-			closed.catch(ignore);
-			await Promise.race([closed, checking]);
+			await Promise.race([checkQueueWriter.close().catch(() => checking), checking]);
 			facts = await checking;
 		} finally {
 			// Stopped early (a failed check, a failed store): stop the check and the download too.
@@ -184,9 +190,16 @@ export async function storeDatabaseFile(
 	const { body, expectedBytes } = bodyOf(download);
 	const seen: { name?: string } = {};
 	const walk = databaseFileOf(
-		gunzip(readAhead(countedTransfer(body, expectedBytes, { bytes: 0 }), AHEAD_BYTES)),
+		gunzip(
+			readAhead(countedTransfer(body, expectedBytes, { bytes: 0 }), AHEAD_BYTES),
+			expectedBytes,
+			// Every byte this output keeps is the database file's, held to its SHA-256: the gzip
+			// CRC-32 would check them again, slower. The archive output keeps them all: it checks both.
+			false,
+		),
 		target.format,
 		seen,
+		expectedBytes,
 	);
 	// Read up to the database file's first bytes before storing anything: that gives its name, and
 	// a download that is not a gzip'd tar at all fails here, before a byte is stored.
@@ -194,29 +207,37 @@ export async function storeDatabaseFile(
 	let facts: ArchiveFacts | undefined = first.done ? first.value : undefined;
 
 	async function* verifiedDatabaseFile(): AsyncGenerator<Uint8Array> {
-		// gunzip gives 16 KiB pieces; the store gets them joined into larger writes.
-		let batch: Uint8Array[] = first.done ? [] : [first.value];
-		let batchBytes = batch[0]?.length ?? 0;
-		let held: Uint8Array | undefined;
+		// The checked pieces are views of gunzip's reused buffer: each is copied into the store's
+		// next write (a fresh buffer: n8n may keep what it is handed) before the next is asked for.
+		let write = Buffer.allocUnsafe(WRITE_BYTES);
+		let filled = 0;
+		let held: Buffer | undefined;
+		let piece: Uint8Array | undefined = first.done ? undefined : first.value;
 		try {
-			while (!facts) {
+			for (;;) {
+				for (let at = 0; piece && at < piece.length; ) {
+					const count = Math.min(piece.length - at, WRITE_BYTES - filled);
+					write.set(piece.subarray(at, at + count), filled);
+					filled += count;
+					at += count;
+					if (filled === WRITE_BYTES) {
+						if (held) yield held;
+						held = write;
+						write = Buffer.allocUnsafe(WRITE_BYTES);
+						filled = 0;
+					}
+				}
+				if (facts) break;
 				const step = await walk.next();
 				if (step.done) facts = step.value;
-				else {
-					batch.push(step.value);
-					batchBytes += step.value.length;
-				}
-				if (batchBytes >= WRITE_BYTES || (facts && batchBytes > 0)) {
-					if (held) yield held;
-					held = Buffer.concat(batch);
-					batch = [];
-					batchBytes = 0;
-				}
+				piece = step.done ? undefined : step.value;
 			}
 		} finally {
 			if (!facts) await walk.return(undefined as never).catch(ignore);
 		}
+		// The last bytes go only now that the whole archive is read and its checksum matched.
 		if (held) yield held;
+		if (filled > 0) yield write.subarray(0, filled);
 	}
 
 	const binary = await ctx.helpers.prepareBinaryData(

@@ -15,7 +15,7 @@ import type { CraftedReport } from './craftedRunner';
 
 const HEAP_MB = 256;
 const RUNNER = path.join(__dirname, 'craftedRunner.ts');
-const REGISTER = path.join(__dirname, '..', 'engine', 'multiProcess', 'register.js');
+const REGISTER = path.join(__dirname, '..', 'harness', 'register.js');
 
 interface Ended {
 	report?: CraftedReport;

@@ -1,31 +1,12 @@
 import { Container } from '@n8n/di';
 import { BinaryDataService } from 'n8n-core';
 
-import { runNode, useBinaryMode } from '../harness/run';
-import { sandboxCredential } from '../harness/sandboxCredentials';
-import { startSandbox, type Sandbox } from '../sandbox/server';
-import { databaseControls, type DatabaseControls } from '../sandbox/services/database';
+import { useBinaryMode } from '../harness/run';
+import { downloadSandbox } from './ipDatabaseHelpers';
 
 /** n8n's filesystem binary mode: the archive is streamed to a file, the item holds a reference. */
-let sandbox: Sandbox;
-let db: DatabaseControls;
-beforeAll(async () => {
-	await useBinaryMode('filesystem');
-	sandbox = await startSandbox();
-	db = databaseControls(sandbox);
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => {
-	sandbox.reset();
-	db.reset();
-});
-
-const download = (output: string) =>
-	runNode({
-		type: 'abstractIpDatabase',
-		parameters: { database: 'ip-geolocation', format: 'mmdb', output },
-		credential: sandboxCredential(sandbox, 'api'),
-	});
+beforeAll(async () => await useBinaryMode('filesystem'));
+const { db, download } = downloadSandbox();
 
 describe('IP database download in filesystem binary mode', () => {
 	it.each(['archive', 'databaseFile'])(
@@ -34,7 +15,7 @@ describe('IP database download in filesystem binary mode', () => {
 			const { items, error } = await download(output);
 			expect(error).toBeUndefined();
 			const binary = items[0].binary!.data;
-			const served = db.archive('ip-geolocation', 'mmdb');
+			const served = db().archive('ip-geolocation', 'mmdb');
 			const expected = output === 'archive' ? served.bytes : served.databaseFile!;
 			expect(binary.id).toMatch(/^filesystem(-v2)?:/);
 			expect(binary.data).toMatch(/^filesystem/);
@@ -45,7 +26,7 @@ describe('IP database download in filesystem binary mode', () => {
 	);
 
 	it('a corrupted archive ends in an error and no item, in this mode too', async () => {
-		db.failNextDownload('corrupted');
+		db().failNextDownload('corrupted');
 		const { items, error } = await download('archive');
 		expect(items).toEqual([]);
 		expect(error?.message).toMatch(/svc-ip-geolocation\.tar\.gz is broken/);

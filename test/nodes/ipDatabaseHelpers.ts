@@ -2,9 +2,39 @@ import { gunzipSync } from 'zlib';
 
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import type { Sandbox } from '../sandbox/server';
+import { runNode } from '../harness/run';
+import { sandboxCredential } from '../harness/sandboxCredentials';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import { databaseControls, type DatabaseControls } from '../sandbox/services/database';
 
 /** Test helpers for the IP database download: archive members, binary bytes, secrets in text. */
+
+/**
+ * A test file's sandbox and its download controls (started before its tests, reset before each,
+ * closed after), and `download(output)`: the node on ip-geolocation MMDB with the sandbox's key.
+ */
+export function downloadSandbox() {
+	const live: { sandbox?: Sandbox; db?: DatabaseControls } = {};
+	beforeAll(async () => {
+		live.sandbox = await startSandbox();
+		live.db = databaseControls(live.sandbox);
+	});
+	afterAll(async () => await live.sandbox?.close());
+	beforeEach(() => {
+		live.sandbox!.reset();
+		live.db!.reset();
+	});
+	return {
+		sandbox: () => live.sandbox!,
+		db: () => live.db!,
+		download: (output: string) =>
+			runNode({
+				type: 'abstractIpDatabase',
+				parameters: { database: 'ip-geolocation', format: 'mmdb', output },
+				credential: sandboxCredential(live.sandbox!, 'api'),
+			}),
+	};
+}
 
 /** The members of a .tar.gz, read with Node's zlib and a plain header walk (independent of the node's reader). */
 export function archiveMembers(archive: Buffer): Map<string, Buffer> {

@@ -22,7 +22,7 @@ export async function runInProcesses(
 		const typescript = existsSync(path.join(__dirname, 'runner.ts'));
 		for (let index = 0; index < count; index++) {
 			const child = fork(path.join(__dirname, typescript ? 'runner.ts' : 'runner.js'), [], {
-				execArgv: typescript ? ['-r', path.join(__dirname, 'register.js')] : [],
+				execArgv: typescript ? ['-r', path.join(__dirname, '../../harness/register.js')] : [],
 				stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 			});
 			children.push(child);

@@ -174,14 +174,33 @@ export async function buildLargeCsvArchive(
 	const sample = Buffer.concat([...rows(sampleRows)]);
 	const ratio = gzipSync(sample, { level: 6 }).length / sample.length;
 	const count = Math.max(1, Math.round((targetBytes / ratio / sample.length) * sampleRows));
+	const compressed: Buffer[] = [];
+	const facts = await streamCsvArchive(
+		database,
+		() => rows(count),
+		(chunk) => compressed.push(chunk),
+		build,
+	);
+	return { ...facts, bytes: Buffer.concat(compressed) };
+}
 
+/**
+ * A CSV archive as the service builds it (README.md, the database file, its .sha256), its
+ * compressed bytes handed to `sink` as gzip makes them: `rows` is read twice, once for the size
+ * the tar header states, then for the bytes, so the database file is never whole in memory.
+ */
+export async function streamCsvArchive(
+	database: DatabaseId,
+	rows: () => Iterable<Buffer>,
+	sink: (compressed: Buffer) => void,
+	build = 1,
+): Promise<Omit<DatabaseArchive, 'bytes'>> {
 	let size = 0;
-	for (const chunk of rows(count)) size += chunk.length;
+	for (const chunk of rows()) size += chunk.length;
 	const name = databaseFileName(database, 'csv');
 	const mtime = buildEpoch(build);
 	const gzip = createGzip({ level: 6 });
-	const compressed: Buffer[] = [];
-	gzip.on('data', (chunk: Buffer) => compressed.push(chunk));
+	gzip.on('data', sink);
 	const done = new Promise<void>((resolve, reject) => {
 		gzip.on('end', resolve);
 		gzip.on('error', reject);
@@ -192,7 +211,7 @@ export async function buildLargeCsvArchive(
 	await write(tarEntry('README.md', readme(database, 'csv', build), mtime));
 	await write(tarHeader(name, size, mtime));
 	const hash = createHash('sha256');
-	for (const chunk of rows(count)) {
+	for (const chunk of rows()) {
 		hash.update(chunk);
 		await write(chunk);
 	}
@@ -209,6 +228,5 @@ export async function buildLargeCsvArchive(
 		databaseFileName: name,
 		databaseFileSize: size,
 		sha256,
-		bytes: Buffer.concat(compressed),
 	};
 }

@@ -1,7 +1,7 @@
 /**
  * Lets a forked child `require` the TypeScript of test/ directly (as ts-jest does for jest
  * itself): each .ts file is transpiled on load with the project's own TypeScript, no types
- * checked. Only the multi-process test's children use it.
+ * checked. The children of the multi-process test and of the hostile-file tests use it.
  */
 const fs = require('fs');
 const ts = require('typescript');

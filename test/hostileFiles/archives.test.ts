@@ -1,0 +1,121 @@
+import { execFile } from 'child_process';
+import path from 'path';
+import { promisify } from 'util';
+
+import { craftedArchive, databaseMembers } from './craftedArchives';
+import { downloadSandbox, visibleText } from '../nodes/ipDatabaseHelpers';
+
+/**
+ * Archives no service builds, served in place of the build: what the download's check tidies
+ * (a member's folders, whichever separator) and what it refuses before n8n holds the bytes (an
+ * empty database file, a gzip bomb). The bombs run in a child process with a 256 MiB heap.
+ */
+const { sandbox, db, download } = downloadSandbox();
+
+const README = { name: 'README.md', data: Buffer.from('# crafted\n') };
+const MMDB = Buffer.from('bytes that stand for an MMDB file');
+
+describe('IP database download: hostile archives', () => {
+	it.each([
+		['backslash', '..\\..\\evil.mmdb'],
+		['slash', '../../evil.mmdb'],
+		['both', 'a/..\\..\\evil.mmdb'],
+	])(
+		'a database file named with folders (%s) comes out under its base name',
+		async (_separator, name) => {
+			db().serve(craftedArchive([README, ...databaseMembers(name, MMDB)]));
+			const file = await download('databaseFile');
+			expect(file.error).toBeUndefined();
+			expect(file.items[0].binary?.data.fileName).toBe('evil.mmdb');
+			expect(file.items[0].json.sha256).toBeDefined();
+			const archive = await download('archive');
+			expect(archive.error).toBeUndefined();
+			expect(archive.items[0].json.databaseFileName).toBe('evil.mmdb');
+		},
+	);
+
+	it.each(['archive', 'databaseFile'])(
+		'an empty database file is refused though its checksum matches (%s output)',
+		async (output) => {
+			db().serve(
+				craftedArchive([README, ...databaseMembers('svc-ip-geolocation.mmdb', Buffer.alloc(0))]),
+			);
+			const { items, error } = await download(output);
+			expect(items).toEqual([]);
+			expect(error?.message).toBe(
+				'The downloaded svc-ip-geolocation.tar.gz is broken: its database file svc-ip-geolocation.mmdb is empty',
+			);
+			expect(error?.description).toMatch(/Nothing was output/);
+		},
+	);
+
+	it('zeros after the end of the archive beyond the bound are refused, not walked to the end', async () => {
+		const small = databaseMembers('svc-ip-geolocation.mmdb', MMDB);
+		db().serve(
+			craftedArchive([README, ...small], 'ip-geolocation', 'mmdb', Buffer.alloc(80 * 1024 * 1024)),
+		);
+		const { items, error } = await download('databaseFile');
+		expect(items).toEqual([]);
+		expect(error?.message).toMatch(
+			/^The downloaded svc-ip-geolocation\.tar\.gz is broken: it unpacks to 64\.\d MiB, more than 64 times the archive's 0\.\d MiB \(at most 64\.0 MiB\): no database compresses that well/,
+		);
+		expectNoSecret(visibleText(items, error));
+	});
+});
+
+function expectNoSecret(text: string) {
+	expect(text).not.toContain(sandbox().keys.api);
+	for (const link of db().links()) expect(text).not.toContain(link);
+}
+
+/** The bomb's child: the node against a 1 GiB bomb, with the heap n8n Cloud's small plans leave. */
+async function bombRun(where: string, output: string) {
+	const { stdout } = await promisify(execFile)(
+		process.execPath,
+		[
+			'--max-old-space-size=256',
+			'-r',
+			path.join(__dirname, '../harness/register.js'),
+			path.join(__dirname, 'archiveBombRunner.ts'),
+			where,
+			output,
+		],
+		{ maxBuffer: 16 * 1024 * 1024 },
+	);
+	return JSON.parse(stdout.trim().split('\n').pop()!) as {
+		archiveBytes: number;
+		items: unknown[];
+		error?: { message: string; description: string };
+	};
+}
+
+describe('IP database download: a gzip bomb within a 256 MiB heap', () => {
+	it.each([
+		[
+			'databaseFile',
+			'databaseFile',
+			/its database file svc-ip-geolocation\.mmdb states it unpacks to 1024\.0 MiB, more than 64 times the archive's 1\.0 MiB/,
+		],
+		[
+			'databaseFile',
+			'archive',
+			/its database file svc-ip-geolocation\.mmdb states it unpacks to 1024\.0 MiB, more than 64 times/,
+		],
+		[
+			'afterTheEnd',
+			'databaseFile',
+			/it unpacks to 64\.\d MiB, more than 64 times the archive's 1\.0 MiB/,
+		],
+	])(
+		'1 GiB of zeros (%s), %s output: the package refuses it, no item',
+		async (where, output, message) => {
+			const run = await bombRun(where, output);
+			expect(run.archiveBytes).toBeLessThan(1.1 * 1024 * 1024);
+			expect(run.items).toEqual([]);
+			expect(run.error?.message).toMatch(/^The downloaded svc-ip-geolocation\.tar\.gz is broken: /);
+			expect(run.error?.message).toMatch(message);
+			expect(run.error?.description).toMatch(/Nothing was output/);
+		},
+		120_000,
+	);
+});

@@ -1,0 +1,111 @@
+import { createHash } from 'crypto';
+import { createGzip, gzipSync } from 'zlib';
+
+import type { DatabaseArchive } from '../sandbox/ipDatabases/archives';
+import { archiveFileName, buildEpoch, checksumLine } from '../sandbox/ipDatabases/archives';
+import type { DatabaseId, FormatId } from '../sandbox/ipDatabases/records';
+import { TAR_END, tarEntry, tarHeader, tarPadding } from '../sandbox/ipDatabases/tarWriter';
+
+/**
+ * Archives no service builds, for the tests of what the download's check refuses: members of any
+ * name and content, and gzip bombs (a small archive that unpacks to a gibibyte). Served in place
+ * of a build with the sandbox's `serve`.
+ */
+export interface Member {
+	name: string;
+	data: Buffer;
+}
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** A database file and its `.sha256` (a matching one), under `name`. */
+export const databaseMembers = (name: string, data: Buffer): Member[] => [
+	{ name, data },
+	{ name: `${name}.sha256`, data: checksumLine(sha256(data), name.replace(/^.*[/\\]/, '')) },
+];
+
+export function craftedArchive(
+	members: Member[],
+	database: DatabaseId = 'ip-geolocation',
+	format: FormatId = 'mmdb',
+	trailer: Buffer = Buffer.alloc(0),
+): DatabaseArchive {
+	const mtime = buildEpoch(1);
+	const tar = Buffer.concat([
+		...members.map((member) => tarEntry(member.name, member.data, mtime)),
+		TAR_END,
+		trailer,
+	]);
+	const database0 = members.find((member) => member.name.endsWith(`.${format}`));
+	return {
+		database,
+		format,
+		build: 1,
+		fileName: archiveFileName(database, format),
+		databaseFileName: database0?.name ?? '',
+		databaseFileSize: database0?.data.length ?? 0,
+		sha256: database0 ? sha256(database0.data) : '',
+		bytes: gzipSync(tar, { level: 9 }),
+	};
+}
+
+export const GIB = 1024 * 1024 * 1024;
+
+/**
+ * A gzip bomb of about 1 MB: `where` says what unpacks to `bytes` zeros: the database file
+ * itself (its tar header states the size, its `.sha256` matches), or zeros after the archive's
+ * end blocks (which tar writers pad with), behind a valid small database.
+ */
+export async function gzipBomb(
+	where: 'databaseFile' | 'afterTheEnd',
+	bytes = GIB,
+): Promise<DatabaseArchive> {
+	const name = 'svc-ip-geolocation.mmdb';
+	const mtime = buildEpoch(1);
+	const gzip = createGzip({ level: 9 });
+	const compressed: Buffer[] = [];
+	gzip.on('data', (chunk: Buffer) => compressed.push(chunk));
+	const done = new Promise<void>((resolve, reject) => {
+		gzip.on('end', resolve);
+		gzip.on('error', reject);
+	});
+	const write = async (chunk: Buffer) => {
+		if (!gzip.write(chunk)) await new Promise((resolve) => gzip.once('drain', resolve));
+	};
+	const zeros = Buffer.alloc(1024 * 1024);
+	const writeZeros = async () => {
+		for (let left = bytes; left > 0; left -= zeros.length)
+			await write(left >= zeros.length ? zeros : zeros.subarray(0, left));
+	};
+	const small = Buffer.from('not an MMDB, but a database file all the same');
+	let hash = '';
+	if (where === 'databaseFile') {
+		const digest = createHash('sha256');
+		for (let left = bytes; left > 0; left -= zeros.length)
+			digest.update(left >= zeros.length ? zeros : zeros.subarray(0, left));
+		hash = digest.digest('hex');
+		await write(tarHeader(name, bytes, mtime));
+		await writeZeros();
+		await write(tarPadding(bytes));
+		await write(tarEntry(`${name}.sha256`, checksumLine(hash, name), mtime));
+		await write(TAR_END);
+	} else {
+		hash = sha256(small);
+		for (const member of databaseMembers(name, small))
+			await write(tarEntry(member.name, member.data, mtime));
+		await write(TAR_END);
+		await writeZeros();
+	}
+	gzip.end();
+	await done;
+	return {
+		database: 'ip-geolocation',
+		format: 'mmdb',
+		build: 1,
+		fileName: archiveFileName('ip-geolocation', 'mmdb'),
+		databaseFileName: name,
+		databaseFileSize: where === 'databaseFile' ? bytes : small.length,
+		sha256: hash,
+		bytes: Buffer.concat(compressed),
+	};
+}
