@@ -7,7 +7,7 @@
  */
 
 /** A value's control byte(s): type (1-15) and size, with the format's extended type and size bytes. */
-function control(type: number, size: number): number[] {
+export function control(type: number, size: number): number[] {
 	const extra: number[] = [];
 	let sizeBits = size;
 	if (size >= 65821) {
@@ -26,7 +26,7 @@ function control(type: number, size: number): number[] {
 }
 
 /** A pointer to `target` (an offset in its section), in the smallest size class that holds it. */
-function pointer(target: number): number[] {
+export function pointer(target: number): number[] {
 	if (target < 2048) return [0x20 | (target >> 8), target & 0xff];
 	if (target < 526336) {
 		const value = target - 2048;
