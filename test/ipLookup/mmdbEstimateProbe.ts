@@ -10,15 +10,20 @@ import { atTheBound, VALUE_KINDS } from './mmdbValueKinds';
 
 const COPIES = 8;
 
+interface Decoding {
+	Decoder: new (
+		bytes: Uint8Array,
+		base: number,
+		end: number,
+		section: string,
+	) => { decodeAt(offset: number): unknown; decodedBytes: number };
+	DECODED_BYTES: number;
+	VALUE_BYTES: number;
+}
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const decoding = require(
 	path.join(__dirname, '../../dist/nodes/shared/ipDatabases/mmdbDecoder.js'),
-) as Parameters<typeof atTheBound>[1] & {
-	Decoder: new (...args: ConstructorParameters<Parameters<typeof atTheBound>[1]['Decoder']>) => {
-		decodeAt(offset: number): unknown;
-		decodedBytes: number;
-	};
-};
+) as Decoding;
 
 const gc = (globalThis as { gc?: () => void }).gc!;
 const results: Record<string, { estimate: number; heap: number }> = {};
