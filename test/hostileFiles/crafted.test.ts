@@ -129,6 +129,19 @@ describe(`crafted files, each in a process with a ${HEAP_MB} MiB heap: the packa
 	);
 
 	test(
+		'an MMDB of 64 records within the bound, each a million control characters (1 MB): a 64-line log answered into a result file, its memo of answers bounded in size',
+		async () => {
+			const report = reported(
+				await runCrafted(
+					'an MMDB of 64 records sharing one string of a million control characters, a 64-line log to a result file',
+				),
+			);
+			expect(report).toMatchObject({ items: 1, errorItems: 0, answered: 64 });
+		},
+		TIMEOUT,
+	);
+
+	test(
 		'a 30 MB line of commas in a bulk email file is refused before any request, naming the row and the bound',
 		async () => {
 			const report = reported(await runCrafted('a 30 MB line of commas as a bulk email file'));

@@ -165,6 +165,15 @@ export function addressOfRecord(index: number, depth = 12): string {
 export function sharedArrayRecords(elements = 131_070, depth = 12): Buffer {
 	const data = control(11, elements);
 	for (let index = 0; index < elements; index++) data.push(...uint16(index & 0xff));
+	return sharedValueRecords(data, depth);
+}
+
+/**
+ * 2^depth networks (the address's first `depth` bits), each with a record of its own, `{ n, a }`,
+ * whose `a` points to one shared value (`shared`, its bytes, at the data section's start).
+ */
+export function sharedValueRecords(shared: number[], depth = 12): Buffer {
+	const data = [...shared];
 	const leaves = 2 ** depth;
 	const recordAt: number[] = [];
 	for (let index = 0; index < leaves; index++) {
