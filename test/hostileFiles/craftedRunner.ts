@@ -117,6 +117,14 @@ export const CRAFTED_RUNS: Record<string, () => Promise<Outcome>> = {
 		return { items: 0, errorItems: 0, answered };
 	},
 
+	'an MMDB of 4,096 records sharing one 40,000-element array, 1,500 lookups through the node':
+		async () =>
+			await lookupOf(
+				sharedArrayRecords(40_000),
+				'shared-array.mmdb',
+				Array.from({ length: 1500 }, (_, index) => addressOfRecord(index % 4096)),
+			),
+
 	'an MMDB of 64 records sharing one string of a million control characters, a 64-line log to a result file':
 		async () => {
 			// Each record is within the reader's bound; its answer's text, the string as JSON
