@@ -48,9 +48,9 @@ import { csvFileField } from './properties';
  * bounded in characters too: within the reader's bounds a foreign file's record may make 6 MB of
  * text (a string of a million control characters, as JSON), and 64 of those filled a 256 MiB heap.
  */
-const ANSWERS_HELD = 16_384;
+export const ANSWERS_HELD = 16_384;
 /** The texts: 65,536 of them, 16 Mi characters in all. */
-const ANSWER_TEXTS_HELD = { answers: 65_536, size: 16 * 1024 * 1024 };
+export const ANSWER_TEXTS_HELD = { answers: 65_536, size: 16 * 1024 * 1024 };
 
 interface FileShape {
 	header: string[] | undefined;

@@ -16,7 +16,7 @@ import type { IpDatabase } from './lookupTypes';
 const BUILDS_PER_KIND = 2;
 
 /** Builds of files of other schemas kept, all their database_types together. */
-const FOREIGN_BUILDS = 4;
+export const FOREIGN_BUILDS = 4;
 
 /** A file not yet known to be a database holds a slot too, until it is parsed. */
 const MAX_PENDING = 4;
