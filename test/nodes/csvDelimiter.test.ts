@@ -277,6 +277,29 @@ describe('the joined-cell guard stays out of the way of a delimiter that is not 
 		expect(phone.sent()).toEqual(numbers);
 	});
 
+	it('Email: addresses whose comments (RFC 5322) hold a semicolon, in a comma file, are sent as written; an unclosed parenthesis is no comment', async () => {
+		const email = READERS[1];
+		const addresses = [
+			'john@example.com (work; main)',
+			'ann(home;2)@example.org',
+			'box@example.net (desk; 3) (floor 2)',
+		];
+		const file = `email,name\n${addresses.map((address, index) => `"${address.replace(/"/g, '""')}",Lead ${index}`).join('\n')}\n`;
+		const { items, error } = await email.run(file, 'email');
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(addresses.length);
+		expect(email.sent()).toEqual(addresses);
+		sandbox.reset();
+		const unclosed = await email.run(
+			'email,name\nann@example.org (x;Müller,a\nbo@example.org,b\n',
+			'email',
+		);
+		expect(unclosed.error?.message).toMatch(
+			/\(row 2, column 1\): holds a semicolon, so it is more than one cell/,
+		);
+		expect(email.sent()).toEqual([]);
+	});
+
 	it('Phone: a number followed by another cell after a semicolon is still cells joined', async () => {
 		const { error } = await phone.run('+12015550123;ext,a\n+12015550124;Müller;Eva,b\n', '1');
 		expect(error?.message).toMatch(

@@ -149,16 +149,31 @@ function joinedCellGuard<Prepared>(
 const PHONE_WITH_PARAMETERS =
 	/^(?:tel:)?[+(\d*#][\d\s().*#-]*(?:;(?:ext|isub|phone-context)=[^;\t]+)+$/i;
 
-/** The first semicolon or tab outside a double-quoted part of a value (a backslash escapes inside quotes). */
+/**
+ * The first semicolon or tab outside a double-quoted part of a value and outside a comment in
+ * parentheses that closes (a backslash escapes inside both): RFC 5322 lets an email address
+ * carry comments, `john@example.com (work; main)`, and the Email node reads them. An unclosed
+ * parenthesis is no comment: its separator counts.
+ */
 function separatorOutsideQuotes(value: string): ';' | '\t' | undefined {
 	let quoted = false;
+	let depth = 0;
+	// A separator inside a comment, until the comment closes.
+	let inComment: ';' | '\t' | undefined;
 	for (let index = 0; index < value.length; index++) {
 		const char = value[index];
-		if (quoted && char === '\\') index++;
-		else if (char === '"') quoted = !quoted;
-		else if (!quoted && (char === ';' || char === '\t')) return char;
+		if ((quoted || depth > 0) && char === '\\') index++;
+		else if (quoted) quoted = char !== '"';
+		else if (char === '"') quoted = depth === 0;
+		else if (char === '(') depth++;
+		else if (char === ')' && depth > 0) {
+			if (--depth === 0) inComment = undefined;
+		} else if (char === ';' || char === '\t') {
+			if (depth === 0) return char;
+			inComment ??= char;
+		}
 	}
-	return undefined;
+	return inComment;
 }
 
 /** leads.csv gives leads-results.csv. */
