@@ -105,9 +105,9 @@ export async function csvFanOut<Prepared>(
  * read as a comma file): the row is refused before any request, naming the delimiter used, rather
  * than paid for as joined text. Only when the delimiter was found from the first rows: one the
  * person chose (Options > Delimiter) or the file states (`sep=`) is the file's, and the cell holds
- * what the file says. A value with a `/` is left to the node: a website's path (Company
- * Enrichment) may hold a semicolon. So is a phone number with the parameters of RFC 3966
- * (`tel:+1-201-555-0123;ext=1234`): their semicolons are the number's.
+ * what the file says. A website's address with a path is left to the node: its path may hold a
+ * semicolon (Company Enrichment reads the domain from it). So is a phone number with the
+ * parameters of RFC 3966 (`tel:+1-201-555-0123;ext=1234`): their semicolons are the number's.
  */
 function joinedCellGuard<Prepared>(
 	ctx: IExecuteFunctions,
@@ -121,7 +121,7 @@ function joinedCellGuard<Prepared>(
 			const joined =
 				reading.source === 'detected' &&
 				value &&
-				!value.includes('/') &&
+				!isSiteWithPath(value) &&
 				!PHONE_WITH_PARAMETERS.test(value.trim())
 					? separatorOutsideQuotes(value)
 					: undefined;
@@ -137,6 +137,21 @@ function joinedCellGuard<Prepared>(
 			return lookup.prepare(value, field);
 		},
 	};
+}
+
+/**
+ * A website's address with a path (`acme.io/about;lang=de`, `https://www.acme.io/a;b`): before
+ * its first `/` a host whose last label starts with a letter. Any value with a `/` was left to
+ * the node once, and a phone number written with a slash let its joined cell through
+ * (`030/1234567;Müller` of a semicolon file, sent and paid for): it has no such host.
+ */
+function isSiteWithPath(value: string): boolean {
+	const text = value.trim().replace(/^[a-z][a-z\d+.-]*:\/\//i, '');
+	const slash = text.indexOf('/');
+	if (slash <= 0) return false;
+	const host = text.slice(0, slash).replace(/:\d+$/, '');
+	const lastDot = host.lastIndexOf('.');
+	return lastDot > 0 && !/[\s;]/.test(host) && /^\p{L}/u.test(host.slice(lastDot + 1));
 }
 
 /**
