@@ -2,7 +2,7 @@ import { readFileSync } from 'fs';
 import path from 'path';
 
 import { packageRoot } from './mmdbReader';
-import { atTheBound, VALUE_KINDS } from '../test/ipLookup/mmdbValueKinds';
+import { atTheBound, VALUE_KINDS, type Decoding } from '../test/ipLookup/mmdbValueKinds';
 
 /**
  * `node .out/bench/mmdbRecordSizes.js [file.mmdb ...]`: what the records of real MMDB files make
@@ -14,16 +14,6 @@ import { atTheBound, VALUE_KINDS } from '../test/ipLookup/mmdbValueKinds';
  * docs/ip-lookups.md quotes its figures.
  */
 
-interface Decoding {
-	Decoder: new (
-		bytes: Uint8Array,
-		base: number,
-		end: number,
-		section: string,
-	) => { decodeAt(offset: number): unknown; decodedBytes: number };
-	DECODED_BYTES: number;
-	VALUE_BYTES: number;
-}
 interface Reading {
 	MmdbReader: new (file: Uint8Array) => { metadata: Record<string, unknown> };
 	METADATA_MARKER: Uint8Array;

@@ -1,6 +1,6 @@
 import path from 'path';
 
-import { atTheBound, VALUE_KINDS } from './mmdbValueKinds';
+import { atTheBound, VALUE_KINDS, type Decoding } from './mmdbValueKinds';
 
 /**
  * Run by mmdbEstimate.test.ts in a process of its own with `--expose-gc`: for each kind of value,
@@ -10,16 +10,6 @@ import { atTheBound, VALUE_KINDS } from './mmdbValueKinds';
 
 const COPIES = 8;
 
-interface Decoding {
-	Decoder: new (
-		bytes: Uint8Array,
-		base: number,
-		end: number,
-		section: string,
-	) => { decodeAt(offset: number): unknown; decodedBytes: number };
-	DECODED_BYTES: number;
-	VALUE_BYTES: number;
-}
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const decoding = require(
 	path.join(__dirname, '../../dist/nodes/shared/ipDatabases/mmdbDecoder.js'),

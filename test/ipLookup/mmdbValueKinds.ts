@@ -43,13 +43,14 @@ export const VALUE_KINDS: Record<string, (count: number) => number[]> = {
 	},
 };
 
-interface Decoding {
+/** The decoder module of a build (dist/nodes/shared/ipDatabases/mmdbDecoder.js), as required at run time. */
+export interface Decoding {
 	Decoder: new (
 		bytes: Uint8Array,
 		base: number,
 		end: number,
 		section: string,
-	) => { decodeAt(offset: number): unknown };
+	) => { decodeAt(offset: number): unknown; decodedBytes: number };
 	DECODED_BYTES: number;
 	VALUE_BYTES: number;
 }
