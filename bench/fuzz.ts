@@ -1,15 +1,5 @@
-import { runCampaign, type Campaign } from '../test/fuzz/campaign';
-import {
-	csvIndexBytesCampaign,
-	csvIndexCampaign,
-	csvScannerCampaign,
-} from '../test/fuzz/csvCampaigns';
-import { mmdbCampaign } from '../test/fuzz/mmdbCampaign';
-import {
-	formulaCampaign,
-	ipAddressCampaign,
-	mailAndDomainCampaign,
-} from '../test/fuzz/valueCampaigns';
+import { CAMPAIGNS } from '../test/fuzz/allCampaigns';
+import { runCampaign } from '../test/fuzz/campaign';
 
 /**
  * The fuzz campaigns of `npm test` (test/fuzz/), run long: each campaign's `testRuns` times
@@ -19,15 +9,6 @@ import {
  * SLOW_MS too) and the time taken. BENCH_FUZZ_SEED sets the first seed (default: the
  * time), so that another run tries other inputs; a defect prints its seed to run it again.
  */
-const CAMPAIGNS: Campaign[] = [
-	mmdbCampaign,
-	csvScannerCampaign,
-	csvIndexCampaign,
-	csvIndexBytesCampaign,
-	ipAddressCampaign,
-	mailAndDomainCampaign,
-	formulaCampaign,
-];
 
 const ROUNDS = 10;
 

@@ -4,16 +4,24 @@ import { parseIpAddress } from '../shared/values/ipAddress';
  * The answers of the addresses a file's rows looked up last, by the address as written. A log
  * repeats its addresses on most of its lines; each is parsed, looked up and its answer made once
  * while it stays in the memo. Bounded: when full, the memo starts over (a plain Map, no per-hit
- * bookkeeping on the hot path), so what it holds is `capacity` answers whatever the file.
+ * bookkeeping on the hot path), so what it holds is `capacity` answers whatever the file, and,
+ * where an answer's size is known (`size`), `capacity.size` of them in all: a database file may
+ * hold records of up to a MiB each, and a count alone let 4,096 of them fill any heap.
  */
 export class AddressMemo<Answer> {
 	private readonly answers = new Map<string, Answer>();
+	/** What the answers held take, in `capacity.sizeOf`'s unit. */
+	private held = 0;
 	/** Lookups made (rows answered from the memo made none). */
 	lookups = 0;
 
 	constructor(
 		private readonly lookUp: (address: Uint8Array, ipAddress: string) => Answer,
-		private readonly capacity: number,
+		private readonly capacity: {
+			answers: number;
+			size?: number;
+			sizeOf?: (answer: Answer) => number;
+		},
 	) {}
 
 	/**
@@ -27,8 +35,14 @@ export class AddressMemo<Answer> {
 		if (!address) return undefined;
 		found = this.lookUp(address, ipAddress);
 		this.lookups++;
-		if (this.answers.size >= this.capacity) this.answers.clear();
+		const { answers, size, sizeOf } = this.capacity;
+		const bytes = sizeOf?.(found) ?? 0;
+		if (this.answers.size >= answers || (size !== undefined && this.held + bytes > size)) {
+			this.answers.clear();
+			this.held = 0;
+		}
 		this.answers.set(ipAddress, found);
+		this.held += bytes;
 		return found;
 	}
 }

@@ -44,10 +44,13 @@ import { csvFileField } from './properties';
 
 /**
  * Answers the memo holds: as items' JSON (about 1 KB each), or as a result file's CSV text (about
- * 200 bytes), so that a log's distinct addresses of a month mostly fit, in a few MB.
+ * 200 bytes), so that a log's distinct addresses of a month mostly fit, in a few MB. The texts are
+ * bounded in characters too: within the reader's bounds a foreign file's record may make 6 MB of
+ * text (a string of a million control characters, as JSON), and 64 of those filled a 256 MiB heap.
  */
-const ANSWERS_HELD = 16_384;
-const ANSWER_TEXTS_HELD = 65_536;
+export const ANSWERS_HELD = 16_384;
+/** The texts: 65,536 of them, 16 Mi characters in all. */
+export const ANSWER_TEXTS_HELD = { answers: 65_536, size: 16 * 1024 * 1024 };
 
 interface FileShape {
 	header: string[] | undefined;
@@ -104,7 +107,7 @@ export async function lookUpFile(
 	};
 
 	if (output === 'rowItems') {
-		const memo = new AddressMemo<IDataObject>(databases.lookUp, ANSWERS_HELD);
+		const memo = new AddressMemo<IDataObject>(databases.lookUp, { answers: ANSWERS_HELD });
 		const items: INodeExecutionData[] = [];
 		await eachRow(ctx, meta, shape, async (row) => {
 			const ipAddress = addressOf(row);
@@ -131,14 +134,17 @@ export async function lookUpFile(
 	// An address's answer is kept as the CSV text of its cells (in the file's format, with the
 	// count of cells defused in it): a repeated address costs a Map hit.
 	const answerWriter = new CsvCellWriter(format);
-	const memo = new AddressMemo<{ text: string; defused: number }>((address, ipAddress) => {
-		const { cells, other } = flattener.flatten(databases.lookUp(address, ipAddress));
-		cells.push(other);
-		const before = answerWriter.defused;
-		// One flat string: built piece by piece it would be a tree of pieces, walked again on every row it is written for.
-		const text = Buffer.from(answerWriter.cells(cells), 'utf8').toString('utf8');
-		return { text, defused: answerWriter.defused - before };
-	}, ANSWER_TEXTS_HELD);
+	const memo = new AddressMemo<{ text: string; defused: number }>(
+		(address, ipAddress) => {
+			const { cells, other } = flattener.flatten(databases.lookUp(address, ipAddress));
+			cells.push(other);
+			const before = answerWriter.defused;
+			// One flat string: built piece by piece it would be a tree of pieces, walked again on every row it is written for.
+			const text = Buffer.from(answerWriter.cells(cells), 'utf8').toString('utf8');
+			return { text, defused: answerWriter.defused - before };
+		},
+		{ ...ANSWER_TEXTS_HELD, sizeOf: (answer) => answer.text.length },
+	);
 	const collector = new ResultFile(ctx, {
 		property: resultProperty,
 		fileName: resultFileName(meta.fileName),

@@ -3,7 +3,10 @@ import { readdirSync, readlinkSync } from 'fs';
 import { Container } from '@n8n/di';
 import { BinaryDataConfig } from 'n8n-core';
 
-import { useBinaryMode } from '../harness/run';
+import { sleep } from 'n8n-workflow';
+
+import { runNode, useBinaryMode } from '../harness/run';
+import { sandboxCredential } from '../harness/sandboxCredentials';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { csvItem, leadsCsv, runEmailCsv } from '../nodes/csvHelpers';
 import { carrying, lasting } from './errorOutputMatrix';
@@ -69,3 +72,38 @@ describe('a run stopped by a failed row, in filesystem binary mode', () => {
 		expect(await stillOpenSince(before)).toEqual([]);
 	});
 });
+
+describe.each(['stopWorkflow', 'continueRegularOutput', 'continueErrorOutput'] as const)(
+	'a run stopped by the user (Stop) mid-file, in filesystem binary mode, On Error %s',
+	(onError) => {
+		it.each([
+			['row items', {}],
+			['a result file', { output: 'resultFile', resultBinaryPropertyName: 'result' }],
+		])('leaves no file of the store open, with %s', async (_, parameters) => {
+			const count = 20_000;
+			const before = openStoreFiles();
+			const { run } = await runNode({
+				type: 'abstractEmail',
+				parameters: {
+					input: 'csvFile',
+					binaryPropertyName: 'data',
+					emailColumn: 'email',
+					...parameters,
+					options: {},
+				},
+				credential: sandboxCredential(sandbox, 'email', { requestsPerSecond: 50 }),
+				items: [csvItem(leadsCsv(count))],
+				onError,
+				onStarted: (stop) => {
+					void (async () => {
+						while (sandbox.requests('email').length < 5) await sleep(5);
+						stop();
+					})();
+				},
+			});
+			expect(run.status).toBe('canceled');
+			expect(sandbox.requests('email').length).toBeLessThan(count / 10);
+			expect(await stillOpenSince(before)).toEqual([]);
+		});
+	},
+);

@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { Reader, type Response } from 'mmdb-lib';
 
-import { DECODED_BYTES, MmdbError, VALUE_BYTES } from '../../nodes/shared/ipDatabases/mmdbDecoder';
+import {
+	DECODED_BYTES,
+	MmdbError,
+	OBJECT_BYTES,
+	VALUE_BYTES,
+} from '../../nodes/shared/ipDatabases/mmdbDecoder';
 import { METADATA_MARKER, MmdbReader } from '../../nodes/shared/ipDatabases/mmdbReader';
 import { addressText } from '../sandbox/ipDatabases/addresses';
 import { databaseFileOf } from '../sandbox/ipDatabases/archives';
@@ -116,13 +121,17 @@ function mutate(file: Uint8Array, edits: Edit[]): Uint8Array {
 /** The decoder's estimate of a value, made again from the value: the bound the reader keeps to. */
 function estimate(value: unknown): number {
 	if (typeof value === 'string') return VALUE_BYTES + Buffer.byteLength(value, 'utf8');
-	if (value instanceof Uint8Array) return VALUE_BYTES + value.length;
+	if (typeof value === 'bigint') return VALUE_BYTES + OBJECT_BYTES.bigInteger;
+	if (value instanceof Uint8Array) return VALUE_BYTES + OBJECT_BYTES.bytes + value.length;
 	if (Array.isArray(value))
-		return value.reduce((sum: number, entry) => sum + estimate(entry), VALUE_BYTES);
+		return value.reduce(
+			(sum: number, entry) => sum + estimate(entry),
+			VALUE_BYTES + OBJECT_BYTES.array,
+		);
 	if (value !== null && typeof value === 'object')
 		return Object.entries(value).reduce(
 			(sum, [key, entry]) => sum + estimate(key) + estimate(entry),
-			VALUE_BYTES,
+			VALUE_BYTES + OBJECT_BYTES.map,
 		);
 	return VALUE_BYTES;
 }

@@ -128,6 +128,36 @@ describe(`crafted files, each in a process with a ${HEAP_MB} MiB heap: the packa
 		TIMEOUT,
 	);
 
+	// A defect left open: each record is within the reader's bound (640 KB in its estimate), and
+	// As Stored gives every item a copy of its record, so the output items, not the reader, hold
+	// 1,500 times that. This test fails while the process dies (test.failing passes then); once a
+	// fix keeps it alive, make it a plain test.
+	test.failing(
+		'DEFECT: an MMDB of 4,096 records within the bound (a 40,000-element array each, 145 KB of file) and 1,500 lookups through the node kill a 256 MiB heap with their output items',
+		async () => {
+			const report = reported(
+				await runCrafted(
+					'an MMDB of 4,096 records sharing one 40,000-element array, 1,500 lookups through the node',
+				),
+			);
+			expect(report.items).toBe(1500);
+		},
+		TIMEOUT,
+	);
+
+	test(
+		'an MMDB of 64 records within the bound, each a million control characters (1 MB): a 64-line log answered into a result file, its memo of answers bounded in size',
+		async () => {
+			const report = reported(
+				await runCrafted(
+					'an MMDB of 64 records sharing one string of a million control characters, a 64-line log to a result file',
+				),
+			);
+			expect(report).toMatchObject({ items: 1, errorItems: 0, answered: 64 });
+		},
+		TIMEOUT,
+	);
+
 	test(
 		'a 30 MB line of commas in a bulk email file is refused before any request, naming the row and the bound',
 		async () => {

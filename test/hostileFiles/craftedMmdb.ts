@@ -7,7 +7,7 @@
  */
 
 /** A value's control byte(s): type (1-15) and size, with the format's extended type and size bytes. */
-function control(type: number, size: number): number[] {
+export function control(type: number, size: number): number[] {
 	const extra: number[] = [];
 	let sizeBits = size;
 	if (size >= 65821) {
@@ -26,7 +26,7 @@ function control(type: number, size: number): number[] {
 }
 
 /** A pointer to `target` (an offset in its section), in the smallest size class that holds it. */
-function pointer(target: number): number[] {
+export function pointer(target: number): number[] {
 	if (target < 2048) return [0x20 | (target >> 8), target & 0xff];
 	if (target < 526336) {
 		const value = target - 2048;
@@ -35,11 +35,11 @@ function pointer(target: number): number[] {
 	throw new Error('pointers past 526,336 are not needed here');
 }
 
-const text = (value: string) => {
+export const text = (value: string) => {
 	const bytes = [...Buffer.from(value, 'utf8')];
 	return [...control(2, bytes.length), ...bytes];
 };
-const uint16 = (value: number) =>
+export const uint16 = (value: number) =>
 	value < 256 ? [0xa1, value] : [0xa2, (value >> 8) & 0xff, value & 0xff];
 const uint32 = (value: number) => [
 	0xc4,
@@ -96,6 +96,10 @@ function mmdb(records: Array<[number, number]>, data: number[], meta: number[]):
 /** The tree value of a pointer to data offset `offset` in a tree of `nodeCount` nodes. */
 const toData = (nodeCount: number, offset: number) => nodeCount + 16 + offset;
 
+/** A file whose one record (for 0.0.0.0/1) is the value at `recordAt` of the data section `data`. */
+export const oneRecordFile = (data: number[], recordAt: number): Buffer =>
+	mmdb([[toData(1, recordAt), 1]], data, metadata(1));
+
 /**
  * One record (for 0.0.0.0/1) that is an array of `copies` pointers to one string of `stringBytes`:
  * 100,000 pointers to 16 KiB, 216 KB of file, decode to 1.6 GB of strings.
@@ -106,7 +110,7 @@ export function recordPointerBomb(copies = 100_000, stringBytes = 16 * 1024): Bu
 	data.push(...control(11, copies));
 	const toString = pointer(0);
 	for (let index = 0; index < copies; index++) data.push(...toString);
-	return mmdb([[toData(1, recordAt), 1]], data, metadata(1));
+	return oneRecordFile(data, recordAt);
 }
 
 /**
@@ -161,6 +165,15 @@ export function addressOfRecord(index: number, depth = 12): string {
 export function sharedArrayRecords(elements = 131_070, depth = 12): Buffer {
 	const data = control(11, elements);
 	for (let index = 0; index < elements; index++) data.push(...uint16(index & 0xff));
+	return sharedValueRecords(data, depth);
+}
+
+/**
+ * 2^depth networks (the address's first `depth` bits), each with a record of its own, `{ n, a }`,
+ * whose `a` points to one shared value (`shared`, its bytes, at the data section's start).
+ */
+export function sharedValueRecords(shared: number[], depth = 12): Buffer {
+	const data = [...shared];
 	const leaves = 2 ** depth;
 	const recordAt: number[] = [];
 	for (let index = 0; index < leaves; index++) {

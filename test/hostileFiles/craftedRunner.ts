@@ -1,17 +1,20 @@
 import path from 'path';
 
-import { runNode } from '../harness/run';
+import { runNode, useBinaryMode } from '../harness/run';
 import { ROOT } from '../harness/nodeTypes';
 import { sandboxCredential } from '../harness/sandboxCredentials';
 import { lookUp } from '../nodes/ipLookupHelpers';
+import { RESULT } from '../nodes/resultFileCases';
 import { databaseFileOf } from '../sandbox/ipDatabases/archives';
 import { startSandbox } from '../sandbox/server';
 import { lineOfCommas } from './craftedCsv';
 import {
 	addressOfRecord,
+	control,
 	metadataPointerBomb,
 	recordPointerBomb,
 	sharedArrayRecords,
+	sharedValueRecords,
 } from './craftedMmdb';
 
 /**
@@ -113,6 +116,35 @@ export const CRAFTED_RUNS: Record<string, () => Promise<Outcome>> = {
 			if (reader.lookupText(addressOfRecord(index % 4096))) answered++;
 		return { items: 0, errorItems: 0, answered };
 	},
+
+	'an MMDB of 4,096 records sharing one 40,000-element array, 1,500 lookups through the node':
+		async () =>
+			await lookupOf(
+				sharedArrayRecords(40_000),
+				'shared-array.mmdb',
+				Array.from({ length: 1500 }, (_, index) => addressOfRecord(index % 4096)),
+			),
+
+	'an MMDB of 64 records sharing one string of a million control characters, a 64-line log to a result file':
+		async () => {
+			// Each record is within the reader's bound; its answer's text, the string as JSON
+			// (\u0001 for each byte), is 6 MB: what the result file's memo of answers holds.
+			await useBinaryMode('filesystem');
+			const bytes = 1_000_000;
+			const file = sharedValueRecords(
+				[...control(2, bytes), ...new Array<number>(bytes).fill(1)],
+				6,
+			);
+			const log = Array.from({ length: 64 }, (_, index) => addressOfRecord(index, 6));
+			const result = await lookUp({
+				file: { bytes: file, fileName: 'control.mmdb' },
+				ips: [],
+				csvFile: { bytes: `ip\n${log.join('\n')}\n`, fileName: 'log.csv' },
+				parameters: { ...asStored, ...RESULT, addressColumn: 'ip' },
+			});
+			const summary = result.items[0]?.json as { answered?: number } | undefined;
+			return { ...ended(result.error, result.items), answered: summary?.answered };
+		},
 
 	'a 30 MB line of commas as a bulk email file': async () =>
 		await bulkEmail(lineOfCommas(30_000_000, 'email\n')),

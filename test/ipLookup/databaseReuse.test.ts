@@ -98,6 +98,32 @@ describe('the parsed database is reused across executions (filesystem binary mod
 		});
 	});
 
+	it('files of other schemas are four at most, whatever their database_type: a source that names each file another is not kept for ever', async () => {
+		const file = (type: number) =>
+			writeTestMmdb([{ network: '1.0.0.0/8', record: { type: String(type) } }], {
+				recordSize: 24,
+				ipVersion: 4,
+				metadata: { database_type: `Vendor-Type-${type}`, build_epoch: 1767571200 },
+			}).file;
+		const files = Array.from({ length: 10 }, (_, type) => file(type));
+		const foreign = () =>
+			cacheStats().cached.filter((entry) => entry.databaseType?.startsWith('Vendor-Type-'));
+		for (const [type, bytes] of files.entries()) {
+			const result = await lookUp({
+				file: { bytes: Buffer.from(bytes), fileName: 'vendor.mmdb' },
+				ips: ['1.2.3.4'],
+			});
+			expect(result.items[0].json.type).toBe(String(type));
+			expect(foreign().length).toBe(Math.min(type + 1, 4));
+			expect(foreign().map((entry) => entry.sha256)).toContain(sha256(bytes));
+		}
+		expect(
+			foreign()
+				.map((entry) => entry.databaseType)
+				.sort(),
+		).toEqual(['Vendor-Type-6', 'Vendor-Type-7', 'Vendor-Type-8', 'Vendor-Type-9']);
+	});
+
 	it('new builds replace old ones: at most two builds per database_type stay, and the stats hold no more than their bytes', async () => {
 		const build = (version: number) =>
 			writeTestMmdb(

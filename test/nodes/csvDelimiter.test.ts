@@ -277,6 +277,51 @@ describe('the joined-cell guard stays out of the way of a delimiter that is not 
 		expect(phone.sent()).toEqual(numbers);
 	});
 
+	it('Email: addresses whose comments (RFC 5322) hold a semicolon, in a comma file, are sent as written; an unclosed parenthesis is no comment', async () => {
+		const email = READERS[1];
+		const addresses = [
+			'john@example.com (work; main)',
+			'ann(home;2)@example.org',
+			'box@example.net (desk; 3) (floor 2)',
+		];
+		const file = `email,name\n${addresses.map((address, index) => `"${address.replace(/"/g, '""')}",Lead ${index}`).join('\n')}\n`;
+		const { items, error } = await email.run(file, 'email');
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(addresses.length);
+		expect(email.sent()).toEqual(addresses);
+		sandbox.reset();
+		const unclosed = await email.run(
+			'email,name\nann@example.org (x;Müller,a\nbo@example.org,b\n',
+			'email',
+		);
+		expect(unclosed.error?.message).toMatch(
+			/\(row 2, column 1\): holds a semicolon, so it is more than one cell/,
+		);
+		expect(email.sent()).toEqual([]);
+	});
+
+	it('Phone: a number written with a slash (030/1234567) followed by another cell after a semicolon is still cells joined', async () => {
+		const { error } = await phone.run(
+			'030/1234567;Müller,Berlin\n030/7654321;Schulz;Eva,Hamburg\n',
+			'1',
+		);
+		expect(error?.message).toMatch(
+			/\(row [12], column 1\): holds a semicolon, so it is more than one cell/,
+		);
+		expect(phone.sent()).toEqual([]);
+	});
+
+	it("Company Enrichment: a website's address whose path holds a semicolon, in a comma file, is the node's to read", async () => {
+		const company = columnNode(FILE_NODES.find((node) => node.label === 'Company Enrichment')!);
+		const { items, error } = await company.run(
+			'domain,name\nhttps://www.acme1.io/about;lang=de,a\nacme2.io/a;b,b\nmüller3.de/x;y,c\n',
+			'domain',
+		);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(3);
+		expect(company.sent()).toHaveLength(3);
+	});
+
 	it('Phone: a number followed by another cell after a semicolon is still cells joined', async () => {
 		const { error } = await phone.run('+12015550123;ext,a\n+12015550124;Müller;Eva,b\n', '1');
 		expect(error?.message).toMatch(

@@ -10,7 +10,16 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
+import { ANSWER_TEXTS_HELD } from '../../nodes/AbstractIpLookup/fileLookup';
 import { MAX_CSV_ROWS } from '../../nodes/shared/csv/csvParameters';
+import { MAX_FIELDS, MAX_RECORD_BYTES } from '../../nodes/shared/csv/csvRecord';
+import { FOREIGN_BUILDS } from '../../nodes/shared/ipDatabases/databaseCache';
+import {
+	DECODED_BYTES,
+	OBJECT_BYTES,
+	VALUE_BYTES,
+} from '../../nodes/shared/ipDatabases/mmdbDecoder';
+import { DECODED_RECORD_BYTES } from '../../nodes/shared/ipDatabases/mmdbReader';
 import { KEPT_ANSWERS_BUDGET } from '../../nodes/shared/engine/keptAnswers';
 import { RETRY_POLICY } from '../../nodes/shared/engine/retry';
 import { N8N_1, N8N_2 } from '../../scripts/n8n/runtime';
@@ -50,6 +59,7 @@ function benchmarkFigure(pattern: RegExp): string {
 }
 
 const NUMBER_WORDS: Record<string, string> = {
+	four: '4',
 	eleven: '11',
 	twelve: '12',
 	a_fifth: '20',
@@ -191,6 +201,58 @@ const FACTS: Fact[] = [
 			/\bqueue-mode n8n \([^)]*\) at 5\/s, ([\d.]+-[\d.]+) of the limit/g,
 		],
 		expected: benchmarkFigure(/\bat 5\/s, \d+ requests, \d+ 429s, ([\d.]+-[\d.]+) of the limit/),
+	},
+	{
+		name: 'the cells of a CSV row (MAX_FIELDS)',
+		patterns: [/\b(?:at most|more than) (\d[\d,]*) cells\b/g],
+		expected: String(MAX_FIELDS),
+	},
+	{
+		name: 'the text of a CSV row (MAX_RECORD_BYTES)',
+		patterns: [/\b(\d+) MiB of (?:cell )?text\b/g],
+		expected: String(MAX_RECORD_BYTES / 1024 / 1024),
+	},
+	{
+		name: 'what an MMDB record or its metadata decodes to (DECODED_BYTES)',
+		patterns: [/\bdecodes? to (?:at most|more than) (\d+) MiB\b/g],
+		expected: String(DECODED_BYTES / 1024 / 1024),
+	},
+	{
+		name: "the MMDB decoder's estimate of a value (VALUE_BYTES)",
+		patterns: [/\b(\d+) bytes a value\b/g],
+		expected: String(VALUE_BYTES),
+	},
+	...(
+		[
+			['map', /\b(\d+) bytes more a map\b/g],
+			['array', /\bmore a map, (\d+) an array\b/g],
+			['bytes', /\b(\d+) a byte array, \d+ a 64-/g],
+			['bigInteger', /\b(\d+) a 64- or 128-bit integer\b/g],
+		] as const
+	).map(([kind, pattern]) => ({
+		name: `what the MMDB decoder's estimate adds for V8's object (OBJECT_BYTES.${kind})`,
+		patterns: [pattern],
+		expected: String(OBJECT_BYTES[kind]),
+	})),
+	{
+		name: "the MMDB reader's record cache (DECODED_RECORD_BYTES)",
+		patterns: [/\bbounded at (\d+) MiB of (?:that|the decoder's) estimate\b/g],
+		expected: String(DECODED_RECORD_BYTES / 1024 / 1024),
+	},
+	{
+		name: 'the files of other schemas the database cache keeps (FOREIGN_BUILDS)',
+		patterns: [/\band (\w+) of those in all\b/g],
+		expected: String(FOREIGN_BUILDS),
+	},
+	{
+		name: "the IP lookup memo's answer texts (ANSWER_TEXTS_HELD)",
+		patterns: [/\bthe last (\d[\d,]*) distinct addresses\b/g],
+		expected: String(ANSWER_TEXTS_HELD.answers),
+	},
+	{
+		name: "the IP lookup memo's characters (ANSWER_TEXTS_HELD)",
+		patterns: [/\b(\d+) Mi characters of answers\b/g],
+		expected: String(ANSWER_TEXTS_HELD.size / 1024 / 1024),
 	},
 	{
 		name: 'n8n Cloud Starter memory',

@@ -105,9 +105,9 @@ export async function csvFanOut<Prepared>(
  * read as a comma file): the row is refused before any request, naming the delimiter used, rather
  * than paid for as joined text. Only when the delimiter was found from the first rows: one the
  * person chose (Options > Delimiter) or the file states (`sep=`) is the file's, and the cell holds
- * what the file says. A value with a `/` is left to the node: a website's path (Company
- * Enrichment) may hold a semicolon. So is a phone number with the parameters of RFC 3966
- * (`tel:+1-201-555-0123;ext=1234`): their semicolons are the number's.
+ * what the file says. A website's address with a path is left to the node: its path may hold a
+ * semicolon (Company Enrichment reads the domain from it). So is a phone number with the
+ * parameters of RFC 3966 (`tel:+1-201-555-0123;ext=1234`): their semicolons are the number's.
  */
 function joinedCellGuard<Prepared>(
 	ctx: IExecuteFunctions,
@@ -121,7 +121,7 @@ function joinedCellGuard<Prepared>(
 			const joined =
 				reading.source === 'detected' &&
 				value &&
-				!value.includes('/') &&
+				!isSiteWithPath(value) &&
 				!PHONE_WITH_PARAMETERS.test(value.trim())
 					? separatorOutsideQuotes(value)
 					: undefined;
@@ -140,6 +140,21 @@ function joinedCellGuard<Prepared>(
 }
 
 /**
+ * A website's address with a path (`acme.io/about;lang=de`, `https://www.acme.io/a;b`): before
+ * its first `/` a host whose last label starts with a letter. Any value with a `/` was left to
+ * the node once, and a phone number written with a slash let its joined cell through
+ * (`030/1234567;Müller` of a semicolon file, sent and paid for): it has no such host.
+ */
+function isSiteWithPath(value: string): boolean {
+	const text = value.trim().replace(/^[a-z][a-z\d+.-]*:\/\//i, '');
+	const slash = text.indexOf('/');
+	if (slash <= 0) return false;
+	const host = text.slice(0, slash).replace(/:\d+$/, '');
+	const lastDot = host.lastIndexOf('.');
+	return lastDot > 0 && !/[\s;]/.test(host) && /^\p{L}/u.test(host.slice(lastDot + 1));
+}
+
+/**
  * A phone number followed by RFC 3966 parameters: an extension (`;ext=`), an ISDN subaddress
  * (`;isub=`) or the context of a local number (`;phone-context=`), any of them, each with a
  * value; the number in the form people write it (`tel:` or not, `+` or not, digits with spaces
@@ -149,16 +164,31 @@ function joinedCellGuard<Prepared>(
 const PHONE_WITH_PARAMETERS =
 	/^(?:tel:)?[+(\d*#][\d\s().*#-]*(?:;(?:ext|isub|phone-context)=[^;\t]+)+$/i;
 
-/** The first semicolon or tab outside a double-quoted part of a value (a backslash escapes inside quotes). */
+/**
+ * The first semicolon or tab outside a double-quoted part of a value and outside a comment in
+ * parentheses that closes (a backslash escapes inside both): RFC 5322 lets an email address
+ * carry comments, `john@example.com (work; main)`, and the Email node reads them. An unclosed
+ * parenthesis is no comment: its separator counts.
+ */
 function separatorOutsideQuotes(value: string): ';' | '\t' | undefined {
 	let quoted = false;
+	let depth = 0;
+	// A separator inside a comment, until the comment closes.
+	let inComment: ';' | '\t' | undefined;
 	for (let index = 0; index < value.length; index++) {
 		const char = value[index];
-		if (quoted && char === '\\') index++;
-		else if (char === '"') quoted = !quoted;
-		else if (!quoted && (char === ';' || char === '\t')) return char;
+		if ((quoted || depth > 0) && char === '\\') index++;
+		else if (quoted) quoted = char !== '"';
+		else if (char === '"') quoted = depth === 0;
+		else if (char === '(') depth++;
+		else if (char === ')' && depth > 0) {
+			if (--depth === 0) inComment = undefined;
+		} else if (char === ';' || char === '\t') {
+			if (depth === 0) return char;
+			inComment ??= char;
+		}
 	}
-	return undefined;
+	return inComment;
 }
 
 /** leads.csv gives leads-results.csv. */

@@ -8,8 +8,15 @@ import type { IpDatabase } from './lookupTypes';
  * another schema: per metadata database_type) stay (the
  * current one and the one before, for a run that still holds it); the least recently used goes
  * first, so a new build replaces the old one and memory stays bounded whatever the run count.
+ * Files of other schemas are FOREIGN_BUILDS at most in all, whatever their database_type: a file
+ * names its own, so a source that gives each download another would otherwise be kept for ever,
+ * each file with its metadata and its reader's records (16 files of 60 KB, each within the
+ * reader's bounds, filled a 256 MiB heap).
  */
 const BUILDS_PER_KIND = 2;
+
+/** Builds of files of other schemas kept, all their database_types together. */
+export const FOREIGN_BUILDS = 4;
 
 /** A file not yet known to be a database holds a slot too, until it is parsed. */
 const MAX_PENDING = 4;
@@ -115,11 +122,16 @@ function evict(): void {
 		const group = kind ?? (databaseType === undefined ? 'pending' : `type:${databaseType}`);
 		byKind.set(group, [...(byKind.get(group) ?? []), pair]);
 	}
+	const newestFirst = (list: Array<[string, Entry]>) =>
+		list.sort((a, b) => b[1].lastUsed - a[1].lastUsed);
+	const foreign: Array<[string, Entry]> = [];
 	for (const [group, list] of byKind) {
 		const keep = group === 'pending' ? MAX_PENDING : BUILDS_PER_KIND;
-		list.sort((a, b) => b[1].lastUsed - a[1].lastUsed);
+		const kept = newestFirst(list).slice(0, keep);
 		for (const [sha256] of list.slice(keep)) entries.delete(sha256);
+		if (group.startsWith('type:')) foreign.push(...kept);
 	}
+	for (const [sha256] of newestFirst(foreign).slice(FOREIGN_BUILDS)) entries.delete(sha256);
 }
 
 /** For tests and the bench: how many parses began in this process, and what is cached now. */

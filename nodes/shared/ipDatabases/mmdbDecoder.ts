@@ -28,18 +28,27 @@ export class MmdbBoundError extends MmdbError {
 const MAX_DEPTH = 512;
 
 /**
- * What one record, or the metadata, may decode to, in the estimate below: 1 MiB, some 200 times
- * the largest record of GeoLite2-City (docs/ip-lookups.md has the figures), and a few
- * milliseconds of decoding at most.
+ * What one record, or the metadata, may decode to, in the estimate below: 1 MiB, some 170 times
+ * the largest record of GeoLite2-City, and at most some 25 ms of decoding (docs/ip-lookups.md
+ * has the figures and bench/mmdbRecordSizes.ts makes them).
  */
 export const DECODED_BYTES = 1024 * 1024;
 
 /**
  * The estimate of a decoded value's memory: VALUE_BYTES for every value (its slot in the array
  * or map that holds it, a number's box, a string's header; a pointer counts as one too), plus a
- * string's or a byte array's length. It is V8's size within a factor of about two either way.
+ * string's or a byte array's length, plus OBJECT_BYTES for the values V8 makes an object of. It
+ * is V8's size within a factor of about two either way (test/ipLookup/mmdbEstimate.test.ts).
  */
 export const VALUE_BYTES = 16;
+
+/**
+ * What V8 makes of a value beyond VALUE_BYTES, where that is more (64-bit Node, 20 to 24): a
+ * map's object (56 bytes empty), an array (32), a byte array's Uint8Array and its buffer (184),
+ * a uint64's or uint128's BigInt (32). Counted at 16 bytes each, 65,000 empty byte arrays (65 KB
+ * of file) fitted the bound and made 12 MiB of heap, and a lookup of them took 100 ms.
+ */
+export const OBJECT_BYTES = { map: 48, array: 24, bytes: 176, bigInteger: 24 } as const;
 
 const TYPE_NAMES = [
 	'extended',
@@ -214,7 +223,8 @@ export class Decoder {
 				// Every element takes at least one byte: a size past the end is refused before allocating.
 				if (at + size > this.end) throw this.pastEnd(`an array of ${size} elements`, at);
 				// Every element costs VALUE_BYTES at least: refused before the array is allocated.
-				if (size * VALUE_BYTES > this.bytesLeft) throw this.overBound();
+				if ((this.bytesLeft -= OBJECT_BYTES.array) < 0 || size * VALUE_BYTES > this.bytesLeft)
+					throw this.overBound();
 				const list = new Array<unknown>(size);
 				this.position = at;
 				for (let index = 0; index < size; index++) list[index] = this.value(depth + 1);
@@ -227,7 +237,7 @@ export class Decoder {
 			}
 			case 4: {
 				if (at + size > this.end) throw this.pastEnd(`${size} bytes`, at);
-				if ((this.bytesLeft -= size) < 0) throw this.overBound();
+				if ((this.bytesLeft -= size + OBJECT_BYTES.bytes) < 0) throw this.overBound();
 				const copy = new Uint8Array(size);
 				copy.set(bytes.subarray(at, at + size));
 				this.position = at + size;
@@ -248,6 +258,7 @@ export class Decoder {
 				if (size > (type === 9 ? 8 : 16))
 					throw this.fail(`${withArticle(TYPE_NAMES[type])} of ${size} bytes`, at);
 				if (at + size > this.end) throw this.pastEnd(`${withArticle(TYPE_NAMES[type])}`, at);
+				if ((this.bytesLeft -= OBJECT_BYTES.bigInteger) < 0) throw this.overBound();
 				let number = 0n;
 				for (let index = 0; index < size; index++)
 					number = (number << 8n) | BigInt(bytes[at + index]);
@@ -297,7 +308,8 @@ export class Decoder {
 		if (depth >= MAX_DEPTH) throw this.fail(`maps and arrays nest deeper than ${MAX_DEPTH}`, at);
 		// A key and a value take at least a byte each: a size past the end is refused before reading.
 		if (at + size * 2 > this.end) throw this.pastEnd(`a map of ${size} entries`, at);
-		if (size * 2 * VALUE_BYTES > this.bytesLeft) throw this.overBound();
+		if ((this.bytesLeft -= OBJECT_BYTES.map) < 0 || size * 2 * VALUE_BYTES > this.bytesLeft)
+			throw this.overBound();
 		const map: Record<string, unknown> = {};
 		this.position = at;
 		for (let index = 0; index < size; index++) {

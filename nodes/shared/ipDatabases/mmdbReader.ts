@@ -301,7 +301,7 @@ export class MmdbReader {
  * What a reader's decoded records may hold, in the decoder's estimate: 16 MiB, a few thousand
  * of a city database's records, 16 of the largest the decoder allows.
  */
-const DECODED_RECORD_BYTES = 16 * 1024 * 1024;
+export const DECODED_RECORD_BYTES = 16 * 1024 * 1024;
 
 /** Refused records a reader remembers (an error each). */
 const REFUSED_RECORDS = 1024;
