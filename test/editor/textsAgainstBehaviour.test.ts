@@ -138,6 +138,17 @@ interface HintCase {
 
 const emails = (values: string[]): InputItem[] => values.map((value) => ({ json: { value } }));
 
+/** Email Reputation on these addresses, read by expression; more of the case in `extra`. */
+const emailCase = (label: string, values: string[], extra: Partial<HintCase> = {}): HintCase => ({
+	label,
+	type: 'abstractEmail',
+	service: 'email',
+	parameters: { email: '={{ $json.value }}' },
+	items: emails(values),
+	options: {},
+	...extra,
+});
+
 const CASES: HintCase[] = [
 	{
 		label: 'Company Enrichment, a lead at a webmail address',
@@ -147,39 +158,15 @@ const CASES: HintCase[] = [
 		items: emails(['ada@gmail.com', 'grace@navy-compilers.org']),
 		options: {},
 	},
-	{
-		label: 'Email Reputation, an address twice',
-		type: 'abstractEmail',
-		service: 'email',
-		parameters: { email: '={{ $json.value }}' },
-		items: emails(['ada@example.com', 'ada@example.com']),
-		options: {},
-	},
-	{
-		label: 'Email Reputation, a second test run',
-		type: 'abstractEmail',
-		service: 'email',
-		parameters: { email: '={{ $json.value }}' },
-		items: emails(['grace@example.com']),
-		options: {},
-		before: 1,
-	},
-	{
-		label: 'Email Reputation, an estimate',
-		type: 'abstractEmail',
-		service: 'email',
-		parameters: { email: '={{ $json.value }}' },
-		items: emails(['alan@example.com']),
+	emailCase('Email Reputation, an address twice', ['ada@example.com', 'ada@example.com']),
+	emailCase('Email Reputation, a second test run', ['grace@example.com'], { before: 1 }),
+	emailCase('Email Reputation, an estimate', ['alan@example.com'], {
 		options: { estimateOnly: true },
-	},
-	{
-		label: 'Email Reputation, a file of 1,001 rows',
-		type: 'abstractEmail',
-		service: 'email',
+	}),
+	emailCase('Email Reputation, a file of 1,001 rows', [], {
 		parameters: { input: 'csvFile', emailColumn: 'email' },
 		items: [csvItem(`email\n${'edsger@example.com\n'.repeat(1001)}`)],
-		options: {},
-	},
+	}),
 ];
 
 /** "turn X off in Options", "Turn on X in Options": the option and the value asked for. */
