@@ -15,18 +15,19 @@ import { ROOT } from '../test/harness/nodeTypes';
 import { placeStoredDatabases } from '../test/sandbox/ipDatabases/storedFiles';
 import { startSandbox } from '../test/sandbox/server';
 import { placeStoredInputs } from '../test/sandbox/storedInputs';
-import { cut, formatRecords, formatTable, leaves, outputWidth } from './table';
+import { cut, fitsWhole, formatRecords, formatTable, leaves, outputWidth, wrap } from './table';
 
 /**
  * The package's main job on the embedded sandbox: every workflow in examples/, run through
  * n8n-core's engine exactly as saved, with credentials pointing at the sandbox on 127.0.0.1.
- * Lead enrichment first, then the others; each shows what its last nodes output as a table that
- * fits the terminal, and writes the full answers to a file.
+ * Lead enrichment first, then the others; each shows what its last nodes output as a table when
+ * its columns fit the terminal whole, else as one card per item, nothing cut.
  *
  * The n8n process the harness plays has a fresh home folder of its own in the system's temporary
  * folder (new every run, so runs of demo, dev and test:e2e never share files and no run depends
  * on what an earlier one left): the demo makes its `~/.n8n-files`, as a user has to, and the
- * examples write there, as in a stock n8n. The demo keeps that home for the user to look at.
+ * examples write there, as in a stock n8n. The folder is removed at the end; `-- --keep` keeps it
+ * (the files the workflows wrote, and each example's full output as JSON) for the user to look at.
  */
 const RATE = 5; // requests per second: the sandbox plays a paid plan, the nodes pace to it
 
@@ -61,8 +62,8 @@ const SHOWN_COLUMNS: Record<string, Record<string, readonly string[]>> = {
 	},
 	'bulk-email-csv.json': {
 		'leads-enriched.csv': [
-			'row',
 			'name',
+			'row',
 			'email',
 			'deliverability',
 			'status_detail',
@@ -131,14 +132,6 @@ const SHOWN_COLUMNS: Record<string, Record<string, readonly string[]>> = {
 	},
 };
 
-/**
- * Tables shown as one block per item, every field kept at any width: the lead enrichment's
- * joined leads, whose company fields are the point of the example and would not fit a row.
- */
-const RECORD_TABLES: Record<string, readonly string[]> = {
-	'lead-enrichment.json': ['Enriched lead'],
-};
-
 /** The line every demo run starts with: what the answers are. */
 export const SANDBOX_NOTE = [
 	"The answers below are the sandbox's made-up data (81.2.69.142 shows as Paris,",
@@ -178,8 +171,11 @@ export interface ShownTable {
 	/** The node whose items the rows are; none for the rows of a CSV file an item carries. */
 	node?: string;
 	rows: number;
+	/** The rows' values by column, and the columns chosen to show (all, when none is chosen). */
+	data: Array<Record<string, unknown>>;
+	columns?: string[];
 	lines: string[];
-	/** Shown as one block of lines per item instead (RECORD_TABLES): each item's lines. */
+	/** Shown as one card per item instead, its columns not fitting the width whole: each card's lines. */
 	records?: string[][];
 }
 
@@ -206,16 +202,17 @@ export async function viewOf(
 		title: string,
 		rows: Array<Record<string, unknown>>,
 		key: string,
-		maxCell: number,
 		node?: string,
 	) => {
 		const columns = columnsFor(example, key, rows);
-		if (node && RECORD_TABLES[example]?.includes(node)) {
+		if (!fitsWhole(rows, { width, columns })) {
 			const records = formatRecords(rows, { width, columns });
 			tables.push({
 				title: cut(title, width),
 				node,
 				rows: rows.length,
+				data: rows,
+				columns,
 				lines: records.flatMap((block, index) => (index > 0 ? ['', ...block] : block)),
 				records,
 			});
@@ -224,7 +221,9 @@ export async function viewOf(
 				title: cut(title, width),
 				node,
 				rows: rows.length,
-				lines: formatTable(rows, { width, maxCell, columns }).split('\n'),
+				data: rows,
+				columns,
+				lines: formatTable(rows, { width, maxCell: width, columns }).split('\n'),
 			});
 	};
 	for (const node of lastNodesThatRan(workflow, result.run.data.resultData.runData)) {
@@ -239,14 +238,12 @@ export async function viewOf(
 					}
 				: {}),
 		}));
-		// A branch fed by a node's error output ("Continue (using error output)") says so, and
-		// shows its reasons wider: they are what the run has to tell about those items.
+		// A branch fed by a node's error output ("Continue (using error output)") says so.
 		const errorSource = errorOutputFeeding(workflow, node);
 		table(
 			`${node}${errorSource ? ` (the error output of ${errorSource})` : ''}:`,
 			items.map(itemRow),
 			node,
-			errorSource ? 90 : 30,
 			node,
 		);
 		for (const item of items) {
@@ -259,7 +256,7 @@ export async function viewOf(
 				const csvRows = records.map((fields) =>
 					Object.fromEntries(header.map((column, index) => [column, fields[index]])),
 				);
-				table(`binary.${property} (${name}):`, csvRows, name, 28);
+				table(`binary.${property} (${name}):`, csvRows, name);
 			}
 		}
 	}
@@ -291,12 +288,13 @@ export async function preparedExample(file: string): Promise<WorkflowJson> {
 
 async function main() {
 	const width = outputWidth();
-	// The home stays for the user to look at the files; a later run makes a new one.
-	keepScratchFolder();
+	// The home goes at exit (test/harness/env.ts) unless the user asks to look at its files.
+	const keep = process.argv.includes('--keep');
+	if (keep) keepScratchFolder();
 	const sandbox = await startSandbox();
 	for (const service of Object.keys(sandbox.baseUrls)) sandbox.limitRate(service, RATE);
 	const outputFolder = await createN8nFilesFolder();
-	await fs.mkdir(ANSWERS_FOLDER, { recursive: true });
+	if (keep) await fs.mkdir(ANSWERS_FOLDER, { recursive: true });
 
 	for (const line of SANDBOX_NOTE) console.log(cut(line, width));
 	let failed = false;
@@ -325,6 +323,7 @@ async function main() {
 		}
 		const view = await viewOf(file, workflow, result, width);
 		for (const shown of view.tables) console.log(['', shown.title, ...shown.lines].join('\n'));
+		if (!keep) continue;
 		const base = path.basename(file, '.json');
 		await fs.writeFile(
 			path.join(ANSWERS_FOLDER, `${base}.json`),
@@ -340,18 +339,19 @@ async function main() {
 	console.log(
 		`\nSandbox: ${requests.length} API requests (${refused} answered 429), ${sandbox.requests('storage').length} storage downloads.`,
 	);
-	if (written.size > 0) {
-		console.log(`\nFiles the workflows wrote to their ~/.n8n-files:\n  ${outputFolder}`);
-		for (const [name, size] of [...written].sort(([a], [b]) => a.localeCompare(b)))
-			console.log(`    ${name}  ${size} bytes`);
+	const files = [...written].sort(([a], [b]) => a.localeCompare(b));
+	if (keep) {
+		if (files.length > 0) {
+			console.log(`\nFiles the workflows wrote to their ~/.n8n-files:\n  ${outputFolder}`);
+			for (const [name, size] of files) console.log(`    ${name}  ${size} bytes`);
+		}
+		console.log(`\nEach example's full output, one .json each:\n  ${ANSWERS_FOLDER}`);
+		console.log(`\nKept (--keep): the demo's temporary folder, its n8n's home, user folder and`);
+		console.log(`binary data; remove it when done:\n  ${SCRATCH_FOLDER}`);
+	} else {
+		const said = `The workflows wrote ${files.length} files into the ~/.n8n-files of the n8n the demo plays, in a temporary folder, removed now with them; npm run demo -- --keep keeps it, with each example's full output as JSON.`;
+		console.log(`\n${wrap(said, width).join('\n')}`);
 	}
-	console.log(
-		`\nEach example's full output (what the tables cut or leave out), one .json each:\n  ${ANSWERS_FOLDER}`,
-	);
-	// Kept on purpose (see keepScratchFolder above); said so, since tests remove theirs.
-	console.log(`\nThe demo's temporary folder (its n8n's home, user folder and binary data) is`);
-	console.log(`kept for you to look at: remove it when done. Each run makes a new one and`);
-	console.log(`reads nothing an earlier run left:\n  ${SCRATCH_FOLDER}`);
 	await sandbox.close();
 	// n8n-core leaves handles open after a run; the demo is done.
 	process.exit(failed ? 1 : 0);

@@ -54,8 +54,10 @@ import {
  * --keep keeps the temporary user folder; --break <dist file> replaces that file of the
  * installed copy with a throwing module before the check (to watch the e2e fail on it);
  * --no-self-test skips steps 1 and 3; --reuse-only runs steps 5 and 6 alone; --estimate-only runs step 7 alone; --n8n 1 (or an exact version, 1.85.4) runs it all on n8n 1.x;
- * --as-a-newcomer runs instead the README's "Run an example in your n8n" steps and nothing more
- * (scripts/n8n/newcomer.ts): every example must run.
+ * --as-a-newcomer runs instead the README's "Run an example in your n8n" steps in Chromium, by the
+ * README's own names, and nothing more (scripts/n8n/newcomer.ts): every example must run; then
+ * again with n8n's user folder apart from its home (N8N_USER_FOLDER), after proving the README's
+ * file-access rule for it.
  */
 interface Flags {
 	keep: boolean;
@@ -112,6 +114,17 @@ async function main(): Promise<number> {
 		}
 		if (flags.newcomer) {
 			failures.push(...(await runAsNewcomer(prepared, sandbox, log)));
+			// Once more with n8n's user folder apart from its home, as a person who sets N8N_USER_FOLDER.
+			const apart = await prepare('e2e-user-folder', log, runtimeSpec(flags.n8n), {
+				userFolderApart: true,
+			});
+			try {
+				failures.push(...(await runAsNewcomer(apart, sandbox, log)));
+			} finally {
+				if (flags.keep || failures.length > 0)
+					log(`The second run's folder is kept: ${apart.workFolder}`);
+				else await fs.rm(apart.workFolder, { recursive: true, force: true });
+			}
 			return report(failures, started);
 		}
 		if (flags.reuseOnly) {

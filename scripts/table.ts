@@ -194,10 +194,52 @@ export function formatTable(rows: Array<Record<string, unknown>>, options: Table
 }
 
 /**
- * Rows as records, one block each: its first column's value as the block's title, then every
- * other column that has a value as `field  value`, one a line, values cut to the width. Where a
- * table would have to cut or leave out the fields a reader came for (a lead's company, industry,
- * size), a block keeps every one of them at any width.
+ * Whether `formatTable` shows these rows whole within the width: every column, every header and
+ * every value uncut. A table that would cut one is shown as cards instead (`formatRecords`).
+ */
+export function fitsWhole(rows: Array<Record<string, unknown>>, options: TableOptions): boolean {
+	const wanted = options.columns ?? [...new Set(rows.flatMap((row) => Object.keys(row)))];
+	const widths = wanted
+		.map((column) => [column, ...rows.map((row) => shownValue(row[column]))])
+		.filter(([, ...values]) => values.some((value) => value !== ''))
+		.map((texts) => Math.max(...texts.map(displayWidth)));
+	const total = widths.reduce((sum, each) => sum + each, 0) + GAP.length * (widths.length - 1);
+	return total <= options.width;
+}
+
+/** A text in lines of at most `width` columns, broken at spaces where it can be, else anywhere. */
+export function wrap(text: string, width: number): string[] {
+	const lines: string[] = [];
+	let line = '';
+	for (const word of text.split(/(?<= )/)) {
+		if (displayWidth(line + word) <= width) {
+			line += word;
+			continue;
+		}
+		if (line.trim() !== '') lines.push(line.trimEnd());
+		line = '';
+		let rest = word;
+		while (displayWidth(rest) > width) {
+			let head = '';
+			for (const char of rest) {
+				if (displayWidth(head + char) > width) break;
+				head += char;
+			}
+			lines.push(head);
+			rest = rest.slice(head.length);
+		}
+		line = rest;
+	}
+	if (line.trim() !== '' || lines.length === 0) lines.push(line.trimEnd());
+	return lines;
+}
+
+/**
+ * Rows as cards, one block each: its first column's value as the block's title, then every other
+ * column that has a value, one a line as `field  value`. Nothing is cut at any width: a long value
+ * continues on the next lines under itself, and a field name too long to share its line with a
+ * value has a line of its own, the value below it. Where a table would have to cut the fields a
+ * reader came for (a lead's company, industry, size), a card keeps every one of them whole.
  */
 export function formatRecords(
 	rows: Array<Record<string, unknown>>,
@@ -206,16 +248,30 @@ export function formatRecords(
 	const { width } = options;
 	const wanted = options.columns ?? [...new Set(rows.flatMap((row) => Object.keys(row)))];
 	const [title, ...fields] = wanted;
-	const fieldWidth = Math.min(
+	const indent = '  ';
+	const labelWidth = Math.min(
 		Math.max(...fields.map((field) => displayWidth(field))),
-		Math.floor(width / 3),
+		Math.floor(width / 2),
 	);
+	const valueAt = indent.length + labelWidth + GAP.length;
+	const field = (name: string, value: string): string[] => {
+		if (displayWidth(name) <= labelWidth) {
+			const [first, ...more] = wrap(value, Math.max(1, width - valueAt));
+			return [
+				`${indent}${pad(name, labelWidth)}${GAP}${first}`,
+				...more.map((line) => `${' '.repeat(valueAt)}${line}`),
+			];
+		}
+		const deeper = `${indent}${indent}`;
+		return [
+			...wrap(name, width - indent.length).map((line) => `${indent}${line}`),
+			...wrap(value, Math.max(1, width - deeper.length)).map((line) => `${deeper}${line}`),
+		];
+	};
 	return rows.map((row) => [
-		cut(shownValue(row[title]) || '(no value)', width),
+		...wrap(shownValue(row[title]) || '(no value)', width),
 		...fields
-			.filter((field) => shownValue(row[field]) !== '')
-			.map((field) =>
-				cut(`  ${pad(cutHeader(field, fieldWidth), fieldWidth)}  ${shownValue(row[field])}`, width),
-			),
+			.filter((name) => shownValue(row[name]) !== '')
+			.flatMap((name) => field(name, shownValue(row[name]))),
 	]);
 }

@@ -119,7 +119,7 @@ export function addSkippedHint(ctx: IExecuteFunctions, output: INodeExecutionDat
 	// n8n 1.x before execution hints has no addExecutionHints.
 	if (skipped === 0 || typeof ctx.addExecutionHints !== 'function') return;
 	ctx.addExecutionHints({
-		message: `${skipped.toLocaleString('en-US')} ${skipped === 1 ? 'email address was' : 'email addresses were'} skipped at no credit: at a free, disposable or relay email provider, the company would be the provider (Skip Webmail Addresses in Options looks them up)`,
+		message: `${skipped.toLocaleString('en-US')} ${skipped === 1 ? 'email address was' : 'email addresses were'} skipped at no credit: at a free, disposable or relay email provider, the company would be the provider (turn Skip Webmail Addresses off in Options to look them up)`,
 		type: 'info',
 		location: 'outputPane',
 	});

@@ -319,7 +319,12 @@ export class AbstractIpDatabase implements INodeType {
 				default: {},
 				displayOptions: { hide: { output: ['link'] } },
 				options: [
-					sendRepeatsOnceOption,
+					{
+						...sendRepeatsOnceOption,
+						// A download spends no credit: the databases come with the organization's licence.
+						description:
+							'Whether items of one run that ask for the same database and format download it once and each get the file. Turn off to download it for every item.',
+					},
 					{
 						displayName: 'Skip If Unchanged',
 						name: 'skipIfUnchanged',

@@ -177,7 +177,7 @@ export const properties: INodeProperties[] = [
 				name: 'As Stored',
 				value: 'asStored',
 				description:
-					'The record as the database stores it, plus the matched network; with several, one key per database',
+					'The record as the file holds it (text in Abstract\'s files: "False" too), plus the network; a key per database',
 			},
 			{
 				name: 'Like the IP Geolocation API',
@@ -188,6 +188,7 @@ export const properties: INodeProperties[] = [
 		],
 		description:
 			'How each found record is output; an address the database does not cover gives found: false either way',
+		hint: 'As Stored keeps the text of Abstract\'s files: "False" is a string, true in an expression. Like the IP Geolocation API gives true and false.',
 	},
 	fileOptions,
 ];

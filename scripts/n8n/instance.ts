@@ -28,10 +28,15 @@ export const LOCAL_OWNER: Owner = {
 
 export interface InstanceOptions {
 	/**
-	 * The fresh home folder n8n runs with (HOME, its working directory and its user folder), as
-	 * on a new machine: it holds n8n's own `.n8n` and an empty `.n8n-files`, nothing else.
+	 * n8n's user folder (`N8N_USER_FOLDER`: n8n keeps its own files in its `.n8n`), a fresh one as
+	 * on a new machine; by default also n8n's HOME and working directory.
 	 */
 	userFolder: string;
+	/**
+	 * n8n's HOME and working directory, when the user folder is elsewhere: its `.n8n-files` is
+	 * the folder n8n 2.x's file nodes may use, whatever the user folder (the README's rule).
+	 */
+	home?: string;
 	/** The editor's and REST API's port on 127.0.0.1. */
 	port: number;
 	/** The internal task runner's broker port (n8n's default 5679 would clash between instances). */
@@ -51,7 +56,7 @@ export interface InstanceOptions {
  */
 export function instanceEnvironment(runtime: Runtime, options: InstanceOptions): NodeJS.ProcessEnv {
 	const settings: NodeJS.ProcessEnv = {
-		HOME: options.userFolder,
+		HOME: options.home ?? options.userFolder,
 		N8N_USER_FOLDER: options.userFolder,
 		N8N_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_HOST: '127.0.0.1',
@@ -102,16 +107,17 @@ export function instanceEnvironment(runtime: Runtime, options: InstanceOptions):
 /** Whether the runtime is an n8n 1.x, which differs from 2.x in the ways these scripts handle. */
 export const isN8n1 = (runtime: Runtime) => runtime.n8nVersion.startsWith('1.');
 
-/** Runs one n8n CLI command (`import:workflow`, `execute`, ...) to its end. */
+/**
+ * Runs one n8n CLI command (`import:workflow`, `execute`, ...) to its end, started in n8n's home
+ * folder (where a person starts it from a terminal), or in `cwd`.
+ */
 export async function n8nCommand(
 	runtime: Runtime,
 	env: NodeJS.ProcessEnv,
 	args: string[],
+	cwd = env.HOME,
 ): Promise<CommandResult> {
-	return await runCommand(runtime.node, [runtime.n8nBin, ...args], {
-		env,
-		cwd: env.N8N_USER_FOLDER,
-	});
+	return await runCommand(runtime.node, [runtime.n8nBin, ...args], { env, cwd });
 }
 
 /** n8n stores the owner's password as a bcrypt hash; n8n's own bcryptjs makes it. */
@@ -147,7 +153,7 @@ export async function startServer(
 	// order (n8n, then the sandbox), instead of every process at once.
 	const child = spawn(runtime.node, [runtime.n8nBin, 'start'], {
 		env,
-		cwd: env.N8N_USER_FOLDER,
+		cwd: env.HOME,
 		stdio: ['ignore', 'pipe', 'pipe'],
 		detached: true,
 	});

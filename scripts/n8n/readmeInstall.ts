@@ -31,25 +31,28 @@ export function readmeInstallCommands(readme: string): string[] {
 }
 
 /**
- * Runs the README's install commands from the repository (a clone, built) with `userFolder` as
- * HOME, so `~/.n8n/nodes` is that user folder's, and checks what they left: the package in
- * `~/.n8n/nodes/node_modules`, and nothing else there (n8n has its own n8n-workflow). npm's
- * cache and logs go to `npmCache`, outside that home, which keeps only what n8n and the
- * install put there. Returns where the package is installed.
+ * Runs the README's install commands from the repository (a clone, built) with `home` as HOME,
+ * and `userFolder` as N8N_USER_FOLDER when n8n's user folder is elsewhere, so the commands find
+ * n8n's `nodes` folder as they would for a person; and checks what they left: the package in that
+ * folder's `node_modules`, and nothing else there (n8n has its own n8n-workflow). npm's cache and
+ * logs go to `npmCache`, outside that home, which keeps only what n8n and the install put there.
+ * Returns where the package is installed.
  */
 export async function installAsReadmeSays(
 	root: string,
-	userFolder: string,
+	home: string,
 	manifest: PackageManifest,
 	npmCache: string,
+	userFolder = home,
 ): Promise<string> {
 	const commands = readmeInstallCommands(await fs.readFile(path.join(root, 'README.md'), 'utf8'));
 	const script = ['set -eu', ...commands].join('\n');
+	const apart = userFolder === home ? {} : { N8N_USER_FOLDER: userFolder };
+	const env = childEnv({ HOME: home, npm_config_cache: npmCache, ...apart });
+	// A person's shell has N8N_USER_FOLDER only if they set it: not this process's (the tests').
+	if (userFolder === home) delete env.N8N_USER_FOLDER;
 	assertSucceeded(
-		await runCommand('bash', ['-c', script], {
-			cwd: root,
-			env: childEnv({ HOME: userFolder, npm_config_cache: npmCache }),
-		}),
+		await runCommand('bash', ['-c', script], { cwd: root, env }),
 		`the README's install commands (${commands.join('; ')})`,
 	);
 	const modules = path.join(nodesFolder(userFolder), 'node_modules');

@@ -99,16 +99,30 @@ export async function executeAndCheck(
 			.slice(0, whyLines);
 		return { exitCode: result.code ?? 1, why };
 	}
-	const check = await checkRun(example, workflow, {
+	const check = await checkExecution(prepared, sandbox, example, workflow, {
 		stdout: result.stdout,
 		execution: parseExecution(result.stdout),
-		log: [...sandbox.log],
-		keys: Object.values(sandbox.keys),
 		startedAt,
-		userFolder: prepared.userFolder,
-		packageName: prepared.manifest.name,
 	});
 	return { check };
+}
+
+/** checkRun of an execution of this prepared n8n, against what the sandbox logged since its reset. */
+export async function checkExecution(
+	prepared: Prepared,
+	sandbox: Sandbox,
+	example: Example,
+	workflow: Workflow,
+	run: { stdout: string; execution: ExecutionOutput; startedAt: number },
+): Promise<RunCheck> {
+	return await checkRun(example, workflow, {
+		...run,
+		log: [...sandbox.log],
+		keys: Object.values(sandbox.keys),
+		userFolder: prepared.userFolder,
+		home: prepared.home,
+		packageName: prepared.manifest.name,
+	});
 }
 
 /**
@@ -132,7 +146,10 @@ export async function checkRun(
 		log: LoggedRequest[];
 		keys: string[];
 		startedAt: number;
+		/** n8n's user folder, where it stores binary data. */
 		userFolder: string;
+		/** n8n's home folder and working directory, from which relative paths resolve (default: the user folder). */
+		home?: string;
 		packageName: string;
 	},
 ): Promise<RunCheck> {
@@ -257,7 +274,7 @@ export async function checkRun(
 		workflow,
 		runData,
 		context.startedAt,
-		context.userFolder,
+		context.home ?? context.userFolder,
 		problems,
 	);
 

@@ -30,11 +30,14 @@ export interface Prepared {
 	/** A temporary folder for this run: n8n's home folder and what the run keeps beside it. */
 	workFolder: string;
 	/**
-	 * n8n's fresh HOME, working directory and user folder (n8n's own files in `.n8n`), holding
-	 * nothing else but an empty `.n8n-files`: what a new user has after following n8n's docs.
+	 * n8n's fresh user folder (N8N_USER_FOLDER; n8n's own files in its `.n8n`). By default also its
+	 * HOME and working directory, holding nothing else but an empty `.n8n-files`: what a new user
+	 * has after following n8n's docs.
 	 */
 	userFolder: string;
-	/** `<userFolder>/.n8n-files`: the only folder n8n 2.x's file nodes may use by default. */
+	/** n8n's HOME and working directory: the user folder, or a folder of its own (`userFolderApart`). */
+	home: string;
+	/** `<home>/.n8n-files`: the only folder n8n 2.x's file nodes may use by default. */
 	filesFolder: string;
 	/** The installed copy: <userFolder>/.n8n/nodes/node_modules/<package>. */
 	packageDir: string;
@@ -45,29 +48,35 @@ export interface Prepared {
  * Installs n8n (the line or version `spec` names; default 2.x) if the cache lacks it, makes n8n
  * a fresh home folder holding an empty `.n8n-files` (what n8n's docs ask of a user) and installs
  * the built package (dist/ must be current: the npm scripts build first) into it with the
- * README's own install commands: packed, and the tarball installed into `~/.n8n/nodes`.
+ * README's own install commands: packed, and the tarball installed into `~/.n8n/nodes`. With
+ * `userFolderApart`, n8n's user folder is a folder of its own beside that home
+ * (`N8N_USER_FOLDER`), as a person who sets it has, and the package goes into its `.n8n/nodes`.
  */
 export async function prepare(
 	label: string,
 	log: (line: string) => void,
 	spec?: RuntimeSpec,
+	options: { userFolderApart?: boolean } = {},
 ): Promise<Prepared> {
 	const runtime = await ensureRuntime(log, spec);
 	const manifest = await readManifest(ROOT);
 	const listed = listedTypes(ROOT, manifest);
 	const workFolder = await fs.mkdtemp(path.join(os.tmpdir(), `n8n-abstractapi-${label}-`));
 	try {
-		const userFolder = path.join(workFolder, 'home');
-		const filesFolder = path.join(userFolder, '.n8n-files');
+		const home = path.join(workFolder, 'home');
+		const userFolder = options.userFolderApart ? path.join(workFolder, 'n8n-user-folder') : home;
+		const filesFolder = path.join(home, '.n8n-files');
 		await fs.mkdir(filesFolder, { recursive: true });
+		await fs.mkdir(userFolder, { recursive: true });
 		const packageDir = await installAsReadmeSays(
 			ROOT,
-			userFolder,
+			home,
 			manifest,
 			path.join(workFolder, 'npm-cache'),
+			userFolder,
 		);
 		log(
-			`Installed ${manifest.name} ${manifest.version} with the README's commands into n8n ${runtime.n8nVersion}'s fresh home folder ${userFolder}`,
+			`Installed ${manifest.name} ${manifest.version} with the README's commands into n8n ${runtime.n8nVersion}'s fresh ${userFolder === home ? `home folder ${home}` : `user folder ${userFolder} (N8N_USER_FOLDER; its home folder ${home})`}`,
 		);
 		return {
 			runtime,
@@ -75,6 +84,7 @@ export async function prepare(
 			listed,
 			workFolder,
 			userFolder,
+			home,
 			filesFolder,
 			packageDir,
 			passwordHash: await ownerPasswordHash(runtime, LOCAL_OWNER),
@@ -105,6 +115,7 @@ export async function environmentFor(
 ): Promise<NodeJS.ProcessEnv> {
 	return instanceEnvironment(prepared.runtime, {
 		userFolder: prepared.userFolder,
+		home: prepared.home,
 		port: port ?? (Number(process.env.N8N_PORT) || (await freePort())),
 		brokerPort: brokerPort ?? (Number(process.env.N8N_RUNNERS_BROKER_PORT) || (await freePort())),
 		owner: { owner: LOCAL_OWNER, passwordHash: prepared.passwordHash },

@@ -2,9 +2,9 @@
  * The options and defaults the pages name are the nodes' own: read from the built nodes and
  * credentials (dist/, as n8n loads them, every version of a versioned node), so an option added
  * or renamed in a node's description is seen here without touching this test.
- *  - README's "Nodes and operations" table: each node's "options:" list names exactly the
+ *  - docs/nodes.md's table of parameters: each node's "options:" list names exactly the
  *    options of that node's Options collection (its newest version), through the shorthands
- *    the README defines under the table ("a file's options", "the reuse options");
+ *    the page defines under the table ("a file's options", "the reuse options");
  *  - every page: an option or parameter stated with its default ("**Header Row**, *Auto*
  *    (default)", "**Defuse Formulas** (on by default)", "**IP Address Column** (default
  *    `ip_address`)", "Options > Reuse Answers For (Hours) (0, never, by default)") exists under
@@ -121,13 +121,13 @@ function optionNames(description: INodeTypeDescription, version?: number): strin
 		);
 }
 
-const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+const nodesPage = fs.readFileSync(path.join(root, 'docs', 'nodes.md'), 'utf8');
 const flat = (text: string) => text.replace(/\s+/g, ' ');
 
-/** The shorthands README defines under its table: `*a file's options*: X, Y and Z ([link](...))`. */
+/** The shorthands docs/nodes.md defines under its table: `*a file's options*: X, Y and Z ([link](...))`. */
 function shorthands(): Map<string, string[]> {
 	const found = new Map<string, string[]>();
-	for (const match of flat(readme).matchAll(
+	for (const match of flat(nodesPage).matchAll(
 		/\*((?:[Aa] file's|[Tt]he reuse) options)\*: (.+?)(?: \(\[|\. )/g,
 	)) {
 		found.set(match[1].toLowerCase(), listed(match[2]));
@@ -163,11 +163,11 @@ function listed(text: string): string[] {
 		.filter((item) => item !== '');
 }
 
-/** The README table's rows: node name and the options its Parameters cell lists. */
+/** The table's rows: node name and the options its Parameters cell lists. */
 function tableRows(): Array<{ node: string; options: string[] }> {
-	const table = readme.slice(
-		readme.indexOf('## Nodes and operations'),
-		readme.indexOf('\n## ', readme.indexOf('## Nodes and operations') + 3),
+	const table = nodesPage.slice(
+		nodesPage.indexOf('## Parameters and output'),
+		nodesPage.indexOf('\n## ', nodesPage.indexOf('## Parameters and output') + 3),
 	);
 	return table
 		.split('\n')
@@ -184,7 +184,7 @@ function tableRows(): Array<{ node: string; options: string[] }> {
 		});
 }
 
-describe("README's table of nodes: the options of each", () => {
+describe("docs/nodes.md's table of nodes: the options of each", () => {
 	const defined = shorthands();
 	const rows = tableRows();
 

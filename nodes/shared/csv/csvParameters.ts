@@ -116,7 +116,7 @@ export const maxRowsOption: INodeProperties = {
 	displayOptions: { show: { '/input': ['csvFile'] } },
 	default: MAX_CSV_ROWS,
 	description:
-		'How many rows to send in this run, from Start at Row: a slice of a large file per execution. Empty: to the end of the file.',
+		"How many rows to send in this run, from Start at Row: a slice of a large file per execution. 50,000 is a file's limit.",
 };
 
 /** How the reader finds the delimiter: Detect (a `sep=` line, or the first rows together), or the one given. */
