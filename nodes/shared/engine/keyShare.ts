@@ -107,10 +107,15 @@ export class KeyShare {
 		this.refusalsInARow = 0;
 		const { probe } = this;
 		if (probe) {
-			if (probe.sentAt !== undefined && departedAt >= probe.sentAt + this.windowMs) {
+			// Held: for a whole window after its first request (counts), or once its own request
+			// went through (below one per window, where that request was all the probe added).
+			const held =
+				probe.sentAt !== undefined &&
+				departedAt >= (this.level >= 1 ? probe.sentAt + this.windowMs : probe.sentAt);
+			if (held) {
 				this.probe = undefined;
 				this.level++;
-				this.probeAt = now + PROBE_AGAIN_WINDOWS * this.windowMs;
+				this.probeAt = this.level >= 1 ? now + PROBE_AGAIN_WINDOWS * this.windowMs : now;
 			}
 			return;
 		}
