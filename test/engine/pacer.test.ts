@@ -1,8 +1,8 @@
 /**
  * The arithmetic of a key's share (nodes/shared/engine/keyShare.ts, as built into dist/), with
  * the moments given: a 429 measures the others and the share drops to what got through, once
- * per round; probes take one request per window more, a refused one leaves the share and
- * doubles the wait, one that held is kept; below one request per window a 429 moves the turn
+ * per round; probes take one request per window more, a refused one leaves the share, one that
+ * held is kept; below one request per window a 429 moves the turn
  * before it halves the share. The timing itself is proven through n8n-core against the sandbox
  * (pacing and multi-process tests) and in simulated time (pacerSharing.test.ts).
  */
@@ -81,7 +81,7 @@ describe('a key shared with processes this one does not know', () => {
 		expect(key.count()).toBe(3);
 	});
 
-	it('a refused probe leaves the share as it was, and the next one waits twice as long', () => {
+	it('a refused probe leaves the share as it was, and the next one waits as long again', () => {
 		const key = fiveAsecond();
 		key.at(0);
 		key.refused(2);
@@ -89,10 +89,10 @@ describe('a key shared with processes this one does not know', () => {
 		key.at(sent + 20);
 		key.refused(2, sent);
 		expect(key.count()).toBe(2);
-		key.at(sent + 20 + FIRST_WAIT);
+		key.at(sent + 20 + FIRST_WAIT - 1);
 		key.ok();
 		expect(key.share.probeDue).toBe(false);
-		key.at(sent + 20 + 2 * FIRST_WAIT);
+		key.at(sent + 20 + FIRST_WAIT);
 		key.ok();
 		expect(key.share.probeDue).toBe(true);
 	});

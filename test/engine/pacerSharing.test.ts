@@ -39,16 +39,16 @@ async function shared(rate: number, processes: number, limiter: LimiterKind, tim
 }
 
 describe.each(LIMITERS)('near the service, a %s limiter', (limiter) => {
-	it('2 processes at 5/s: >= 0.9 of the limit while both send, <= 4% 429s', async () => {
+	it('2 processes at 5/s: >= 0.9 of the limit while both send, <= 5% 429s', async () => {
 		const run = await shared(5, 2, limiter, NEAR);
 		expect(run.whileShared).toBeGreaterThanOrEqual(0.9);
-		expect(run.refused).toBeLessThanOrEqual(0.04);
+		expect(run.refused).toBeLessThanOrEqual(0.05);
 	});
 
-	it('3 processes at 10/s: >= 0.9 of the limit while all send, <= 4% 429s', async () => {
+	it('3 processes at 10/s: >= 0.9 of the limit while all send, <= 5% 429s', async () => {
 		const run = await shared(10, 3, limiter, NEAR);
 		expect(run.whileShared).toBeGreaterThanOrEqual(0.9);
-		expect(run.refused).toBeLessThanOrEqual(0.04);
+		expect(run.refused).toBeLessThanOrEqual(0.05);
 	});
 
 	it('2 processes at 1/s take turns: >= 0.9 of the limit over the whole run, <= 6% 429s', async () => {

@@ -16,19 +16,19 @@
  * - Nothing says when another process stops: a share grows only by probing, one request per
  *   window more at a time. A probe's first request leaves between two slots, so that on a full
  *   key it is the one refused, not another process's request on the next slot (a probe takes
- *   nothing from anyone). A refused probe leaves the share as it was, and the next one waits
- *   twice as long; a probe that holds for a window is kept, and the next one follows two
- *   windows later: a process left alone wins the whole rate back in seconds.
+ *   nothing from anyone). A refused probe leaves the share as it was until the next one; a probe
+ *   that holds is kept, and the next one follows two windows later: a process left alone wins
+ *   the whole rate back in seconds.
  */
 
 /**
  * How long after a 429 a share probes for more, in the key's own requests: 60 of them (12 s at
- * 5/s, a minute at 1/s). A refused probe costs one 429: with the doubling below, a process on a
- * full key draws one 429 in 60 to 120 of the key's requests that way.
+ * 5/s, a minute at 1/s). A refused probe costs one 429, so a process on a full key draws one 429
+ * in 60 of the key's requests that way; longer waits (doubling them after each refused probe was
+ * tried) left a process alone at a third of the key for up to twice as long after the others
+ * stopped, for a third fewer 429s.
  */
 const PROBE_AFTER_KEY_REQUESTS = 60;
-/** A refused probe doubles the wait before the next one, up to this many times the first. */
-const PROBE_BACKOFF_MOST = 2;
 /**
  * After a probe that held, the next one follows this many windows later: sooner, its first
  * request would find room while the last increase is still filling the window.
@@ -51,9 +51,7 @@ export class KeyShare {
 
 	private readonly bottom: number;
 
-	private readonly firstWaitMs: number;
-
-	private waitMs: number;
+	private readonly waitMs: number;
 
 	private probeAt = 0;
 
@@ -77,8 +75,7 @@ export class KeyShare {
 		this.top = perWindow;
 		this.level = perWindow;
 		this.bottom = 1 - Math.floor(Math.log2(Math.max(1, mostWindows)));
-		this.firstWaitMs = (PROBE_AFTER_KEY_REQUESTS * windowMs) / perWindow;
-		this.waitMs = this.firstWaitMs;
+		this.waitMs = (PROBE_AFTER_KEY_REQUESTS * windowMs) / perWindow;
 	}
 
 	/** The share for a request leaving now: one more than held when it is a probe's first. */
@@ -131,14 +128,12 @@ export class KeyShare {
 		if (epoch !== this.epoch) return;
 		const { probe } = this;
 		if (probe?.sentAt !== undefined && departedAt >= probe.sentAt) {
-			this.waitMs = Math.min(PROBE_BACKOFF_MOST * this.firstWaitMs, this.waitMs * 2);
+			// A refused probe: the share stays as it was.
 		} else if (this.level >= 1) {
 			this.level = Math.max(this.bottom, Math.min(this.level - 1, mineInWindow));
-			this.waitMs = this.firstWaitMs;
 		} else if (this.refusalsInARow >= REFUSALS_TO_HALVE) {
 			this.level = Math.max(this.bottom, this.level - 1);
 			this.refusalsInARow = 0;
-			this.waitMs = this.firstWaitMs;
 		} else {
 			// Below one request per window a 429 is first taken for a turn that another process
 			// holds: the pacer moves this one's turn (pacing.ts) and the share stays.
