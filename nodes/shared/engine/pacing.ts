@@ -104,7 +104,7 @@ export class Pacer {
 		// Never a slot that has passed: after an idle spell the next one comes.
 		const asked = this.clock.now();
 		let slot: number;
-		let planned: number;
+		let due: number;
 		let step: number;
 		let between = 0;
 		// Re-checked after every sleep: an answer or a 429 may change the earliest moment.
@@ -113,8 +113,15 @@ export class Pacer {
 			const { count, windows } = this.share.current();
 			step = (this.perWindow * windows) / count;
 			between = this.share.probeDue ? 0.5 : 0;
-			planned = Math.max(this.plannedSlot, this.lastSlot + 1, this.pausedUntil / this.slots.ms);
-			slot = Math.max(this.slots.slotAt(asked), Math.ceil(planned - 1e-9));
+			// The nearest slot to the plan: rounding up at every step would lose a slot each time
+			// the plan starts again (19 of 20 slots stepping 20/19 would take one in two).
+			due = Math.round(this.plannedSlot);
+			slot = Math.max(
+				due,
+				this.lastSlot + 1,
+				this.slots.slotAt(this.pausedUntil),
+				this.slots.slotAt(asked),
+			);
 			const start = Math.max((slot + between) * this.slots.ms, this.windowOpensAt(count));
 			if (start <= now) break;
 			await this.clock.sleep(start - now);
@@ -125,8 +132,8 @@ export class Pacer {
 		// its rate although each request waits for a whole slot. After an idle spell, a pause or
 		// a wait for an answer, the plan starts again from the slot taken.
 		this.lastSlot = Math.max(slot, Math.floor(ticket.departedAt / this.slots.ms));
-		const onPlan = slot === Math.ceil(planned - 1e-9) && this.lastSlot === slot;
-		this.plannedSlot = (onPlan ? planned : this.lastSlot) + step;
+		const onPlan = slot === due && this.lastSlot === slot;
+		this.plannedSlot = (onPlan ? this.plannedSlot : this.lastSlot) + step;
 		this.recent.push(ticket);
 		if (this.recent.length > 2 * this.perWindow) this.recent.shift();
 		return ticket;
