@@ -1,4 +1,5 @@
 import { concurrencyFor, Pacer, type PacerClock } from '../../../nodes/shared/engine/pacing';
+import { randomFraction } from '../../sandbox/random';
 
 /**
  * Pacers of several processes sharing one key, in simulated time: each process sends its items
@@ -7,18 +8,6 @@ import { concurrencyFor, Pacer, type PacerClock } from '../../../nodes/shared/en
  * simulated minute takes milliseconds, so the rules of sharing can be held against many
  * limiters and timings, not only the sandbox's.
  */
-
-/** Seeded random numbers (mulberry32). */
-export function seeded(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 /** Simulated time: timers fire in order of their moment, after every pending promise settled. */
 class SimulatedTime {
@@ -165,7 +154,7 @@ export async function simulate(options: {
 	const time = new SimulatedTime();
 	const start = time.now;
 	const timing = options.timing ?? NEAR;
-	const network = seeded((options.seed ?? 1) * 7919);
+	const network = randomFraction((options.seed ?? 1) * 7919);
 	const accept = limiter(options.limiter, options.rate, options.offsetMs ?? 0);
 	const log: Array<{ at: number; process: number; accepted: boolean }> = [];
 	const finishedAt: number[] = options.processes.map(() => NaN);
@@ -173,7 +162,7 @@ export async function simulate(options: {
 	let unfinished = 0;
 
 	const runs = options.processes.map(async (plan, process) => {
-		const random = seeded((options.seed ?? 1) * 104729 + process);
+		const random = randomFraction((options.seed ?? 1) * 104729 + process);
 		const clock: PacerClock = {
 			now: () => time.now,
 			sleep: async (ms) =>
