@@ -7,8 +7,8 @@ import { startSandbox } from '../test/sandbox/server';
  * each: the rate's worth of a minute split evenly between the processes, all started at once.
  * Prints the accepted rate as a ratio to the limit (while every process was still sending, and
  * over the whole run) and the share of 429s, then one process alone on the key in the same run
- * (the baseline). Targets: at 5/s (2 processes) and 10/s (3), at least 0.9 of the limit with at
- * most 5% 429s; at 1/s (2), at least 0.8 with at most 10%. A timing, so measured here;
+ * (the baseline). Targets, while every process sends: at 5/s (2 processes) and 10/s (3), at least
+ * 0.9 of the limit with at most 5% 429s; at 1/s (2), at least 0.8 with at most 10%. A timing, so measured here;
  * test/engine/multiProcess.test.ts checks what must hold on any machine (every item once, 429s
  * retried, no resend). BENCH_SHARED_SECONDS shortens (or lengthens) the minute.
  */
@@ -28,11 +28,11 @@ export async function run(): Promise<void> {
 			const shared = await runSharedKey(sandbox, rate, processes, items);
 			const alone = await runSharedKey(sandbox, rate, 1, Math.min(items, rate * 10 + 1));
 			const met =
-				shared.wholeRunRate / rate >= minRate && shared.refused / shared.requests <= maxRefused;
+				shared.sharedRate / rate >= minRate && shared.refused / shared.requests <= maxRefused;
 			console.log(`    ${describeRun(shared, rate, processes)}`);
 			console.log(
 				`    baseline, 1 process alone at ${rate}/s: ${(alone.wholeRunRate / rate).toFixed(3)} of the limit, ${alone.refused} 429s; ` +
-					`targets (>= ${minRate} of the limit over the whole run, <= ${100 * maxRefused}% 429s): ${met ? 'met' : 'NOT met'}`,
+					`targets (>= ${minRate} of the limit while every process sent, <= ${100 * maxRefused}% 429s): ${met ? 'met' : 'NOT met'}`,
 			);
 		}
 	} finally {
