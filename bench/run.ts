@@ -8,6 +8,7 @@ import { run as keptSoak } from './keptSoak';
 import { run as multiProcess } from './multiProcess';
 import { run as pacing } from './pacing';
 import { run as retries } from './retries';
+import { run as sharingModel } from './sharingModel';
 import { run as testRuns } from './testRuns';
 
 /**
@@ -24,6 +25,7 @@ async function main() {
 	await testRuns();
 	await keptSoak();
 	await multiProcess();
+	await sharingModel();
 	console.log(
 		"\n(Throughput against n8n's HTTP Request node needs the n8n that `npm run test:e2e` caches: node .out/bench/httpRequest.js)",
 	);

@@ -50,7 +50,7 @@ import {
  *  7. estimates a 50,000-row lead file through Company Enrichment (Estimate Credits Only), then
  *     runs it: the estimate sends nothing, the run sends what it counted (scripts/n8n/estimateCheck.ts).
  *
- * Flags: --queue runs n8n in queue mode instead (main, 2 workers, Redis: scripts/n8n/queueMode.ts);
+ * Flags: --queue runs n8n in queue mode instead (main, 2-3 workers, Redis, PostgreSQL: scripts/n8n/queueMode.ts);
  * --keep keeps the temporary user folder; --break <dist file> replaces that file of the
  * installed copy with a throwing module before the check (to watch the e2e fail on it);
  * --no-self-test skips steps 1 and 3; --reuse-only runs steps 5 and 6 alone; --estimate-only runs step 7 alone; --n8n 1 (or an exact version, 1.85.4) runs it all on n8n 1.x;

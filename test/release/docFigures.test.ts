@@ -187,20 +187,24 @@ const FACTS: Fact[] = [
 		expected: benchmarkFigure(/\bMB\/s, ([\d.]+ to [\d.]+) times csv-parse/),
 	},
 	{
-		name: 'two processes on one key at 5/s, the latest share of the limit (npm run bench, Several processes on one key)',
+		name: 'two workers on one key at 5/s in real queue mode, the share of the limit while every execution sent (npm run test:e2e -- --queue)',
 		patterns: [
-			/\b([\d.]+) of the limit \(one process alone/g,
-			/\bat 5\/s used it at ([\d.]+) of its limit\b/g,
+			/\b2 workers at 5\/s used ([\d.]+) of the key\b/g,
+			/\| 2 workers at 5\/s, 4 executions of 75 items \| [^|]*\| ([\d.]+) of the limit/g,
 		],
-		expected: benchmarkFigure(/\bThe latest run, [^;]*?429s and ([\d.]+) of the limit/),
+		expected: benchmarkFigure(
+			/\| 2 workers at 5\/s, 4 executions of 75 items \| [^|]*\| ([\d.]+) of the limit/,
+		),
 	},
 	{
-		name: 'real queue mode at 5/s, the share of the limit (npm run test:e2e -- --queue)',
+		name: 'two workers on one key at 5/s in real queue mode, the share of 429s (npm run test:e2e -- --queue)',
 		patterns: [
-			/\bat 5\/s, \d+ requests, \d+ 429s, ([\d.]+-[\d.]+) of the limit/g,
-			/\bqueue-mode n8n \([^)]*\) at 5\/s, ([\d.]+-[\d.]+) of the limit/g,
+			/\b2 workers at 5\/s used [\d.]+ of the key with ([\d.]+)%/g,
+			/\| 2 workers at 5\/s, 4 executions of 75 items \| \d+, \d+ \(([\d.]+)%\)/g,
 		],
-		expected: benchmarkFigure(/\bat 5\/s, \d+ requests, \d+ 429s, ([\d.]+-[\d.]+) of the limit/),
+		expected: benchmarkFigure(
+			/\| 2 workers at 5\/s, 4 executions of 75 items \| \d+, \d+ \(([\d.]+)%\)/,
+		),
 	},
 	{
 		name: 'the cells of a CSV row (MAX_FIELDS)',

@@ -1,12 +1,15 @@
 import { sleep } from 'n8n-workflow';
 
+import { KeyShare } from './keyShare';
+import { PacingSlots } from './pacingSlots';
+
 /**
- * Pacing per key and rate, shared by every run in this n8n process, and adapting to other
- * processes on the same key (queue-mode workers, other tools) without knowing them. The service
- * counts arrivals: at most N requests in any second. So request k leaves no sooner than one
- * second after request k-N was answered (or ARRIVAL_CAP_MS after it left, if sooner), which no
- * transit jitter can squeeze into N+1 arrivals, and requests between are spread 1/rate apart.
- * A 429 lowers this process's share and pauses it; successes win the rate back (see share()).
+ * Pacing per key and rate, shared by every run in this n8n process, and sharing the key with
+ * other processes (queue-mode workers, other tools) without knowing them (keyShare.ts). The
+ * service counts arrivals: at most N requests in any second. So request k leaves no sooner than
+ * one second after request k-N was answered (or ARRIVAL_CAP_MS after it left, if sooner), which
+ * no transit jitter can squeeze into N+1 arrivals. Requests leave on slots (pacingSlots.ts): a
+ * process alone uses every one.
  */
 
 /**
@@ -17,174 +20,192 @@ import { sleep } from 'n8n-workflow';
  * drew none, with other benchmarks running beside it.
  */
 export const ARRIVAL_CAP_MS = 100;
-/** Multiplicative decrease on a 429. */
-const DECREASE = 0.75;
-/**
- * Increase: one more request per window is won back PROBE_SECONDS after a 429, and faster and
- * faster after that (the rate grows with the square of the time since the cut). With several
- * processes on a full key, each step up is a probe that costs a 429, so probes are seconds
- * apart; a process left alone on the key wins the whole rate back within a few probe times.
- */
-const PROBE_SECONDS = 8;
-/** The rate never drops below this share of the configured rate. */
+/** The share never drops below this part of the configured rate. */
 const FLOOR = 0.05;
 
 /** One request's passage through the pacer; the engine settles it with what came back. */
 export interface Ticket {
 	departedAt: number;
 	settledAt?: number;
-	/** The decrease count when the request left: a 429 on an older request does not cut again. */
+	/** The share's cut count when the request left: a 429 on an older request does not cut again. */
 	epoch: number;
+	refused?: boolean;
 }
+
+/** Time and chance as the pacer sees them: the real ones, or a simulation's (tests). */
+export interface PacerClock {
+	now(): number;
+	sleep(ms: number): Promise<void>;
+	random(): number;
+}
+
+const realClock: PacerClock = { now: () => Date.now(), sleep, random: () => Math.random() };
 
 export class Pacer {
 	/** The configured rate (0: pacing off). */
 	readonly limit: number;
 
-	/** This process's current rate for the key, between FLOOR*limit and limit. */
-	private rate: number;
-
 	private readonly perWindow: number;
 
 	private readonly windowMs: number;
 
-	private nextStart = 0;
+	private readonly slots: PacingSlots;
+
+	private readonly share: KeyShare;
+
+	/** Where the next request is due, in slots (fractional: a share of 3 in 5 slots steps 5/3). */
+	private plannedSlot = 0;
+
+	private lastSlot = -Infinity;
 
 	private pausedUntil = 0;
 
-	private epoch = 0;
-
-	private lastIncrease = 0;
-
-	private lastDecrease = 0;
-
-	/** The last tickets (at most one window's worth at the configured rate), oldest first. */
+	/** The last tickets (two windows' worth at the configured rate), oldest first. */
 	private recent: Ticket[] = [];
 
 	/** Departures happen one at a time, in the order callers asked for their turn. */
 	private queue: Promise<unknown> = Promise.resolve();
 
-	constructor(requestsPerSecond: number) {
+	constructor(
+		requestsPerSecond: number,
+		private readonly clock: PacerClock = realClock,
+	) {
 		this.limit = Math.max(0, requestsPerSecond);
-		this.rate = this.limit;
 		this.perWindow = Math.max(1, Math.floor(this.limit));
 		this.windowMs = this.limit > 0 ? (this.perWindow * 1000) / this.limit : 0;
+		// Far, one window and the arrival cap (and the rule's millisecond) hold N slots exactly.
+		this.slots = new PacingSlots(this.perWindow, this.windowMs, ARRIVAL_CAP_MS + 2);
+		this.share = new KeyShare(
+			this.perWindow,
+			this.windowMs,
+			Math.max(1, Math.floor(1 / (FLOOR * this.perWindow))),
+		);
 	}
 
 	get paced(): boolean {
 		return this.limit > 0;
 	}
 
-	/** The current rate, for messages and benchmarks. */
+	/** This process's current rate for the key, for messages and benchmarks. */
 	get currentRate(): number {
-		return this.rate;
+		if (!this.paced) return 0;
+		return (this.share.perWindowNow * 1000) / this.windowMs;
 	}
 
 	/** Resolves when the caller may send its request; settle the ticket when its answer came. */
 	async waitTurn(): Promise<Ticket> {
-		if (!this.paced) return { departedAt: Date.now(), epoch: 0 };
+		if (!this.paced) return { departedAt: this.clock.now(), epoch: 0 };
 		const turn = this.queue.then(async () => await this.depart());
 		this.queue = turn.catch(() => undefined);
 		return await turn;
 	}
 
-	/**
-	 * This process's share of the key as whole requests per window: `count` requests in any
-	 * `windowMs`. Whole counts are what make sharing work without coordination: if every
-	 * process sharing a key keeps to its own count per window, arrivals from all of them stay
-	 * under the limit whatever their phases, as soon as the counts add up to the limit.
-	 * Below one per window, the window stretches instead (one request every 1/rate). A 429 lowers
-	 * it (one request per window less at least, x0.75 when higher, once per round of requests) and
-	 * pauses the process for Retry-After plus a random part of an interval, so that processes fall
-	 * out of step; while requests succeed it comes back, faster with the time since the last 429.
-	 */
-	private share(): { count: number; windowMs: number } {
-		const perWindow = (this.rate * this.windowMs) / 1000;
-		if (perWindow < 1) return { count: 1, windowMs: 1000 / this.rate };
-		return { count: Math.floor(perWindow + 1e-9), windowMs: this.windowMs };
-	}
-
 	private async depart(): Promise<Ticket> {
+		// Never a slot that has passed: after an idle spell the next one comes.
+		const asked = this.clock.now();
+		let slot: number;
+		let due: number;
+		let step: number;
+		let between = 0;
 		// Re-checked after every sleep: an answer or a 429 may change the earliest moment.
-		let start: number;
-		let share = this.share();
 		for (;;) {
-			const now = Date.now();
-			share = this.share();
-			start = Math.max(this.nextStart, this.pausedUntil, this.windowOpensAt(share));
+			const now = this.clock.now();
+			const { count, windows } = this.share.current();
+			step = (this.perWindow * windows) / count;
+			between = this.share.probeDue ? 0.5 : 0;
+			// The nearest slot to the plan: rounding up at every step would lose a slot each time
+			// the plan starts again (19 of 20 slots stepping 20/19 would take one in two).
+			due = Math.round(this.plannedSlot);
+			slot = Math.max(
+				due,
+				this.lastSlot + 1,
+				this.slots.slotAt(this.pausedUntil),
+				this.slots.slotAt(asked),
+			);
+			const start = Math.max((slot + between) * this.slots.ms, this.windowOpensAt(count));
 			if (start <= now) break;
-			await sleep(start - now);
+			await this.clock.sleep(start - now);
 		}
-		const ticket: Ticket = { departedAt: Date.now(), epoch: this.epoch };
-		// The next slot follows the planned moment, not the actual one: a timer that fires a
-		// millisecond late must not cost a millisecond per request (5% at 20/s). The window
-		// rule above, not this spacing, is what keeps arrivals under the limit.
-		// After an idle spell the planned moment is long past: then spacing starts from now.
-		const interval = share.windowMs / share.count;
-		const late = ticket.departedAt - start;
-		this.nextStart = (late < interval / 2 ? start : ticket.departedAt) + interval;
+		const ticket: Ticket = { departedAt: this.clock.now(), epoch: this.share.epoch };
+		if (between) this.share.probeSent(ticket.departedAt);
+		// The next slot follows the planned one, not the one taken: a share of 3 in 5 slots keeps
+		// its rate although each request waits for a whole slot. After an idle spell, a pause or
+		// a wait for an answer, the plan starts again from the slot taken.
+		this.lastSlot = Math.max(slot, Math.floor(ticket.departedAt / this.slots.ms));
+		const onPlan = slot === due && this.lastSlot === slot;
+		this.plannedSlot = (onPlan ? this.plannedSlot : this.lastSlot) + step;
 		this.recent.push(ticket);
-		if (this.recent.length > this.perWindow) this.recent.shift();
+		if (this.recent.length > 2 * this.perWindow) this.recent.shift();
 		return ticket;
 	}
 
-	/** One window after the arrival of the request `count` places back, when there are that many. */
-	private windowOpensAt({ count, windowMs }: { count: number; windowMs: number }): number {
-		if (this.recent.length < count) return 0;
-		const oldest = this.recent[this.recent.length - count];
+	/**
+	 * One window after the arrival of the request `count` places back: what keeps this process's
+	 * own arrivals within its count, whatever the slots (below one per window, the slots alone
+	 * space the requests further).
+	 */
+	private windowOpensAt(count: number): number {
+		// Refused requests do not count: the service did not take them (and one that waited for
+		// its own refusal would come late to every slot it shares, and never win it).
+		const counted = this.recent.filter((ticket) => !ticket.refused);
+		if (counted.length < count) return 0;
+		const oldest = counted[counted.length - count];
 		const arrivedBy = Math.min(oldest.settledAt ?? Infinity, oldest.departedAt + ARRIVAL_CAP_MS);
 		// One millisecond more: the service's clock counts whole milliseconds too.
-		return arrivedBy + windowMs + 1;
+		return arrivedBy + this.windowMs + 1;
 	}
 
-	/** The request was answered (or failed) without a 429: rate is won back with time. */
+	/** Every answer: the ticket's time, and the slots follow the answers' times. */
+	private settle(ticket: Ticket): number {
+		ticket.settledAt ??= this.clock.now();
+		if (!this.paced) return ticket.settledAt;
+		const scale = this.slots.observe(ticket.settledAt - ticket.departedAt);
+		if (scale !== undefined) {
+			this.plannedSlot *= scale;
+			this.lastSlot = Math.floor(this.lastSlot * scale);
+		}
+		return ticket.settledAt;
+	}
+
+	/** The request was answered (or failed) without a 429. */
 	succeeded(ticket: Ticket): void {
-		ticket.settledAt ??= Date.now();
-		if (!this.paced) return;
-		const now = ticket.settledAt;
-		if (this.rate >= this.limit) return;
-		// rate(t) = rate at the cut + oneCount * (t / PROBE)^2, t seconds after the last 429:
-		// one request per window more at t = PROBE, whatever the spacing of the successes.
-		const before = Math.max(0, this.lastIncrease - this.lastDecrease) / 1000;
-		const after = Math.max(0, now - this.lastDecrease) / 1000;
-		this.lastIncrease = now;
-		const oneCount = 1000 / this.windowMs;
-		this.rate = Math.min(
-			this.limit,
-			this.rate + (oneCount * (after ** 2 - before ** 2)) / PROBE_SECONDS ** 2,
-		);
+		const settledAt = this.settle(ticket);
+		if (this.paced) this.share.succeeded(ticket.departedAt, settledAt);
 	}
 
 	/** The answer was not a rate refusal, but not a success either (5xx, network). */
 	failed(ticket: Ticket): void {
-		ticket.settledAt ??= Date.now();
+		this.settle(ticket);
 	}
 
 	/**
-	 * The key was refused (429): lower this process's rate (once per round: 429s on requests
-	 * that left before the last decrease are the same congestion) and pause, for Retry-After
-	 * when the service sent one, plus a random part of an interval.
+	 * The key was refused (429): the share drops to what this process got through in the window
+	 * before (keyShare.ts), and the process pauses for Retry-After when the service sent one,
+	 * plus a random part of an interval, so that processes fall out of step.
 	 */
-	refused(ticket: Ticket, retryAfterMs: number | undefined, random = Math.random): void {
-		ticket.settledAt ??= Date.now();
+	refused(ticket: Ticket, retryAfterMs: number | undefined, random = this.clock.random): void {
+		const settledAt = this.settle(ticket);
+		ticket.refused = true;
 		if (!this.paced) return;
-		if (ticket.epoch === this.epoch) {
-			this.epoch++;
-			// At least one request per window less (whole counts, see share()), more when the
-			// rate is high: the process's share falls fast when several start at once.
-			const oneCountLess = ((this.share().count - 1) * 1000) / this.windowMs;
-			this.rate = Math.max(
-				this.limit * FLOOR,
-				Math.min(this.rate * DECREASE, oneCountLess || this.rate * DECREASE),
-			);
-			this.lastIncrease = ticket.settledAt;
-			this.lastDecrease = ticket.settledAt;
+		const mine = this.recent.filter(
+			(other) =>
+				!other.refused &&
+				other.departedAt < ticket.departedAt &&
+				other.departedAt > ticket.departedAt - this.windowMs,
+		).length;
+		this.share.refused(ticket.departedAt, ticket.epoch, mine, settledAt);
+		const { count, windows } = this.share.current();
+		if (retryAfterMs) this.pausedUntil = Math.max(this.pausedUntil, settledAt + retryAfterMs);
+		if (windows > 1) {
+			// Below one request per window the slot was another process's turn: take another slot
+			// of the cycle, never the same one again.
+			const cycle = this.perWindow * windows;
+			const slot = Math.floor(ticket.departedAt / this.slots.ms);
+			this.plannedSlot = Math.max(this.plannedSlot, slot + 1 + Math.floor(random() * (cycle - 1)));
+		} else {
+			const pause = (random() * this.windowMs) / count;
+			this.pausedUntil = Math.max(this.pausedUntil, settledAt + pause);
 		}
-		// A random part of an interval on top, so that processes fall out of step; the lower
-		// count per window (share()) does the rest of the waiting.
-		const { count, windowMs } = this.share();
-		const pause = (retryAfterMs ?? 0) + random() * (windowMs / count);
-		this.pausedUntil = Math.max(this.pausedUntil, ticket.settledAt + pause);
 	}
 }
 

@@ -16,6 +16,8 @@ export interface SharedKeyRun {
 	/** Accepted requests per second while every process was using the key. */
 	sharedRate: number;
 	wholeRunRate: number;
+	/** Seconds from the first request to each process's last one: how evenly they shared. */
+	finishedAfter: number[];
 }
 
 export async function runSharedKey(
@@ -65,9 +67,10 @@ export async function runSharedKey(
 		refusedNeverAccepted: [...refusedLast],
 		sharedRate: perSecond(shared),
 		wholeRunRate: perSecond(accepted),
+		finishedAfter: reports.map((_, index) => (lastOf(index) - log[0].at) / 1000),
 	};
 }
 
 export function describeRun(run: SharedKeyRun, rate: number, processes: number): string {
-	return `${processes} processes at ${rate}/s on one key: ${run.requests} requests, ${run.refused} 429s (${((100 * run.refused) / run.requests).toFixed(1)}%), accepted ${run.sharedRate.toFixed(2)}/s = ${(run.sharedRate / rate).toFixed(3)} of the limit while shared (whole run ${(run.wholeRunRate / rate).toFixed(3)}), ${run.resent} sent again after success`;
+	return `${processes} processes at ${rate}/s on one key: ${run.requests} requests, ${run.refused} 429s (${((100 * run.refused) / run.requests).toFixed(1)}%), accepted ${run.sharedRate.toFixed(2)}/s = ${(run.sharedRate / rate).toFixed(3)} of the limit while shared (whole run ${(run.wholeRunRate / rate).toFixed(3)}), processes done after ${run.finishedAfter.map((seconds) => seconds.toFixed(0)).join(', ')} s, ${run.resent} sent again after success`;
 }

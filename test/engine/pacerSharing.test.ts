@@ -1,0 +1,86 @@
+import { FAR, NEAR, simulate, type LimiterKind, type Timing } from './pacing/simulation';
+
+/**
+ * Processes sharing one key, in simulated time (test/engine/pacing/simulation.ts): each runs the
+ * real pacer on its own, as queue-mode workers do, and none knows the others. A minute of the
+ * key's requests split evenly between them, all starting at once, against three kinds of limiter
+ * the live service may use (the sandbox's sliding window, a fixed window per second, a token
+ * bucket) and at two distances from it. The timing is random (seeded): the figures are the
+ * median over 7 seeds for the rate and the mean for the share of 429s, and every item of every
+ * seed must be answered once. The same rules are measured through n8n-core and in a real
+ * queue-mode n8n by the benchmarks (docs/pacing-and-queue-mode.md).
+ */
+const LIMITERS: LimiterKind[] = ['sliding', 'fixed', 'bucket'];
+const SEEDS = [1, 2, 3, 4, 5, 6, 7];
+
+async function shared(rate: number, processes: number, limiter: LimiterKind, timing: Timing) {
+	const items = Math.round((rate * 60) / processes);
+	const runs = [];
+	for (const seed of SEEDS) {
+		const run = await simulate({
+			rate,
+			processes: Array.from({ length: processes }, () => ({ items })),
+			limiter,
+			timing,
+			seed,
+		});
+		expect(run.unfinished).toBe(0);
+		expect(run.accepted).toEqual(Array.from({ length: processes }, () => items));
+		runs.push(run);
+	}
+	const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
+	return {
+		/** Of the limit, while every process was sending. */
+		whileShared: median(runs.map((run) => run.sharedRate)) / rate,
+		/** Of the limit, from the first accepted request to the last. */
+		wholeRun: median(runs.map((run) => run.wholeRate)) / rate,
+		refused: runs.reduce((sum, run) => sum + run.refused / run.requests, 0) / runs.length,
+	};
+}
+
+describe.each(LIMITERS)('near the service, a %s limiter', (limiter) => {
+	it('2 processes at 5/s: >= 0.9 of the limit while both send, <= 5% 429s', async () => {
+		const run = await shared(5, 2, limiter, NEAR);
+		expect(run.whileShared).toBeGreaterThanOrEqual(0.9);
+		expect(run.refused).toBeLessThanOrEqual(0.05);
+	});
+
+	it('3 processes at 10/s: >= 0.9 of the limit while all send, <= 5% 429s', async () => {
+		const run = await shared(10, 3, limiter, NEAR);
+		expect(run.whileShared).toBeGreaterThanOrEqual(0.9);
+		expect(run.refused).toBeLessThanOrEqual(0.05);
+	});
+
+	it('2 processes at 1/s take turns: >= 0.9 of the limit over the whole run, <= 6% 429s', async () => {
+		const run = await shared(1, 2, limiter, NEAR);
+		expect(run.wholeRun).toBeGreaterThanOrEqual(0.9);
+		expect(run.refused).toBeLessThanOrEqual(0.06);
+	});
+
+	it.each([1, 5, 20])('one process alone at %i/s: >= 0.99 of the limit, no 429', async (rate) => {
+		const run = await shared(rate, 1, limiter, NEAR);
+		expect(run.wholeRun).toBeGreaterThanOrEqual(0.99);
+		expect(run.refused).toBe(0);
+	});
+});
+
+describe.each(LIMITERS)('far from the service (answers in 150-450 ms), a %s limiter', (limiter) => {
+	// Alone, a process loses the arrival cap per window (1/1.1): sharing is held against that.
+	it.each([1, 5, 10])('one process alone at %i/s: >= 0.89 of the limit, no 429', async (rate) => {
+		const run = await shared(rate, 1, limiter, FAR);
+		expect(run.wholeRun).toBeGreaterThanOrEqual(0.89);
+		expect(run.refused).toBe(0);
+	});
+
+	it('2 processes at 1/s: >= 0.85 of the limit while both send, <= 7% 429s', async () => {
+		const run = await shared(1, 2, limiter, FAR);
+		expect(run.whileShared).toBeGreaterThanOrEqual(0.85);
+		expect(run.refused).toBeLessThanOrEqual(0.07);
+	});
+
+	it('2 processes at 5/s: >= 0.84 of the limit while both send, <= 5% 429s', async () => {
+		const run = await shared(5, 2, limiter, FAR);
+		expect(run.whileShared).toBeGreaterThanOrEqual(0.84);
+		expect(run.refused).toBeLessThanOrEqual(0.05);
+	});
+});
