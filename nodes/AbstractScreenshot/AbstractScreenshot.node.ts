@@ -10,7 +10,6 @@ import type {
 import { requestIn } from '../../credentials/shared/requestForms';
 import { outputField, outputFieldParameter, safeFileName } from '../shared/binary/files';
 import { runService } from '../shared/engine/engine';
-import { requestKey } from '../shared/engine/requestKey';
 import { asBuffer, dimensionsOf, imageItem, imageTypeOf } from '../shared/binary/imageFile';
 import {
 	answerReuseOptions,
@@ -64,7 +63,7 @@ const screenshots: ServiceDefinition<PreparedScreenshot> = {
 	credentialType: 'abstractScreenshotApi',
 	serviceName: 'Website Screenshot',
 	// What is sent (path and query): the HTTP timeout and the output field are not the capture's.
-	requestKey: (capture) => requestKey({ path: capture.request.path, qs: capture.request.qs }),
+	requestOf: (capture) => ({ path: capture.request.path, qs: capture.request.qs }),
 	prepare(itemIndex) {
 		const url = httpUrl(this, itemIndex, 'URL (url)', this.getNodeParameter('url', itemIndex));
 		const property = outputField(this, itemIndex);

@@ -99,7 +99,7 @@ function positiveAmount(ctx: IExecuteFunctions, itemIndex: number, value: unknow
 const vat: ServiceDefinition = {
 	credentialType: 'abstractVatApi',
 	serviceName: 'VAT',
-	async prepare(itemIndex) {
+	async prepare(itemIndex, identityOf) {
 		const operation = this.getNodeParameter('operation', itemIndex) as string;
 		const country = () =>
 			countryCode(
@@ -109,7 +109,8 @@ const vat: ServiceDefinition = {
 				this.getNodeParameter('countryCode', itemIndex, '', { extractValue: true }),
 			);
 
-		if (operation === 'validate') return await validateVatNumbers.prepare.call(this, itemIndex);
+		if (operation === 'validate')
+			return await validateVatNumbers.prepare.call(this, itemIndex, identityOf);
 		if (operation === 'calculate') {
 			const amount = positiveAmount(this, itemIndex, this.getNodeParameter('amount', itemIndex));
 			const qs: IDataObject = { amount, country_code: country() };

@@ -300,14 +300,17 @@ describe('every figure true by cause', () => {
 	const workflowId = () => newWorkflowId('figures');
 	const one = 'same@example.com';
 
-	it('three repeats of one reused answer: all three reused, none "answered with 0 requests"', async () => {
+	it('three repeats of one reused answer: one reused, two shared by cause, none "answered with 0 requests"', async () => {
 		const id = workflowId();
 		await runEmail({ items: emailItems([one]), workflowId: id });
 		sandbox.reset();
 		const run = await runEmail({ items: emailItems([one, one, one]), workflowId: id });
 		expect(sent()).toHaveLength(0);
 		expect(hintsOf(run)).toContain(
-			'3 of 3 answers reused from a test run less than a minute ago: no credit (turn Reuse Answers of Test Runs off in Options to ask afresh)',
+			'1 of 3 answers reused from a test run less than a minute ago: no credit (turn Reuse Answers of Test Runs off in Options to ask afresh)',
+		);
+		expect(hintsOf(run)).toContain(
+			'2 items shared the answer of a repeated value: repeated values were sent once (turn Send Repeated Values Once off in Options for a fresh answer each)',
 		);
 		expect(hintsOf(run).join('\n')).not.toMatch(/answered with/);
 	});

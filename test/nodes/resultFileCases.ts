@@ -125,6 +125,7 @@ export async function expectTrickyFileParsesBack(sandbox: Sandbox): Promise<void
 		answered: 5,
 		failed: { invalidValue: 0, serviceError: 0, planRanOut: 0, keyRejected: 0 },
 		requestsSent: 5,
+		answersPaid: 5,
 		requestsSaved: 0,
 		answersReused: 0,
 		nextRow: null,

@@ -3,7 +3,6 @@ import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
 import type { FanOutUnit } from '../engine/fanOut';
 import { invalidInput } from '../engine/errors';
-import { requestKey } from '../engine/requestKey';
 import { fieldLabel } from '../parameters/fieldLabel';
 import { CsvError, CsvParser, type CsvRow } from './csv';
 import type { CsvLookup } from './csvLookup';
@@ -39,7 +38,7 @@ export interface FilePlan {
 	/** The slice's first and last row numbers. */
 	firstRow: number;
 	lastRow: number;
-	/** How many rows of the slice send each request (requestKey). */
+	/** How many rows of the slice send each request (by the engine's identity of a unit). */
 	keyCounts: Map<string, number>;
 	/** The stream the file was read from (filesystem mode): its class makes the result file's stream. */
 	inputStream?: NodeJS.ReadableStream;
@@ -116,7 +115,7 @@ export async function checkFile<Prepared>(
 				if (!continueOnFail) throw unit.failed;
 				return;
 			}
-			const key = lookup.requestKey ? lookup.requestKey(unit.prepared) : requestKey(unit.prepared);
+			const key = lookup.identityOf(unit.prepared);
 			if (key !== undefined) keyCounts.set(key, (keyCounts.get(key) ?? 0) + 1);
 		},
 		{ delimiter },

@@ -232,14 +232,16 @@ export class ResultFile implements UnitCollector {
 			...(this.setup.noDataOf ? { noData: this.noData } : {}),
 			...(this.setup.skippedOf ? { skipped: this.skipped } : {}),
 			failed: { ...this.failed },
-			// What the rows' requests cost (none for rows looked up locally); answersReused: rows
-			// answered by an earlier run's kept answer (a test run's), no request, no credit.
+			// What the rows cost, each figure by its cause (none for rows looked up locally): requests
+			// this run sent; rows answered by a payment of this execution (an earlier try's too); rows
+			// that shared a repeated value's answer; rows answered by another execution's payment.
 			...(figures === undefined
 				? {}
 				: {
 						requestsSent: figures.requestsSent,
+						answersPaid: figures.answersPaid + figures.reusedFrom.try,
 						requestsSaved: figures.answersShared,
-						answersReused: figures.answersReused,
+						answersReused: figures.answersReused - figures.reusedFrom.try,
 					}),
 			nextRow,
 			...(stopped ? { stoppedBy: stopped } : {}),

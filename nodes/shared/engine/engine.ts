@@ -65,12 +65,12 @@ export async function runService<Prepared>(
 		await Promise.all(jobs.map(async (job) => await job.collector?.abort?.()));
 	// Stopped by the user: n8n keeps nothing of this run, and an error would mark it failed, not stopped.
 	if (ledger.cancelled) {
-		keptAnswers?.finish('threw');
+		keptAnswers?.finish(true);
 		await abortAll();
 		return [[]];
 	}
 	if (failure !== undefined) {
-		const keptForRetry = keptAnswers?.finish('threw') ?? { paid: 0, reused: 0 };
+		const keptForRetry = keptAnswers?.finish(true) ?? { paid: 0, reused: 0 };
 		await abortAll();
 		throw withCost(run, failure, keptForRetry);
 	}
@@ -82,10 +82,12 @@ export async function runService<Prepared>(
 			output.push(...(await delivery.output(ctx, figures, continueOnFail)));
 		}
 	} catch (error) {
-		keptAnswers?.finish('threw');
+		keptAnswers?.finish(true);
 		throw asNodeError(ctx, error, 0);
 	}
-	keptAnswers?.finish({ output: [output] });
+	// n8n-core's WorkflowExecute runs a node with Retry On Fail again while the first item of its
+	// first output has `json.error` (an error item, under either Continue setting).
+	keptAnswers?.finish(false, output[0]?.json?.error !== undefined);
 	addHints(run);
 	addEstimateHint(ctx, deliveries);
 	return [output];
@@ -196,9 +198,10 @@ function addHints<Prepared>({
 	const hints = runHints({
 		serviceName: service.serviceName,
 		figures: ledger.figures,
-		rowsAnswered: deliveries.some(
-			({ job }) => job.rows && ledger.figuresOf(job.itemIndex).unitsAnswered > 0,
-		),
+		rows: deliveries.some(({ job }) => {
+			const { unitsAnswered, unitsNotSent } = ledger.figuresOf(job.itemIndex);
+			return job.rows && unitsAnswered + unitsNotSent > 0;
+		}),
 		retryOnFail: keptAnswers?.retryOnFail === true,
 		retrySources: keptAnswers?.retrySources() ?? { executions: 1, testRuns: 0 },
 		reuseAges: keptAnswers?.reuseAges(),

@@ -99,8 +99,8 @@ export interface RunHintFacts {
 	serviceName: string;
 	/** The run's figures. */
 	figures: RunFigures;
-	/** Whether a file's rows were answered: the hints then count rows, not items. */
-	rowsAnswered: boolean;
+	/** Whether the run's units were a file's rows (answered or not sent): the hints then count rows, not items. */
+	rows: boolean;
 	/** The node's Retry On Fail (an earlier try's answers are said to come from it). */
 	retryOnFail: boolean;
 	/** The failed executions whose answers a Retry took, and how many of them were test runs. */
@@ -116,7 +116,7 @@ export interface RunHintFacts {
 export function runHints(facts: RunHintFacts): OutputHint[] {
 	const { requestsSent, answersPaid, answersShared, answersReused, reusedFrom, unitsNotSent } =
 		facts.figures;
-	const noun = facts.rowsAnswered ? 'row' : 'item';
+	const noun = facts.rows ? 'row' : 'item';
 	const hints: OutputHint[] = [];
 	const info = (message: string) => hints.push({ message, type: 'info', location: 'outputPane' });
 	if (answersShared > 0) {
@@ -126,8 +126,13 @@ export function runHints(facts: RunHintFacts): OutputHint[] {
 			requestsSent === answersPaid
 				? plural(requestsSent, 'request')
 				: `${plural(answersPaid, 'paid request')} (${number(requestsSent)} sent)`;
+		// Repeats of a reused answer alone: no request answered them, so none is named.
+		const answered =
+			answersPaid > 0
+				? `${plural(answersPaid + answersShared, noun)} answered with ${requests}`
+				: `${plural(answersShared, noun)} shared the answer of a repeated value`;
 		info(
-			`${plural(answersPaid + answersShared, noun)} answered with ${requests}: repeated values were sent once (turn Send Repeated Values Once off in Options for a fresh answer each)`,
+			`${answered}: repeated values were sent once (turn Send Repeated Values Once off in Options for a fresh answer each)`,
 		);
 	}
 	const reused = (count: number, where: string) =>
