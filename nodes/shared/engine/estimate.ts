@@ -165,7 +165,8 @@ function sliced(ctx: IExecuteFunctions, itemIndex: number): boolean {
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	return (
 		(options.startAtRow !== undefined && Number(options.startAtRow) !== 1) ||
-		options.maxRows !== undefined
+		options.maxRows !== undefined ||
+		(options.skipRows !== undefined && String(options.skipRows).trim() !== '')
 	);
 }
 
@@ -242,7 +243,7 @@ function lookingOnly(ctx: IExecuteFunctions, wholeFiles: boolean): IExecuteFunct
 		const value = ctx.getNodeParameter(...args) as unknown;
 		if (!wholeFiles || args[0] !== 'options' || typeof value !== 'object' || value === null)
 			return value;
-		const { startAtRow: _start, maxRows: _max, ...rest } = value as IDataObject;
+		const { startAtRow: _start, maxRows: _max, skipRows: _skip, ...rest } = value as IDataObject;
 		return rest;
 	};
 	return new Proxy(ctx, {
