@@ -32,6 +32,7 @@ it(`${HISTORIES} random histories pay what the model says, state its figures, an
 		}),
 		{ seed: SEED, numRuns: HISTORIES },
 	);
+	if (process.env.PAID_HISTORIES_COVERAGE) console.log(coverage);
 	// Every kind of history is there, seeded: a change of the generator that loses one fails here.
 	for (const [kind, count] of Object.entries(coverage))
 		expect([kind, count > 0]).toEqual([kind, true]);

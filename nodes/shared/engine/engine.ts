@@ -5,7 +5,8 @@ import { addEstimateHint, estimateCredits } from './estimate';
 import type { FanOutUnit } from './fanOut';
 import { asNodeError, prepareJobs } from './jobs';
 import { KeptAnswersOfRun } from './keptAnswersOfRun';
-import { discardedText, namedBy, runHints } from './messages';
+import { now } from './keptAnswers';
+import { discardedText, namedBy, retrySourcesOf, reuseAgesOf, runHints } from './messages';
 import { sumOfFigures } from './runFigures';
 import { RunLedger } from './runLedger';
 import { connect, type Connection } from './serviceClient';
@@ -203,8 +204,8 @@ function addHints<Prepared>({
 			return job.rows && unitsAnswered + unitsNotSent > 0;
 		}),
 		retryOnFail: keptAnswers?.retryOnFail === true,
-		retrySources: keptAnswers?.retrySources() ?? { executions: 1, testRuns: 0 },
-		reuseAges: keptAnswers?.reuseAges(),
+		retrySources: keptAnswers ? retrySourcesOf(keptAnswers.taken) : { executions: 1, testRuns: 0 },
+		reuseAges: keptAnswers ? reuseAgesOf(keptAnswers.taken, now()) : undefined,
 		stoppedAt: ledger.stoppedAt,
 		stopReason: ledger.stopReason,
 	});

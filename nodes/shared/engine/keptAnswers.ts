@@ -4,13 +4,11 @@ import type { ReuseSource } from './runFigures';
 import type { ReusePolicy } from './types';
 
 /**
- * The answers this n8n process has paid for, as payments: facts that never change (what was
- * asked, in which scope, by which execution in which mode, when, and the answer), and the state of
- * each execution that paid (may n8n run the node again in it, did it fail). `ruleFor` is the one
- * function that says who may take a payment, and until when; the run and the estimate both ask
- * it (keptAnswersOfRun.ts). The table of the rules: docs/errors-and-credits.md; their model, held
- * against random histories: test/model/paidAnswersModel.ts. There are no timers (n8n Cloud's
- * rules): what expired is swept when a run opens the store.
+ * The answers this n8n process has paid for, as payments: facts that never change, and the state
+ * of each execution that paid. `ruleFor` alone says who may take a payment until when; the run and
+ * the estimate ask it (keptAnswersOfRun.ts). The rules as a table: docs/errors-and-credits.md,
+ * "Who may take a paid answer"; as a model held against random histories:
+ * test/model/paidAnswersModel.ts. No timers (n8n Cloud's rules): a run's start sweeps what expired.
  */
 
 /** Memory the process gives kept answers, counted by the size of what is kept. */
@@ -19,17 +17,17 @@ export const KEPT_ANSWERS_BUDGET = 64 * 1024 * 1024;
 /** One hour of Reuse Answers For (Hours): the user's unit, not a window of the rules. */
 export const HOUR_MS = 60 * 60 * 1000;
 
-/** The rules' windows, each defined here once. */
+/** The rules' windows, each defined once. */
 export const WINDOWS = {
-	/** The same execution's next try takes its answers until this long after its last payment. */
+	/** The same execution's next try: until this long after that execution's last payment. */
 	tries: 60 * 60 * 1000,
-	/** A Retry takes a failed execution's answer until this long after that payment. */
+	/** A Retry: a failed execution's payment, until this long after it. */
 	retry: 60 * 60 * 1000,
-	/** A test run takes test runs' answers until this long after each payment. */
+	/** A test run: test runs' payments, until this long after each (Reuse Answers of Test Runs). */
 	testRuns: 60 * 60 * 1000,
 };
 
-/** How long after its payment later runs of the node may reuse an answer, as a run's Options say. */
+/** How long after a payment later runs may reuse it, as a run's Options say (its own or the payer's). */
 export function reuseWindow(policy: ReusePolicy, testRun: boolean): number {
 	if (testRun) return policy.testRuns ? WINDOWS.testRuns : 0;
 	return Math.max(0, policy.hours) * HOUR_MS;
@@ -37,8 +35,9 @@ export function reuseWindow(policy: ReusePolicy, testRun: boolean): number {
 
 /** One execution's runs of one node: `open` while it runs or n8n may run the node again in it. */
 export interface ExecutionOfNode {
+	readonly id: string;
 	readonly executionId: string;
-	/** The node's Retry On Fail: its next try will take what this one paid. */
+	/** The node's Retry On Fail: what a try pays, its next try takes. */
 	readonly retryOnFail: boolean;
 	state: 'open' | 'failed' | 'done';
 	tries: number;
@@ -46,9 +45,9 @@ export interface ExecutionOfNode {
 	readonly payments: Set<Payment>;
 }
 
-/** A payment: what was asked (its identity, requestKey.ts), in which scope, by whom, when; its answer. */
+/** A payment: the request's identity (requestKey.ts), its scope, who paid and when, the answer. */
 export interface Payment {
-	/** Workflow, node, node type and version, credential identity; and test runs' or production's. */
+	/** Workflow, node, node type and version, credential identity. */
 	readonly scope: string;
 	readonly identity: string;
 	readonly payer: ExecutionOfNode;
@@ -56,41 +55,36 @@ export interface Payment {
 	readonly paidAt: number;
 	/** How long later runs may reuse it, as the paying run's Options offered (0: never). */
 	readonly reuseMs: number;
-	/** The answer; the one change a payment sees is its file added once fetched (a download). */
+	/** The answer: its one change is the file its unit fetched for it (a download) added. */
 	answered: INodeExecutionData[];
-	/** The keys the engine put beside the answer in an output item (a CSV row's): not the answer's. */
+	/** The keys the engine put beside the answer in an output item (a CSV row's). */
 	readonly rowJsonKeys?: string[];
 	size: number;
 }
 
-/** A run of a node as the rules see it. */
+/** A run of a node as the rules see it; `reuseMs` is its own Options' reuse window. */
 export interface Taker {
 	executionId: string;
 	testRun: boolean;
-	/** n8n's mode `retry`: a Retry of a failed execution (which one, n8n does not tell a node). */
+	/** n8n's mode `retry` (which failed execution it retries, n8n does not tell a node). */
 	retry: boolean;
-	/** Its own Options' reuse window (reuseWindow). */
 	reuseMs: number;
 }
 
 /**
- * THE RULES: by which rule `run` may take `payment` at `now`, or undefined.
- * - the same execution (its later tries): while n8n may run the node again, until an hour after
- *   that execution's last payment; or by a reuse window (paid in this execution all the same);
- * - a Retry: a failed execution's payments (a failed test run's too), each for an hour;
- * - reuse: a test run takes test runs' answers, a production run production answers, each
- *   younger than both the payer's and the taker's window (Reuse Answers of Test Runs, For (Hours)).
+ * THE RULES: by which rule `run` may take `payment` at `now`, if any. The same execution (its
+ * later tries) while n8n may run the node again, until an hour after its last payment; a Retry,
+ * any failed execution's payment (a failed test run's too) for an hour; reuse, a test run's of
+ * test runs and a production run's of production runs, younger than the payer's and its own window.
  */
 export function ruleFor(payment: Payment, run: Taker, now: number): ReuseSource | undefined {
-	const { payer } = payment;
-	const reused =
-		payment.testRun === run.testRun &&
-		now < payment.paidAt + Math.min(payment.reuseMs, run.reuseMs);
+	const { payer, paidAt, testRun, reuseMs } = payment;
+	const reused = testRun === run.testRun && now < paidAt + Math.min(reuseMs, run.reuseMs);
 	if (payer.executionId === run.executionId) {
 		const nextTry = payer.state === 'open' && now < payer.lastPaidAt + WINDOWS.tries;
 		return nextTry || reused ? 'try' : undefined;
 	}
-	if (run.retry && payer.state === 'failed' && now < payment.paidAt + WINDOWS.retry) return 'retry';
+	if (run.retry && payer.state === 'failed' && now < paidAt + WINDOWS.retry) return 'retry';
 	if (reused) return run.testRun ? 'testRuns' : 'earlierRuns';
 	return undefined;
 }
@@ -101,81 +95,66 @@ function claimEnd({ payer, paidAt }: Payment): number {
 	return payer.state === 'failed' ? paidAt + WINDOWS.retry : 0;
 }
 
-/** Until when a rule may still give the payment to someone (a running execution may fail): past it, it is swept. */
+/** Until when a rule may give the payment to anyone (a running execution may still fail). */
 function endOf(payment: Payment): number {
-	const { payer } = payment;
+	const { payer, paidAt, reuseMs } = payment;
 	const running = payer.state === 'open' ? payer.lastPaidAt + WINDOWS.tries : 0;
-	return Math.max(claimEnd(payment), payment.paidAt + payment.reuseMs, running);
+	return Math.max(claimEnd(payment), paidAt + reuseMs, running);
 }
 
 const byScope = new Map<string, Map<string, Payment[]>>();
 const executions = new Map<string, ExecutionOfNode>();
 /** Runs in progress: what each has taken or will take is never dropped for room. */
 const running = new Set<(payment: Payment) => boolean>();
-/** Payments only reuse may take: least recently used first. */
+/** Payments only reuse may take, least recently used first; those a try or a Retry may claim, oldest first. */
 const convenience = new Set<Payment>();
-/** Payments a failed execution or a waiting try may take: oldest first. */
 const claimed = new Set<Payment>();
 let sizeKept = 0;
 let budget = KEPT_ANSWERS_BUDGET;
 let nextSweep = Number.POSITIVE_INFINITY;
-let clock: () => number = () => Date.now();
+let clock = () => Date.now();
 
-/** Now, by the store's clock (the tests move it). */
-export function now(): number {
-	return clock();
-}
-
-/** Whether the process gives kept answers no memory (the bench's run without keeping). */
-export function hasNoBudget(): boolean {
-	return budget <= 0;
-}
+export const now = () => clock();
+export const hasNoBudget = () => budget <= 0;
 
 /** The payments of one request in one scope, oldest first. */
-export function paymentsOf(scope: string, identity: string): readonly Payment[] {
-	return byScope.get(scope)?.get(identity) ?? [];
-}
+export const paymentsOf = (scope: string, identity: string): readonly Payment[] =>
+	byScope.get(scope)?.get(identity) ?? [];
 
 /** n8n runs the node (again) in this execution: one try more. Sweeps what expired first. */
 export function startTry(id: string, executionId: string, retryOnFail: boolean): ExecutionOfNode {
 	const at = clock();
 	if (at >= nextSweep) sweep(at);
-	let execution = executions.get(id);
-	if (!execution) {
-		execution = {
-			executionId,
-			retryOnFail,
-			state: 'open',
-			tries: 0,
-			lastPaidAt: at,
-			payments: new Set(),
-		};
-		executions.set(id, execution);
-	}
-	execution.state = 'open';
+	const execution: ExecutionOfNode = executions.get(id) ?? {
+		...{ id, executionId, retryOnFail, state: 'open', tries: 0, lastPaidAt: at },
+		payments: new Set(),
+	};
+	executions.set(id, Object.assign(execution, { state: 'open', lastPaidAt: at }));
 	execution.tries++;
 	return execution;
 }
 
-/** A run in progress: `spares` names what it has taken or will take. Returns its end. */
+/** A run in progress, and what it spares; returns its end. */
 export function runStarts(spares: (payment: Payment) => boolean): () => void {
 	running.add(spares);
 	return () => running.delete(spares);
 }
 
 /** n8n will not run the node again in the execution: it failed (a Retry may take), or is done. */
-export function settle(id: string, execution: ExecutionOfNode, state: 'failed' | 'done'): void {
+export function settle(execution: ExecutionOfNode, state: 'failed' | 'done'): void {
 	execution.state = state;
 	for (const payment of [...execution.payments]) place(payment);
-	if (execution.payments.size === 0) executions.delete(id);
+	if (execution.payments.size === 0) executions.delete(execution.id);
 }
 
-/** Files a payment, then drops payments until the budget holds (see `victim`). */
+/** Files a payment, then drops payments (`victim`) until the budget holds; the newcomer last. */
 export function file(payment: Payment): void {
 	if (payment.size > budget) return;
-	let list = byScope.get(payment.scope);
-	if (!list) byScope.set(payment.scope, (list = new Map()));
-	list.set(payment.identity, [...(list.get(payment.identity) ?? []), payment]);
+	const scope = byScope.get(payment.scope) ?? new Map<string, Payment[]>();
+	byScope.set(
+		payment.scope,
+		scope.set(payment.identity, [...paymentsOf(payment.scope, payment.identity), payment]),
+	);
 	payment.payer.payments.add(payment);
 	sizeKept += payment.size;
 	place(payment);
@@ -187,32 +166,27 @@ export function file(payment: Payment): void {
 }
 
 /**
- * The one eviction order: what only reuse may take, least recently used first; then what a failed
- * execution or a waiting try may take, those whose claim ended first, then oldest first; never
- * what a run in progress has taken or will take. Undefined: nothing may go but the newcomer.
+ * The one eviction order: what only reuse may take, least recently used first; then what a try
+ * or a Retry may claim, those whose claim ended first, then oldest first; never what a run in
+ * progress has taken or will take.
  */
 function victim(): Payment | undefined {
-	const spared = (payment: Payment) => {
-		for (const spares of running) if (spares(payment)) return true;
-		return false;
-	};
+	const spared = (payment: Payment) => [...running].some((spares) => spares(payment));
 	for (const payment of convenience) if (!spared(payment)) return payment;
-	const at = clock();
 	let oldest: Payment | undefined;
 	for (const payment of claimed) {
 		if (spared(payment)) continue;
-		if (claimEnd(payment) <= at) return payment;
+		if (claimEnd(payment) <= clock()) return payment;
 		oldest ??= payment;
 	}
 	return oldest;
 }
 
-/** The payment's file, fetched after it was paid (a processed image's download). */
+/** The payment's answer with the file its unit fetched for it. */
 export function addFiles(payment: Payment, answered: INodeExecutionData[], size: number): void {
-	if (!convenience.has(payment) && !claimed.has(payment)) return;
+	if (!payment.payer.payments.has(payment)) return;
 	sizeKept += size - payment.size;
-	payment.answered = answered;
-	payment.size = size;
+	Object.assign(payment, { answered, size });
 }
 
 /** Used now: last in the least-recently-used order. */
@@ -227,40 +201,40 @@ function place(payment: Payment): void {
 	if (!set) return forget(payment);
 	nextSweep = Math.min(nextSweep, endOf(payment));
 	if (set.has(payment)) return;
-	convenience.delete(payment);
-	claimed.delete(payment);
+	(set === claimed ? convenience : claimed).delete(payment);
 	set.add(payment);
 }
 
 /** Drops a payment (expired, dropped for room, or its kept file gone). */
 export function forget(payment: Payment): void {
-	if (!convenience.delete(payment) && !claimed.delete(payment)) return;
+	if (!payment.payer.payments.delete(payment)) return;
+	convenience.delete(payment);
+	claimed.delete(payment);
 	sizeKept -= payment.size;
-	payment.payer.payments.delete(payment);
-	const list = byScope.get(payment.scope);
-	const left = (list?.get(payment.identity) ?? []).filter((other) => other !== payment);
-	if (left.length > 0) list?.set(payment.identity, left);
-	else list?.delete(payment.identity);
-	if (list?.size === 0) byScope.delete(payment.scope);
+	const scope = byScope.get(payment.scope);
+	const left = paymentsOf(payment.scope, payment.identity).filter((other) => other !== payment);
+	if (left.length > 0) scope?.set(payment.identity, left);
+	else if (scope?.delete(payment.identity) && scope.size === 0) byScope.delete(payment.scope);
 }
 
 function sweep(at: number): void {
 	nextSweep = Number.POSITIVE_INFINITY;
 	for (const payment of [...convenience, ...claimed]) place(payment);
-	for (const [id, execution] of executions)
-		if (execution.payments.size === 0 && execution.lastPaidAt + WINDOWS.tries <= at)
-			executions.delete(id);
+	for (const [id, { payments, lastPaidAt }] of executions)
+		if (payments.size === 0 && lastPaidAt + WINDOWS.tries <= at) executions.delete(id);
 }
 
-/** What is kept now, for the bench and the tests of its bounds. */
+/** For the bench and the tests of its bounds: what is kept now. */
 export function keptAnswersHeld() {
+	const [forRetries, forNextRuns] = [claimed.size, convenience.size];
+	const [scopes, runs] = [byScope.size, executions.size];
 	return {
-		answers: convenience.size + claimed.size,
+		answers: forRetries + forNextRuns,
 		size: sizeKept,
-		forRetries: claimed.size,
-		forNextRuns: convenience.size,
-		scopes: byScope.size,
-		runs: executions.size,
+		forRetries,
+		forNextRuns,
+		scopes,
+		runs,
 	};
 }
 
@@ -277,7 +251,7 @@ export function setKeptAnswersClock(time?: () => number): void {
 	clock = time ?? (() => Date.now());
 }
 
-/** Drops every kept answer and execution (each test starts from an empty store). */
+/** Drops every payment and execution (each test starts from an empty store). */
 export function dropKeptAnswers(): void {
 	for (const payment of [...convenience, ...claimed]) forget(payment);
 	executions.clear();

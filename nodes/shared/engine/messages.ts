@@ -1,6 +1,5 @@
 import { capitalised } from './errors';
-import type { ReuseAges } from './keptAnswersOfRun';
-import type { RunFigures } from './runFigures';
+import type { ReuseSource, RunFigures } from './runFigures';
 import type { StopReason } from './runLedger';
 
 /*
@@ -92,6 +91,48 @@ function keptText(kept: { paid: number; reused: number }, testRun: boolean): str
 		? 'In queue mode a Retry runs on a worker, and a test run on main unless OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true: the Retry of a test run on main will pay again.'
 		: 'In queue mode a Retry runs on whichever worker takes it: on another worker than the one that ran this execution, it will pay again.';
 	return ` This n8n process keeps ${what}, each for an hour from its payment: a Retry of this execution (in the executions list) within that hour reuses them instead of paying again. ${queue}`;
+}
+
+/** When the reused answers of earlier runs were paid for, and by how many executions. */
+export interface ReuseAges {
+	executions: number;
+	/** Milliseconds since the oldest and the newest of them was paid for, by the store's clock. */
+	oldestAgo: number;
+	newestAgo: number;
+}
+
+/** An answer a run took (keptAnswersOfRun.ts), as its hints speak of it. */
+export interface TakenAnswer {
+	paidAt: number;
+	testRun: boolean;
+	/** The execution that paid (compared, never read). */
+	payer: object;
+}
+
+/** The ages of the answers taken from earlier runs (test runs', Reuse Answers For (Hours)). */
+export function reuseAgesOf(
+	taken: Map<TakenAnswer, ReuseSource>,
+	now: number,
+): ReuseAges | undefined {
+	const earlier = [...taken].filter(([, from]) => from === 'testRuns' || from === 'earlierRuns');
+	if (earlier.length === 0) return undefined;
+	const times = earlier.map(([answer]) => answer.paidAt);
+	return {
+		executions: new Set(earlier.map(([answer]) => answer.payer)).size,
+		oldestAgo: Math.max(0, now - Math.min(...times)),
+		newestAgo: Math.max(0, now - Math.max(...times)),
+	};
+}
+
+/** The failed executions a Retry took answers from: how many, and how many of them test runs. */
+export function retrySourcesOf(taken: Map<TakenAnswer, ReuseSource>): {
+	executions: number;
+	testRuns: number;
+} {
+	const payers = new Map<object, boolean>();
+	for (const [answer, from] of taken)
+		if (from === 'retry') payers.set(answer.payer, answer.testRun);
+	return { executions: payers.size, testRuns: [...payers.values()].filter(Boolean).length };
 }
 
 /** What a finished run's hints speak of. */

@@ -102,7 +102,7 @@ export class RunLedger {
 		const shared = await entry.outcome;
 		if ('answered' in shared) {
 			this.count('answersShared', itemIndex);
-			return { answered: shared.answered.map(copyItem), repeated: true };
+			return { answered: shared.answered.map((item) => copyItem(item)), repeated: true };
 		}
 		if (shared.notSent || stopReasonOf(shared.failed)) return { failed: notSent(), notSent: true };
 		return shared;
