@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { hintsOf } from '../harness/hints';
-import { keptAnswers as kept } from '../harness/keptStore';
+import { keptAnswers as kept, sandboxWithEmptyStore } from '../harness/keptStore';
 import {
 	emailOf,
 	firstTimeOnly,
@@ -13,7 +13,7 @@ import { retryExecution, runNode, type NodeRun, type RunResult } from '../harnes
 import { sandboxCredential } from '../harness/sandboxCredentials';
 import { csvItem } from '../nodes/csvHelpers';
 import { RESULT, resultOf } from '../nodes/resultFileCases';
-import { startSandbox, type Sandbox } from '../sandbox/server';
+import type { Sandbox } from '../sandbox/server';
 import type { SandboxRequest } from '../sandbox/types';
 
 /**
@@ -22,18 +22,9 @@ import type { SandboxRequest } from '../sandbox/types';
  * answers payments: docs/errors-and-credits.md, "Who may take a paid answer"). Each fails on the
  * store that kept one replaceable entry per request.
  */
+const started = sandboxWithEmptyStore();
 let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => {
-	kept.dropKeptAnswers();
-	await sandbox.close();
-});
-beforeEach(() => {
-	sandbox.reset();
-	kept.dropKeptAnswers();
-});
+beforeEach(() => (sandbox = started()));
 
 const paid = () => paidEmails(sandbox);
 const paidOf = (value: string) => paid().filter((email) => email === value).length;

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 
-import { keptAnswers as kept } from '../harness/keptStore';
-import { startSandbox, type Sandbox } from '../sandbox/server';
+import { sandboxWithEmptyStore } from '../harness/keptStore';
 import { emptyCoverage, historyArbitrary, runHistory } from './histories';
 
 /**
@@ -13,21 +12,14 @@ import { emptyCoverage, historyArbitrary, runHistory } from './histories';
 const HISTORIES = Number(process.env.PAID_HISTORIES ?? 300);
 const SEED = Number(process.env.PAID_HISTORIES_SEED ?? 20261128);
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => {
-	kept.dropKeptAnswers();
-	await sandbox.close();
-});
+const sandbox = sandboxWithEmptyStore();
 
 it(`${HISTORIES} random histories pay what the model says, state its figures, and estimate what they pay`, async () => {
 	const coverage = emptyCoverage();
 	let history = 0;
 	await fc.assert(
 		fc.asyncProperty(historyArbitrary, async (steps) => {
-			const divergences = await runHistory(sandbox, ++history, steps, coverage);
+			const divergences = await runHistory(sandbox(), ++history, steps, coverage);
 			if (divergences.length > 0) throw new Error(divergences.join('\n'));
 		}),
 		{ seed: SEED, numRuns: HISTORIES },

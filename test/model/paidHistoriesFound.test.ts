@@ -1,5 +1,4 @@
-import { keptAnswers as kept } from '../harness/keptStore';
-import { startSandbox, type Sandbox } from '../sandbox/server';
+import { sandboxWithEmptyStore } from '../harness/keptStore';
 import { emptyCoverage, replay, resumeStep, retryStep, runStep, type RunSpec } from './histories';
 
 /**
@@ -7,15 +6,8 @@ import { emptyCoverage, replay, resumeStep, retryStep, runStep, type RunSpec } f
  * kept as a named case: they failed on the store that kept one replaceable entry per request
  * (found by running the histories on it), and hold now.
  */
-let sandbox: Sandbox;
+const sandbox = sandboxWithEmptyStore();
 let history = 1_000_000;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterAll(async () => {
-	kept.dropKeptAnswers();
-	await sandbox.close();
-});
 
 const run = (spec: Partial<RunSpec>): RunSpec => ({
 	workflow: 0,
@@ -30,7 +22,7 @@ const run = (spec: Partial<RunSpec>): RunSpec => ({
 });
 
 const divergencesOf = async (steps: Parameters<typeof replay>[4], smallBudget = false) =>
-	await replay(sandbox, ++history, smallBudget, emptyCoverage(), steps);
+	await replay(sandbox(), ++history, smallBudget, emptyCoverage(), steps);
 
 it('a test run [a, bad] with repeats each sent fails; its Retry with Send Repeated Values Once turned on takes a', async () => {
 	expect(
