@@ -61,7 +61,9 @@ async function runShare({ histories, seed }: Share): Promise<Report> {
 					`${fc.stringify(result.counterexample)}\n${String(result.errorInstance)}`,
 				);
 			}
-			process.stderr.write(`${done}/${histories} histories (seed ${seed})\r`);
+			// A line per thousand histories: what ran so far, should the run be cut before its end.
+			const seconds = Math.round((performance.now() - started) / 1000);
+			console.error(JSON.stringify({ seed, done, of: histories, divergent, seconds, coverage }));
 		}
 	} finally {
 		await sandbox.close();

@@ -1,37 +1,16 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import type { ReuseSource } from './runFigures';
-import type { ReusePolicy } from './types';
+import { WINDOWS } from './answerRules';
 
 /**
  * The answers this n8n process has paid for, as payments: facts that never change, and the state
- * of each execution that paid. `ruleFor` alone says who may take a payment until when; the run and
- * the estimate ask it (keptAnswersOfRun.ts). The rules as a table: docs/errors-and-credits.md,
- * "Who may take a paid answer"; as a model held against random histories:
- * test/model/paidAnswersModel.ts. No timers (n8n Cloud's rules): a run's start sweeps what expired.
+ * of each execution that paid; one memory budget and its eviction order. Who may take a payment,
+ * until when, is answerRules.ts's alone (the run and the estimate ask it: keptAnswersOfRun.ts).
+ * No timers (n8n Cloud's rules): a run's start sweeps what expired.
  */
 
 /** Memory the process gives kept answers, counted by the size of what is kept. */
 export const KEPT_ANSWERS_BUDGET = 64 * 1024 * 1024;
-
-/** One hour of Reuse Answers For (Hours): the user's unit, not a window of the rules. */
-export const HOUR_MS = 60 * 60 * 1000;
-
-/** The rules' windows, each defined once. */
-export const WINDOWS = {
-	/** The same execution's next try: until this long after that execution's last payment. */
-	tries: 60 * 60 * 1000,
-	/** A Retry: a failed execution's payment, until this long after it. */
-	retry: 60 * 60 * 1000,
-	/** A test run: test runs' payments, until this long after each (Reuse Answers of Test Runs). */
-	testRuns: 60 * 60 * 1000,
-};
-
-/** How long after a payment later runs may reuse it, as a run's Options say (its own or the payer's). */
-export function reuseWindow(policy: ReusePolicy, testRun: boolean): number {
-	if (testRun) return policy.testRuns ? WINDOWS.testRuns : 0;
-	return Math.max(0, policy.hours) * HOUR_MS;
-}
 
 /** One execution's runs of one node: `open` while it runs or n8n may run the node again in it. */
 export interface ExecutionOfNode {
@@ -60,33 +39,6 @@ export interface Payment {
 	/** The keys the engine put beside the answer in an output item (a CSV row's). */
 	readonly rowJsonKeys?: string[];
 	size: number;
-}
-
-/** A run of a node as the rules see it; `reuseMs` is its own Options' reuse window. */
-export interface Taker {
-	executionId: string;
-	testRun: boolean;
-	/** n8n's mode `retry` (which failed execution it retries, n8n does not tell a node). */
-	retry: boolean;
-	reuseMs: number;
-}
-
-/**
- * THE RULES: by which rule `run` may take `payment` at `now`, if any. The same execution (its
- * later tries) while n8n may run the node again, until an hour after its last payment; a Retry,
- * any failed execution's payment (a failed test run's too) for an hour; reuse, a test run's of
- * test runs and a production run's of production runs, younger than the payer's and its own window.
- */
-export function ruleFor(payment: Payment, run: Taker, now: number): ReuseSource | undefined {
-	const { payer, paidAt, testRun, reuseMs } = payment;
-	const reused = testRun === run.testRun && now < paidAt + Math.min(reuseMs, run.reuseMs);
-	if (payer.executionId === run.executionId) {
-		const nextTry = payer.state === 'open' && now < payer.lastPaidAt + WINDOWS.tries;
-		return nextTry || reused ? 'try' : undefined;
-	}
-	if (run.retry && payer.state === 'failed' && now < paidAt + WINDOWS.retry) return 'retry';
-	if (reused) return run.testRun ? 'testRuns' : 'earlierRuns';
-	return undefined;
 }
 
 /** Until when a waiting try (Retry On Fail) or a Retry may claim the payment. */

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
+import { bestFor, reuseWindow, ruleFor, WINDOWS, type Taker } from './answerRules';
 import * as store from './keptAnswers';
-import type { ExecutionOfNode, Payment, Taker } from './keptAnswers';
+import type { ExecutionOfNode, Payment } from './keptAnswers';
 import { copyItem, sizeOf, storeFilesAgain } from './keptItems';
 import type { ReuseSource } from './runFigures';
 import type { ReusePolicy } from './types';
@@ -12,14 +13,11 @@ export interface Found {
 	source: ReuseSource;
 }
 
-/** Which rule's payment a run prefers when several give one: its own execution's, a failed one's, reuse. */
-const RANK: Record<ReuseSource, number> = { try: 2, retry: 1, testRuns: 0, earlierRuns: 0 };
-
 /**
- * The kept answers as one run of a node sees them (keptAnswers.ts holds them and their rules): it
- * finds what the rules give it, takes it, files what it pays for, and on finishing says whether
- * n8n may run the node again in its execution or the execution failed. An estimate opens the same
- * view read-only (no execution): it finds by the same rules and changes nothing.
+ * The kept answers as one run of a node sees them (keptAnswers.ts holds them, answerRules.ts says
+ * who may take what): it finds what the rules give it, takes it, files what it pays for, and on
+ * finishing says whether n8n may run the node again in its execution or it failed. An estimate
+ * opens the same view read-only (no execution): it finds by the same rules and changes nothing.
  */
 export class KeptAnswersOfRun {
 	readonly taken = new Map<Payment, ReuseSource>();
@@ -60,7 +58,7 @@ export class KeptAnswersOfRun {
 		// Only `manual` is a person building the workflow; every other mode is production.
 		const testRun = mode === 'manual';
 		const retryOnFail = node.retryOnFail === true;
-		const reuseMs = Math.max(0, ...reuseAsked.map((policy) => store.reuseWindow(policy, testRun)));
+		const reuseMs = Math.max(0, ...reuseAsked.map((policy) => reuseWindow(policy, testRun)));
 		const forRetries = retryOnFail || !ctx.continueOnFail() || mode === 'retry';
 		if ((!forRetries && reuseMs === 0) || store.hasNoBudget()) return undefined;
 		const { id, name, type, typeVersion } = node;
@@ -79,20 +77,17 @@ export class KeptAnswersOfRun {
 	}
 
 	/**
-	 * The payment the rules (keptAnswers.ts: ruleFor) give this run for `identity` now: its own
+	 * The payment the rules (answerRules.ts) give this run for `identity` now: its own
 	 * execution's first, then a failed execution's, then reuse, the newest of each; never one it
 	 * paid itself, and with repeats each sent (`each`) none it has taken already.
 	 */
 	find(identity: string | undefined, policy: ReusePolicy, each: boolean): Found | undefined {
 		if (identity === undefined) return undefined;
-		const taker = { ...this.run, reuseMs: store.reuseWindow(policy, this.run.testRun) };
-		let best: Found | undefined;
-		for (const payment of store.paymentsOf(this.scope, identity)) {
-			if (this.paidHere.has(payment) || (each && this.taken.has(payment))) continue;
-			const source = store.ruleFor(payment, taker, store.now());
-			if (source && (!best || RANK[source] >= RANK[best.source])) best = { payment, source };
-		}
-		return best;
+		const taker = { ...this.run, reuseMs: reuseWindow(policy, this.run.testRun) };
+		const candidates = store
+			.paymentsOf(this.scope, identity)
+			.filter((payment) => !this.paidHere.has(payment) && !(each && this.taken.has(payment)));
+		return bestFor(candidates, taker, store.now());
 	}
 
 	/**
@@ -127,7 +122,7 @@ export class KeptAnswersOfRun {
 		forTries: boolean,
 		policy: ReusePolicy,
 	): Payment | undefined {
-		const reuseMs = store.reuseWindow(policy, this.run.testRun);
+		const reuseMs = reuseWindow(policy, this.run.testRun);
 		if (identity === undefined || !this.execution || (!forTries && reuseMs === 0)) return undefined;
 		const paidAt = store.now();
 		this.execution.lastPaidAt = paidAt;
@@ -172,7 +167,7 @@ export class KeptAnswersOfRun {
 		if (!threw) return none;
 		const at = store.now();
 		const live = (payment: Payment) =>
-			payment.payer.payments.has(payment) && at < payment.paidAt + store.WINDOWS.retry;
+			payment.payer.payments.has(payment) && at < payment.paidAt + WINDOWS.retry;
 		const reused = [...this.taken].filter(([payment, from]) => from === 'retry' && live(payment));
 		return { paid: [...execution.payments].filter(live).length, reused: reused.length };
 	}
@@ -182,7 +177,7 @@ export class KeptAnswersOfRun {
 		if (payment.scope !== this.scope) return false;
 		if (this.taken.has(payment)) return true;
 		if (this.paidHere.has(payment) || !this.planned.has(payment.identity)) return false;
-		return store.ruleFor(payment, this.run, store.now()) !== undefined;
+		return ruleFor(payment, this.run, store.now()) !== undefined;
 	}
 }
 

@@ -6,7 +6,7 @@
  */
 
 /**
- * Where a kept answer comes from, by the rule that gives it (keptAnswers.ts): this execution's
+ * Where a kept answer comes from, by the rule that gives it (answerRules.ts): this execution's
  * earlier try or run of the node, the node's failed executions (a Retry), earlier test runs,
  * earlier production runs.
  */

@@ -12,7 +12,7 @@ import type { ServiceDefinition, ServiceRequest } from './types';
  * What becomes of one unit. `decideUnit` decides it, in one order, for the run (outcomeOf) and for
  * Estimate Credits Only (estimate.ts) alike: refused before sending, answered without a request,
  * an answer the run already has (a repeat: answered even after the plan ran out), a kept answer
- * the rules give it (keptAnswers.ts), not sent (the run stopped sending), or sent.
+ * the rules give it (answerRules.ts), not sent (the run stopped sending), or sent.
  */
 
 /** A run as its senders share it. */
