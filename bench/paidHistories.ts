@@ -8,17 +8,22 @@ import {
 	runHistory,
 	type Coverage,
 } from '../test/model/histories';
+import { runStoreHistory, storeHistoryArbitrary } from '../test/model/storeHistories';
 import { startSandbox } from '../test/sandbox/server';
 
 /**
- * The rules of paid answers (test/model/paidAnswersModel.ts) against random histories through
- * n8n-core and the sandbox over loopback HTTP (test/model/histories.ts): `BENCH_HISTORIES`
- * (100,000 by default) shared among `BENCH_HISTORY_PROCESSES` processes (2), each with its own
- * sandbox and seed. Prints the divergences from the model (goal 0), the first few shrunk to a
- * minimal history, and what the histories covered (overlapping executions, Retries of Retries,
- * resumed files...). `npm test` runs 300 of the same histories, seeded.
+ * The rules of paid answers (test/model/paidAnswersModel.ts) against random histories, at two
+ * levels. First the store's: `BENCH_STORE_HISTORIES` (100,000) histories whose runs the engine's
+ * decideUnit decides over the store's own view, a node answering at once (test/model/
+ * storeHistories.ts), in this process. Then the full stack: `BENCH_HISTORIES` (100,000) histories
+ * through n8n-core and the sandbox over loopback HTTP (test/model/histories.ts), shared among
+ * `BENCH_HISTORY_PROCESSES` processes (2), each with its own sandbox and seed; a line per thousand
+ * on stderr says what ran, should it be cut. Prints the divergences from the model (goal 0), the
+ * first shrunk to a minimal history, and what the histories covered. `npm test` runs 300 of the
+ * full stack's, seeded.
  */
 const TOTAL = Number(process.env.BENCH_HISTORIES ?? 100_000);
+const STORE_TOTAL = Number(process.env.BENCH_STORE_HISTORIES ?? 100_000);
 const PROCESSES = Number(process.env.BENCH_HISTORY_PROCESSES ?? 2);
 const SEED = Number(process.env.BENCH_HISTORY_SEED ?? 1);
 
@@ -79,6 +84,8 @@ async function main(): Promise<void> {
 		await new Promise<void>((resolve) => process.send?.(report, () => resolve()));
 		return;
 	}
+	await storeLevel();
+	if (TOTAL === 0) return;
 	const started = performance.now();
 	const shares = Array.from({ length: PROCESSES }, (_, index) => ({
 		histories: Math.floor(TOTAL / PROCESSES) + (index < TOTAL % PROCESSES ? 1 : 0),
@@ -114,6 +121,45 @@ async function main(): Promise<void> {
 			.join(', '),
 	);
 	for (const example of reports.flatMap((report) => report.counterexamples)) console.log(example);
+}
+
+/** The store's level, in this process: the same model, a node that answers at once. */
+async function storeLevel(): Promise<void> {
+	const coverage = emptyCoverage();
+	const started = performance.now();
+	const counterexamples: string[] = [];
+	let history = 0;
+	for (let run = 0; coverage.histories < STORE_TOTAL; run++) {
+		const before = coverage.histories;
+		const numRuns = Math.min(10_000, STORE_TOTAL - before);
+		const result = await fc.check(
+			fc.asyncProperty(storeHistoryArbitrary, async (steps) => {
+				const divergences = await runStoreHistory(++history, steps, coverage);
+				if (divergences.length > 0) throw new Error(divergences.join('\n'));
+			}),
+			{ seed: SEED * 1_000 + run, numRuns },
+		);
+		if (result.failed)
+			counterexamples.push(
+				`${fc.stringify(result.counterexample)}\n${String(result.errorInstance)}`,
+			);
+		// Shrinking replays histories: count the run's own, not the replays.
+		coverage.histories = before + (result.failed ? result.numRuns : numRuns);
+	}
+	const seconds = (performance.now() - started) / 1000;
+	console.log(
+		"\n## Paid answers: random histories against the model, at the store (decideUnit, the store's view)",
+	);
+	console.log(
+		`${coverage.histories.toLocaleString('en-US')} histories, ${seconds.toFixed(0)} s: ${counterexamples.length} divergent from the model (goal 0)`,
+	);
+	console.log(
+		Object.entries(coverage)
+			.filter(([kind]) => kind !== 'resumedFiles')
+			.map(([kind, count]) => `${kind} ${count.toLocaleString('en-US')}`)
+			.join(', '),
+	);
+	for (const example of counterexamples) console.log(example);
 }
 
 // Alone: n8n-core leaves handles open after runs; the figures are printed.

@@ -24,7 +24,7 @@ import { PaidAnswersModel, type Decision, type ModelRun } from './paidAnswersMod
 
 const HOUR = 60 * 60 * 1000;
 const RESULT = { output: 'resultFile', resultBinaryPropertyName: 'result' };
-const POOL = ['a', 'b', 'c', 'd', 'e'].map((name) => `${name}@example.com`);
+export const POOL = ['a', 'b', 'c', 'd', 'e'].map((name) => `${name}@example.com`);
 
 export interface RunSpec {
 	workflow: number;
@@ -133,7 +133,7 @@ function optionsOf(spec: Pick<RunSpec, 'repeatsOnce' | 'hours'>, extra: IDataObj
 const specValues = new WeakMap<RunSpec, string[]>();
 
 /** The run's values: the pool's, and the fault's own value last (refused once, or always). */
-function valuesOf(world: World, spec: RunSpec): string[] {
+export function valuesOf(world: World, spec: RunSpec): string[] {
 	let values = specValues.get(spec);
 	if (!values) {
 		values = spec.values.map((index) => POOL[index]);
@@ -157,11 +157,12 @@ function faultFor(world: World, spec: RunSpec, values: string[]): void {
 
 const REFUSED = { kind: 'status', status: 400, message: 'Bad request' } as const;
 
-const sorted = (values: string[]) => [...values].sort();
-const same = (a: string[], b: string[]) => JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
+export const sorted = (values: string[]) => [...values].sort();
+export const same = (a: string[], b: string[]) =>
+	JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
 
 /** Whether `part` is within `whole`, counting repeats. */
-function within(part: string[], whole: string[]): boolean {
+export function within(part: string[], whole: string[]): boolean {
 	const left = [...whole];
 	return part.every((value) => {
 		const at = left.indexOf(value);
@@ -172,7 +173,7 @@ function within(part: string[], whole: string[]): boolean {
 }
 
 /** The model's run of a spec, and its first try's decisions. */
-function modelRun(world: World, spec: RunSpec, values: string[], retry: boolean) {
+export function modelRun(world: World, spec: RunSpec, values: string[], retry: boolean) {
 	const run: ModelRun = {
 		execution: world.nextExecution(),
 		workflow: world.workflowId(spec.workflow),
@@ -252,7 +253,7 @@ function checkEstimate(world: World, step: string, estimate: RunResult, sends: s
 	return said;
 }
 
-function countRun(world: World, spec: RunSpec): void {
+export function countRun(world: World, spec: RunSpec): void {
 	const { coverage } = world;
 	coverage.runs++;
 	if (spec.mode === 'manual') coverage.testRuns++;
@@ -526,7 +527,7 @@ const values = fc.array(fc.integer({ min: 0, max: POOL.length - 1 }), {
 	maxLength: 5,
 });
 
-const runSpec = fc.record<RunSpec>({
+export const runSpec = fc.record<RunSpec>({
 	workflow: fc.integer({ min: 0, max: 1 }),
 	mode: fc.constantFrom('manual', 'webhook', 'trigger'),
 	values,
@@ -538,7 +539,7 @@ const runSpec = fc.record<RunSpec>({
 });
 
 /** Production, no reuse, no spent plan: two such runs at once cannot take each other's answers. */
-const overlapSpec = (faults: Array<RunSpec['fault']>) =>
+export const overlapSpec = (faults: Array<RunSpec['fault']>) =>
 	runSpec.chain((spec) =>
 		fc.constantFrom(...faults).map((fault) => ({
 			...spec,

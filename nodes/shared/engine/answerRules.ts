@@ -1,4 +1,5 @@
-import type { Payment } from './keptAnswers';
+import type { INodeExecutionData } from 'n8n-workflow';
+
 import type { ReuseSource } from './runFigures';
 import type { ReusePolicy } from './types';
 
@@ -26,6 +27,35 @@ export const WINDOWS = {
 export function reuseWindow(policy: ReusePolicy, testRun: boolean): number {
 	if (testRun) return policy.testRuns ? WINDOWS.testRuns : 0;
 	return Math.max(0, policy.hours) * HOUR_MS;
+}
+
+/** One execution's runs of one node: `open` while it runs or n8n may run the node again in it. */
+export interface ExecutionOfNode {
+	readonly id: string;
+	readonly executionId: string;
+	/** The node's Retry On Fail: what a try pays, its next try takes. */
+	readonly retryOnFail: boolean;
+	state: 'open' | 'failed' | 'done';
+	tries: number;
+	lastPaidAt: number;
+	readonly payments: Set<Payment>;
+}
+
+/** A payment: the request's identity (requestKey.ts), its scope, who paid and when, the answer. */
+export interface Payment {
+	/** Workflow, node, node type and version, credential identity. */
+	readonly scope: string;
+	readonly identity: string;
+	readonly payer: ExecutionOfNode;
+	readonly testRun: boolean;
+	readonly paidAt: number;
+	/** How long later runs may reuse it, as the paying run's Options offered (0: never). */
+	readonly reuseMs: number;
+	/** The answer: its one change is the file its unit fetched for it (a download) added. */
+	answered: INodeExecutionData[];
+	/** The keys the engine put beside the answer in an output item (a CSV row's). */
+	readonly rowJsonKeys?: string[];
+	size: number;
 }
 
 /** A run of a node as the rules see it; `reuseMs` is its own Options' reuse window. */

@@ -1,6 +1,8 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { WINDOWS } from './answerRules';
+import { WINDOWS, type ExecutionOfNode, type Payment } from './answerRules';
+
+export type { ExecutionOfNode, Payment };
 
 /**
  * The answers this n8n process has paid for, as payments: facts that never change, and the state
@@ -11,35 +13,6 @@ import { WINDOWS } from './answerRules';
 
 /** Memory the process gives kept answers, counted by the size of what is kept. */
 export const KEPT_ANSWERS_BUDGET = 64 * 1024 * 1024;
-
-/** One execution's runs of one node: `open` while it runs or n8n may run the node again in it. */
-export interface ExecutionOfNode {
-	readonly id: string;
-	readonly executionId: string;
-	/** The node's Retry On Fail: what a try pays, its next try takes. */
-	readonly retryOnFail: boolean;
-	state: 'open' | 'failed' | 'done';
-	tries: number;
-	lastPaidAt: number;
-	readonly payments: Set<Payment>;
-}
-
-/** A payment: the request's identity (requestKey.ts), its scope, who paid and when, the answer. */
-export interface Payment {
-	/** Workflow, node, node type and version, credential identity. */
-	readonly scope: string;
-	readonly identity: string;
-	readonly payer: ExecutionOfNode;
-	readonly testRun: boolean;
-	readonly paidAt: number;
-	/** How long later runs may reuse it, as the paying run's Options offered (0: never). */
-	readonly reuseMs: number;
-	/** The answer: its one change is the file its unit fetched for it (a download) added. */
-	answered: INodeExecutionData[];
-	/** The keys the engine put beside the answer in an output item (a CSV row's). */
-	readonly rowJsonKeys?: string[];
-	size: number;
-}
 
 /** Until when a waiting try (Retry On Fail) or a Retry may claim the payment. */
 function claimEnd({ payer, paidAt }: Payment): number {

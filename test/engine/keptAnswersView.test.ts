@@ -17,13 +17,13 @@ import { newWorkflowId } from '../harness/retryOnFail';
 import { retryExecution, runWorkflow, workflowNode, type RunResult } from '../harness/run';
 
 /**
- * The ledger's read-only view, as an estimate of a run's cost uses it: `open(..., { estimate:
+ * The store's read-only view, as an estimate of a run's cost uses it: `open(..., { estimate:
  * true })` registers no try, creates no scope, keeps nothing and changes no eviction order, and
  * `find` tells from where `take` would take an answer, matching what a following `take` does.
  * A probe node drives the store with the IExecuteFunctions n8n-core gives a node, as the engine does.
  */
 const policy = { testRuns: true, hours: 2 };
-const PROBE = 'harness.ledgerProbe';
+const PROBE = 'harness.keptAnswersProbe';
 
 interface Probe {
 	/** Keys to pay for (kept as answers) in a normal run of the store. */
@@ -36,10 +36,10 @@ interface Probe {
 	estimateOnly?: boolean;
 }
 
-class LedgerProbe implements INodeType {
+class KeptAnswersProbe implements INodeType {
 	description = {
-		displayName: 'Ledger Probe',
-		name: 'ledgerProbe',
+		displayName: 'Kept Answers Probe',
+		name: 'keptAnswersProbe',
 		group: ['transform'],
 		version: 1,
 		description: 'Drives the kept answers store as the engine does',
@@ -82,7 +82,7 @@ class LedgerProbe implements INodeType {
 		return [output];
 	}
 }
-NodeTypes.register(PROBE, new LedgerProbe());
+NodeTypes.register(PROBE, new KeptAnswersProbe());
 
 beforeEach(() => kept.dropKeptAnswers());
 afterAll(() => kept.dropKeptAnswers());
