@@ -61,7 +61,11 @@ export async function runService<Prepared>(
 	keptAnswers?.willAsk(planned);
 	const deliveries = jobs.map((job) => new Delivery(job));
 	const run = { ctx, service, deliveries, ledger, connection, continueOnFail, keptAnswers };
-	const failure = await sendAll(run);
+	// A run that ends on an unexpected throw still ends in the store (what it spares is let go).
+	const failure = await sendAll(run).catch((error: Error) => {
+		keptAnswers?.finish(true);
+		throw error;
+	});
 	const abortAll = async () =>
 		await Promise.all(jobs.map(async (job) => await job.collector?.abort?.()));
 	// Stopped by the user: n8n keeps nothing of this run, and an error would mark it failed, not stopped.
