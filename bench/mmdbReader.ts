@@ -29,7 +29,8 @@ interface PackageReader {
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const COUNT = 100_000;
 
-function packageRoot(): string {
+/** The folder of the built package the benchmark runs from (its dist/ is what it measures). */
+export function packageRoot(): string {
 	let dir = __dirname;
 	while (!existsSync(path.join(dir, 'package.json')) || !existsSync(path.join(dir, 'dist'))) {
 		const parent = path.dirname(dir);

@@ -13,6 +13,7 @@ import { random32 } from '../test/sandbox/random';
 import { startSandbox, type Sandbox } from '../test/sandbox/server';
 import { addresses as csvAddresses, csvChunks } from './ipLookupData';
 import { tinyCsv } from './ipLookupMemory';
+import { hostileCases, hostileFiles } from './realN8nHostile';
 import { mmdbTwin } from './realN8nTwins';
 import { median, mib, MIB, PeakSampler, readMemory, resetPeak } from './processMemory';
 import {
@@ -66,11 +67,14 @@ import { DATABASE_ROWS, fullDatabase, LOG_LINES, logChunks, writeChunks } from '
  *     The databases come from the cache (made by `node .out/bench/ipLookupLog.js` or
  *     `npm run bench`; making the MMDB takes 1.2 GB, more than a Pro-1 cgroup holds).
  *
- * Env: BENCH_N8N_RUNS (default 3), BENCH_N8N_PARTS (default "lookup,cache,bulk,log"), BENCH_N8N_MODES
+ *  5. Hostile files (part "hostile", bench/realN8nHostile.ts): crafted files that took n8n down,
+ *     each run in a memory cgroup of n8n Cloud Starter's 320 MiB; the node's clear error, or not.
+ *
+ * Env: BENCH_N8N_RUNS (default 3), BENCH_N8N_PARTS (default "lookup,cache,bulk,log,hostile"), BENCH_N8N_MODES
  * (default "floor,items,resultFile"), BENCH_N8N_NODE_OPTIONS (NODE_OPTIONS for n8n, e.g. --max-old-space-size=256).
  */
 const RUNS = Number(process.env.BENCH_N8N_RUNS ?? 3);
-const PARTS = new Set((process.env.BENCH_N8N_PARTS ?? 'lookup,cache,bulk,log').split(','));
+const PARTS = new Set((process.env.BENCH_N8N_PARTS ?? 'lookup,cache,bulk,log,hostile').split(','));
 const LOOKUPS = 10_000;
 const CSV_ROWS = 1_000_000;
 const LEAD_ROWS = 50_000;
@@ -822,6 +826,8 @@ async function main(): Promise<void> {
 				),
 			);
 		}
+		const hostile = PARTS.has('hostile') ? await hostileCases(files) : [];
+		workflows.push(...hostile.map((hostileCase) => hostileCase.workflow));
 		// Credentials at the sandbox, Requests per Second 0 (unpaced).
 		await importIntoN8n(prepared.runtime, env, sandbox, workflows, { requestsPerSecond: 0 });
 		for (const workflow of workflows.filter((candidate) => candidate.id?.startsWith('benchHook'))) {
@@ -841,6 +847,7 @@ async function main(): Promise<void> {
 		if (PARTS.has('cache')) await cacheFigures(prepared, env, cases);
 		if (PARTS.has('bulk')) await bulkCsv(prepared, env, sandbox, modes);
 		if (logFormats.length > 0) await logLookup(prepared, env, logFormats);
+		if (hostile.length > 0) await hostileFiles(prepared, env, hostile, result);
 	} finally {
 		await sandbox.close();
 		await fs.rm(prepared.workFolder, { recursive: true, force: true });

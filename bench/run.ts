@@ -37,6 +37,8 @@ async function main() {
 		'ipLookup',
 		'ipLookupMemory',
 		'ipLookupLog',
+		'readersAgainstBaseline',
+		'fuzz',
 	]) {
 		const file = path.join(__dirname, `${name}.js`);
 		if (!existsSync(file)) continue;

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
 import { keyPlacement } from './shared/keyPlacement';
-import { testBaseUrl } from './shared/liveBaseUrls';
+import { testRequestIn } from './shared/testRequest';
 
 export class AbstractAvatarsApi implements ICredentialType {
 	name = 'abstractAvatarsApi';
@@ -30,11 +30,12 @@ export class AbstractAvatarsApi implements ICredentialType {
 	authenticate: IAuthenticate = keyPlacement('abstractAvatarsApi');
 
 	test: ICredentialTestRequest = {
-		request: {
-			baseURL: testBaseUrl('abstractAvatarsApi'),
-			url: '/v1/',
-			qs: { name: 'Test', image_size: 6 },
-			encoding: 'arraybuffer',
-		},
+		request: testRequestIn(
+			'abstractAvatarsApi',
+			'getKeyInQuery',
+			'/v1/',
+			{ name: 'Test', image_size: 6 },
+			{ encoding: 'arraybuffer' },
+		),
 	};
 }

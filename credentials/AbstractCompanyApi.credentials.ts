@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
 import { keyPlacement } from './shared/keyPlacement';
-import { testBaseUrl } from './shared/liveBaseUrls';
+import { testRequestIn } from './shared/testRequest';
 
 export class AbstractCompanyApi implements ICredentialType {
 	name = 'abstractCompanyApi';
@@ -30,10 +30,9 @@ export class AbstractCompanyApi implements ICredentialType {
 	authenticate: IAuthenticate = keyPlacement('abstractCompanyApi');
 
 	test: ICredentialTestRequest = {
-		request: {
-			baseURL: testBaseUrl('abstractCompanyApi'),
-			url: '/v2/',
-			qs: { domain: 'abstractapi.com', fields: 'domain' },
-		},
+		request: testRequestIn('abstractCompanyApi', 'getKeyInQuery', '/v2/', {
+			domain: 'abstractapi.com',
+			fields: 'domain',
+		}),
 	};
 }

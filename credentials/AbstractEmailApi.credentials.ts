@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
 import { keyPlacement } from './shared/keyPlacement';
-import { testBaseUrl } from './shared/liveBaseUrls';
+import { testRequestIn } from './shared/testRequest';
 
 export class AbstractEmailApi implements ICredentialType {
 	name = 'abstractEmailApi';
@@ -30,10 +30,8 @@ export class AbstractEmailApi implements ICredentialType {
 	authenticate: IAuthenticate = keyPlacement('abstractEmailApi');
 
 	test: ICredentialTestRequest = {
-		request: {
-			baseURL: testBaseUrl('abstractEmailApi'),
-			url: '/v1/',
-			qs: { email: 'support@abstractapi.com' },
-		},
+		request: testRequestIn('abstractEmailApi', 'getKeyInQuery', '/v1/', {
+			email: 'support@abstractapi.com',
+		}),
 	};
 }

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
 import { keyPlacement } from './shared/keyPlacement';
-import { testBaseUrl } from './shared/liveBaseUrls';
+import { testRequestIn } from './shared/testRequest';
 
 export class AbstractHolidaysApi implements ICredentialType {
 	name = 'abstractHolidaysApi';
@@ -30,10 +30,11 @@ export class AbstractHolidaysApi implements ICredentialType {
 	authenticate: IAuthenticate = keyPlacement('abstractHolidaysApi');
 
 	test: ICredentialTestRequest = {
-		request: {
-			baseURL: testBaseUrl('abstractHolidaysApi'),
-			url: '/v1/',
-			qs: { country: 'US', year: '2025', month: '01', day: '01' },
-		},
+		request: testRequestIn('abstractHolidaysApi', 'getKeyInQuery', '/v1/', {
+			country: 'US',
+			year: '2025',
+			month: '01',
+			day: '01',
+		}),
 	};
 }

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
 import { keyPlacement } from './shared/keyPlacement';
-import { testBaseUrl } from './shared/liveBaseUrls';
+import { testRequestIn } from './shared/testRequest';
 
 export class AbstractIbanApi implements ICredentialType {
 	name = 'abstractIbanApi';
@@ -30,10 +30,8 @@ export class AbstractIbanApi implements ICredentialType {
 	authenticate: IAuthenticate = keyPlacement('abstractIbanApi');
 
 	test: ICredentialTestRequest = {
-		request: {
-			baseURL: testBaseUrl('abstractIbanApi'),
-			url: '/v1/',
-			qs: { iban: 'BE71096123456769' },
-		},
+		request: testRequestIn('abstractIbanApi', 'getKeyInQuery', '/v1/', {
+			iban: 'BE71096123456769',
+		}),
 	};
 }

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
 import { keyPlacement } from './shared/keyPlacement';
-import { testBaseUrl } from './shared/liveBaseUrls';
+import { testRequestIn } from './shared/testRequest';
 
 export class AbstractImagesApi implements ICredentialType {
 	name = 'abstractImagesApi';
@@ -30,12 +30,8 @@ export class AbstractImagesApi implements ICredentialType {
 	authenticate: IAuthenticate = keyPlacement('abstractImagesApi');
 
 	test: ICredentialTestRequest = {
-		request: {
-			baseURL: testBaseUrl('abstractImagesApi'),
-			method: 'POST',
-			url: '/v1/url/',
-			body: { url: 'https://images.abstractapi.com/test.png' },
-			json: true,
-		},
+		request: testRequestIn('abstractImagesApi', 'postJsonKeyInBody', '/v1/url/', {
+			url: 'https://images.abstractapi.com/test.png',
+		}),
 	};
 }

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
 import { keyPlacement } from './shared/keyPlacement';
-import { testBaseUrl } from './shared/liveBaseUrls';
+import { testRequestIn } from './shared/testRequest';
 
 export class AbstractIpGeolocationApi implements ICredentialType {
 	name = 'abstractIpGeolocationApi';
@@ -30,10 +30,8 @@ export class AbstractIpGeolocationApi implements ICredentialType {
 	authenticate: IAuthenticate = keyPlacement('abstractIpGeolocationApi');
 
 	test: ICredentialTestRequest = {
-		request: {
-			baseURL: testBaseUrl('abstractIpGeolocationApi'),
-			url: '/v1/',
-			qs: { fields: 'ip_address' },
-		},
+		request: testRequestIn('abstractIpGeolocationApi', 'getKeyInQuery', '/v1/', {
+			fields: 'ip_address',
+		}),
 	};
 }

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty } from './shared/properties';
 import { keyPlacement } from './shared/keyPlacement';
-import { testBaseUrl } from './shared/liveBaseUrls';
+import { testRequestIn } from './shared/testRequest';
 
 /**
  * The organization's IP intelligence key, which also licenses the IP database downloads. The
@@ -37,10 +37,10 @@ export class AbstractIpIntelligenceApi implements ICredentialType {
 	authenticate: IAuthenticate = keyPlacement('abstractIpIntelligenceApi');
 
 	test: ICredentialTestRequest = {
-		request: {
-			baseURL: testBaseUrl('abstractIpIntelligenceApi'),
-			url: '/v1/database/download/',
-			qs: { database: 'ip-geolocation', format: 'mmdb', response: 'json' },
-		},
+		request: testRequestIn('abstractIpIntelligenceApi', 'getKeyInQuery', '/v1/database/download/', {
+			database: 'ip-geolocation',
+			format: 'mmdb',
+			response: 'json',
+		}),
 	};
 }

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
 import { keyPlacement } from './shared/keyPlacement';
-import { testBaseUrl } from './shared/liveBaseUrls';
+import { testRequestIn } from './shared/testRequest';
 
 export class AbstractPhoneApi implements ICredentialType {
 	name = 'abstractPhoneApi';
@@ -30,10 +30,6 @@ export class AbstractPhoneApi implements ICredentialType {
 	authenticate: IAuthenticate = keyPlacement('abstractPhoneApi');
 
 	test: ICredentialTestRequest = {
-		request: {
-			baseURL: testBaseUrl('abstractPhoneApi'),
-			url: '/v1/',
-			qs: { phone: '14152007986' },
-		},
+		request: testRequestIn('abstractPhoneApi', 'getKeyInQuery', '/v1/', { phone: '14152007986' }),
 	};
 }

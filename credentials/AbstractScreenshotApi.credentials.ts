@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
 import { keyPlacement } from './shared/keyPlacement';
-import { testBaseUrl } from './shared/liveBaseUrls';
+import { testRequestIn } from './shared/testRequest';
 
 export class AbstractScreenshotApi implements ICredentialType {
 	name = 'abstractScreenshotApi';
@@ -30,12 +30,12 @@ export class AbstractScreenshotApi implements ICredentialType {
 	authenticate: IAuthenticate = keyPlacement('abstractScreenshotApi');
 
 	test: ICredentialTestRequest = {
-		request: {
-			baseURL: testBaseUrl('abstractScreenshotApi'),
-			url: '/v1/',
-			qs: { url: 'https://example.com', capture_full_page: false, width: 320, height: 240 },
-			encoding: 'arraybuffer',
-			timeout: 120000,
-		},
+		request: testRequestIn(
+			'abstractScreenshotApi',
+			'getKeyInQuery',
+			'/v1/',
+			{ url: 'https://example.com', capture_full_page: false, width: 320, height: 240 },
+			{ encoding: 'arraybuffer', timeout: 120000 },
+		),
 	};
 }

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { apiKeyProperty, baseUrlProperty, requestsPerSecondProperty } from './shared/properties';
 import { keyPlacement } from './shared/keyPlacement';
-import { testBaseUrl } from './shared/liveBaseUrls';
+import { testRequestIn } from './shared/testRequest';
 
 export class AbstractVatApi implements ICredentialType {
 	name = 'abstractVatApi';
@@ -30,10 +30,8 @@ export class AbstractVatApi implements ICredentialType {
 	authenticate: IAuthenticate = keyPlacement('abstractVatApi');
 
 	test: ICredentialTestRequest = {
-		request: {
-			baseURL: testBaseUrl('abstractVatApi'),
-			url: '/v1/categories',
-			qs: { country_code: 'DE' },
-		},
+		request: testRequestIn('abstractVatApi', 'getKeyInQuery', '/v1/categories', {
+			country_code: 'DE',
+		}),
 	};
 }

@@ -44,6 +44,16 @@ async function testRequest(type: string, credentials: ICredentialDataDecryptedOb
 	return await authenticate(credentials, request);
 }
 
+/** The credential's test request sent to `url` instead: a request in a form its service takes. */
+function inItsForm(type: string, url: string): IHttpRequestOptions {
+	const request = {
+		...packageCredentialTypes().get(type)!.test!.request,
+		url,
+	} as IHttpRequestOptions;
+	delete request.baseURL;
+	return request;
+}
+
 async function send(request: IHttpRequestOptions): Promise<number> {
 	const url = new URL(`${request.baseURL!.replace(/\/+$/, '')}/${request.url.replace(/^\/+/, '')}`);
 	for (const [name, value] of Object.entries(request.qs ?? {}))
@@ -122,14 +132,14 @@ describe('credential types', () => {
 				r: IHttpRequestOptions,
 			) => Promise<IHttpRequestOptions>;
 			await expect(
-				authenticate(credentials, { url: `${live}/v1/`, method: 'GET' }),
+				authenticate(credentials, inItsForm(type, `${live}/v1/`)),
 			).resolves.toBeDefined();
 			for (const url of [
 				`${sandbox.baseUrls[service]}/v1/`,
 				`${live}.evil.example/v1/`,
 				'https://attacker.example/v1/',
 			]) {
-				await expect(authenticate(credentials, { url, method: 'GET' })).rejects.toThrow(
+				await expect(authenticate(credentials, inItsForm(type, url))).rejects.toThrow(
 					/only to the Base URL/,
 				);
 			}
@@ -150,7 +160,7 @@ describe('credential types', () => {
 				`${sandbox.baseUrls[service]}-evil/v1/`,
 				'https://attacker.example/v1/',
 			]) {
-				await expect(authenticate(credentials, { url, method: 'GET' })).rejects.toThrow(
+				await expect(authenticate(credentials, inItsForm(type, url))).rejects.toThrow(
 					/only to the Base URL/,
 				);
 			}

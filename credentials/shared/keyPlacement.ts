@@ -5,14 +5,30 @@ import type {
 } from 'n8n-workflow';
 
 import { effectiveBaseUrl } from './liveBaseUrls';
-import { REQUEST_FORMS, SERVICE_FORMS, type BodyForm, type KeyPlace } from './requestForms';
+import {
+	REQUEST_FORMS,
+	SERVICE_FORMS,
+	type BodyForm,
+	type KeyPlace,
+	type RequestFormName,
+} from './requestForms';
 
 /*
  * The key put into a request by n8n's credential mechanism (the credential's `authenticate`),
- * never by node code, where the request's form wants it (requestForms.ts). It first checks that
- * the request goes to the credential's own Base URL: a key is never sent to another host (a
- * storage host, a link from a response), whatever a node asks for.
+ * never by node code, where the form the request names wants it (requestForms.ts). It first
+ * checks that the request goes to the credential's own Base URL: a key is never sent to another
+ * host (a storage host, a link from a response), whatever a node asks for.
+ *
+ * The form's name comes as the `requestForm` option of the request. n8n-core's
+ * httpRequestWithAuthentication hands the node's options object to `authenticate` as it is (it
+ * only drops an empty body of a GET and adds an abort signal; so does a credential test, whose
+ * request n8n's RoutingNode copies key by key), and the request it sends is built from the
+ * options n8n knows, so the name never reaches the wire. It stays on the options returned:
+ * after a thrown 401 (a credential test's) n8n authenticates them again.
  */
+
+/** The options of a request as the engine and a credential test give them: with the form's name. */
+export type FormNamedOptions = IHttpRequestOptions & { requestForm?: unknown };
 
 /** The address the request will reach, joined the way axios joins baseURL and url. */
 function requestAddress(request: IHttpRequestOptions): string {
@@ -80,17 +96,36 @@ type KeyPlacement = (
 ) => Promise<IHttpRequestOptions>;
 
 /**
- * A credential type's `authenticate`: the key goes where the request's form wants it, the form
- * being the one of the service's forms (SERVICE_FORMS) that has the request's body, else the
- * query form. An empty Base URL means the service's live address: the host check then holds the
- * key to that address, as the node's requests go there.
+ * The form the request names, if the service takes it (SERVICE_FORMS) and the request's body is
+ * that form's; else an error that says which, before the key is put anywhere.
+ */
+function namedForm(credentialType: string, request: FormNamedOptions): RequestFormName {
+	const { requestForm } = request;
+	const taken: readonly string[] = SERVICE_FORMS[credentialType] ?? [];
+	if (typeof requestForm !== 'string' || !taken.includes(requestForm)) {
+		throw new Error(
+			`The API key is put only in a request that names one of the forms its service takes (${taken.join(', ')}); this one names ${JSON.stringify(requestForm ?? null)}`,
+		);
+	}
+	const form = REQUEST_FORMS[requestForm as RequestFormName];
+	const body = bodyFormOf(request.body);
+	if (body !== form.body) {
+		throw new Error(
+			`The request names the form ${requestForm}, whose body is ${form.body}, but its body is ${body ?? 'text'}`,
+		);
+	}
+	return requestForm as RequestFormName;
+}
+
+/**
+ * A credential type's `authenticate`: the key goes where the form the request names wants it.
+ * An empty Base URL means the service's live address: the host check then holds the key to that
+ * address, as the node's requests go there.
  */
 export function keyPlacement(credentialType: string): KeyPlacement {
-	const forms = (SERVICE_FORMS[credentialType] ?? ['query']).map((name) => REQUEST_FORMS[name]);
 	return async (credentials, request) => {
 		assertGoesToService(effectiveBaseUrl(credentialType, credentials.baseUrl), request);
-		const body = bodyFormOf(request.body);
-		const form = forms.find((candidate) => candidate.body === body) ?? REQUEST_FORMS.query;
+		const form = REQUEST_FORMS[namedForm(credentialType, request)];
 		return withKey(form.key, request, String(credentials.apiKey ?? ''));
 	};
 }

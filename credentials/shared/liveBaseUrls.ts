@@ -23,6 +23,19 @@ export function effectiveBaseUrl(credentialType: string, baseUrl: unknown): stri
 	return given !== '' ? given : (LIVE_BASE_URLS[credentialType] ?? '');
 }
 
+/**
+ * What a node's service definition says of its credential (engine/types.ts): the type, and the
+ * Base URL a credential of it stands for. The engine takes the rule from here rather than
+ * importing it, so that it imports no other room.
+ */
+export function serviceCredential(credentialType: string) {
+	return {
+		credentialType,
+		baseUrlOf: (credentials: { baseUrl?: unknown }) =>
+			effectiveBaseUrl(credentialType, credentials.baseUrl),
+	};
+}
+
 /** The test request's base address as an n8n expression: the credential's Base URL, or the live one. */
 export const testBaseUrl = (credentialType: string) =>
 	`={{ ($credentials.baseUrl || "").trim() || "${LIVE_BASE_URLS[credentialType]}" }}`;

@@ -2,9 +2,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 /*
  * How a request to a service carries its fields and the API key, one row per form: its method,
- * its body and where the key goes. A node builds its request in a form (requestIn), and the
- * credential puts the key where that form wants it (keyPlacement.ts), both from this table, so
- * the two cannot disagree. It sits with the credentials because they must not import the nodes.
+ * its body and where the key goes. A node builds its request in a form it names (requestIn), and
+ * the request carries that name to the credential, which puts the key where the named form says
+ * (keyPlacement.ts) and refuses a form its service does not take: nothing is inferred from the
+ * request's shape. It sits with the credentials because they must not import the nodes.
  */
 
 /** The body a form sends its fields in: none (the fields in the query string), form-encoded, JSON or multipart. */
@@ -22,42 +23,54 @@ export interface RequestForm {
 	key: KeyPlace;
 }
 
+/** The forms, each named for its method, its body and where its key goes, so a node's call reads as what it sends. */
 export const REQUEST_FORMS = {
-	/** Every service's default: key and fields in the URL. */
-	query: { method: 'GET', body: 'none', key: 'query' },
-	/** Phone and email. */
-	form: { method: 'POST', body: 'form', key: 'bodyField' },
+	/** Every service but image processing: fields and key in the URL. */
+	getKeyInQuery: { method: 'GET', body: 'none', key: 'query' },
+	/** Phone and email: form-encoded, the key a field beside the others. */
+	postFormKeyInBody: { method: 'POST', body: 'form', key: 'bodyField' },
 	/** Phone and email (their default): neither key nor personal data in a URL. */
-	bearerJson: { method: 'POST', body: 'json', key: 'bearerHeader' },
+	postJsonKeyInBearer: { method: 'POST', body: 'json', key: 'bearerHeader' },
 	/** Image processing from a URL. */
-	jsonBody: { method: 'POST', body: 'json', key: 'bodyField' },
-	/** Image processing of an uploaded file: the fields travel as JSON in the `data` part. */
-	upload: { method: 'POST', body: 'multipart', key: 'dataPart' },
+	postJsonKeyInBody: { method: 'POST', body: 'json', key: 'bodyField' },
+	/** Image processing of an uploaded file: the file parts, then the fields and key as JSON in the `data` part. */
+	postUploadKeyInDataPart: { method: 'POST', body: 'multipart', key: 'dataPart' },
 } as const satisfies Record<string, RequestForm>;
 
 export type RequestFormName = keyof typeof REQUEST_FORMS;
 
-/** The forms a phone or email lookup may be sent in: the values of their Send As option. */
-export const SEND_AS_FORMS = [
-	'bearerJson',
-	'query',
-	'form',
+/** The forms phone and email take (spec: Authentication 3 and 4), the person's choice by Send As. */
+const PHONE_AND_EMAIL_FORMS = [
+	'postJsonKeyInBearer',
+	'postFormKeyInBody',
+	'getKeyInQuery',
 ] as const satisfies readonly RequestFormName[];
 
-export type SendAs = (typeof SEND_AS_FORMS)[number];
-
 /**
- * The forms each service takes, by credential type. A request whose body is in none of them (or
- * has no body) carries the key in the query string; a service not listed takes the query form alone.
+ * The forms each service takes, by credential type (spec: Authentication). The credential puts
+ * the key only in a request in one of these; every other request it refuses.
  */
 export const SERVICE_FORMS: Readonly<Record<string, readonly RequestFormName[]>> = {
-	abstractPhoneApi: SEND_AS_FORMS,
-	abstractEmailApi: SEND_AS_FORMS,
-	abstractImagesApi: ['jsonBody', 'upload', 'query'],
+	abstractPhoneApi: PHONE_AND_EMAIL_FORMS,
+	abstractEmailApi: PHONE_AND_EMAIL_FORMS,
+	abstractIpGeolocationApi: ['getKeyInQuery'],
+	abstractCompanyApi: ['getKeyInQuery'],
+	abstractHolidaysApi: ['getKeyInQuery'],
+	abstractVatApi: ['getKeyInQuery'],
+	abstractIbanApi: ['getKeyInQuery'],
+	abstractImagesApi: ['postJsonKeyInBody', 'postUploadKeyInDataPart'],
+	abstractAvatarsApi: ['getKeyInQuery'],
+	abstractScreenshotApi: ['getKeyInQuery'],
+	abstractIpIntelligenceApi: ['getKeyInQuery'],
 };
 
-/** A request in a form, as the nodes' engine takes it (its ServiceRequest). */
+/**
+ * A request in a form, as the nodes' engine takes it (its ServiceRequest). `requestForm` is the
+ * form's name: the engine hands it to n8n with the request's options, n8n hands those to the
+ * credential's `authenticate` as they are, and the credential places the key by it.
+ */
 export interface FormRequest {
+	requestForm: RequestFormName;
 	method: 'GET' | 'POST';
 	path: string;
 	qs?: IDataObject;
@@ -78,25 +91,30 @@ export interface FilePart {
  * without it the service would read the body as form data and not find the fields.
  */
 export function requestIn(
-	name: RequestFormName,
+	requestForm: RequestFormName,
 	path: string,
 	fields: IDataObject,
 	files: Record<string, FilePart> = {},
 ): FormRequest {
-	const { method, body } = REQUEST_FORMS[name];
+	const { method, body } = REQUEST_FORMS[requestForm];
 	switch (body) {
 		case 'none':
-			return { method, path, qs: { ...fields } };
+			return { requestForm, method, path, qs: { ...fields } };
 		case 'form':
-			return { method, path, form: Object.fromEntries(Object.entries(fields).map(asText)) };
+			return {
+				requestForm,
+				method,
+				path,
+				form: Object.fromEntries(Object.entries(fields).map(asText)),
+			};
 		case 'json':
-			return { method, path, json: { ...fields } };
+			return { requestForm, method, path, json: { ...fields } };
 		case 'multipart': {
 			const multipart = new FormData();
 			for (const [part, file] of Object.entries(files))
 				multipart.append(part, file.bytes, file.fileName);
 			multipart.append('data', JSON.stringify(fields));
-			return { method, path, multipart };
+			return { requestForm, method, path, multipart };
 		}
 	}
 }

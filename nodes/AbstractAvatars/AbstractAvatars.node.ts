@@ -3,13 +3,16 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { serviceCredential } from '../../credentials/shared/liveBaseUrls';
 import { requestIn } from '../../credentials/shared/requestForms';
 import { outputField, outputFieldParameter, safeFileName } from '../shared/binary/files';
 import { runService } from '../shared/engine/engine';
+import { fieldLabel } from '../shared/parameters/fieldLabel';
 import { asBuffer, imageItem, imageTypeOf } from '../shared/binary/imageFile';
 import {
 	answerReuseOptions,
@@ -30,35 +33,126 @@ import { decimalNumber, hexColor, requiredText, wholeNumber } from '../shared/va
  * puts in the output binary field with a JSON describing it.
  */
 
+const nameParameter: INodeProperties = {
+	displayName: 'Name',
+	name: 'name',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'Ada Lovelace',
+	hint: 'The avatar shows its initials: AL for Ada Lovelace',
+	description: 'The name whose initials the avatar shows; it may hold several words',
+};
+
+/** The Options collection's options, in the editor's order. */
+const avatarOptions: INodeProperties[] = [
+	{
+		displayName: 'Background Color',
+		name: 'backgroundColor',
+		type: 'color',
+		default: '#335eea',
+		description: 'Background color of the avatar, as hex (such as #335eea)',
+	},
+	{
+		displayName: 'Bold',
+		name: 'isBold',
+		type: 'boolean',
+		default: false,
+		description: 'Whether the initials are bold',
+	},
+	{
+		displayName: 'Character Limit',
+		name: 'charLimit',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 2,
+		description: 'Maximum number of characters shown, at least 1 (it may show fewer, never more)',
+	},
+	estimateOnlyOption,
+	{
+		displayName: 'Font Color',
+		name: 'fontColor',
+		type: 'color',
+		default: '#ffffff',
+		description: 'Color of the initials, as hex (such as #ffffff)',
+	},
+	{
+		displayName: 'Font Size',
+		name: 'fontSize',
+		type: 'number',
+		typeOptions: { minValue: 0.1, maxValue: 1, numberPrecision: 2 },
+		default: 0.7,
+		description:
+			'Height of the initials as a fraction of the image size, from 0.1 to 1 (0.7: seven tenths of the side)',
+	},
+	{
+		displayName: 'Image Format',
+		name: 'imageFormat',
+		type: 'options',
+		default: 'png',
+		options: [
+			{ name: 'PNG', value: 'png' },
+			{ name: 'SVG', value: 'svg' },
+		],
+	},
+	{
+		displayName: 'Image Size',
+		name: 'imageSize',
+		type: 'number',
+		typeOptions: { minValue: 6, maxValue: 512, numberPrecision: 0 },
+		default: 128,
+		description: 'Side of the square image in pixels, a whole number from 6 to 512',
+	},
+	{
+		displayName: 'Italic',
+		name: 'isItalic',
+		type: 'boolean',
+		default: false,
+		description: 'Whether the initials are italic',
+	},
+	...answerReuseOptions,
+	{
+		displayName: 'Rounded',
+		name: 'isRounded',
+		type: 'boolean',
+		default: false,
+		description: 'Whether the avatar is round instead of square',
+	},
+	sendRepeatsOnceOption,
+	{
+		displayName: 'Uppercase',
+		name: 'isUppercase',
+		type: 'boolean',
+		default: true,
+		description: 'Whether the initials are all capitals',
+	},
+];
+
 /** The service's ten options under the names it takes in a request, with their ranges (image_size 6 to 512, font_size 0.1 to 1.0). */
 const OPTIONS: Record<string, ServiceOption> = {
 	imageSize: {
 		serviceParameter: 'image_size',
-		label: 'Image Size',
 		check: (ctx, itemIndex, field, value) => wholeNumber(ctx, itemIndex, field, value, 6, 512),
 	},
 	imageFormat: {
 		serviceParameter: 'image_format',
-		label: 'Image Format',
 		check: oneOf(['png', 'svg']),
 	},
 	fontSize: {
 		serviceParameter: 'font_size',
-		label: 'Font Size',
 		check: (ctx, itemIndex, field, value) => decimalNumber(ctx, itemIndex, field, value, 0.1, 1),
 	},
-	charLimit: { serviceParameter: 'char_limit', label: 'Character Limit', check: wholeAtLeast(1) },
+	charLimit: { serviceParameter: 'char_limit', check: wholeAtLeast(1) },
 	// A '#' from n8n's colour picker is stripped: the service rejects a colour with '#'.
 	backgroundColor: {
 		serviceParameter: 'background_color',
-		label: 'Background Color',
 		check: hexColor,
 	},
-	fontColor: { serviceParameter: 'font_color', label: 'Font Color', check: hexColor },
-	isRounded: { serviceParameter: 'is_rounded', label: 'Rounded', check: flag },
-	isUppercase: { serviceParameter: 'is_uppercase', label: 'Uppercase', check: flag },
-	isItalic: { serviceParameter: 'is_italic', label: 'Italic', check: flag },
-	isBold: { serviceParameter: 'is_bold', label: 'Bold', check: flag },
+	fontColor: { serviceParameter: 'font_color', check: hexColor },
+	isRounded: { serviceParameter: 'is_rounded', check: flag },
+	isUppercase: { serviceParameter: 'is_uppercase', check: flag },
+	isItalic: { serviceParameter: 'is_italic', check: flag },
+	isBold: { serviceParameter: 'is_bold', check: flag },
 };
 
 /** The service's default side, 128 pixels, for the file description when none is set. */
@@ -71,7 +165,7 @@ interface PreparedAvatar {
 }
 
 const avatars: ServiceDefinition<PreparedAvatar> = {
-	credentialType: 'abstractAvatarsApi',
+	...serviceCredential('abstractAvatarsApi'),
 	serviceName: 'Avatars',
 	// The request alone: the output field a file goes in is not part of it.
 	requestOf: (avatar) => avatar.request,
@@ -79,13 +173,16 @@ const avatars: ServiceDefinition<PreparedAvatar> = {
 		const name = requiredText(
 			this,
 			itemIndex,
-			'Name (name)',
-			this.getNodeParameter('name', itemIndex),
+			fieldLabel(nameParameter),
+			this.getNodeParameter(nameParameter.name, itemIndex),
 		);
 		const property = outputField(this, itemIndex);
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const qs = { name, ...serviceParameters(this, itemIndex, options, OPTIONS) };
-		const request: ServiceRequest = { ...requestIn('query', '/v1/', qs), response: 'binary' };
+		const qs = { name, ...serviceParameters(this, itemIndex, options, OPTIONS, avatarOptions) };
+		const request: ServiceRequest = {
+			...requestIn('getKeyInQuery', '/v1/', qs),
+			response: 'binary',
+		};
 		return { request, name, property };
 	},
 	async run(itemIndex, avatar, client) {
@@ -118,16 +215,7 @@ export class AbstractAvatars implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'abstractAvatarsApi', required: true }],
 		properties: [
-			{
-				displayName: 'Name',
-				name: 'name',
-				type: 'string',
-				default: '',
-				required: true,
-				placeholder: 'Ada Lovelace',
-				hint: 'The avatar shows its initials: AL for Ada Lovelace',
-				description: 'The name whose initials the avatar shows; it may hold several words',
-			},
+			nameParameter,
 			outputFieldParameter('avatar'),
 			{
 				displayName: 'Options',
@@ -135,89 +223,7 @@ export class AbstractAvatars implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [
-					{
-						displayName: 'Background Color',
-						name: 'backgroundColor',
-						type: 'color',
-						default: '#335eea',
-						description: 'Background color of the avatar, as hex (such as #335eea)',
-					},
-					{
-						displayName: 'Bold',
-						name: 'isBold',
-						type: 'boolean',
-						default: false,
-						description: 'Whether the initials are bold',
-					},
-					{
-						displayName: 'Character Limit',
-						name: 'charLimit',
-						type: 'number',
-						typeOptions: { minValue: 1, numberPrecision: 0 },
-						default: 2,
-						description:
-							'Maximum number of characters shown, at least 1 (it may show fewer, never more)',
-					},
-					estimateOnlyOption,
-					{
-						displayName: 'Font Color',
-						name: 'fontColor',
-						type: 'color',
-						default: '#ffffff',
-						description: 'Color of the initials, as hex (such as #ffffff)',
-					},
-					{
-						displayName: 'Font Size',
-						name: 'fontSize',
-						type: 'number',
-						typeOptions: { minValue: 0.1, maxValue: 1, numberPrecision: 2 },
-						default: 0.7,
-						description:
-							'Height of the initials as a fraction of the image size, from 0.1 to 1 (0.7: seven tenths of the side)',
-					},
-					{
-						displayName: 'Image Format',
-						name: 'imageFormat',
-						type: 'options',
-						default: 'png',
-						options: [
-							{ name: 'PNG', value: 'png' },
-							{ name: 'SVG', value: 'svg' },
-						],
-					},
-					{
-						displayName: 'Image Size',
-						name: 'imageSize',
-						type: 'number',
-						typeOptions: { minValue: 6, maxValue: 512, numberPrecision: 0 },
-						default: 128,
-						description: 'Side of the square image in pixels, a whole number from 6 to 512',
-					},
-					{
-						displayName: 'Italic',
-						name: 'isItalic',
-						type: 'boolean',
-						default: false,
-						description: 'Whether the initials are italic',
-					},
-					...answerReuseOptions,
-					{
-						displayName: 'Rounded',
-						name: 'isRounded',
-						type: 'boolean',
-						default: false,
-						description: 'Whether the avatar is round instead of square',
-					},
-					sendRepeatsOnceOption,
-					{
-						displayName: 'Uppercase',
-						name: 'isUppercase',
-						type: 'boolean',
-						default: true,
-						description: 'Whether the initials are all capitals',
-					},
-				],
+				options: avatarOptions,
 			},
 		],
 	};

@@ -8,6 +8,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { serviceCredential } from '../../credentials/shared/liveBaseUrls';
 import { requestIn } from '../../credentials/shared/requestForms';
 import { columnsOfKeys, COMPANY_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
 import {
@@ -71,7 +72,7 @@ const domainColumn = columnParameter({
 });
 
 const companyEnrichment: ServiceDefinition<CompanyLookup> = {
-	credentialType: 'abstractCompanyApi',
+	...serviceCredential('abstractCompanyApi'),
 	serviceName: 'Company Enrichment',
 	answerWithoutRequest: skippedItems,
 	// The request alone: stripe.com, ada@stripe.com and https://stripe.com send the same one, and the
@@ -87,7 +88,8 @@ const companyEnrichment: ServiceDefinition<CompanyLookup> = {
 			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 			const fields = fieldsParameter(this, itemIndex, options.fields, RECORD_KEYS);
 			const setup: LookupSetup = {
-				request: (domain) => requestIn('query', '/v2/', fields ? { domain, fields } : { domain }),
+				request: (domain) =>
+					requestIn('getKeyInQuery', '/v2/', fields ? { domain, fields } : { domain }),
 				skipWebmail: options.skipWebmail !== false,
 				nameDomain: !writesResultFile(this, itemIndex),
 			};

@@ -8,6 +8,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { serviceCredential } from '../../credentials/shared/liveBaseUrls';
 import { requestIn } from '../../credentials/shared/requestForms';
 import { EMAIL_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
 import {
@@ -24,15 +25,17 @@ import {
 	runSettingsFromOptions,
 	sendRepeatsOnceOption,
 } from '../shared/parameters/options';
-import { sendAsOf, sendAsOption } from '../shared/parameters/sendAs';
+import { sendAsFormOf, sendAsOption } from '../shared/parameters/sendAs';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { addressInBrackets } from '../shared/values/mailAddress';
 import { requiredText } from '../shared/values/validate';
 
 /*
- * Email Reputation: one address per item, or a CSV file of them. A malformed address is sent,
- * not refused: the service answers it with a 200 saying so (status_detail invalid_format), which
- * is what the person wants to know about that row. Only the form CRM exports write, `Ada Lovelace
+ * Email Reputation: one address per item, or a CSV file of them, each to /v1/ in the form Send As
+ * chooses: POST JSON with the key in an `Authorization: Bearer` header (the default), POST
+ * form-encoded with `api_key` in the body, or GET with `api_key` in the query. A malformed
+ * address is sent, not refused: the service answers it with a 200 saying so (status_detail
+ * invalid_format), which is what the person wants to know about that row. Only the form CRM exports write, `Ada Lovelace
  * <ada@acme.com>` or `<ada@acme.com>`, is read (RFC 5322): its address is sent.
  */
 
@@ -66,7 +69,7 @@ interface EmailLookup {
 }
 
 const emailReputation: ServiceDefinition<EmailLookup> = {
-	credentialType: 'abstractEmailApi',
+	...serviceCredential('abstractEmailApi'),
 	serviceName: 'Email Reputation',
 	// Some accounts get 403 rather than 422 when the credits are spent: the email service answers either.
 	quotaStatuses: [422, 403],
@@ -82,7 +85,7 @@ const emailReputation: ServiceDefinition<EmailLookup> = {
 		looksLikeValue: (cell) => cell.includes('@'),
 		forItem(itemIndex) {
 			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-			const sendAs = sendAsOf(this, itemIndex, options.sendAs);
+			const form = sendAsFormOf(this, itemIndex, options.sendAs);
 			// A result file's row holds the value and the answer side by side: no naming needed there.
 			const nameAddress = !writesResultFile(this, itemIndex);
 			return {
@@ -90,7 +93,7 @@ const emailReputation: ServiceDefinition<EmailLookup> = {
 				prepare: (value, field) => {
 					const address = requiredText(this, itemIndex, field, value);
 					const inBrackets = addressInBrackets(address);
-					const request = requestIn(sendAs, '/v1/', { email: inBrackets ?? address });
+					const request = requestIn(form, '/v1/', { email: inBrackets ?? address });
 					return inBrackets !== undefined && nameAddress
 						? { request, lookupEmail: inBrackets }
 						: { request };

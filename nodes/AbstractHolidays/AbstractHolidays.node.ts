@@ -7,9 +7,11 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { serviceCredential } from '../../credentials/shared/liveBaseUrls';
 import { requestIn } from '../../credentials/shared/requestForms';
 import { countryLocatorProperty, searchCountries } from '../shared/values/countryLocator';
 import { runService } from '../shared/engine/engine';
+import { fieldLabel } from '../shared/parameters/fieldLabel';
 import {
 	answerReuseOptions,
 	estimateOnlyOption,
@@ -18,7 +20,7 @@ import {
 } from '../shared/parameters/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { countryCode, HOLIDAYS_FILED_UNDER } from '../shared/values/validate';
-import { holidayPeriod } from './holidayPeriod';
+import { dayOption, holidayPeriod, monthOption, yearOption } from './holidayPeriod';
 
 /*
  * Public Holidays (GET /v1/ with country and an optional year, month, day): the service answers
@@ -26,13 +28,20 @@ import { holidayPeriod } from './holidayPeriod';
  * Split Into Items is off.
  */
 
+const countryParameter = countryLocatorProperty({
+	displayName: 'Country',
+	name: 'country',
+	description:
+		'The country whose holidays to get: pick it from the list, or give its two-letter code (an expression works too)',
+});
+
 interface HolidaysQuery {
 	request: ServiceRequest;
 	splitIntoItems: boolean;
 }
 
 const publicHolidays: ServiceDefinition<HolidaysQuery> = {
-	credentialType: 'abstractHolidaysApi',
+	...serviceCredential('abstractHolidaysApi'),
 	serviceName: 'Public Holidays',
 	// The request alone: Split Into Items only shapes the output (`present`).
 	requestOf: (query) => query.request,
@@ -40,14 +49,14 @@ const publicHolidays: ServiceDefinition<HolidaysQuery> = {
 		const country = countryCode(
 			this,
 			itemIndex,
-			'Country (country)',
-			this.getNodeParameter('country', itemIndex, '', { extractValue: true }),
+			fieldLabel(countryParameter),
+			this.getNodeParameter(countryParameter.name, itemIndex, '', { extractValue: true }),
 			HOLIDAYS_FILED_UNDER,
 		);
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const period = holidayPeriod(this, itemIndex, options);
 		return {
-			request: requestIn('query', '/v1/', { country, ...period }),
+			request: requestIn('getKeyInQuery', '/v1/', { country, ...period }),
 			splitIntoItems: options.splitIntoItems !== false,
 		};
 	},
@@ -81,12 +90,7 @@ export class AbstractHolidays implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'abstractHolidaysApi', required: true }],
 		properties: [
-			countryLocatorProperty({
-				displayName: 'Country',
-				name: 'country',
-				description:
-					'The country whose holidays to get: pick it from the list, or give its two-letter code (an expression works too)',
-			}),
+			countryParameter,
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -94,38 +98,9 @@ export class AbstractHolidays implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				options: [
-					{
-						displayName: 'Day',
-						name: 'day',
-						type: 'number',
-						typeOptions: { minValue: 1, maxValue: 31, numberPrecision: 0 },
-						default: 1,
-						description:
-							'Only the holidays on this day of the month (1-31). Needs Month and Year; the date must exist.',
-					},
+					dayOption,
 					estimateOnlyOption,
-					{
-						displayName: 'Month',
-						name: 'month',
-						type: 'options',
-						options: [
-							{ name: 'January', value: 1 },
-							{ name: 'February', value: 2 },
-							{ name: 'March', value: 3 },
-							{ name: 'April', value: 4 },
-							{ name: 'May', value: 5 },
-							{ name: 'June', value: 6 },
-							{ name: 'July', value: 7 },
-							{ name: 'August', value: 8 },
-							{ name: 'September', value: 9 },
-							{ name: 'October', value: 10 },
-							{ name: 'November', value: 11 },
-							{ name: 'December', value: 12 },
-						],
-						default: 1,
-						description:
-							'Only the holidays of this month (an expression may give 1-12). Needs Year.',
-					},
+					monthOption,
 					...answerReuseOptions,
 					sendRepeatsOnceOption,
 					{
@@ -136,15 +111,7 @@ export class AbstractHolidays implements INodeType {
 						description:
 							'Whether to output one item per holiday. A period without holidays then gives no item for that input item (the service answers an empty list): turn this off to get one item {holidays: [...]} per input item instead, with an empty list when there are none.',
 					},
-					{
-						displayName: 'Year',
-						name: 'year',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. 2025',
-						description:
-							'Only the holidays of this year, four digits. Free plans need Year, Month and Day; paid plans default to the current year.',
-					},
+					yearOption,
 				],
 			},
 		],

@@ -1,6 +1,7 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { invalidInput } from '../shared/engine/errors';
+import { fieldLabel } from '../shared/parameters/fieldLabel';
 
 /**
  * The period of a holidays query, checked before any request: a day needs a month
@@ -8,9 +9,52 @@ import { invalidInput } from '../shared/engine/errors';
  * service takes month and day zero-padded, as in its sample form (01).
  */
 
-const YEAR = 'Year (year)';
-const MONTH = 'Month (month)';
-const DAY = 'Day (day)';
+/** The period's options of the node's Options collection, with the rules below. */
+export const dayOption: INodeProperties = {
+	displayName: 'Day',
+	name: 'day',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 31, numberPrecision: 0 },
+	default: 1,
+	description:
+		'Only the holidays on this day of the month (1-31). Needs Month and Year; the date must exist.',
+};
+
+export const monthOption: INodeProperties = {
+	displayName: 'Month',
+	name: 'month',
+	type: 'options',
+	options: [
+		{ name: 'January', value: 1 },
+		{ name: 'February', value: 2 },
+		{ name: 'March', value: 3 },
+		{ name: 'April', value: 4 },
+		{ name: 'May', value: 5 },
+		{ name: 'June', value: 6 },
+		{ name: 'July', value: 7 },
+		{ name: 'August', value: 8 },
+		{ name: 'September', value: 9 },
+		{ name: 'October', value: 10 },
+		{ name: 'November', value: 11 },
+		{ name: 'December', value: 12 },
+	],
+	default: 1,
+	description: 'Only the holidays of this month (an expression may give 1-12). Needs Year.',
+};
+
+export const yearOption: INodeProperties = {
+	displayName: 'Year',
+	name: 'year',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. 2025',
+	description:
+		'Only the holidays of this year, four digits. Free plans need Year, Month and Day; paid plans default to the current year.',
+};
+
+const YEAR = fieldLabel(yearOption);
+const MONTH = fieldLabel(monthOption);
+const DAY = fieldLabel(dayOption);
 
 /** Empty text or an absent option is "not given": the options collection may hold a blank year. */
 function given(value: unknown): string | undefined {
@@ -53,9 +97,9 @@ export function holidayPeriod(
 	itemIndex: number,
 	options: IDataObject,
 ): IDataObject {
-	const year = given(options.year);
-	const month = given(options.month);
-	const day = given(options.day);
+	const year = given(options[yearOption.name]);
+	const month = given(options[monthOption.name]);
+	const day = given(options[dayOption.name]);
 
 	if (day !== undefined && (month === undefined || year === undefined)) {
 		throw invalidInput(

@@ -7,6 +7,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { serviceCredential } from '../../credentials/shared/liveBaseUrls';
 import { requestIn } from '../../credentials/shared/requestForms';
 import { IBAN_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
 import {
@@ -56,7 +57,7 @@ const ibanColumn = columnParameter({
 const looksLikeIban = (cell: string) => /^[A-Za-z]{2}\d{2}/.test(cell.replace(/\s+/g, ''));
 
 const ibanValidation: ServiceDefinition = {
-	credentialType: 'abstractIbanApi',
+	...serviceCredential('abstractIbanApi'),
 	serviceName: 'IBAN Validation',
 	...valueOrFile({
 		value: ibanParameter,
@@ -66,7 +67,7 @@ const ibanValidation: ServiceDefinition = {
 			return {
 				answerColumns: IBAN_ANSWER_COLUMNS,
 				prepare: (value, field) =>
-					requestIn('query', '/v1/', { iban: requiredText(this, itemIndex, field, value) }),
+					requestIn('getKeyInQuery', '/v1/', { iban: requiredText(this, itemIndex, field, value) }),
 			};
 		},
 	}),

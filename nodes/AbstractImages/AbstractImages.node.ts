@@ -8,9 +8,11 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { serviceCredential } from '../../credentials/shared/liveBaseUrls';
 import { requestIn } from '../../credentials/shared/requestForms';
 import { binaryPropertyName, inputFile, inputFileMeta } from '../shared/binary/files';
 import { runService } from '../shared/engine/engine';
+import { fieldLabel } from '../shared/parameters/fieldLabel';
 import {
 	answerReuseOptions,
 	estimateOnlyOption,
@@ -22,7 +24,13 @@ import {
 import type { ServiceOption } from '../shared/parameters/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { httpUrl, wholeNumber } from '../shared/values/validate';
-import { downloadResult, downloadTarget } from './processedImage';
+import {
+	downloadResult,
+	downloadResultOption,
+	downloadResultParameter,
+	downloadTarget,
+	outputFieldParameters,
+} from './processedImage';
 import { resizeInstructions, resizeProperties } from './resize';
 
 /*
@@ -34,11 +42,31 @@ import { resizeInstructions, resizeProperties } from './resize';
 /** Processing can take a while for a large source (up to 32 MB). */
 const TIMEOUT_MS = 120_000;
 
+/** Lossy and Quality, the same in every version's Options collection. */
+const compressionOptions: INodeProperties[] = [
+	{
+		displayName: 'Lossy',
+		name: 'lossy',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to compress lossily: a large size reduction for a small loss of quality. Off: at most 10 to 20% smaller, no quality loss.',
+	},
+	{
+		displayName: 'Quality',
+		name: 'quality',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: 100 },
+		default: 85,
+		description:
+			'Quality of lossy compression, 0 to 100 (above 95 is useless, below 25 too poor). Not added: chosen by the service.',
+	},
+];
+
 const OPTIONS: Record<string, ServiceOption> = {
-	lossy: { serviceParameter: 'lossy', label: 'Lossy', check: flag },
+	lossy: { serviceParameter: 'lossy', check: flag },
 	quality: {
 		serviceParameter: 'quality',
-		label: 'Quality',
 		check: (ctx, itemIndex, field, value) => wholeNumber(ctx, itemIndex, field, value, 0, 100),
 	},
 };
@@ -54,7 +82,28 @@ interface PreparedImage {
 	downloadTo?: string;
 }
 
-const INPUT_FIELD = 'Input Binary Field (binaryPropertyName)';
+const urlParameter: INodeProperties = {
+	displayName: 'Image URL',
+	name: 'url',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'https://example.com/photo.jpg',
+	displayOptions: { show: { source: ['url'] } },
+	hint: 'A full address starting with http:// or https://, of an image of at most 32 MB',
+};
+
+const inputFieldParameter: INodeProperties = {
+	displayName: 'Input Binary Field',
+	name: 'binaryPropertyName',
+	type: 'string',
+	default: 'data',
+	required: true,
+	displayOptions: { show: { source: ['binary'] } },
+	hint: 'The name of the input binary field holding the image. With Download Result on, the processed image replaces it.',
+};
+
+const INPUT_FIELD = fieldLabel(inputFieldParameter);
 
 /** The request for one item: JSON to /v1/url/, or a multipart upload to /v1/upload/ (requestForms.ts). */
 async function requestFor(
@@ -64,19 +113,21 @@ async function requestFor(
 ): Promise<ServiceRequest> {
 	if (image.url !== undefined) {
 		const fields = { url: image.url, ...image.options };
-		return { ...requestIn('jsonBody', '/v1/url/', fields), timeout: TIMEOUT_MS };
+		return { ...requestIn('postJsonKeyInBody', '/v1/url/', fields), timeout: TIMEOUT_MS };
 	}
 	const { bytes, meta } = await inputFile(ctx, itemIndex, INPUT_FIELD, image.inputProperty!);
 	const file = {
 		bytes: new Blob([bytes as Uint8Array<ArrayBuffer>], { type: meta.mimeType }),
 		fileName: meta.fileName ?? 'image',
 	};
-	const upload = requestIn('upload', '/v1/upload/', image.options, { image: file });
+	const upload = requestIn('postUploadKeyInDataPart', '/v1/upload/', image.options, {
+		image: file,
+	});
 	return { ...upload, timeout: TIMEOUT_MS };
 }
 
 const imageProcessing: ServiceDefinition<PreparedImage> = {
-	credentialType: 'abstractImagesApi',
+	...serviceCredential('abstractImagesApi'),
 	serviceName: 'Image Processing',
 	// An uploaded file is the item's own: two items naming the same field hold different files.
 	// The field a download goes in is not part of the request.
@@ -85,7 +136,9 @@ const imageProcessing: ServiceDefinition<PreparedImage> = {
 	prepare(itemIndex) {
 		const source = this.getNodeParameter('source', itemIndex, 'url') as string;
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const image: PreparedImage = { options: serviceParameters(this, itemIndex, options, OPTIONS) };
+		const image: PreparedImage = {
+			options: serviceParameters(this, itemIndex, options, OPTIONS, compressionOptions),
+		};
 		const resize = resizeInstructions(this, itemIndex);
 		if (resize) image.options.resize = resize;
 		if (source === 'binary') {
@@ -93,15 +146,15 @@ const imageProcessing: ServiceDefinition<PreparedImage> = {
 				this,
 				itemIndex,
 				INPUT_FIELD,
-				this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
+				this.getNodeParameter(inputFieldParameter.name, itemIndex, 'data'),
 			);
 			inputFileMeta(this, itemIndex, INPUT_FIELD, image.inputProperty);
 		} else {
 			image.url = httpUrl(
 				this,
 				itemIndex,
-				'Image URL (url)',
-				this.getNodeParameter('url', itemIndex),
+				fieldLabel(urlParameter),
+				this.getNodeParameter(urlParameter.name, itemIndex),
 			);
 		}
 		const downloadTo = downloadTarget(this, itemIndex, options, image.inputProperty);
@@ -127,27 +180,6 @@ const imageProcessing: ServiceDefinition<PreparedImage> = {
 		);
 	},
 };
-
-/** Lossy and Quality, the same in every version's Options collection. */
-const compressionOptions: INodeProperties[] = [
-	{
-		displayName: 'Lossy',
-		name: 'lossy',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether to compress lossily: a large size reduction for a small loss of quality. Off: at most 10 to 20% smaller, no quality loss.',
-	},
-	{
-		displayName: 'Quality',
-		name: 'quality',
-		type: 'number',
-		typeOptions: { minValue: 0, maxValue: 100 },
-		default: 85,
-		description:
-			'Quality of lossy compression, 0 to 100 (above 95 is useless, below 25 too poor). Not added: chosen by the service.',
-	},
-];
 
 export class AbstractImages implements INodeType {
 	description: INodeTypeDescription = {
@@ -186,57 +218,10 @@ export class AbstractImages implements INodeType {
 					},
 				],
 			},
-			{
-				displayName: 'Image URL',
-				name: 'url',
-				type: 'string',
-				default: '',
-				required: true,
-				placeholder: 'https://example.com/photo.jpg',
-				displayOptions: { show: { source: ['url'] } },
-				hint: 'A full address starting with http:// or https://, of an image of at most 32 MB',
-			},
-			{
-				displayName: 'Input Binary Field',
-				name: 'binaryPropertyName',
-				type: 'string',
-				default: 'data',
-				required: true,
-				displayOptions: { show: { source: ['binary'] } },
-				hint: 'The name of the input binary field holding the image. With Download Result on, the processed image replaces it.',
-			},
-			{
-				displayName: 'Download Result',
-				name: 'downloadResult',
-				type: 'boolean',
-				default: false,
-				displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
-				description:
-					"Whether to download the processed image into a binary field (the JSON stays the service's answer)",
-			},
-			{
-				displayName: 'Put Output File in Field',
-				name: 'outputBinaryPropertyName',
-				type: 'string',
-				default: 'data',
-				required: true,
-				displayOptions: {
-					show: { '@version': [{ _cnd: { gte: 2 } }], source: ['url'], downloadResult: [true] },
-				},
-				hint: 'The name of the output binary field to put the processed image in',
-			},
-			{
-				displayName: 'Put Output File in Field',
-				name: 'binaryPropertyName',
-				type: 'string',
-				default: 'data',
-				required: true,
-				// Version 1 (saved workflows): shown for every URL source, as Download Result sits in the Options
-				// collection and n8n drops a top-level value whose display depends on a collection option
-				// (getNodeParameters checks display against simple values only).
-				displayOptions: { show: { '@version': [1], source: ['url'] } },
-				hint: 'The name of the output binary field to put the processed image in. Used only with the Download Result option.',
-			},
+			urlParameter,
+			inputFieldParameter,
+			downloadResultParameter,
+			...outputFieldParameters,
 			...resizeProperties,
 			{
 				displayName: 'Options',
@@ -246,14 +231,7 @@ export class AbstractImages implements INodeType {
 				default: {},
 				displayOptions: { show: { '@version': [1] } },
 				options: [
-					{
-						displayName: 'Download Result',
-						name: 'downloadResult',
-						type: 'boolean',
-						default: false,
-						description:
-							"Whether to download the processed image into the binary field (the JSON stays the service's answer)",
-					},
+					downloadResultOption,
 					estimateOnlyOption,
 					...compressionOptions,
 					...answerReuseOptions,

@@ -1,9 +1,15 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { binaryPropertyName, fileItem, safeFileName } from '../shared/binary/files';
 import { asBuffer, imageTypeOf } from '../shared/binary/imageFile';
 import type { ServiceClient } from '../shared/engine/types';
 import { answerGone } from '../shared/engine/unitOutcome';
+import { fieldLabel } from '../shared/parameters/fieldLabel';
 import { flag } from '../shared/parameters/options';
 
 /*
@@ -14,6 +20,53 @@ import { flag } from '../shared/parameters/options';
 
 /** What the storage answers for a file that is no longer there: not found, refused (expired), gone. */
 const GONE = ['404', '403', '410'];
+/** Download Result, version 2: a top-level switch. */
+export const downloadResultParameter: INodeProperties = {
+	displayName: 'Download Result',
+	name: 'downloadResult',
+	type: 'boolean',
+	default: false,
+	displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
+	description:
+		"Whether to download the processed image into a binary field (the JSON stays the service's answer)",
+};
+
+/** Download Result, version 1 (saved workflows): an option of the Options collection. */
+export const downloadResultOption: INodeProperties = {
+	displayName: 'Download Result',
+	name: 'downloadResult',
+	type: 'boolean',
+	default: false,
+	description:
+		"Whether to download the processed image into the binary field (the JSON stays the service's answer)",
+};
+
+/** Put Output File in Field, where a URL source's processed image goes: version 2's, then version 1's. */
+export const outputFieldParameters: INodeProperties[] = [
+	{
+		displayName: 'Put Output File in Field',
+		name: 'outputBinaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		displayOptions: {
+			show: { '@version': [{ _cnd: { gte: 2 } }], source: ['url'], downloadResult: [true] },
+		},
+		hint: 'The name of the output binary field to put the processed image in',
+	},
+	{
+		displayName: 'Put Output File in Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		// Version 1 (saved workflows): shown for every URL source, as Download Result sits in the Options
+		// collection and n8n drops a top-level value whose display depends on a collection option
+		// (getNodeParameters checks display against simple values only).
+		displayOptions: { show: { '@version': [1], source: ['url'] } },
+		hint: 'The name of the output binary field to put the processed image in. Used only with the Download Result option.',
+	},
+];
 
 /** The processed image from the record's link, fetched without the key, as a binary property. */
 export async function downloadResult(
@@ -49,20 +102,12 @@ export async function downloadResult(
  * Workflow drops collection values that are not options of the node's version when it loads.
  */
 function downloadWanted(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject): boolean {
-	if (ctx.getNode().typeVersion < 2) {
-		return (
-			flag(ctx, itemIndex, 'Download Result (downloadResult)', options.downloadResult ?? false) ===
-			true
-		);
-	}
-	return (
-		flag(
-			ctx,
-			itemIndex,
-			'Download Result (downloadResult)',
-			ctx.getNodeParameter('downloadResult', itemIndex, false),
-		) === true
-	);
+	const version1 = ctx.getNode().typeVersion < 2;
+	const parameter = version1 ? downloadResultOption : downloadResultParameter;
+	const value = version1
+		? options[parameter.name]
+		: ctx.getNodeParameter(parameter.name, itemIndex, false);
+	return flag(ctx, itemIndex, fieldLabel(parameter), value ?? false) === true;
 }
 
 /**
@@ -79,12 +124,12 @@ export function downloadTarget(
 ): string | undefined {
 	if (!downloadWanted(ctx, itemIndex, options)) return undefined;
 	if (inputProperty !== undefined) return inputProperty;
-	const parameter =
-		ctx.getNode().typeVersion < 2 ? 'binaryPropertyName' : 'outputBinaryPropertyName';
+	const [version2, version1] = outputFieldParameters;
+	const parameter = ctx.getNode().typeVersion < 2 ? version1 : version2;
 	return binaryPropertyName(
 		ctx,
 		itemIndex,
-		`Put Output File in Field (${parameter})`,
-		ctx.getNodeParameter(parameter, itemIndex, 'data'),
+		fieldLabel(parameter),
+		ctx.getNodeParameter(parameter.name, itemIndex, 'data'),
 	);
 }

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { invalidInput } from '../shared/engine/errors';
+import { fieldLabel } from '../shared/parameters/fieldLabel';
 import { asNumber } from '../shared/values/validate';
 
 /**
@@ -148,14 +149,19 @@ export const resizeProperties: INodeProperties[] = [
 	},
 ];
 
-const FIELDS: Record<ResizeKey, { label: string; serviceParameter: string }> = {
-	width: { label: 'Width (width)', serviceParameter: 'width' },
-	height: { label: 'Height (height)', serviceParameter: 'height' },
-	size: { label: 'Size (size)', serviceParameter: 'size' },
-	scale: { label: 'Scale (scale)', serviceParameter: 'scale' },
-	cropMode: { label: 'Crop Mode (cropMode)', serviceParameter: 'crop_mode' },
-	background: { label: 'Background (background)', serviceParameter: 'background' },
+/** The service's name of each key. */
+const SERVICE_PARAMETERS: Record<ResizeKey, string> = {
+	width: 'width',
+	height: 'height',
+	size: 'size',
+	scale: 'scale',
+	cropMode: 'crop_mode',
+	background: 'background',
 };
+
+/** How an error names a parameter of the resize properties: from its definition. */
+const labelOf = (name: string) =>
+	fieldLabel(resizeProperties.find((property) => property.name === name)!);
 
 /**
  * The rgb(r, g, b) form of a fill color the service documents, from the color picker's hex (with or
@@ -194,7 +200,7 @@ function resizeValue(
 	strategy: string,
 	key: ResizeKey,
 ): unknown {
-	const { label } = FIELDS[key];
+	const label = labelOf(key);
 	const value = ctx.getNodeParameter(key, itemIndex, undefined);
 	switch (key) {
 		case 'scale': {
@@ -251,14 +257,14 @@ export function resizeInstructions(
 		throw invalidInput(
 			ctx,
 			itemIndex,
-			'Resize Strategy (resizeStrategy)',
+			labelOf('resizeStrategy'),
 			`must be none or one of ${Object.keys(STRATEGY_KEYS).join(', ')}, got "${strategy}"`,
 		);
 	}
 	const resize: IDataObject = { strategy };
 	for (const key of keys) {
 		const value = resizeValue(ctx, itemIndex, strategy, key);
-		if (value !== undefined) resize[FIELDS[key].serviceParameter] = value as IDataObject[string];
+		if (value !== undefined) resize[SERVICE_PARAMETERS[key]] = value as IDataObject[string];
 	}
 	return resize;
 }

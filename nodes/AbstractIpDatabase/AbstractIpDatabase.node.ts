@@ -7,6 +7,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { serviceCredential } from '../../credentials/shared/liveBaseUrls';
 import { outputField, outputFieldParameter } from '../shared/binary/files';
 import { runService } from '../shared/engine/engine';
 import { runSettingsFromOptions, sendRepeatsOnceOption } from '../shared/parameters/options';
@@ -95,7 +96,7 @@ function downloadFailure(
 }
 
 const ipDatabaseDownload: ServiceDefinition<DatabaseDownload> = {
-	credentialType: 'abstractIpIntelligenceApi',
+	...serviceCredential('abstractIpIntelligenceApi'),
 	serviceName: 'IP Database Download',
 	// An archive is too large to keep in memory for a next try: it is fetched again.
 	keepAnswersForRetry: false,

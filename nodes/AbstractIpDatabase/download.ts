@@ -1,6 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { requestIn } from '../../credentials/shared/requestForms';
 import { readableFrom } from '../shared/binary/streams';
 import type { DownloadResponse, ServiceClient } from '../shared/engine/types';
 import {
@@ -38,8 +39,7 @@ export async function requestLink(
 	format: string,
 ): Promise<DownloadLink> {
 	const response = await client.request({
-		path: DOWNLOAD_PATH,
-		qs: { database, format, response: 'json' },
+		...requestIn('getKeyInQuery', DOWNLOAD_PATH, { database, format, response: 'json' }),
 		acceptStatus: [302],
 	});
 	let url: unknown;

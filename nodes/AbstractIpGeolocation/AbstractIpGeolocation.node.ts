@@ -8,6 +8,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { serviceCredential } from '../../credentials/shared/liveBaseUrls';
 import { requestIn } from '../../credentials/shared/requestForms';
 import {
 	columnsOfKeys,
@@ -97,7 +98,7 @@ function ipAddressOf(
 }
 
 const ipGeolocation: ServiceDefinition = {
-	credentialType: 'abstractIpGeolocationApi',
+	...serviceCredential('abstractIpGeolocationApi'),
 	serviceName: 'IP Geolocation',
 	...valueOrFile({
 		value: ipAddressParameter,
@@ -115,7 +116,7 @@ const ipGeolocation: ServiceDefinition = {
 					// Empty means the caller's own address: the parameter is left out, not sent blank.
 					if (ipAddress !== '') qs.ip_address = ipAddress;
 					if (fields) qs.fields = fields;
-					return requestIn('query', '/v1/', qs);
+					return requestIn('getKeyInQuery', '/v1/', qs);
 				},
 			};
 		},

@@ -9,6 +9,7 @@ import type {
 import { errorItem } from '../shared/engine/errorItems';
 import { inputKindOf } from '../shared/csv/csvParameterReaders';
 import type { DatabaseFile } from '../shared/ipDatabases/databaseSource';
+import { fieldLabel } from '../shared/parameters/fieldLabel';
 import { checkedAddress, type CheckedAddress } from './address';
 import type { Shape } from './answers';
 import { choicesOf, chosenFile } from './databaseChoice';
@@ -19,7 +20,7 @@ import {
 	type ChosenDatabase,
 	type ParsedDatabases,
 } from './openDatabases';
-import { properties } from './properties';
+import { ipAddressParameter, properties } from './properties';
 
 /**
  * Local lookups in downloaded IP databases (licensed "for local lookups"): no credential,
@@ -86,6 +87,9 @@ export class AbstractIpLookup implements INodeType {
 		const parsed: ParsedDatabases = new Map();
 		const results: INodeExecutionData[] = [];
 
+		// Value or CSV file, read as the lookup nodes read it, but not through their valueOrFile:
+		// that gives the request engine a `prepare`, whose file rows become paced, paid requests
+		// under the 50,000-row limit; this node sends nothing and streams any number of rows.
 		if (items.length > 0 && inputKindOf(this, 0) === 'csvFile') {
 			for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 				try {
@@ -114,8 +118,8 @@ export class AbstractIpLookup implements INodeType {
 				const address = checkedAddress(
 					this,
 					itemIndex,
-					'IP Address (ipAddress)',
-					this.getNodeParameter('ipAddress', itemIndex, ''),
+					fieldLabel(ipAddressParameter),
+					this.getNodeParameter(ipAddressParameter.name, itemIndex, ''),
 				);
 				prepared.push({ item: { ...address, ...databasesOf(this, itemIndex, fromNodes) } });
 			} catch (error) {

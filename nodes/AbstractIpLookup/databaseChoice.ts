@@ -2,6 +2,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { DatabaseFile } from '../shared/ipDatabases/databaseSource';
+import { fieldLabel } from '../shared/parameters/fieldLabel';
+import { binaryPropertyName, databaseNode, moreDatabasesParameter } from './properties';
 
 /**
  * Which database files an item is looked up in: the first one from the node's top-level
@@ -33,8 +35,8 @@ export interface ChosenFile {
 export const MAX_DATABASES = 3;
 
 const TOP_FIELDS = {
-	databaseNode: 'Database Node (databaseNode)',
-	binaryPropertyName: 'Input Binary Field (binaryPropertyName)',
+	databaseNode: fieldLabel(databaseNode),
+	binaryPropertyName: fieldLabel(binaryPropertyName),
 };
 
 export function inputError(
@@ -83,8 +85,8 @@ export function choicesOf(ctx: IExecuteFunctions, itemIndex: number): DatabaseCh
 			),
 			nodeParameter: `moreDatabases.databases[${index}].databaseNode`,
 			fields: {
-				databaseNode: `${label} › Database Node (databaseNode)`,
-				binaryPropertyName: `${label} › Input Binary Field (binaryPropertyName)`,
+				databaseNode: `${label} › ${TOP_FIELDS.databaseNode}`,
+				binaryPropertyName: `${label} › ${TOP_FIELDS.binaryPropertyName}`,
 			},
 		});
 	});
@@ -92,7 +94,7 @@ export function choicesOf(ctx: IExecuteFunctions, itemIndex: number): DatabaseCh
 		throw inputError(
 			ctx,
 			itemIndex,
-			'More Databases (moreDatabases)',
+			fieldLabel(moreDatabasesParameter),
 			`holds ${more.length} databases; the node takes at most ${MAX_DATABASES} in all (one geolocation, one ASN and one security database)`,
 		);
 	}

@@ -17,12 +17,13 @@ import { rowName } from '../shared/csv/csvRows';
 import { type InputForm, readAs } from '../shared/csv/inputForm';
 import { columnOf } from '../shared/csv/csvParameterReaders';
 import type { CsvFormat } from '../shared/csv/csvWriter';
+import { fieldLabel } from '../shared/parameters/fieldLabel';
 import { addressRule } from './address';
 import { inputError, text } from './databaseChoice';
 import type { Row } from './fileRows';
-import { addressColumn } from './properties';
+import { addressColumn, csvFileField } from './properties';
 
-export const FILE_FIELD = 'CSV Binary Field (csvBinaryPropertyName)';
+export const FILE_FIELD = fieldLabel(csvFileField);
 
 /** The result file's form (csvParameterReaders' resultFormatOf); a bad option is an error of the whole file. */
 export function formatOf(

@@ -3,7 +3,7 @@ import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } 
 
 import { binaryPropertyName, inputFileMeta } from '../shared/binary/files';
 import { AnswerFlattener } from '../shared/csv/answerColumns';
-import { CsvError, CsvScanner, csvField, csvFields } from '../shared/csv/csv';
+import { CsvBoundError, CsvError, CsvScanner, csvField, csvFields } from '../shared/csv/csv';
 import { resultFileName } from '../shared/csv/csvInput';
 import {
 	type ColumnChoice,
@@ -20,8 +20,10 @@ import { columnsOf, CSV_ROW_KEY, firstRowHeader, headerPosition } from '../share
 import { chunksOf } from '../shared/csv/fileChunks';
 import { delimiterRule, delimiterSummary, type InputForm, readAs } from '../shared/csv/inputForm';
 import { ResultFile } from '../shared/csv/resultFile';
+import { startAtRowOption } from '../shared/csv/csvParameters';
 import { CsvCellWriter } from '../shared/csv/csvWriter';
 import { errorItem } from '../shared/engine/errorItems';
+import { fieldLabel } from '../shared/parameters/fieldLabel';
 import { parseIpAddress } from '../shared/values/ipAddress';
 import { AddressMemo } from './addressMemo';
 import { inputError, text } from './databaseChoice';
@@ -29,6 +31,7 @@ import { answerColumnsOf } from './fileColumns';
 import { addressColumnOf, FILE_FIELD, fileError, fileRule, formatOf, rowError } from './fileErrors';
 import { eachRow, type Row } from './fileRows';
 import type { OpenedDatabases } from './openDatabases';
+import { csvFileField } from './properties';
 
 /**
  * Input "CSV File": every row's address looked up, as one item per row or one result file
@@ -72,7 +75,7 @@ export async function lookUpFile(
 		ctx,
 		itemIndex,
 		FILE_FIELD,
-		ctx.getNodeParameter('csvBinaryPropertyName', itemIndex, 'data'),
+		ctx.getNodeParameter(csvFileField.name, itemIndex, 'data'),
 	);
 	const meta = inputFileMeta(ctx, itemIndex, FILE_FIELD, property);
 	const output = outputOf(ctx, itemIndex);
@@ -279,6 +282,8 @@ async function fileShape(
 	} catch (error) {
 		const rule = delimiterRule(error);
 		if (rule) throw fileRule(ctx, itemIndex, rule);
+		// A row past the reader's bounds is valid CSV, refused all the same: its message says why.
+		if (error instanceof CsvBoundError) throw fileRule(ctx, itemIndex, error.message);
 		if (error instanceof CsvError)
 			throw fileRule(ctx, itemIndex, `the file is not valid CSV: ${error.message}`);
 		// A row's error (a NodeOperationError, which n8n passes through as it is) or a failed read.
@@ -297,7 +302,7 @@ async function fileShape(
 			inputError(
 				ctx,
 				itemIndex,
-				'Start at Row (startAtRow)',
+				fieldLabel(startAtRowOption),
 				`row ${slice.start} is past the file's last row (row ${shape.lastFileRow}): there is nothing left to look up in this file`,
 			),
 		);

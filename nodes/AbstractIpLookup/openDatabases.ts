@@ -3,9 +3,11 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { databaseOf } from '../shared/ipDatabases/databaseSource';
 import type { IpDatabase } from '../shared/ipDatabases/lookupTypes';
+import { fieldLabel } from '../shared/parameters/fieldLabel';
 import { answer, checkShape, ShapeError, type Shape } from './answers';
 import { inputError, type ChosenFile, type DatabaseChoice } from './databaseChoice';
 import { nameOf, roleOf, type DatabaseRole } from './databaseRoles';
+import { moreDatabasesParameter } from './properties';
 
 /**
  * An item's databases, parsed (once per distinct file in a run) and checked before any lookup,
@@ -26,14 +28,16 @@ export interface OpenedDatabases {
 }
 
 /**
- * The error of an item as n8n shows it; `database` names which of several databases failed. A
- * NodeOperationError (an input error, already naming its field) passes as it is.
+ * The error of an item as n8n shows it; `database` names which of several databases failed, and
+ * the description names the file (`fileName`, when the binary has one). A NodeOperationError (an
+ * input error, already naming its field) passes as it is.
  */
 export function asNodeError(
 	ctx: IExecuteFunctions,
 	error: unknown,
 	itemIndex: number,
 	database?: string,
+	fileName?: string,
 ): NodeOperationError {
 	if (error instanceof NodeOperationError) return error;
 	const message = `${database ? `${database}: ` : ''}${(error as Error).message ?? String(error)}`;
@@ -44,8 +48,7 @@ export function asNodeError(
 		});
 	return new NodeOperationError(ctx.getNode(), message, {
 		itemIndex,
-		description:
-			'The database file could not be used; nothing was looked up. Give the node the .mmdb or .csv file from the IP Database Download node (Output: Database File).',
+		description: `The database file${fileName ? ` "${fileName}"` : ''} could not be used; nothing was looked up. Give the node the .mmdb or .csv file from the IP Database Download node (Output: Database File).`,
 	});
 }
 
@@ -56,16 +59,25 @@ export async function openDatabases(
 	shape: Shape,
 	parsed: ParsedDatabases,
 ): Promise<OpenedDatabases> {
-	const labelled = <T>(choice: DatabaseChoice, work: () => T): T => {
+	const failed = (error: unknown, { choice, file }: ChosenDatabase) =>
+		asNodeError(
+			ctx,
+			error,
+			itemIndex,
+			files.length > 1 ? choice.label : undefined,
+			file.binary.fileName,
+		);
+	const labelled = <T>(chosen: ChosenDatabase, work: () => T): T => {
 		try {
 			return work();
 		} catch (error) {
-			throw asNodeError(ctx, error, itemIndex, files.length > 1 ? choice.label : undefined);
+			throw failed(error, chosen);
 		}
 	};
 	const databases: IpDatabase[] = [];
 	const roles: DatabaseRole[] = [];
-	for (const { file, fileKey, choice } of files) {
+	for (const chosen of files) {
+		const { file, fileKey } = chosen;
 		let database = parsed.get(fileKey);
 		if (!database) {
 			database = databaseOf(ctx, file);
@@ -75,10 +87,10 @@ export async function openDatabases(
 		try {
 			opened = await database;
 		} catch (error) {
-			throw asNodeError(ctx, error, itemIndex, files.length > 1 ? choice.label : undefined);
+			throw failed(error, chosen);
 		}
 		const role = roleOf(opened);
-		labelled(choice, () => checkShape(role, shape));
+		labelled(chosen, () => checkShape(role, shape));
 		databases.push(opened);
 		roles.push(role);
 	}
@@ -89,7 +101,7 @@ export async function openDatabases(
 		lookUp(address, ipAddress) {
 			const looked = databases.map((database, index) => ({
 				role: roles[index],
-				match: labelled(files[index].choice, () => database.lookup(address)),
+				match: labelled(files[index], () => database.lookup(address)),
 			}));
 			return answer(looked, ipAddress, shape);
 		},
@@ -114,7 +126,7 @@ function checkOneOfEachKind(
 		throw inputError(
 			ctx,
 			itemIndex,
-			'More Databases (moreDatabases)',
+			fieldLabel(moreDatabasesParameter),
 			`${describe(before)} and ${describe(index)} are both ${role.role ? `${role.role} databases` : `"${role.key}" databases`}; give at most one geolocation, one ASN and one security database`,
 		);
 	});

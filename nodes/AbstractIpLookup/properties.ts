@@ -45,7 +45,7 @@ const databaseSource: INodeProperties = {
  * that node is renamed (never a plain name). A workflow saved with the former default expression
  * keeps it, and runs as before.
  */
-const databaseNode: INodeProperties = {
+export const databaseNode: INodeProperties = {
 	displayName: 'Database Node',
 	name: 'databaseNode',
 	type: 'string',
@@ -57,7 +57,7 @@ const databaseNode: INodeProperties = {
 	displayOptions: { show: { databaseSource: ['fromNode'] } },
 };
 
-const binaryPropertyName: INodeProperties = {
+export const binaryPropertyName: INodeProperties = {
 	displayName: 'Input Binary Field',
 	name: 'binaryPropertyName',
 	type: 'string',
@@ -89,14 +89,16 @@ export const addressColumn = columnParameter({
 	holds: 'the IP addresses',
 });
 
+export const csvFileField: INodeProperties = {
+	...csvBinaryParameter,
+	// `binaryPropertyName` is the database file's field, as version 1 saved it.
+	displayName: 'CSV Binary Field',
+	name: 'csvBinaryPropertyName',
+	hint: 'The name of the input binary field holding the CSV file (any number of rows)',
+};
+
 const csvFileParameters: INodeProperties[] = [
-	{
-		...csvBinaryParameter,
-		// `binaryPropertyName` is the database file's field, as version 1 saved it.
-		displayName: 'CSV Binary Field',
-		name: 'csvBinaryPropertyName',
-		hint: 'The name of the input binary field holding the CSV file (any number of rows)',
-	},
+	csvFileField,
 	addressColumn,
 	csvOutputParameter,
 	resultFileFieldParameter,
@@ -125,42 +127,46 @@ const fileOptions: INodeProperties = {
 	].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 };
 
+export const ipAddressParameter: INodeProperties = {
+	displayName: 'IP Address',
+	name: 'ipAddress',
+	type: 'string',
+	default: '',
+	required: true,
+	// No leading "=": the editor shows a placeholder as it is, and a user copying it would get the "=" in the address.
+	placeholder: '{{ $json.ip }}',
+	description:
+		'The IPv4 or IPv6 address to look up, usually an expression that reads it from the item',
+	hint: 'An IPv4 or IPv6 address, such as 8.8.8.8 or 2001:4860::8888; anything else is an error before any lookup',
+	displayOptions: { show: { input: ['value'] } },
+};
+
+export const moreDatabasesParameter: INodeProperties = {
+	displayName: 'More Databases',
+	name: 'moreDatabases',
+	type: 'fixedCollection',
+	placeholder: 'Add Database',
+	default: {},
+	typeOptions: { multipleValues: true },
+	description:
+		'Up to two more databases, so that one lookup gives the whole answer: at most one geolocation, one ASN and one security database, MMDB or CSV',
+	options: [
+		{
+			name: 'databases',
+			displayName: 'Database',
+			values: [databaseSource, databaseNode, binaryPropertyName],
+		},
+	],
+};
+
 export const properties: INodeProperties[] = [
 	input,
-	{
-		displayName: 'IP Address',
-		name: 'ipAddress',
-		type: 'string',
-		default: '',
-		required: true,
-		// No leading "=": the editor shows a placeholder as it is, and a user copying it would get the "=" in the address.
-		placeholder: '{{ $json.ip }}',
-		description:
-			'The IPv4 or IPv6 address to look up, usually an expression that reads it from the item',
-		hint: 'An IPv4 or IPv6 address, such as 8.8.8.8 or 2001:4860::8888; anything else is an error before any lookup',
-		displayOptions: { show: { input: ['value'] } },
-	},
+	ipAddressParameter,
 	...csvFileParameters,
 	databaseSource,
 	databaseNode,
 	binaryPropertyName,
-	{
-		displayName: 'More Databases',
-		name: 'moreDatabases',
-		type: 'fixedCollection',
-		placeholder: 'Add Database',
-		default: {},
-		typeOptions: { multipleValues: true },
-		description:
-			'Up to two more databases, so that one lookup gives the whole answer: at most one geolocation, one ASN and one security database, MMDB or CSV',
-		options: [
-			{
-				name: 'databases',
-				displayName: 'Database',
-				values: [databaseSource, databaseNode, binaryPropertyName],
-			},
-		],
-	},
+	moreDatabasesParameter,
 	{
 		displayName: 'Output Shape',
 		name: 'outputShape',

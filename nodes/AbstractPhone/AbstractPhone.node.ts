@@ -8,6 +8,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { serviceCredential } from '../../credentials/shared/liveBaseUrls';
 import { requestIn } from '../../credentials/shared/requestForms';
 import { PHONE_COUNTRY_OPTIONS } from '../shared/values/phoneCountries';
 import { PHONE_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
@@ -26,14 +27,17 @@ import {
 	sendRepeatsOnceOption,
 } from '../shared/parameters/options';
 import { runService } from '../shared/engine/engine';
-import { sendAsOf, sendAsOption } from '../shared/parameters/sendAs';
+import { fieldLabel } from '../shared/parameters/fieldLabel';
+import { sendAsFormOf, sendAsOption } from '../shared/parameters/sendAs';
 import type { ServiceDefinition } from '../shared/engine/types';
 import { isoCountryCode, requiredText } from '../shared/values/validate';
 
 /*
  * Phone Intelligence: one number per item, or a CSV file with the numbers in its first column
- * (the service's bulk file format), each answered with the phone analysis record and sent in
- * the form Send As chooses.
+ * (the service's bulk file format), each answered with the phone analysis record. Each number
+ * goes to /v1/ in the form Send As chooses: POST JSON with the key in an `Authorization: Bearer`
+ * header (the default), POST form-encoded with `api_key` in the body, or GET with `api_key` in
+ * the query.
  */
 
 const phoneParameter: INodeProperties = {
@@ -49,8 +53,18 @@ const phoneParameter: INodeProperties = {
 		'The phone number to analyze, best in international form with + and country code. Spaces, dashes and brackets are fine. A number without a country code needs the Country option.',
 };
 
+const countryOption: INodeProperties = {
+	displayName: 'Country',
+	name: 'country',
+	type: 'options',
+	options: PHONE_COUNTRY_OPTIONS,
+	default: 'US',
+	description:
+		'Country of a number written without its country code; the service adds the country code to its analysis. An expression may give a two-letter code such as US or DE.',
+};
+
 const phoneIntelligence: ServiceDefinition = {
-	credentialType: 'abstractPhoneApi',
+	...serviceCredential('abstractPhoneApi'),
 	serviceName: 'Phone Intelligence',
 	...valueOrFile({
 		value: phoneParameter,
@@ -59,16 +73,17 @@ const phoneIntelligence: ServiceDefinition = {
 		forItem(itemIndex) {
 			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 			// An empty country (an expression that found none) means "not given", not an error.
+			const countryGiven = options[countryOption.name];
 			const country =
-				options.country !== undefined && String(options.country).trim() !== ''
-					? isoCountryCode(this, itemIndex, 'Country (country)', options.country)
+				countryGiven !== undefined && String(countryGiven).trim() !== ''
+					? isoCountryCode(this, itemIndex, fieldLabel(countryOption), countryGiven)
 					: undefined;
-			const sendAs = sendAsOf(this, itemIndex, options.sendAs);
+			const form = sendAsFormOf(this, itemIndex, options.sendAs);
 			return {
 				answerColumns: PHONE_ANSWER_COLUMNS,
 				prepare: (value, field) => {
 					const phone = requiredText(this, itemIndex, field, value);
-					return requestIn(sendAs, '/v1/', country ? { phone, country } : { phone });
+					return requestIn(form, '/v1/', country ? { phone, country } : { phone });
 				},
 			};
 		},
@@ -113,15 +128,7 @@ export class AbstractPhone implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				options: csvFileOptions(PHONE_ANSWER_COLUMNS, [
-					{
-						displayName: 'Country',
-						name: 'country',
-						type: 'options',
-						options: PHONE_COUNTRY_OPTIONS,
-						default: 'US',
-						description:
-							'Country of a number written without its country code; the service adds the country code to its analysis. An expression may give a two-letter code such as US or DE.',
-					},
+					countryOption,
 					estimateOnlyOption,
 					sendAsOption,
 					sendRepeatsOnceOption,

@@ -3,13 +3,16 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { serviceCredential } from '../../credentials/shared/liveBaseUrls';
 import { requestIn } from '../../credentials/shared/requestForms';
 import { outputField, outputFieldParameter, safeFileName } from '../shared/binary/files';
 import { runService } from '../shared/engine/engine';
+import { fieldLabel } from '../shared/parameters/fieldLabel';
 import { asBuffer, dimensionsOf, imageItem, imageTypeOf } from '../shared/binary/imageFile';
 import {
 	answerReuseOptions,
@@ -31,27 +34,110 @@ import { decimalNumber, httpUrl } from '../shared/values/validate';
  * the node puts in the output binary field with a JSON describing it.
  */
 
+/** A capture loads a whole page (and waits `delay`): minutes, not the 30 s of a lookup. */
+const DEFAULT_TIMEOUT_SECONDS = 120;
+
+const urlParameter: INodeProperties = {
+	displayName: 'URL',
+	name: 'url',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'https://example.com',
+	hint: 'The page to capture: a full address starting with http:// or https://',
+};
+
+const timeoutOption: INodeProperties = {
+	displayName: 'Timeout',
+	name: 'timeout',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 3600 },
+	default: DEFAULT_TIMEOUT_SECONDS,
+	description:
+		'Seconds to wait for the capture before giving up (a timed-out capture is not retried: the service may still charge for it)',
+};
+
+/** The Options collection's options, as the editor lists them. */
+const screenshotOptions: INodeProperties[] = [
+	{
+		displayName: 'Capture Full Page',
+		name: 'captureFullPage',
+		type: 'boolean',
+		default: true,
+		description: 'Whether to capture the entire page instead of the viewport only',
+	},
+	{
+		displayName: 'CSS Injection',
+		name: 'cssInjection',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: '',
+		placeholder: '.cookie-banner { display: none; }',
+		description: 'CSS injected into the page before the capture',
+	},
+	{
+		displayName: 'Delay',
+		name: 'delay',
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 0 },
+		default: 0,
+		description: 'Whole seconds to wait between page load and capture',
+	},
+	estimateOnlyOption,
+	{
+		displayName: 'Export Format',
+		name: 'exportFormat',
+		type: 'options',
+		default: 'jpeg',
+		options: [
+			{ name: 'JPEG', value: 'jpeg' },
+			{ name: 'PNG', value: 'png' },
+		],
+	},
+	...answerReuseOptions,
+	sendRepeatsOnceOption,
+	timeoutOption,
+	{
+		displayName: 'User Agent',
+		name: 'userAgent',
+		type: 'string',
+		default: '',
+		description: 'User agent the page is loaded with',
+	},
+	{
+		displayName: 'Viewport Height',
+		name: 'height',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 800,
+		description: 'Viewport height in pixels, a whole number of at least 1',
+	},
+	{
+		displayName: 'Viewport Width',
+		name: 'width',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 1280,
+		description: 'Viewport width in pixels, a whole number of at least 1',
+	},
+];
+
 /** The service's seven options under the names it takes in a request. */
 const OPTIONS: Record<string, ServiceOption> = {
 	captureFullPage: {
 		serviceParameter: 'capture_full_page',
-		label: 'Capture Full Page',
 		check: flag,
 	},
-	width: { serviceParameter: 'width', label: 'Viewport Width', check: wholeAtLeast(1) },
-	height: { serviceParameter: 'height', label: 'Viewport Height', check: wholeAtLeast(1) },
-	delay: { serviceParameter: 'delay', label: 'Delay', check: wholeAtLeast(0) },
-	cssInjection: { serviceParameter: 'css_injection', label: 'CSS Injection', check: optionalText },
-	userAgent: { serviceParameter: 'user_agent', label: 'User Agent', check: optionalText },
+	width: { serviceParameter: 'width', check: wholeAtLeast(1) },
+	height: { serviceParameter: 'height', check: wholeAtLeast(1) },
+	delay: { serviceParameter: 'delay', check: wholeAtLeast(0) },
+	cssInjection: { serviceParameter: 'css_injection', check: optionalText },
+	userAgent: { serviceParameter: 'user_agent', check: optionalText },
 	exportFormat: {
 		serviceParameter: 'export_format',
-		label: 'Export Format',
 		check: oneOf(['jpeg', 'png']),
 	},
 };
-
-/** A capture loads a whole page (and waits `delay`): minutes, not the 30 s of a lookup. */
-const DEFAULT_TIMEOUT_SECONDS = 120;
 
 interface PreparedScreenshot {
 	request: ServiceRequest;
@@ -60,26 +146,31 @@ interface PreparedScreenshot {
 }
 
 const screenshots: ServiceDefinition<PreparedScreenshot> = {
-	credentialType: 'abstractScreenshotApi',
+	...serviceCredential('abstractScreenshotApi'),
 	serviceName: 'Website Screenshot',
 	// What is sent (path and query): the HTTP timeout and the output field are not the capture's.
 	requestOf: (capture) => ({ path: capture.request.path, qs: capture.request.qs }),
 	prepare(itemIndex) {
-		const url = httpUrl(this, itemIndex, 'URL (url)', this.getNodeParameter('url', itemIndex));
+		const url = httpUrl(
+			this,
+			itemIndex,
+			fieldLabel(urlParameter),
+			this.getNodeParameter(urlParameter.name, itemIndex),
+		);
 		const property = outputField(this, itemIndex);
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const timeoutSeconds = decimalNumber(
 			this,
 			itemIndex,
-			'Timeout (timeout)',
-			options.timeout ?? DEFAULT_TIMEOUT_SECONDS,
+			fieldLabel(timeoutOption),
+			options[timeoutOption.name] ?? DEFAULT_TIMEOUT_SECONDS,
 			1,
 			3600,
 		);
-		const qs = { url, ...serviceParameters(this, itemIndex, options, OPTIONS) };
+		const qs = { url, ...serviceParameters(this, itemIndex, options, OPTIONS, screenshotOptions) };
 		return {
 			request: {
-				...requestIn('query', '/v1/', qs),
+				...requestIn('getKeyInQuery', '/v1/', qs),
 				response: 'binary',
 				timeout: timeoutSeconds * 1000,
 			},
@@ -127,15 +218,7 @@ export class AbstractScreenshot implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'abstractScreenshotApi', required: true }],
 		properties: [
-			{
-				displayName: 'URL',
-				name: 'url',
-				type: 'string',
-				default: '',
-				required: true,
-				placeholder: 'https://example.com',
-				hint: 'The page to capture: a full address starting with http:// or https://',
-			},
+			urlParameter,
 			outputFieldParameter('screenshot'),
 			{
 				displayName: 'Options',
@@ -143,77 +226,7 @@ export class AbstractScreenshot implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [
-					{
-						displayName: 'Capture Full Page',
-						name: 'captureFullPage',
-						type: 'boolean',
-						default: true,
-						description: 'Whether to capture the entire page instead of the viewport only',
-					},
-					{
-						displayName: 'CSS Injection',
-						name: 'cssInjection',
-						type: 'string',
-						typeOptions: { rows: 4 },
-						default: '',
-						placeholder: '.cookie-banner { display: none; }',
-						description: 'CSS injected into the page before the capture',
-					},
-					{
-						displayName: 'Delay',
-						name: 'delay',
-						type: 'number',
-						typeOptions: { minValue: 0, numberPrecision: 0 },
-						default: 0,
-						description: 'Whole seconds to wait between page load and capture',
-					},
-					estimateOnlyOption,
-					{
-						displayName: 'Export Format',
-						name: 'exportFormat',
-						type: 'options',
-						default: 'jpeg',
-						options: [
-							{ name: 'JPEG', value: 'jpeg' },
-							{ name: 'PNG', value: 'png' },
-						],
-					},
-					...answerReuseOptions,
-					sendRepeatsOnceOption,
-					{
-						displayName: 'Timeout',
-						name: 'timeout',
-						type: 'number',
-						typeOptions: { minValue: 1, maxValue: 3600 },
-						default: DEFAULT_TIMEOUT_SECONDS,
-						description:
-							'Seconds to wait for the capture before giving up (a timed-out capture is not retried: the service may still charge for it)',
-					},
-					{
-						displayName: 'User Agent',
-						name: 'userAgent',
-						type: 'string',
-						default: '',
-						description: 'User agent the page is loaded with',
-					},
-					{
-						displayName: 'Viewport Height',
-						name: 'height',
-						type: 'number',
-						typeOptions: { minValue: 1, numberPrecision: 0 },
-						default: 800,
-						description: 'Viewport height in pixels, a whole number of at least 1',
-					},
-					{
-						displayName: 'Viewport Width',
-						name: 'width',
-						type: 'number',
-						typeOptions: { minValue: 1, numberPrecision: 0 },
-						default: 1280,
-						description: 'Viewport width in pixels, a whole number of at least 1',
-					},
-				],
+				options: screenshotOptions,
 			},
 		],
 	};

@@ -8,6 +8,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { serviceCredential } from '../../credentials/shared/liveBaseUrls';
 import { requestIn } from '../../credentials/shared/requestForms';
 import { VAT_VALIDATION_ANSWER_COLUMNS } from '../shared/csv/answerColumns';
 import {
@@ -20,6 +21,7 @@ import {
 import { valueOrFile } from '../shared/csv/valueOrFile';
 import { countryLocatorProperty, searchCountries } from '../shared/values/countryLocator';
 import { runService } from '../shared/engine/engine';
+import { fieldLabel } from '../shared/parameters/fieldLabel';
 import {
 	answerReuseOptions,
 	estimateOnlyOption,
@@ -39,7 +41,24 @@ import { countryCode, requiredText } from '../shared/values/validate';
  * list in other_fields).
  */
 
-const COUNTRY = 'Country (countryCode)';
+const countryParameter = countryLocatorProperty({
+	displayName: 'Country',
+	name: 'countryCode',
+	description:
+		'The country in which the transaction takes place: pick it from the list, or give its two-letter code (an expression works too)',
+	displayOptions: { show: { operation: ['getCategories', 'calculate'] } },
+});
+
+const amountParameter: INodeProperties = {
+	displayName: 'Amount',
+	name: 'amount',
+	type: 'number',
+	typeOptions: { minValue: 0.01, numberPrecision: 2 },
+	default: 100,
+	required: true,
+	hint: 'The amount to calculate the VAT of: a number greater than 0',
+	displayOptions: { show: { operation: ['calculate'] } },
+};
 
 /** Only Validate takes a CSV file: its parameters and options are shown for that operation alone. */
 const VALIDATE = { operation: ['validate'] };
@@ -75,7 +94,7 @@ const validateVatNumbers = valueOrFile<ServiceRequest>({
 		return {
 			answerColumns: VAT_VALIDATION_ANSWER_COLUMNS,
 			prepare: (value, field) =>
-				requestIn('query', '/v1/validate', {
+				requestIn('getKeyInQuery', '/v1/validate', {
 					vat_number: requiredText(this, itemIndex, field, value),
 				}),
 		};
@@ -89,7 +108,7 @@ function positiveAmount(ctx: IExecuteFunctions, itemIndex: number, value: unknow
 		throw invalidInput(
 			ctx,
 			itemIndex,
-			'Amount (amount)',
+			fieldLabel(amountParameter),
 			`must be a number greater than 0, got ${JSON.stringify(value)}`,
 		);
 	}
@@ -97,7 +116,7 @@ function positiveAmount(ctx: IExecuteFunctions, itemIndex: number, value: unknow
 }
 
 const vat: ServiceDefinition = {
-	credentialType: 'abstractVatApi',
+	...serviceCredential('abstractVatApi'),
 	serviceName: 'VAT',
 	async prepare(itemIndex, identityOf) {
 		const operation = this.getNodeParameter('operation', itemIndex) as string;
@@ -105,23 +124,27 @@ const vat: ServiceDefinition = {
 			countryCode(
 				this,
 				itemIndex,
-				COUNTRY,
-				this.getNodeParameter('countryCode', itemIndex, '', { extractValue: true }),
+				fieldLabel(countryParameter),
+				this.getNodeParameter(countryParameter.name, itemIndex, '', { extractValue: true }),
 			);
 
 		if (operation === 'validate')
 			return await validateVatNumbers.prepare.call(this, itemIndex, identityOf);
 		if (operation === 'calculate') {
-			const amount = positiveAmount(this, itemIndex, this.getNodeParameter('amount', itemIndex));
+			const amount = positiveAmount(
+				this,
+				itemIndex,
+				this.getNodeParameter(amountParameter.name, itemIndex),
+			);
 			const qs: IDataObject = { amount, country_code: country() };
 			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 			if (options.isVatIncluded !== undefined)
 				qs.is_vat_incl = options.isVatIncluded === true || options.isVatIncluded === 'true';
 			const category = String(options.vatCategory ?? '').trim();
 			if (category !== '') qs.vat_category = category;
-			return requestIn('query', '/v1/calculate', qs);
+			return requestIn('getKeyInQuery', '/v1/calculate', qs);
 		}
-		return requestIn('query', '/v1/categories', { country_code: country() });
+		return requestIn('getKeyInQuery', '/v1/categories', { country_code: country() });
 	},
 };
 
@@ -175,25 +198,10 @@ export class AbstractVat implements INodeType {
 				validate: 'Validate a VAT number and get the company registered under it',
 			}),
 			...onlyWhere([inputParameter('VAT number')], VALIDATE),
-			countryLocatorProperty({
-				displayName: 'Country',
-				name: 'countryCode',
-				description:
-					'The country in which the transaction takes place: pick it from the list, or give its two-letter code (an expression works too)',
-				displayOptions: { show: { operation: ['getCategories', 'calculate'] } },
-			}),
+			countryParameter,
 			vatNumberParameter,
 			...onlyWhere(csvFileParameters(vatNumberColumn), VALIDATE),
-			{
-				displayName: 'Amount',
-				name: 'amount',
-				type: 'number',
-				typeOptions: { minValue: 0.01, numberPrecision: 2 },
-				default: 100,
-				required: true,
-				hint: 'The amount to calculate the VAT of: a number greater than 0',
-				displayOptions: { show: { operation: ['calculate'] } },
-			},
+			amountParameter,
 			{
 				displayName: 'Options',
 				name: 'options',

@@ -216,6 +216,15 @@ export async function checkRun(
 			problems.push(
 				`the sandbox got ${requests.length} ${service} request(s), expected one per input item (per row of a CSV file): ${expected}`,
 			);
+		// The credential places the key by the form the node's request names, which n8n hands it
+		// with the request's options: the key in one place, and nothing of the name on the wire.
+		const misplaced = requests.filter((entry) => entry.keyPlaces.length !== 1);
+		if (misplaced.length > 0)
+			problems.push(
+				`${misplaced.length} ${service} request(s) carried the key in ${misplaced.map((entry) => entry.keyPlaces.length).join(', ')} places, not one`,
+			);
+		if (requests.some((entry) => /requestForm/i.test(JSON.stringify(entry))))
+			problems.push(`${service}: a request carried the name of its form to the service`);
 		const failed = requests.filter((entry) => entry.status >= 400 || entry.status === 0);
 		if (failed.length > 0)
 			problems.push(

@@ -1,8 +1,88 @@
-import { sandboxWithEmptyStore } from '../harness/keptStore';
-import { expectSecondTestRunReusesFiles } from './testRunFiles';
+import { Container } from '@n8n/di';
+import { BinaryDataService } from 'n8n-core';
 
-/** A test run that reuses a file, in n8n's memory binary mode (the files in the items). */
+import { sandboxWithEmptyStore } from '../harness/keptStore';
+import { newWorkflowId } from '../harness/retryOnFail';
+import { BINARY_MODES, runNode, useBinaryMode } from '../harness/run';
+import { sandboxCredential } from '../harness/sandboxCredentials';
+import { binaryBytes } from '../nodes/mediaHelpers';
+
+/**
+ * A test run that reuses a file (an avatar) gives the next node a file it can read, in each of
+ * n8n's binary modes (memory: the files in the items; filesystem: in n8n's store); a file n8n no
+ * longer has is not reused, the request is sent.
+ */
 const sandbox = sandboxWithEmptyStore();
 
-it('memory mode: the second test run sends nothing, and its files hold the same bytes', async () =>
-	await expectSecondTestRunReusesFiles(sandbox(), 'memory'));
+const names = ['Ada Lovelace', 'Grace Hopper', 'Ada Lovelace'];
+
+const avatars = (workflowId: string) =>
+	runNode({
+		type: 'abstractAvatars',
+		parameters: { name: '={{ $json.name }}', options: { imageSize: 128 } },
+		credential: sandboxCredential(sandbox(), 'avatars'),
+		items: names.map((name) => ({ json: { name } })),
+		workflowId,
+	});
+
+type AvatarsRun = Awaited<ReturnType<typeof avatars>>;
+
+const bytesOf = async (run: AvatarsRun) =>
+	await Promise.all(run.items.map(async (item) => await binaryBytes(item)));
+
+const deleteFilesOf = async (run: AvatarsRun) =>
+	await Container.get(BinaryDataService).deleteManyByBinaryDataId(
+		run.items.map((item) => item.binary!.data.id!),
+	);
+
+/** Two test runs of one workflow, the second with nothing sent in between. */
+async function twoTestRuns(): Promise<[AvatarsRun, AvatarsRun]> {
+	const workflowId = newWorkflowId('test-run-files');
+	const first = await avatars(workflowId);
+	expect(first.error).toBeUndefined();
+	expect(sandbox().requests('avatars')).toHaveLength(2);
+	sandbox().reset();
+	return [first, await avatars(workflowId)];
+}
+
+describe.each(BINARY_MODES)('%s binary mode', (mode) => {
+	beforeAll(async () => await useBinaryMode(mode));
+
+	it('the second test run sends nothing, and its files hold the same bytes', async () => {
+		const [first, second] = await twoTestRuns();
+		// The mode is the one asked for: n8n's store holds the file (an id), or the item does.
+		expect(first.items.map((item) => item.binary!.data.id !== undefined)).toEqual(
+			names.map(() => mode === 'filesystem'),
+		);
+		expect(second.error).toBeUndefined();
+		expect(sandbox().requests('avatars')).toHaveLength(0);
+		expect(second.items.map((item) => item.pairedItem)).toEqual(names.map((_, item) => ({ item })));
+		expect(second.items.map((item) => item.json)).toEqual(first.items.map((item) => item.json));
+		expect(await bytesOf(second)).toEqual(await bytesOf(first));
+	});
+});
+
+describe('filesystem binary mode, where n8n keeps each execution its own files', () => {
+	beforeAll(async () => await useBinaryMode('filesystem'));
+
+	it("the second test run's files are stored again: they outlive the first run's", async () => {
+		const [first, second] = await twoTestRuns();
+		const before = await bytesOf(first);
+		for (const [index, item] of second.items.entries())
+			expect(item.binary!.data.id).not.toBe(first.items[index].binary!.data.id);
+		await deleteFilesOf(first);
+		expect(await bytesOf(second)).toEqual(before);
+	});
+
+	it('a kept answer whose file n8n has deleted is not reused: the request is sent', async () => {
+		const workflowId = newWorkflowId('test-run-files');
+		const first = await avatars(workflowId);
+		expect(first.error).toBeUndefined();
+		await deleteFilesOf(first);
+		sandbox().reset();
+		const second = await avatars(workflowId);
+		expect(second.error).toBeUndefined();
+		expect(sandbox().requests('avatars')).toHaveLength(2);
+		expect(await bytesOf(second)).toHaveLength(3);
+	});
+});

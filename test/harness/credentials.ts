@@ -22,13 +22,23 @@ export interface StoredCredential {
 	data: ICredentialDataDecryptedObject;
 }
 
+/** A request a credential type's `authenticate` was given: the form its options named. */
+export interface Authenticated {
+	credentialType: string;
+	requestForm: unknown;
+}
+
 /**
  * n8n's part in authentication, as the n8n server plays it: it hands each node its decrypted
  * credential and applies the credential type's own `authenticate` to every request a node makes
- * with `httpRequestWithAuthentication`. Nothing here knows where any service wants its key.
+ * with `httpRequestWithAuthentication`. Nothing here knows where any service wants its key; it
+ * notes the form each request named, for the tests to hold against where the key arrived.
  */
 export class CredentialsHelper extends ICredentialsHelper {
 	private readonly byId = new Map<string, StoredCredential>();
+
+	/** Every request given to a credential's `authenticate`, in order. */
+	readonly authenticated: Authenticated[] = [];
 
 	constructor(
 		private readonly types: Map<string, ICredentialType>,
@@ -52,6 +62,10 @@ export class CredentialsHelper extends ICredentialsHelper {
 	): Promise<IHttpRequestOptions> {
 		const authenticate = this.types.get(typeName)?.authenticate;
 		const options = requestOptions as IHttpRequestOptions;
+		this.authenticated.push({
+			credentialType: typeName,
+			requestForm: (options as { requestForm?: unknown }).requestForm,
+		});
 		if (typeof authenticate === 'function') return await authenticate(credentials, options);
 		if (authenticate?.type === 'generic') {
 			const resolved = { ...options } as IDataObject;

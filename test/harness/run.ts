@@ -24,7 +24,7 @@ import type {
 } from 'n8n-workflow';
 
 import { TRIGGER_TYPES } from './baseNodes';
-import { CredentialsHelper, type StoredCredential } from './credentials';
+import { CredentialsHelper, type Authenticated, type StoredCredential } from './credentials';
 import { NodeTypes, PACKAGE_NAME, packageCredentialTypes } from './nodeTypes';
 
 export type { StoredCredential } from './credentials';
@@ -95,6 +95,8 @@ export interface RunResult {
 	/** The error that stopped the workflow, if one did. */
 	error?: Error & { description?: string; httpCode?: string | null };
 	staticData: IDataObject;
+	/** Every request the run's nodes sent through a credential, with the form it named. */
+	authenticated: Authenticated[];
 	/** What ran, for `retryExecution`. */
 	workflowJson: WorkflowJson;
 	options: RunOptions;
@@ -104,18 +106,21 @@ let binaryMode: 'memory' | 'filesystem' | undefined;
 
 /**
  * Binary data the way the n8n instance keeps it: `memory` holds bytes in the items (base64),
- * `filesystem` streams them to files and keeps only a reference. Set once per process.
+ * `filesystem` streams them to files and keeps only a reference. A process starts in memory
+ * mode, n8n's default; a test file may switch (in a describe's beforeAll) to run the same tests in
+ * both, as n8n-core's BinaryDataService takes its mode again on init. Files stored in one mode are
+ * for that mode's tests only.
  */
 export async function useBinaryMode(mode: 'memory' | 'filesystem'): Promise<void> {
-	if (binaryMode === mode) return;
-	if (binaryMode !== undefined) throw new Error(`Binary mode is already ${binaryMode}`);
+	if ((binaryMode ?? 'memory') === mode) return;
 	binaryMode = mode;
-	if (mode === 'filesystem') {
-		const config = Container.get(BinaryDataConfig);
-		config.mode = 'filesystem';
-		await Container.get(BinaryDataService).init();
-	}
+	const config = Container.get(BinaryDataConfig);
+	config.mode = mode === 'filesystem' ? 'filesystem' : 'default';
+	await Container.get(BinaryDataService).init();
 }
+
+/** n8n's two binary modes, for tests that hold in both. */
+export const BINARY_MODES = ['memory', 'filesystem'] as const;
 
 /** Runs a whole workflow through n8n-core's engine, from its trigger (or its first node). */
 export async function runWorkflow(
@@ -191,8 +196,9 @@ async function execute(
 	} as IWorkflowBase;
 	// Unique in the process, as n8n's are: two tries of a node share one, two executions never do.
 	const executionId = `harness-${Date.now()}-${++executions}`;
+	const credentialsHelper = new CredentialsHelper(packageCredentialTypes(), options.credentials);
 	const additionalData = {
-		credentialsHelper: new CredentialsHelper(packageCredentialTypes(), options.credentials),
+		credentialsHelper,
 		hooks: new ExecutionLifecycleHooks(mode, executionId, workflowData),
 		executionId,
 		currentNodeExecutionIndex: 0,
@@ -225,6 +231,7 @@ async function execute(
 		output: (nodeName, outputIndex = 0) => runData[nodeName]?.[0]?.data?.main?.[outputIndex] ?? [],
 		error: (run.data.resultData.error ?? failedNode?.error) as RunResult['error'],
 		staticData: workflow.staticData as IDataObject,
+		authenticated: credentialsHelper.authenticated,
 		workflowJson,
 		// The id it ran with, so that a Retry or a second run is of the same workflow.
 		options: { ...options, workflowId },

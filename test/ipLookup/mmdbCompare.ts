@@ -3,6 +3,7 @@ import { Reader, type Response } from 'mmdb-lib';
 import { MmdbReader } from '../../dist/nodes/shared/ipDatabases/mmdbReader';
 import { parseIpAddress } from '../../dist/nodes/shared/values/ipAddress';
 import { addressText, aroundHits as aroundHitsOf } from '../sandbox/ipDatabases/addresses';
+import { deepEqual, normalise } from './mmdbValues';
 
 /**
  * Helpers that compare the package's MMDB reader with mmdb-lib (the established reader), address
@@ -11,17 +12,9 @@ import { addressText, aroundHits as aroundHitsOf } from '../sandbox/ipDatabases/
  */
 
 export { random32 } from '../sandbox/random';
-export { addressText, randomIpv4, randomIpv6 } from '../sandbox/ipDatabases/addresses';
+export { deepEqual, normalise };
 
-/** mmdb-lib gives bytes as Buffer views; the package gives plain Uint8Array copies. */
-export function normalise(value: unknown): unknown {
-	if (value instanceof Uint8Array) return Uint8Array.from(value);
-	if (Array.isArray(value)) return value.map(normalise);
-	if (value !== null && typeof value === 'object') {
-		return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, normalise(entry)]));
-	}
-	return value;
-}
+export { addressText, randomIpv4, randomIpv6 } from '../sandbox/ipDatabases/addresses';
 
 function masked(bytes: Uint8Array, prefix: number): Uint8Array {
 	const out = Uint8Array.from(bytes);
@@ -111,29 +104,6 @@ const stringify = (value: unknown) =>
 	JSON.stringify(value, (_key, entry: unknown) =>
 		typeof entry === 'bigint' ? `${entry}n` : entry instanceof Uint8Array ? [...entry] : entry,
 	);
-
-/** Structural equality that tells Uint8Array, BigInt, -0 and NaN apart as jest's toEqual does. */
-export function deepEqual(a: unknown, b: unknown): boolean {
-	if (Object.is(a, b)) return true;
-	if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
-	if (a instanceof Uint8Array || b instanceof Uint8Array) {
-		return (
-			a instanceof Uint8Array &&
-			b instanceof Uint8Array &&
-			a.length === b.length &&
-			a.every((byte, index) => byte === b[index])
-		);
-	}
-	if (Array.isArray(a) !== Array.isArray(b)) return false;
-	const keysA = Object.keys(a as object);
-	const keysB = Object.keys(b as object);
-	if (keysA.length !== keysB.length) return false;
-	return keysA.every(
-		(key) =>
-			Object.prototype.hasOwnProperty.call(b, key) &&
-			deepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
-	);
-}
 
 /** The first and last address of a CIDR block, and the addresses just outside it, as bytes. */
 export function edgesOf(cidr: string): Uint8Array[] {

@@ -216,18 +216,72 @@ describe('an error about a column names the delimiter the file was read with', (
 
 describe('a value cell holding a semicolon or a tab is cells joined: refused before any request, naming the delimiter', () => {
 	it.each(READERS.map((reader) => [reader.label, reader] as const))(
-		'%s, a semicolon file read with Delimiter: Comma',
+		'%s, a file whose first rows read as a comma file',
 		async (_label, reader) => {
+			// Comma: two cells in each row; semicolon: two, then three. So it is read as a comma file.
 			const { items, error } = await reader.run(
-				`${reader.value(0)};Müller\n${reader.value(1)};Schulz\n`,
+				`${reader.value(0)};Müller,Berlin\n${reader.value(1)};Schulz;Eva,Hamburg\n`,
 				'1',
-				{ delimiter: 'comma' },
 			);
 			expect(items).toEqual([]);
 			expect(error?.message).toMatch(
-				/\(row [12], column 1\): holds a semicolon, so it is more than one cell: the file was read as a comma file, as Options > Delimiter says\. Set Options > Delimiter to the delimiter the file uses$/,
+				/\(row [12], column 1\): holds a semicolon, so it is more than one cell: the file was read as a comma file, the delimiter found from its first rows \(Options > Delimiter sets another\)\. Set Options > Delimiter to the delimiter the file uses$/,
 			);
 			expect(reader.sent()).toEqual([]);
 		},
 	);
+});
+
+describe('the joined-cell guard stays out of the way of a delimiter that is not a guess', () => {
+	const phone = READERS[0];
+	const joined = (v: (index: number) => string) => [`${v(0)};Müller`, `${v(1)};Schulz`];
+
+	it.each(READERS.map((reader) => [reader.label, reader] as const))(
+		'%s: Options > Delimiter chosen, a cell with a semicolon is the cell the person said it is',
+		async (_label, reader) => {
+			const { error } = await reader.run(`${joined(reader.value).join('\n')}\n`, '1', {
+				delimiter: 'comma',
+			});
+			// The node's own rules still apply (an IP address with ";Müller" is none), not the guard's.
+			expect(error?.message ?? '').not.toMatch(/more than one cell/);
+		},
+	);
+
+	it('Phone: Options > Delimiter chosen, the cells are sent as the file holds them', async () => {
+		const { items, error } = await phone.run(`${joined(phone.value).join('\n')}\n`, '1', {
+			delimiter: 'comma',
+		});
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(2);
+		expect(phone.sent()).toEqual(joined(phone.value));
+	});
+
+	it("Phone: a file's sep=, line says the delimiter, so its cells are sent as it holds them", async () => {
+		const { error } = await phone.run(`sep=,\n${joined(phone.value).join(',x\n')},x\n`, '1');
+		expect(error).toBeUndefined();
+		expect(phone.sent()).toEqual(joined(phone.value));
+	});
+
+	it('Phone: numbers with RFC 3966 parameters (;ext= ;isub= ;phone-context=) in a comma file are sent as written', async () => {
+		const numbers = [
+			'tel:+1-201-555-0123;ext=1234',
+			'+12015550123;ext=1234',
+			'+1 (201) 555-0123;isub=1234',
+			'tel:7042;phone-context=example.com',
+			'tel:+44-20-7946-0958;ext=22;phone-context=+44',
+		];
+		const file = numbers.map((number, index) => `${number},Lead ${index}`).join('\n') + '\n';
+		const { items, error } = await phone.run(file, '1');
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(numbers.length);
+		expect(phone.sent()).toEqual(numbers);
+	});
+
+	it('Phone: a number followed by another cell after a semicolon is still cells joined', async () => {
+		const { error } = await phone.run('+12015550123;ext,a\n+12015550124;Müller;Eva,b\n', '1');
+		expect(error?.message).toMatch(
+			/\(row 1, column 1\): holds a semicolon, so it is more than one cell/,
+		);
+		expect(phone.sent()).toEqual([]);
+	});
 });

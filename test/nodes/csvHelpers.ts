@@ -46,7 +46,7 @@ export interface CsvRun {
 
 /**
  * A node that takes a CSV file with its values in a chosen column, as the shared file cases
- * (resultFileCases.ts, csvResume, csvSlices, errorOutputCsv) run it: how it is set up, which
+ * (resultFileCases.ts, csvResume, csvSlices, errorOutputCsvCases) run it: how it is set up, which
  * values it sends, what the sandbox answers for them, and a value it refuses before sending.
  * (Phone reads its first column only: its own tests, phoneCsv.test.ts, cover it.)
  */

@@ -45,7 +45,7 @@ const asnMmdb = { bytes: databaseFileOf('ip-asn', 'mmdb', 1) };
 
 /** The description of every failure that comes from the database file rather than an item. */
 const FILE_NOT_USED =
-	'The database file could not be used; nothing was looked up. Give the node the .mmdb or .csv file from the IP Database Download node (Output: Database File).';
+	'The database file "database" could not be used; nothing was looked up. Give the node the .mmdb or .csv file from the IP Database Download node (Output: Database File).';
 
 const CASES: Case[] = [
 	{

@@ -12,7 +12,9 @@ import {
 	type RunResult,
 	type WorkflowJson,
 } from '../harness/run';
+import { databaseFileName, databaseFileOf } from '../sandbox/ipDatabases/archives';
 import { bitAt, ipBytes, parseCidr } from '../sandbox/ipDatabases/network';
+import type { DatabaseId, FormatId } from '../sandbox/ipDatabases/records';
 
 /**
  * Workflows for the IP database lookup node, run through n8n-core: a test-only node that outputs
@@ -107,6 +109,12 @@ export interface DatabaseFileSpec {
 	json?: IDataObject;
 	binaryPropertyName?: string;
 }
+
+/** A database file as IP Database Download outputs it: the sandbox's bytes and file name. */
+export const file = (database: DatabaseId, format: FormatId, build = 1): DatabaseFileSpec => ({
+	bytes: databaseFileOf(database, format, build),
+	fileName: databaseFileName(database, format),
+});
 
 export type OnError = 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
 

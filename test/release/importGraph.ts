@@ -59,6 +59,61 @@ export function roomOf(file: string): string {
 	return second === 'shared' ? 'credentials/shared' : top;
 }
 
+/**
+ * The rooms from the bottom up, as CONTRIBUTING.md states them: a room imports only rooms of the
+ * layers below its own, never one of its own layer or above. `nodes/*` is each node's folder.
+ */
+export const LAYERS: readonly (readonly string[])[] = [
+	['nodes/shared/engine', 'credentials/shared'],
+	['nodes/shared/values', 'credentials'],
+	['nodes/shared/parameters'],
+	['nodes/shared/binary'],
+	['nodes/shared/csv'],
+	['nodes/shared/ipDatabases'],
+	['nodes/*'],
+];
+
+/** The credential rooms: n8n loads a credential type without any node, so they import nothing under nodes/. */
+const CREDENTIAL_ROOMS = ['credentials', 'credentials/shared'];
+
+/** The layer of a room (0 the bottom); undefined for a room LAYERS does not place. */
+function layerOf(room: string): number | undefined {
+	const placed = (pattern: string) =>
+		pattern === room ||
+		(pattern.endsWith('/*') &&
+			room.startsWith(pattern.slice(0, -1)) &&
+			!room.startsWith('nodes/shared'));
+	const layer = LAYERS.findIndex((rooms) => rooms.some(placed));
+	return layer < 0 ? undefined : layer;
+}
+
+/**
+ * Every import that goes up or sideways (to a room of its own layer or above, or from a credential
+ * room into nodes/), each as `file imports file: the rule`, and every room LAYERS does not place.
+ */
+export function upwardImports(sources: Sources): string[] {
+	const found: string[] = [];
+	const rooms = new Set([...sources.keys()].map(roomOf));
+	for (const room of [...rooms].sort())
+		if (layerOf(room) === undefined)
+			found.push(`${room} is a room the layers do not place (importGraph.ts LAYERS)`);
+	const inPathOrder = importEdges(sources).sort((a, b) =>
+		`${a.from} ${a.to}`.localeCompare(`${b.from} ${b.to}`),
+	);
+	for (const { from, to } of inPathOrder) {
+		const [fromRoom, toRoom] = [roomOf(from), roomOf(to)];
+		const [fromLayer, toLayer] = [layerOf(fromRoom), layerOf(toRoom)];
+		if (fromRoom === toRoom || fromLayer === undefined || toLayer === undefined) continue;
+		if (CREDENTIAL_ROOMS.includes(fromRoom) && toRoom.startsWith('nodes/'))
+			found.push(`${from} imports ${to}: ${fromRoom} imports nothing under nodes/`);
+		else if (toLayer >= fromLayer)
+			found.push(
+				`${from} imports ${to}: ${fromRoom} (layer ${fromLayer}) imports only rooms of the layers below it, and ${toRoom} is of layer ${toLayer}`,
+			);
+	}
+	return found;
+}
+
 /** An edge between rooms: the first import (in path order) that makes it, and how many do. */
 interface RoomEdge {
 	first: Edge;

@@ -9,6 +9,7 @@ import { SERVICES } from './services';
 import { createStorageHost } from './storage';
 import type {
 	Fault,
+	KeySource,
 	LoggedRequest,
 	SandboxContext,
 	SandboxRequest,
@@ -133,6 +134,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			headers: req.headers,
 			fields: request.fields,
 			parts: request.parts.map(({ data, ...part }) => ({ ...part, size: data.length })),
+			keyPlaces: keyPlacesOf(request),
 			status: 0,
 			at: Date.now(),
 		};
@@ -324,25 +326,42 @@ function parseRequest(
 	};
 }
 
+/** Every place a key can come from, in the sandbox's request log's order. */
+const KEY_SOURCES = ['query', 'bearer', 'form', 'json', 'multipart'] as const;
+
+/** The key `request` carries at `source`, if any (`form` and `json` both read the body's fields). */
+function keyAt(source: KeySource, request: SandboxRequest): string | undefined {
+	let key: unknown;
+	if (source === 'query') key = request.query.api_key;
+	if (source === 'bearer')
+		key = /^Bearer\s+(.+)$/i.exec(String(request.headers.authorization ?? ''))?.[1];
+	if (source === 'form' || source === 'json') key = request.fields.api_key;
+	if (source === 'multipart') {
+		const data = request.parts.find((part) => part.name === 'data');
+		try {
+			key = data
+				? (JSON.parse(data.data.toString('utf8')) as { api_key?: unknown }).api_key
+				: undefined;
+		} catch {
+			key = undefined;
+		}
+	}
+	return typeof key === 'string' && key !== '' ? key : undefined;
+}
+
+/** Every place the request carries a key, whatever its service reads: a body's field once, as the body's type. */
+function keyPlacesOf(request: SandboxRequest): KeySource[] {
+	const json = /^application\/json/i.test(String(request.headers['content-type'] ?? ''));
+	return KEY_SOURCES.filter(
+		(source) => source !== (json ? 'form' : 'json') && keyAt(source, request) !== undefined,
+	);
+}
+
 /** Takes the key from the first place, in the module's order, that carries one. */
 function extractKey(module: ServiceModule, request: SandboxRequest) {
 	for (const source of module.keyFrom) {
-		let key: unknown;
-		if (source === 'query') key = request.query.api_key;
-		if (source === 'bearer')
-			key = /^Bearer\s+(.+)$/i.exec(String(request.headers.authorization ?? ''))?.[1];
-		if (source === 'form' || source === 'json') key = request.fields.api_key;
-		if (source === 'multipart') {
-			const data = request.parts.find((part) => part.name === 'data');
-			try {
-				key = data
-					? (JSON.parse(data.data.toString('utf8')) as { api_key?: unknown }).api_key
-					: undefined;
-			} catch {
-				key = undefined;
-			}
-		}
-		if (typeof key === 'string' && key !== '') {
+		const key = keyAt(source, request);
+		if (key !== undefined) {
 			request.key = key;
 			request.keySource = source;
 			return;

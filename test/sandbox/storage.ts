@@ -30,6 +30,11 @@ export async function createStorageHost(
 			headers: req.headers,
 			fields: {},
 			parts: [],
+			// A GET has no body: a key could only come in the query or a Bearer header.
+			keyPlaces: [
+				...(url.searchParams.has('api_key') ? (['query'] as const) : []),
+				...(/^Bearer\s/i.test(req.headers.authorization ?? '') ? (['bearer'] as const) : []),
+			],
 			status: 0,
 			at: Date.now(),
 		};

@@ -14,8 +14,11 @@ export interface SandboxRequest {
 	parts: MultipartPart[];
 	/** Where the key came from, when one came. */
 	key?: string;
-	keySource?: 'query' | 'bearer' | 'form' | 'json' | 'multipart';
+	keySource?: KeySource;
 }
+
+/** Where a request can carry a key: the query, a Bearer header, a form or JSON body's field, a multipart `data` part. */
+export type KeySource = 'query' | 'bearer' | 'form' | 'json' | 'multipart';
 
 export interface MultipartPart {
 	name: string;
@@ -86,6 +89,8 @@ export interface LoggedRequest {
 	headers: IncomingHttpHeaders;
 	fields: Record<string, unknown>;
 	parts: Array<Omit<MultipartPart, 'data'> & { size: number }>;
+	/** Every place the request carried a key, whatever the service reads. */
+	keyPlaces: KeySource[];
 	status: number;
 	/** What fault, if any, the sandbox injected instead of answering. */
 	fault?: string;

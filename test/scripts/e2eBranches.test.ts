@@ -103,6 +103,7 @@ const request = (email: string) =>
 		query: {},
 		fields: { email },
 		headers: {},
+		keyPlaces: ['form'],
 	}) as unknown as LoggedRequest;
 const sent = ['ada@analytical-engines.com', 'alan@bletchley-park.co.uk', 'edsger@'].map(request);
 

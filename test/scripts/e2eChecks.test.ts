@@ -165,7 +165,7 @@ describe('checks of a run', () => {
 			},
 		},
 	});
-	const request = (service: string, status = 200) =>
+	const request = (service: string, status = 200, more: Partial<LoggedRequest> = {}) =>
 		({
 			service,
 			status,
@@ -173,6 +173,8 @@ describe('checks of a run', () => {
 			path: '/v1/',
 			query: {},
 			headers: {},
+			keyPlaces: ['query'],
+			...more,
 		}) as unknown as LoggedRequest;
 	const context = (overrides: Partial<Parameters<typeof checkRun>[2]> = {}) => ({
 		stdout: '{}',
@@ -218,6 +220,27 @@ describe('checks of a run', () => {
 			context({ log: [request('avatars'), request('avatars'), request('email')] }),
 		);
 		expect(stray.problems).toEqual(['requests to services no node of the workflow uses: email']);
+	});
+
+	it("fails when a request carries the key in more places than one, or its form's name", async () => {
+		const twice = await checkRun(
+			example,
+			workflow,
+			context({
+				log: [request('avatars'), request('avatars', 200, { keyPlaces: ['query', 'bearer'] })],
+			}),
+		);
+		expect(twice.problems).toEqual(['1 avatars request(s) carried the key in 2 places, not one']);
+		const named = await checkRun(
+			example,
+			workflow,
+			context({
+				log: [request('avatars'), request('avatars', 200, { query: { requestForm: 'x' } })],
+			}),
+		);
+		expect(named.problems).toEqual([
+			'avatars: a request carried the name of its form to the service',
+		]);
 	});
 
 	it('expects one request per row, not per input item, from a node that reads a CSV file', async () => {

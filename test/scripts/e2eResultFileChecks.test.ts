@@ -66,6 +66,7 @@ describe('checks of a run with a result file', () => {
 			path: '/v1/',
 			query: {},
 			headers: {},
+			keyPlaces: ['bearer'],
 		}) as unknown as LoggedRequest;
 	const example: Example = { file: 'bulk.json', id: 'ex', workflow };
 	const check = async (requests: number) =>

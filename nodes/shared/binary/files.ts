@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { invalidInput } from '../engine/errors';
+import { fieldLabel } from '../parameters/fieldLabel';
 
 /**
  * Files in and out of items, through n8n's binary data helpers: in filesystem mode the bytes go
@@ -27,16 +28,21 @@ export async function fileItem(
 	return { json: file.json, binary: { [file.property]: binary } };
 }
 
-const OUTPUT_FIELD = 'Put Output File in Field (binaryPropertyName)';
+/** The output file's field: its label and name, which its errors name it by and `extra` keeps. */
+const OUTPUT_FIELD_PARAMETER = {
+	displayName: 'Put Output File in Field',
+	name: 'binaryPropertyName',
+} as const;
+
+const OUTPUT_FIELD = fieldLabel(OUTPUT_FIELD_PARAMETER);
 
 /** The `binaryPropertyName` parameter of a node whose output is a file (DESIGN: default `data`). */
 export function outputFieldParameter(
 	fileKind: string,
-	extra: Partial<INodeProperties> = {},
+	extra: Partial<Omit<INodeProperties, keyof typeof OUTPUT_FIELD_PARAMETER>> = {},
 ): INodeProperties {
 	return {
-		displayName: 'Put Output File in Field',
-		name: 'binaryPropertyName',
+		...OUTPUT_FIELD_PARAMETER,
 		type: 'string',
 		default: 'data',
 		required: true,
@@ -51,7 +57,7 @@ export function outputField(ctx: IExecuteFunctions, itemIndex: number): string {
 		ctx,
 		itemIndex,
 		OUTPUT_FIELD,
-		ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
+		ctx.getNodeParameter(OUTPUT_FIELD_PARAMETER.name, itemIndex, 'data'),
 	);
 }
 

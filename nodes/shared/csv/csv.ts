@@ -8,12 +8,13 @@
  */
 
 import { SepLineError } from './csvFileStart';
-import { CsvError, type CsvRecord } from './csvRecord';
+import { CsvBoundError, CsvError, type CsvRecord } from './csvRecord';
 import { CsvScanner, type CsvScannerOptions } from './csvScanner';
 import { AmbiguousDelimiterError, delimiterName, type DelimiterSource } from './delimiter';
 
 export {
 	AmbiguousDelimiterError,
+	CsvBoundError,
 	CsvError,
 	CsvScanner,
 	delimiterName,

@@ -19,7 +19,7 @@ import {
 import type { CsvLookup } from './csvLookup';
 import { fileInputError } from './fileErrors';
 import { checkFile, sliceOfPlan, sliceUnits } from './filePasses';
-import { delimiterSummary, readAs } from './inputForm';
+import { delimiterSummary, readAs, type Reading } from './inputForm';
 import { ResultFile } from './resultFile';
 
 /**
@@ -63,10 +63,11 @@ export async function csvFanOut<Prepared>(
 	if ('name' in lookup.column && headerRow === 'no')
 		throw fileInputError(itemIndex, nameWithoutHeaderRow(ctx, itemIndex, lookup.column));
 
-	const reading = { readWith: '' };
+	const reading: Reading = { readWith: '' };
 	const checked = joinedCellGuard(ctx, itemIndex, lookup, reading);
 	const plan = await checkFile(ctx, itemIndex, meta, checked, headerRow, slice, delimiter, reading);
 	reading.readWith = readAs(plan.form.delimiter, plan.form.delimiterSource);
+	reading.source = plan.form.delimiterSource;
 	const format =
 		output === 'resultFile' ? resultFormatOf(ctx, itemIndex, options, plan.form) : undefined;
 	if (output === 'rowItems' || !format) {
@@ -104,19 +105,28 @@ export async function csvFanOut<Prepared>(
  * part or display name, as RFC 5322 writes `"Giant; Box" <box@example.net>`), so a value cell that
  * does is cells of a file read with the wrong delimiter (`+4930123456;Müller` of a semicolon file
  * read as a comma file): the row is refused before any request, naming the delimiter used, rather
- * than paid for as joined text. A value with a `/` is left to the node: a website's path (Company
- * Enrichment) may hold a semicolon.
+ * than paid for as joined text. Only when the delimiter was found from the first rows: one the
+ * person chose (Options > Delimiter) or the file states (`sep=`) is the file's, and the cell holds
+ * what the file says. A value with a `/` is left to the node: a website's path (Company
+ * Enrichment) may hold a semicolon. So is a phone number with the parameters of RFC 3966
+ * (`tel:+1-201-555-0123;ext=1234`): their semicolons are the number's.
  */
 function joinedCellGuard<Prepared>(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	lookup: CsvLookup<Prepared>,
-	reading: { readWith: string },
+	reading: Reading,
 ): CsvLookup<Prepared> {
 	return {
 		...lookup,
 		prepare(value, field) {
-			const joined = value && !value.includes('/') ? separatorOutsideQuotes(value) : undefined;
+			const joined =
+				reading.source === 'detected' &&
+				value &&
+				!value.includes('/') &&
+				!PHONE_WITH_PARAMETERS.test(value.trim())
+					? separatorOutsideQuotes(value)
+					: undefined;
 			if (joined) {
 				const name = joined === ';' ? 'semicolon' : 'tab';
 				throw invalidInput(
@@ -130,6 +140,16 @@ function joinedCellGuard<Prepared>(
 		},
 	};
 }
+
+/**
+ * A phone number followed by RFC 3966 parameters: an extension (`;ext=`), an ISDN subaddress
+ * (`;isub=`) or the context of a local number (`;phone-context=`), any of them, each with a
+ * value; the number in the form people write it (`tel:` or not, `+` or not, digits with spaces
+ * and the visual separators `-` `.` `(` `)`, and the `*` and `#` of a local number). Linear: no
+ * two parts can take the same characters, so a long cell costs one pass, not a backtracking search.
+ */
+const PHONE_WITH_PARAMETERS =
+	/^(?:tel:)?[+(\d*#][\d\s().*#-]*(?:;(?:ext|isub|phone-context)=[^;\t]+)+$/i;
 
 /** The first semicolon or tab outside a double-quoted part of a value (a backslash escapes inside quotes). */
 function separatorOutsideQuotes(value: string): ';' | '\t' | undefined {

@@ -1,4 +1,7 @@
-/** What the CSV scanner hands its caller for each record, and the error of a text that is not CSV. */
+/**
+ * What the CSV scanner hands its caller for each record, the error of a text that is not CSV, and
+ * the bounds of a record the scanner reads.
+ */
 
 export class CsvError extends Error {
 	constructor(
@@ -7,6 +10,28 @@ export class CsvError extends Error {
 	) {
 		super(message);
 		this.name = 'CsvError';
+	}
+}
+
+/**
+ * Cells a record may have: 16,384, the columns of an Excel or LibreOffice sheet, so no row a
+ * spreadsheet wrote is refused. A line of commas is a record of empty cells, each costing its
+ * range (8 bytes) and its string: unbounded, 30 MB of commas took 0.5 to 0.7 GB.
+ */
+export const MAX_FIELDS = 16_384;
+
+/**
+ * Bytes a record's cells may hold: 4 MiB, more than a hundred of Excel's longest cells (32,767
+ * characters); a lead list's or an IP database's row holds less than a few KB. The scanner keeps
+ * a record's bytes until it ends, so a quoted cell never closed would otherwise hold the file.
+ */
+export const MAX_RECORD_BYTES = 4 * 1024 * 1024;
+
+/** A record past MAX_FIELDS or MAX_RECORD_BYTES: the file is refused, its message names the row. */
+export class CsvBoundError extends CsvError {
+	constructor(message: string, line: number) {
+		super(message, line);
+		this.name = 'CsvBoundError';
 	}
 }
 

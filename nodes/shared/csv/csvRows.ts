@@ -20,6 +20,20 @@ export function rowName(row: Pick<CsvRow, 'number' | 'line'>): string {
 	return row.line === row.number ? `row ${row.number}` : `row ${row.number} (line ${row.line})`;
 }
 
+/**
+ * Column names as an error lists them: quoted, at most `most` of them and each cut to 60
+ * characters, then how many more. A first row may have thousands of cells of any length: an
+ * error that named them all could be megabytes, kept in every execution's data.
+ */
+export function namesListed(names: readonly string[], most = 20): string {
+	const listed = names
+		.slice(0, most)
+		.map((name) => `"${name.length > 60 ? `${name.slice(0, 60)}…` : name}"`)
+		.join(', ');
+	const more = names.length - most;
+	return more > 0 ? `${listed} and ${more.toLocaleString('en-US')} more` : listed;
+}
+
 /** The first row's cells as column names when it is a header row, or undefined when it is data. */
 export function firstRowHeader(
 	ctx: IExecuteFunctions,
@@ -40,7 +54,7 @@ export function firstRowHeader(
 					ctx,
 					itemIndex,
 					column.field,
-					`the file's first row has no column named "${column.name}" (it has: ${row.fields.map((name) => `"${name}"`).join(', ')}); ${readWith}`,
+					`the file's first row has no column named "${column.name}" (it has: ${namesListed(row.fields)}); ${readWith}`,
 				),
 			);
 		}

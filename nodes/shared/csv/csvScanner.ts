@@ -5,11 +5,21 @@
  * A plain record is read in one pass (plainRecord.ts); any other takes the careful path, the
  * byte-by-byte state machine below, which copies its unescaped bytes into the scanner's buffer.
  * Both give the same fields; the oracle tests in test/shared/csvScanner.test.ts hold them to it.
+ * A record past MAX_FIELDS cells or MAX_RECORD_BYTES of text is a CsvBoundError naming its row
+ * (csvRecord.ts): what the scanner holds is bounded by one record, whatever the file.
  */
 
 import { Byte } from './csvBytes';
 import { CsvFileStart } from './csvFileStart';
-import { CsvError, emptyRecord, growFields, type CsvRecord } from './csvRecord';
+import {
+	CsvBoundError,
+	CsvError,
+	emptyRecord,
+	growFields,
+	MAX_FIELDS,
+	MAX_RECORD_BYTES,
+	type CsvRecord,
+} from './csvRecord';
 import type { DelimiterSource } from './delimiter';
 import { NOT_PLAIN, readPlainRecord } from './plainRecord';
 
@@ -307,7 +317,13 @@ export class CsvScanner {
 	/** Closes the careful path's current field: buffer[fieldBegin, bufferLength). */
 	private endField(): void {
 		const record = this.record;
-		if (record.count === record.starts.length) growFields(record);
+		if (record.count === record.starts.length) {
+			if (record.count >= MAX_FIELDS)
+				throw this.pastBound(
+					`has more than ${MAX_FIELDS.toLocaleString('en-US')} cells, more columns than a spreadsheet has (a line of commas?)`,
+				);
+			growFields(record);
+		}
 		record.starts[record.count] = this.fieldBegin;
 		record.ends[record.count] = this.bufferLength;
 		record.count++;
@@ -336,11 +352,23 @@ export class CsvScanner {
 		}
 	}
 
+	/** The record being read is past a bound (csvRecord.ts): named by its row, and its line when they differ. */
+	private pastBound(problem: string): CsvBoundError {
+		const row = this.recordNumber + 1;
+		const line = this.recordLine;
+		const name = line === row ? `row ${row}` : `row ${row} (line ${line})`;
+		return new CsvBoundError(`${name} ${problem}`, line);
+	}
+
 	/** Appends bytes[from, to) to the careful path's buffer. */
 	private copyToBuffer(bytes: Uint8Array, from: number, to: number): void {
 		const length = to - from;
 		if (length <= 0) return;
 		const needed = this.bufferLength + length;
+		if (needed > MAX_RECORD_BYTES)
+			throw this.pastBound(
+				`holds more than ${MAX_RECORD_BYTES / 1024 / 1024} MiB of text (${MAX_RECORD_BYTES.toLocaleString('en-US')} bytes; a lead list's row holds a few KB): a quoted cell never closed?`,
+			);
 		if (needed > this.buffer.length) {
 			const grown = new Uint8Array(Math.max(needed, this.buffer.length * 2));
 			grown.set(this.buffer.subarray(0, this.bufferLength));

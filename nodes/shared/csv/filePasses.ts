@@ -4,14 +4,14 @@ import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import type { FanOutUnit } from '../engine/fanOut';
 import { invalidInput } from '../engine/errors';
 import { fieldLabel } from '../parameters/fieldLabel';
-import { CsvError, CsvParser, type CsvRow } from './csv';
+import { CsvBoundError, CsvError, CsvParser, type CsvRow } from './csv';
 import type { CsvLookup } from './csvLookup';
 import { MAX_CSV_ROWS, startAtRowOption } from './csvParameters';
 import type { CsvOutput, HeaderRow, ReaderDelimiter, Slice } from './csvParameterReaders';
 import { columnsOf, CSV_ROW_KEY, firstRowHeader, headerPosition, rowName } from './csvRows';
 import { fileInputError, fileRuleError } from './fileErrors';
 import { chunksOf, readInChunks } from './fileChunks';
-import { delimiterRule, readAs, readerDelimiter, type InputForm } from './inputForm';
+import { delimiterRule, readAs, readerDelimiter, type InputForm, type Reading } from './inputForm';
 import { skips, type RowRanges } from './skipRows';
 import type { ResultFile } from './resultFile';
 
@@ -69,7 +69,7 @@ export async function checkFile<Prepared>(
 	slice: Slice,
 	delimiter: ReaderDelimiter,
 	/** Set once the delimiter is known: how the file is read, for the errors of its rows. */
-	reading: { readWith: string },
+	reading: Reading,
 ): Promise<FilePlan> {
 	const fail = fileRuleError(ctx, itemIndex);
 	const continueOnFail = ctx.continueOnFail();
@@ -93,6 +93,7 @@ export async function checkFile<Prepared>(
 			if (row.fields.length > width) width = row.fields.length;
 			if (row.number === 1) {
 				reading.readWith = readAs(parser.delimiter, parser.delimiterSource);
+				reading.source = parser.delimiterSource;
 				header = firstRowHeader(ctx, itemIndex, row, lookup, headerRow, reading.readWith);
 				position = header
 					? headerPosition(header, lookup.column)
@@ -134,6 +135,8 @@ export async function checkFile<Prepared>(
 	} catch (error) {
 		const rule = delimiterRule(error);
 		if (rule) throw fail(rule);
+		// A row past the reader's bounds is valid CSV, refused all the same: its message says why.
+		if (error instanceof CsvBoundError) throw fail(error.message);
 		if (error instanceof CsvError) throw fail(`the file is not valid CSV: ${error.message}`);
 		// A rule broken (already a NodeOperationError, passed through as it is) or a failed read.
 		throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });

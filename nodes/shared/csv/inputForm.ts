@@ -17,6 +17,15 @@ export interface InputForm {
 	byteOrderMark: boolean;
 }
 
+/**
+ * What is known of how the file is read, set once its first row is (the file passes fill it
+ * in): how the errors of its rows say it, and where its delimiter came from.
+ */
+export interface Reading {
+	readWith: string;
+	source?: DelimiterSource;
+}
+
 /** How a file was read, for the errors about its columns. */
 export function readAs(delimiter: number, source: DelimiterSource): string {
 	const name = delimiterName(delimiter);

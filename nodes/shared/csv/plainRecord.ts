@@ -1,11 +1,12 @@
 /**
  * The scanner's fast path: a record that lies whole in the chunk and whose quoted fields hold
  * neither `""` nor a line break (nearly every record of a real export) is read in one pass, its
- * ranges pointing into the chunk itself. Anything else is left to the careful path.
+ * ranges pointing into the chunk itself. Anything else is left to the careful path, and so is a
+ * record past the scanner's bounds (csvRecord.ts), which the careful path refuses.
  */
 
 import { Byte } from './csvBytes';
-import { growFields, type CsvRecord } from './csvRecord';
+import { growFields, MAX_FIELDS, MAX_RECORD_BYTES, type CsvRecord } from './csvRecord';
 
 /** The record is not plain: the careful path reads it (nothing consumed). */
 export const NOT_PLAIN = -1;
@@ -55,14 +56,20 @@ export function readPlainRecord(
 			if (position >= n) return NOT_PLAIN; // the record goes on in the next chunk
 			fieldEnd = position;
 		}
-		if (count === starts.length) ({ starts, ends } = growFields(record));
+		if (count === starts.length) {
+			// Past the bound: the careful path refuses it, naming the row.
+			if (count >= MAX_FIELDS) return NOT_PLAIN;
+			({ starts, ends } = growFields(record));
+		}
 		starts[count] = fieldStart;
 		ends[count] = fieldEnd;
 		count++;
 		if (b !== delimiter) break;
 		position++;
 	}
-	// `position` is at the record's CR or LF.
+	// `position` is at the record's CR or LF. A record of many MB lies whole only in a chunk as
+	// large (a file held in memory): past the bound, the careful path refuses it.
+	if (position - i > MAX_RECORD_BYTES) return NOT_PLAIN;
 	record.bytes = bytes;
 	record.count = count;
 	record.rawStart = i;

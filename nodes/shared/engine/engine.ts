@@ -41,61 +41,70 @@ export async function runService<Prepared>(
 	const planned = new Set<string>();
 	const jobs = await prepareJobs({ ctx, service, settings, ledger, continueOnFail, planned });
 
-	let connection: Connection | Error = new Error('no request to send');
-	if (jobs.some((job) => job.sends)) {
-		try {
-			connection = await connect(ctx, service);
-		} catch (error) {
-			if (!continueOnFail) throw asNodeError(ctx, error, 0);
-			connection = error as Error;
-		}
-	}
-	const keptAnswers =
-		connection instanceof Error || service.keepAnswersForRetry === false
-			? undefined
-			: KeptAnswersOfRun.open(
-					ctx,
-					connection.identity,
-					jobs.map((job) => job.reuse),
-				);
-	keptAnswers?.willAsk(planned);
 	const deliveries = jobs.map((job) => new Delivery(job));
-	const run = { ctx, service, deliveries, ledger, connection, continueOnFail, keptAnswers };
-	// A run that ends on an unexpected throw still ends in the store (what it spares is let go).
-	const failure = await sendAll(run).catch((error: Error) => {
-		keptAnswers?.finish(true);
-		throw error;
-	});
-	const abortAll = async () =>
-		await Promise.all(jobs.map(async (job) => await job.collector?.abort?.()));
-	// Stopped by the user: n8n keeps nothing of this run, and an error would mark it failed, not stopped.
-	if (ledger.cancelled) {
-		keptAnswers?.finish(true);
-		await abortAll();
-		return [[]];
-	}
-	if (failure !== undefined) {
-		const keptForRetry = keptAnswers?.finish(true) ?? { paid: 0, reused: 0 };
-		await abortAll();
-		throw withCost(run, failure, keptForRetry);
-	}
-
-	const output: INodeExecutionData[] = [];
+	// The units of all jobs, read as the senders ask (a file's rows stream from its file).
+	const source = unitsOf({ ctx, deliveries, continueOnFail });
+	// Whatever ends the run (an error, a stop, a failed output), the file being read is closed
+	// where the run left it (in filesystem mode its read stream would stay open mid-file), and
+	// unless every item's output was made, every result file is aborted: those of the items after
+	// a failed one would otherwise wait for rows forever.
+	let delivered = false;
 	try {
-		for (const delivery of deliveries) {
-			const figures = ledger.figuresOf(delivery.job.itemIndex);
-			output.push(...(await delivery.output(ctx, figures, continueOnFail)));
+		let connection: Connection | Error = new Error('no request to send');
+		if (jobs.some((job) => job.sends)) {
+			try {
+				connection = await connect(ctx, service);
+			} catch (error) {
+				if (!continueOnFail) throw asNodeError(ctx, error, 0);
+				connection = error as Error;
+			}
 		}
-	} catch (error) {
-		keptAnswers?.finish(true);
-		throw asNodeError(ctx, error, 0);
+		const keptAnswers =
+			connection instanceof Error || service.keepAnswersForRetry === false
+				? undefined
+				: KeptAnswersOfRun.open(
+						ctx,
+						connection.identity,
+						jobs.map((job) => job.reuse),
+					);
+		keptAnswers?.willAsk(planned);
+		const run = { ctx, service, deliveries, ledger, connection, continueOnFail, keptAnswers };
+		// A run that ends on an unexpected throw still ends in the store (what it spares is let go).
+		const failure = await sendAll(run, source).catch((error: Error) => {
+			keptAnswers?.finish(true);
+			throw error;
+		});
+		// Stopped by the user: n8n keeps nothing of this run, and an error would mark it failed, not stopped.
+		if (ledger.cancelled) {
+			keptAnswers?.finish(true);
+			return [[]];
+		}
+		if (failure !== undefined) {
+			const keptForRetry = keptAnswers?.finish(true) ?? { paid: 0, reused: 0 };
+			throw withCost(run, failure, keptForRetry);
+		}
+
+		const output: INodeExecutionData[] = [];
+		try {
+			for (const delivery of deliveries) {
+				const figures = ledger.figuresOf(delivery.job.itemIndex);
+				output.push(...(await delivery.output(ctx, figures, continueOnFail)));
+			}
+		} catch (error) {
+			keptAnswers?.finish(true);
+			throw asNodeError(ctx, error, 0);
+		}
+		// n8n-core's WorkflowExecute runs a node with Retry On Fail again while the first item of its
+		// first output has `json.error` (an error item, under either Continue setting).
+		keptAnswers?.finish(false, output[0]?.json?.error !== undefined);
+		addHints(run);
+		addEstimateHint(ctx, deliveries);
+		delivered = true;
+		return [output];
+	} finally {
+		await source.return(undefined);
+		if (!delivered) await Promise.all(jobs.map(async (job) => await job.collector?.abort?.()));
 	}
-	// n8n-core's WorkflowExecute runs a node with Retry On Fail again while the first item of its
-	// first output has `json.error` (an error item, under either Continue setting).
-	keptAnswers?.finish(false, output[0]?.json?.error !== undefined);
-	addHints(run);
-	addEstimateHint(ctx, deliveries);
-	return [output];
 }
 
 /**
@@ -103,10 +112,12 @@ export async function runService<Prepared>(
  * stops the run (default On Error: the first failure), or undefined when every unit has an
  * outcome delivered.
  */
-async function sendAll<Prepared>(run: Run<Prepared>): Promise<Error | undefined> {
+async function sendAll<Prepared>(
+	run: Run<Prepared>,
+	source: AsyncGenerator<Sendable<Prepared>>,
+): Promise<Error | undefined> {
 	const { ctx, ledger, connection, continueOnFail } = run;
 	let failure: Error | undefined;
-	const source = unitsOf(run);
 	const sender = async () => {
 		// A stopped execution sends nothing more; n8n discards the node's output.
 		while (failure === undefined && !ledger.cancelled) {
@@ -153,7 +164,9 @@ async function* unitsOf<Prepared>({
 	ctx,
 	deliveries,
 	continueOnFail,
-}: Run<Prepared>): AsyncGenerator<Sendable<Prepared>> {
+}: Pick<Run<Prepared>, 'ctx' | 'deliveries' | 'continueOnFail'>): AsyncGenerator<
+	Sendable<Prepared>
+> {
 	for (const delivery of deliveries) {
 		const { job } = delivery;
 		let unitIndex = 0;
@@ -169,9 +182,9 @@ async function* unitsOf<Prepared>({
 }
 
 /**
- * The error that stops a run (default On Error), its description saying what the run had already
- * been answered, and what of it was charged, for (messages.ts: n8n keeps no output of a node that
- * stops on an error).
+ * The error that stops a run (default On Error), its description extended with what the run had
+ * already been answered and what of that was charged (messages.ts's discardedText): n8n keeps no
+ * output of a node that stops on an error, so those answers are lost, and the error says so.
  */
 function withCost<Prepared>(
 	{ deliveries, ledger, keptAnswers }: Run<Prepared>,

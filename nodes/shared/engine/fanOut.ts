@@ -59,7 +59,7 @@ export interface FanOutOptions {
 	/** Takes the units' outcomes in order; without one, every unit becomes an output item (today's rows). */
 	collector?: UnitCollector;
 	/**
-	 * How many of the units send each request (by `requestKey`), counted while the file was
+	 * How many of the units send each request (by the engine's identity of a unit), counted while the file was
 	 * checked: the engine then forgets a shared answer after its last use. Without it, answers
 	 * of lazily produced units are kept until the run ends.
 	 */

@@ -8,7 +8,7 @@
  * it gives up sooner when the service has answered nothing but failures (5xx, network) for
  * that long, whichever item saw them, so that a service that stays down fails a run of many
  * items within the budget, not one budget per item. A 4xx other than 429 is never retried, nor
- * is a timeout (the service may have charged).
+ * is a request that ran past its own timeout (the service may have charged for it).
  */
 export const RETRY_POLICY = {
 	/** How long an item keeps trying, from its first attempt. */
@@ -42,8 +42,11 @@ export class RetryBudget {
 const RETRYABLE_STATUSES = new Set([429, 500, 503]);
 
 /**
- * Network failures where the request may simply be sent again. A timeout (ECONNABORTED) is not
- * among them: the service may still be working on, and charging for, the first request.
+ * Network failures where the request may simply be sent again. A request that ran past its own
+ * `timeout` is not among them: axios reports that as ECONNABORTED (n8n leaves its
+ * clarifyTimeoutError off), and the service may still be working on, and charging for, it.
+ * ETIMEDOUT is the operating system's, for a connection that could not be opened or went silent
+ * below HTTP, and is retried as a reset or a refused connection is.
  */
 const RETRYABLE_NETWORK_CODES = new Set([
 	'ECONNRESET',

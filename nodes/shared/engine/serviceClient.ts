@@ -7,7 +7,6 @@ import type {
 	IHttpRequestOptions,
 } from 'n8n-workflow';
 
-import { effectiveBaseUrl } from '../../../credentials/shared/liveBaseUrls';
 import { apiError, networkError, redact } from './errors';
 import { concurrencyFor, pacerFor } from './pacing';
 import type { Pacer } from './pacing';
@@ -54,7 +53,7 @@ export async function connect<Prepared>(
 	service: ServiceDefinition<Prepared>,
 ): Promise<Connection> {
 	const credentials = await ctx.getCredentials(service.credentialType);
-	const baseUrl = checkedBaseUrl(ctx, service.credentialType, credentials);
+	const baseUrl = checkedBaseUrl(ctx, service, credentials);
 	const requestsPerSecond = Math.max(0, Number(credentials.requestsPerSecond ?? 0) || 0);
 	// The key is read here only to keep it out of messages; n8n's credential mechanism sends it.
 	const secrets = [String(credentials.apiKey ?? '')];
@@ -102,7 +101,7 @@ export async function credentialIdentity<Prepared>(
 	const credentials = await ctx.getCredentials(service.credentialType);
 	return identityOf(
 		service.credentialType,
-		checkedBaseUrl(ctx, service.credentialType, credentials),
+		checkedBaseUrl(ctx, service, credentials),
 		String(credentials.apiKey ?? ''),
 	);
 }
@@ -113,12 +112,12 @@ function identityOf(credentialType: string, baseUrl: string, apiKey: string): st
 }
 
 /** The credential's Base URL, or its service's live address when it is left empty. */
-function checkedBaseUrl(
+function checkedBaseUrl<Prepared>(
 	ctx: IExecuteFunctions,
-	credentialType: string,
+	service: ServiceDefinition<Prepared>,
 	credentials: ICredentialDataDecryptedObject,
 ): string {
-	const baseUrl = effectiveBaseUrl(credentialType, credentials.baseUrl);
+	const baseUrl = service.baseUrlOf(credentials);
 	let protocol = '';
 	try {
 		protocol = new URL(baseUrl).protocol;
@@ -152,8 +151,16 @@ interface SendContext {
 	gate: SendingGate;
 }
 
-function toHttpOptions(baseUrl: string, request: ServiceRequest): IHttpRequestOptions {
-	const options: IHttpRequestOptions = {
+/**
+ * n8n's options for a request. `requestForm` is not one of n8n's: n8n hands the options to the
+ * credential's `authenticate` as they are, which reads it, and sends only the options it knows.
+ */
+function toHttpOptions(
+	baseUrl: string,
+	request: ServiceRequest,
+): IHttpRequestOptions & { requestForm: string } {
+	const options: IHttpRequestOptions & { requestForm: string } = {
+		requestForm: request.requestForm,
 		method: request.method ?? 'GET',
 		url: joinUrl(baseUrl, request.path),
 		qs: request.qs,

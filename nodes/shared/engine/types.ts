@@ -1,9 +1,20 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+} from 'n8n-workflow';
 
 import type { FanOut } from './fanOut';
 
 /** One request to a service, as a node describes it; the engine adds address, key, pacing and retries. */
 export interface ServiceRequest {
+	/**
+	 * The name of the request's form (credentials/shared/requestForms.ts, whose requestIn builds
+	 * the request): the engine hands it to the credential's `authenticate` as the `requestForm`
+	 * option, and the credential puts the key where that form says.
+	 */
+	requestForm: string;
 	method?: 'GET' | 'POST';
 	/** The versioned path, appended to the credential's Base URL (which may carry a prefix). */
 	path: string;
@@ -82,6 +93,11 @@ export interface RunSettingsReader {
 export interface ServiceDefinition<Prepared = ServiceRequest> {
 	/** The credential type name, for instance `abstractEmailApi`. */
 	credentialType: string;
+	/**
+	 * The Base URL a credential of that type stands for: its own, or the service's live address
+	 * when it is left empty (credentials/shared/liveBaseUrls.ts's serviceCredential gives both).
+	 */
+	baseUrlOf(credentials: ICredentialDataDecryptedObject): string;
 	/** The service's name as a person says it, for error messages ("Email Reputation"). */
 	serviceName: string;
 	/** Error wording this service needs beyond the suite's (the database download's 403). */

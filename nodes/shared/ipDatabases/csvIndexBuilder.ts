@@ -7,7 +7,15 @@
  */
 
 import { parseIpAddress } from '../values/ipAddress';
-import { CsvError, CsvScanner, csvField, csvFields, type CsvRecord } from '../csv/csv';
+import {
+	CsvBoundError,
+	CsvError,
+	CsvScanner,
+	csvField,
+	csvFields,
+	SepLineError,
+	type CsvRecord,
+} from '../csv/csv';
 import { Byte } from '../csv/csvBytes';
 
 import { v4Number } from './addressNumbers';
@@ -229,6 +237,12 @@ export class CsvIndexBuilder {
 /** The scanner's error as a DatabaseFileError; at the end of a file cut without a line end (`cutAt` bytes), one that says so. */
 function asFileError(error: unknown, cutAt?: number): Error {
 	if (error instanceof DatabaseFileError) return error;
+	// Before any index is built from it: a row past the scanner's bounds (a line of commas ...).
+	if (error instanceof CsvBoundError)
+		return new DatabaseFileError(`The CSV file cannot be used: its ${error.message}`);
+	// A database CSV is a comma file: a first line sep= naming another delimiter is not one.
+	if (error instanceof SepLineError)
+		return new DatabaseFileError(`The CSV file cannot be used: ${error.message}`);
 	if (error instanceof CsvError && cutAt !== undefined) {
 		return new DatabaseFileError(
 			`The CSV file ends early: ${cutAt.toLocaleString('en-US')} bytes, inside a quoted field (${error.message}): was the download cut short?`,

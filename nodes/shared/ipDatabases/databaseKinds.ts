@@ -4,6 +4,8 @@
  * formats (a field with no value is absent, not an empty string; a security flag appears only
  * when True), so the same address gives the same record from the MMDB and the CSV of one build.
  */
+import { namesListed } from '../csv/csvRows';
+
 export type DatabaseKind = 'ip-geolocation' | 'ip-asn' | 'ip-security';
 
 export const DATABASE_KINDS: readonly DatabaseKind[] = ['ip-geolocation', 'ip-asn', 'ip-security'];
@@ -70,7 +72,7 @@ export function kindOfCsvHeader(header: readonly string[]): {
 	const columns = header.map((column) => column.trim());
 	if (columns[0] !== 'network') {
 		return {
-			problem: `its first column is "${columns[0] ?? ''}", not "network": a database CSV starts with the network column`,
+			problem: `its first column is ${namesListed(columns.slice(0, 1))}, not "network": a database CSV starts with the network column`,
 		};
 	}
 	for (const kind of DATABASE_KINDS) {
@@ -80,13 +82,13 @@ export function kindOfCsvHeader(header: readonly string[]): {
 		const unknown = columns.filter((column) => !expected.includes(column));
 		if (unknown.length > 0) {
 			return {
-				problem: `it has the ${kind} columns plus ${unknown.map((c) => `"${c}"`).join(', ')}, which none of the three databases has`,
+				problem: `it has the ${kind} columns plus ${namesListed(unknown)}, which none of the three databases has`,
 			};
 		}
 		return { kind };
 	}
 	return {
-		problem: `its columns (${columns.join(', ')}) are none of the three databases' (ip-geolocation, ip-asn, ip-security)`,
+		problem: `its columns (${namesListed(columns)}) are none of the three databases' (ip-geolocation, ip-asn, ip-security)`,
 	};
 }
 

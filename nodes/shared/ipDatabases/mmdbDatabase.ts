@@ -1,6 +1,6 @@
 import { kindOfDatabaseType, type StoredRecord } from './databaseKinds';
 import { DatabaseFileError, type ForeignMatch, type IpDatabase, type Match } from './lookupTypes';
-import { MmdbError } from './mmdbDecoder';
+import { MmdbBoundError, MmdbError } from './mmdbDecoder';
 import { METADATA_MARKER, MmdbReader } from './mmdbReader';
 
 /** The MMDB spec puts the metadata in the file's last 128 KiB. */
@@ -85,6 +85,11 @@ function attempt<T>(
 	if (failure) {
 		const message =
 			failure instanceof MmdbError ? failure.message : String(failure.message ?? failure);
+		// A record over the decoder's bound is refused, whether the file is damaged or built so.
+		if (failure instanceof MmdbBoundError)
+			throw new DatabaseFileError(
+				`The MMDB file cannot be used: ${message.replace(/^MMDB file: /, '')}`,
+			);
 		throw new DatabaseFileError(explain?.(message) ?? `${what}: ${message}`);
 	}
 	return result as T;

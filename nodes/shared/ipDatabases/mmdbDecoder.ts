@@ -1,10 +1,12 @@
 /**
- * The values of an MMDB's data section and metadata, bounded so that a damaged file gives an
- * MmdbError naming the problem, never another exception, a hang or a read outside the section:
- * every read is checked against the section's end, a pointer may not point to a pointer (the
- * format forbids it, and it is the only way a chain could loop), maps and arrays nest at most
- * MAX_DEPTH deep, and a record decodes to at most MAX_VALUES values (pointers could otherwise
- * make a small file expand without end).
+ * The values of an MMDB's data section and metadata, bounded so that a damaged or hostile file
+ * gives an MmdbError naming the problem, never another exception, a hang, a read outside the
+ * section or a heap that n8n cannot survive: every read is checked against the section's end, a
+ * pointer may not point to a pointer (the format forbids it, and it is the only way a chain could
+ * loop), maps and arrays nest at most MAX_DEPTH deep, and a record (or the metadata) decodes to at
+ * most DECODED_BYTES of memory. That budget counts what decoding makes, not what the file holds:
+ * a pointer's target is counted each time it is decoded, since each time makes a fresh copy (a
+ * 216 KB record of 100,000 pointers to one 16 KiB string would otherwise make 1.6 GB of strings).
  */
 
 export class MmdbError extends Error {
@@ -14,10 +16,30 @@ export class MmdbError extends Error {
 	}
 }
 
+/** A record, or the metadata, that decodes to more than DECODED_BYTES: refused, not a damaged byte. */
+export class MmdbBoundError extends MmdbError {
+	constructor(message: string) {
+		super(message);
+		this.name = 'MmdbBoundError';
+	}
+}
+
 /** Nesting of maps and arrays (and pointers into them); libmaxminddb stops at 512 too. */
 const MAX_DEPTH = 512;
-/** Values one record (or the metadata) may decode to: far above any real database's few hundred. */
-const MAX_VALUES = 1 << 18;
+
+/**
+ * What one record, or the metadata, may decode to, in the estimate below: 1 MiB, some 200 times
+ * the largest record of GeoLite2-City (docs/ip-lookups.md has the figures), and a few
+ * milliseconds of decoding at most.
+ */
+export const DECODED_BYTES = 1024 * 1024;
+
+/**
+ * The estimate of a decoded value's memory: VALUE_BYTES for every value (its slot in the array
+ * or map that holds it, a number's box, a string's header; a pointer counts as one too), plus a
+ * string's or a byte array's length. It is V8's size within a factor of about two either way.
+ */
+export const VALUE_BYTES = 16;
 
 const TYPE_NAMES = [
 	'extended',
@@ -60,7 +82,11 @@ export class Decoder {
 	/** Where the next value starts, after decode(). */
 	position = 0;
 
-	private valuesLeft = 0;
+	/** Estimated bytes the value being decoded may still make (DECODED_BYTES at its start). */
+	private bytesLeft = 0;
+
+	/** Where the value being decoded starts, for the error that refuses it. */
+	private startedAt = 0;
 
 	private readonly view: DataView;
 
@@ -84,11 +110,17 @@ export class Decoder {
 		this.native = typeof buffer.utf8Slice === 'function' ? (buffer as NativeText) : undefined;
 	}
 
-	/** The value at `offset` (absolute), with MAX_VALUES values left to decode. */
+	/** The value at `offset` (absolute), decoding to at most DECODED_BYTES (else an MmdbBoundError). */
 	decodeAt(offset: number): unknown {
-		this.valuesLeft = MAX_VALUES;
+		this.bytesLeft = DECODED_BYTES;
+		this.startedAt = offset;
 		this.position = offset;
 		return this.value(0);
+	}
+
+	/** The estimated bytes the last decodeAt made (what a cache of its value holds). */
+	get decodedBytes(): number {
+		return DECODED_BYTES - this.bytesLeft;
 	}
 
 	private fail(problem: string, at: number): MmdbError {
@@ -100,6 +132,17 @@ export class Decoder {
 		if (at + count > this.end) throw this.pastEnd(what, at);
 	}
 
+	/** The value being decoded makes more than DECODED_BYTES: refused where it starts. */
+	private overBound(): MmdbBoundError {
+		const what =
+			this.section === 'metadata'
+				? 'the metadata'
+				: `the record at byte ${(this.startedAt - this.base).toLocaleString('en-US')} of the ${this.section}`;
+		return new MmdbBoundError(
+			`${what} decodes to more than ${DECODED_BYTES / 1024 / 1024} MiB (${DECODED_BYTES.toLocaleString('en-US')} bytes, the bound; a real database's largest record makes a few KB), pointers counted each time they are followed: refused as a pointer bomb or a damaged file`,
+		);
+	}
+
 	/** The error for a value that runs past the section; its description is only built on failure. */
 	private pastEnd(what: string, at: number): MmdbError {
 		return this.fail(`${what} runs past the end of the ${this.section}`, at);
@@ -109,11 +152,7 @@ export class Decoder {
 		const bytes = this.bytes;
 		let at = this.position;
 		if (at >= this.end) throw this.fail(`a value starts past the end of the ${this.section}`, at);
-		if (--this.valuesLeft < 0)
-			throw this.fail(
-				`the record expands to more than ${MAX_VALUES} values (a pointer loop or bomb)`,
-				at,
-			);
+		if ((this.bytesLeft -= VALUE_BYTES) < 0) throw this.overBound();
 		const control = bytes[at++];
 		let type = control >> 5;
 		if (type === 1) return this.pointer(control, at, depth);
@@ -141,6 +180,7 @@ export class Decoder {
 		switch (type) {
 			case 2: {
 				if (at + size > this.end) throw this.pastEnd(`a string of ${size} bytes`, at);
+				if ((this.bytesLeft -= size) < 0) throw this.overBound();
 				this.position = at + size;
 				return this.string(at, size);
 			}
@@ -173,6 +213,8 @@ export class Decoder {
 					throw this.fail(`maps and arrays nest deeper than ${MAX_DEPTH}`, at);
 				// Every element takes at least one byte: a size past the end is refused before allocating.
 				if (at + size > this.end) throw this.pastEnd(`an array of ${size} elements`, at);
+				// Every element costs VALUE_BYTES at least: refused before the array is allocated.
+				if (size * VALUE_BYTES > this.bytesLeft) throw this.overBound();
 				const list = new Array<unknown>(size);
 				this.position = at;
 				for (let index = 0; index < size; index++) list[index] = this.value(depth + 1);
@@ -185,6 +227,7 @@ export class Decoder {
 			}
 			case 4: {
 				if (at + size > this.end) throw this.pastEnd(`${size} bytes`, at);
+				if ((this.bytesLeft -= size) < 0) throw this.overBound();
 				const copy = new Uint8Array(size);
 				copy.set(bytes.subarray(at, at + size));
 				this.position = at + size;
@@ -254,6 +297,7 @@ export class Decoder {
 		if (depth >= MAX_DEPTH) throw this.fail(`maps and arrays nest deeper than ${MAX_DEPTH}`, at);
 		// A key and a value take at least a byte each: a size past the end is refused before reading.
 		if (at + size * 2 > this.end) throw this.pastEnd(`a map of ${size} entries`, at);
+		if (size * 2 * VALUE_BYTES > this.bytesLeft) throw this.overBound();
 		const map: Record<string, unknown> = {};
 		this.position = at;
 		for (let index = 0; index < size; index++) {

@@ -1,6 +1,6 @@
 import { formatNetwork, parseIpAddress } from '../values/ipAddress';
 
-import { Decoder, MmdbError } from './mmdbDecoder';
+import { Decoder, MmdbBoundError, MmdbError } from './mmdbDecoder';
 
 /**
  * A reader of the MaxMind DB file format 2.0 (MMDB), written for this package because n8n Cloud
@@ -79,9 +79,19 @@ export class MmdbReader {
 	/**
 	 * Records decoded lately, by their offset in the data section. Many networks share a record (a
 	 * city's, an ASN's), and a log looks the same few up again and again: decoding one costs more
-	 * than the walk down the tree. Bounded (cleared when full); callers read records, never change them.
+	 * than the walk down the tree. Bounded in bytes, not entries (cleared when full: a file's
+	 * records may each decode to up to a MiB); callers read records, never change them.
 	 */
 	private readonly records = new Map<number, unknown>();
+
+	/** The decoder's estimate of what `records` holds. */
+	private recordBytes = 0;
+
+	/**
+	 * Records refused for decoding to more than the decoder's bound, by offset: a lookup that
+	 * meets one again gets its error at once rather than decode a MiB again to find it.
+	 */
+	private readonly refused = new Map<number, MmdbError>();
 
 	/** Reads and checks the metadata and the bounds of the tree; throws MmdbError. */
 	constructor(file: Uint8Array) {
@@ -243,15 +253,39 @@ export class MmdbReader {
 			);
 		}
 		let record = this.records.get(dataOffset);
-		if (record === undefined) {
-			record = this.data.decodeAt(this.dataStart + dataOffset);
-			if (this.records.size >= DECODED_RECORDS) this.records.clear();
-			this.records.set(dataOffset, record);
-		}
+		if (record === undefined) record = this.decodeRecord(dataOffset);
 		const prefixLength = depth - offset;
 		const network =
 			offset === 96 ? formatNetwork(address, depth) : formatNetwork(address, prefixLength);
 		return { network, prefixLength: offset === 96 ? depth : prefixLength, record };
+	}
+
+	/** The record at `dataOffset`, decoded and kept in `records`; a refused one's error, kept in `refused`. */
+	private decodeRecord(dataOffset: number): unknown {
+		const refused = this.refused.get(dataOffset);
+		if (refused) throw refused;
+		let record: unknown;
+		let failure: unknown;
+		try {
+			record = this.data.decodeAt(this.dataStart + dataOffset);
+		} catch (error) {
+			failure = error;
+		}
+		if (failure !== undefined) {
+			if (failure instanceof MmdbBoundError) {
+				if (this.refused.size >= REFUSED_RECORDS) this.refused.clear();
+				this.refused.set(dataOffset, failure);
+			}
+			throw failure;
+		}
+		const bytes = this.data.decodedBytes;
+		if (this.recordBytes + bytes > DECODED_RECORD_BYTES) {
+			this.records.clear();
+			this.recordBytes = 0;
+		}
+		this.records.set(dataOffset, record);
+		this.recordBytes += bytes;
+		return record;
 	}
 
 	/** lookup() for an address as text; throws MmdbError if it is not an IPv4 or IPv6 address. */
@@ -263,8 +297,14 @@ export class MmdbReader {
 	}
 }
 
-/** Decoded records a reader keeps: a few MB of a city database's records. */
-const DECODED_RECORDS = 4096;
+/**
+ * What a reader's decoded records may hold, in the decoder's estimate: 16 MiB, a few thousand
+ * of a city database's records, 16 of the largest the decoder allows.
+ */
+const DECODED_RECORD_BYTES = 16 * 1024 * 1024;
+
+/** Refused records a reader remembers (an error each). */
+const REFUSED_RECORDS = 1024;
 
 function isIpv4Mapped(address: Uint8Array): boolean {
 	for (let index = 0; index < 10; index++) if (address[index] !== 0) return false;

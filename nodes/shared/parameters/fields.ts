@@ -1,6 +1,10 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { invalidInput } from '../engine/errors';
+import { fieldLabel } from './fieldLabel';
+
+/** The option's label and name, which errors name it by. */
+const FIELDS_OPTION = { displayName: 'Fields', name: 'fields' };
 
 /**
  * The `fields` option of IP geolocation and company enrichment: a choice of
@@ -8,8 +12,7 @@ import { invalidInput } from '../engine/errors';
  */
 export function fieldsOption(recordName: string, keys: readonly string[]): INodeProperties {
 	return {
-		displayName: 'Fields',
-		name: 'fields',
+		...FIELDS_OPTION,
 		type: 'multiOptions',
 		// The option names are the answer's own keys: what a person picks is what the output holds.
 		options: [...keys].sort().map((key) => ({ name: key, value: key })),
@@ -37,7 +40,7 @@ export function fieldsParameter(
 		throw invalidInput(
 			ctx,
 			itemIndex,
-			'Fields (fields)',
+			fieldLabel(FIELDS_OPTION),
 			`"${unknown.join('", "')}" is not a top-level key of the record (known keys: ${keys.join(', ')})`,
 		);
 	}

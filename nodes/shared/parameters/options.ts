@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { invalidInput } from '../engine/errors';
 import type { ReusePolicy, RunSettingsReader } from '../engine/types';
 import { numberWithin } from '../values/validate';
+import { fieldLabel } from './fieldLabel';
 
 /**
  * An `options` collection as the service's query parameters: each option a user added is checked
@@ -20,23 +21,28 @@ export type OptionCheck = (
 export interface ServiceOption {
 	/** The service's parameter name: `image_size`. */
 	serviceParameter: string;
-	/** The option's display name: `Image Size`. */
-	label: string;
 	check: OptionCheck;
 }
 
-/** The options a user added, checked, under the service's parameter names (`table`: by option name). */
+/**
+ * The options a user added, checked, under the service's parameter names (`table`: by option
+ * name). `definitions` are the options as the collection lists them: an error names an option by
+ * its definition (fieldLabel).
+ */
 export function serviceParameters(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	options: IDataObject,
 	table: Record<string, ServiceOption>,
+	definitions: readonly INodeProperties[],
 ): IDataObject {
 	const sent: IDataObject = {};
 	for (const [name, value] of Object.entries(options)) {
 		const option = table[name];
 		if (!option) continue;
-		const checked = option.check(ctx, itemIndex, `${option.label} (${name})`, value);
+		const definition = definitions.find((candidate) => candidate.name === name);
+		const field = fieldLabel(definition ?? { displayName: name, name });
+		const checked = option.check(ctx, itemIndex, field, value);
 		if (checked !== undefined) sent[option.serviceParameter] = checked as IDataObject[string];
 	}
 	return sent;

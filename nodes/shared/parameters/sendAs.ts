@@ -1,12 +1,22 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { SEND_AS_FORMS, type SendAs } from '../../../credentials/shared/requestForms';
+import type { RequestFormName } from '../../../credentials/shared/requestForms';
 import { invalidInput } from '../engine/errors';
+import { fieldLabel } from './fieldLabel';
 
 /*
- * How phone and email lookups reach their service: the person chooses the request's form
- * (requestForms.ts says what each sends and where its key goes).
+ * How phone and email lookups reach their service: the person chooses the request's form. The
+ * values are what saved workflows hold; each stands for one of the forms (requestForms.ts).
  */
+
+/** The request form of each Send As value. */
+const SEND_AS_FORMS = {
+	bearerJson: 'postJsonKeyInBearer',
+	form: 'postFormKeyInBody',
+	query: 'getKeyInQuery',
+} as const satisfies Record<string, RequestFormName>;
+
+type SendAs = keyof typeof SEND_AS_FORMS;
 
 /** The `sendAs` option of the phone and email nodes' `options` collection. */
 export const sendAsOption: INodeProperties = {
@@ -35,16 +45,20 @@ export const sendAsOption: INodeProperties = {
 	description: 'How the request carries the key and the looked-up value',
 };
 
-/** The chosen form, checked: an expression may give any text. */
-export function sendAsOf(ctx: IExecuteFunctions, itemIndex: number, value: unknown): SendAs {
-	const chosen = value === undefined || value === '' ? 'bearerJson' : value;
-	if (!SEND_AS_FORMS.includes(chosen as SendAs)) {
+/** The form Send As chooses, checked: an expression may give any text. */
+export function sendAsFormOf(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+): (typeof SEND_AS_FORMS)[SendAs] {
+	const chosen = value === undefined || value === '' ? 'bearerJson' : String(value);
+	if (!Object.hasOwn(SEND_AS_FORMS, chosen)) {
 		throw invalidInput(
 			ctx,
 			itemIndex,
-			'Send As (sendAs)',
-			`must be one of ${SEND_AS_FORMS.join(', ')}, got "${String(value)}"`,
+			fieldLabel(sendAsOption),
+			`must be one of ${Object.keys(SEND_AS_FORMS).join(', ')}, got "${String(value)}"`,
 		);
 	}
-	return chosen as SendAs;
+	return SEND_AS_FORMS[chosen as SendAs];
 }

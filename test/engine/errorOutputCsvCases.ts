@@ -1,38 +1,19 @@
 import { csvItem, NEW_FILE_NODES, refusal, type FileNode } from '../nodes/csvHelpers';
-import { shortenRetryBudget } from '../harness/retryBudget';
-import { startSandbox, type Sandbox } from '../sandbox/server';
-import {
-	carrying,
-	expectFailuresInLine,
-	expectFailuresOnErrorOutput,
-	expectStopsWithTheFailure,
-	lasting,
-	nodeRun,
-	type Case,
-} from './errorOutputMatrix';
+import { carrying, lasting, nodeRun, type Case } from './errorOutputMatrix';
 
 /**
- * The error-output matrix for the CSV input of the service nodes (errorOutputMatrix.ts): a file that
- * cannot be read fails whole, as its one item; a row fails alone, paired to its file's item and
- * carrying its row (`csvRow`: number and columns) inside `error` on the error output.
+ * The error-output matrix's cases (errorOutput.test.ts runs them) for the CSV input of the service
+ * nodes: a file that cannot be read fails whole, as its one item; a row fails alone, paired to its
+ * file's item and carrying its row (`csvRow`: number and columns) inside `error` on the error
+ * output.
  */
-let sandbox: Sandbox;
-let restoreBudget: () => void;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-	restoreBudget = shortenRetryBudget(1200);
-});
-afterAll(async () => {
-	restoreBudget();
-	await sandbox.close();
-});
-
 const phoneCsv = {
 	type: 'abstractPhone',
 	service: 'phone',
 	parameters: { input: 'csvFile', binaryPropertyName: 'data', options: {} },
 };
-const emailCsv = {
+/** Email's CSV input, the email in a column of its own. */
+export const emailCsv = {
 	type: 'abstractEmail',
 	service: 'email',
 	parameters: { input: 'csvFile', binaryPropertyName: 'data', emailColumn: 'email', options: {} },
@@ -226,28 +207,5 @@ function fileNodeCases(node: FileNode): Case[] {
 	];
 }
 
-describe.each([...CASES, ...NEW_FILE_NODES.flatMap(fileNodeCases)])('$name [$path]', (testCase) => {
-	it('Stop Workflow (default): the run stops with the failure, naming it', async () =>
-		await expectStopsWithTheFailure(sandbox, testCase));
-
-	it('Continue (using regular output): each failure a paired { error, description } item in line', async () =>
-		await expectFailuresInLine(sandbox, testCase));
-
-	it('Continue (using error output): answers in order on output 0, exactly the failures on output 1', async () =>
-		await expectFailuresOnErrorOutput(sandbox, testCase));
-});
-
-describe('what a failed CSV row says', () => {
-	// A failed row names its row: "row 67 was not sent", not "Item 1 was not sent" (the file's item); and the
-	// row is named once, not "CSV row 3: Invalid Email (row 3, column 2): ...".
-	it('names the row, not the file item, in the description of its error', async () => {
-		sandbox.reset();
-		const run = nodeRun(emailCsv, [
-			csvItem('name,email\nAnn,ann@acme.io\nNobody,\nBob,bob@acme.io\n'),
-		]);
-		const { errorItems } = await run(sandbox, 'continueErrorOutput');
-		const error = errorItems[0].json.error as { message: string; description: string };
-		expect(error.description).toMatch(/^(CSV )?[Rr]ow 3 was not sent/);
-		expect(error.message).not.toMatch(/row 3.*row 3/);
-	});
-});
+/** Every CSV case: the phone and email files, then the other nodes that take one. */
+export const CSV_CASES: Case[] = [...CASES, ...NEW_FILE_NODES.flatMap(fileNodeCases)];

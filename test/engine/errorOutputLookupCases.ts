@@ -1,11 +1,6 @@
-import { shortenRetryBudget } from '../harness/retryBudget';
-import { startSandbox, type Sandbox } from '../sandbox/server';
 import { VALID_IBANS } from './ibanRun';
 import {
 	carrying,
-	expectFailuresInLine,
-	expectFailuresOnErrorOutput,
-	expectStopsWithTheFailure,
 	keyOfAnotherService,
 	lasting,
 	nodeRun,
@@ -14,21 +9,10 @@ import {
 } from './errorOutputMatrix';
 
 /**
- * The error-output matrix for the lookup nodes that take one value per item: Phone and Email
- * (Value input; their CSV input is in errorOutputCsv.test.ts), IP Geolocation, Company, Public
- * Holidays, VAT and IBAN, each under the three On Error settings (errorOutputMatrix.ts).
+ * The error-output matrix's cases (errorOutput.test.ts runs them) for the lookup nodes that take
+ * one value per item: Phone and Email (Value input; their CSV input is errorOutputCsvCases.ts's),
+ * IP Geolocation, Company, Public Holidays, VAT and IBAN.
  */
-let sandbox: Sandbox;
-let restoreBudget: () => void;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-	// A lasting 500 or 503 is retried for the retry budget (two minutes in the product).
-	restoreBudget = shortenRetryBudget(1200);
-});
-afterAll(async () => {
-	restoreBudget();
-	await sandbox.close();
-});
 
 /** Paced to one request a second, so one request is in flight at a time and the quota's order is fixed. */
 const oneAtATime = () => ({ requestsPerSecond: 1 });
@@ -38,7 +22,7 @@ const NO_CREDITS = 'The service said: "Insufficient API credits for this request
 const ITEM_3_KEPT_BACK =
 	'Item 3 was not sent, so it cost nothing. Add credits or upgrade the plan, then run again for what was not sent.';
 
-const CASES: Case[] = [
+export const LOOKUP_CASES: Case[] = [
 	{
 		name: 'Phone (Value): an empty number between two good ones',
 		path: 'invalid input',
@@ -321,14 +305,3 @@ const CASES: Case[] = [
 		),
 	},
 ];
-
-describe.each(CASES)('$name [$path]', (testCase) => {
-	it('Stop Workflow (default): the run stops with the failure, naming it', async () =>
-		await expectStopsWithTheFailure(sandbox, testCase));
-
-	it('Continue (using regular output): each failure a paired { error, description } item in line', async () =>
-		await expectFailuresInLine(sandbox, testCase));
-
-	it('Continue (using error output): answers in order on output 0, exactly the failures on output 1', async () =>
-		await expectFailuresOnErrorOutput(sandbox, testCase));
-});

@@ -1,13 +1,8 @@
 import { databaseFileOf } from '../sandbox/ipDatabases/archives';
-import { shortenRetryBudget } from '../harness/retryBudget';
 import { lookUp } from '../nodes/ipLookupHelpers';
-import { startSandbox, type Sandbox } from '../sandbox/server';
 import { databaseControls } from '../sandbox/services/database';
 import {
 	carrying,
-	expectFailuresInLine,
-	expectFailuresOnErrorOutput,
-	expectStopsWithTheFailure,
 	keyOfAnotherService,
 	lasting,
 	nodeRun,
@@ -16,23 +11,12 @@ import {
 } from './errorOutputMatrix';
 
 /**
- * The error-output matrix (errorOutputMatrix.ts) for the nodes whose answers are files or come
- * from files: Image Processing, Avatars, Website Screenshot, IP Database Download and IP Database
- * Lookup. The lookup node's failures are covered one by one in test/nodes/ipLookupErrors.test.ts;
- * here it has one light case, so that the matrix holds all twelve nodes.
+ * The error-output matrix's cases (errorOutput.test.ts runs them) for the nodes whose answers are
+ * files or come from files: Image Processing, Avatars, Website Screenshot, IP Database Download
+ * and IP Database Lookup. The lookup node's failures are covered one by one in
+ * test/nodes/ipLookupErrors.test.ts; here it has one light case, so that the matrix holds all
+ * twelve nodes.
  */
-let sandbox: Sandbox;
-let restoreBudget: () => void;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-	restoreBudget = shortenRetryBudget(1200);
-});
-beforeEach(() => databaseControls(sandbox).reset());
-afterAll(async () => {
-	restoreBudget();
-	await sandbox.close();
-});
-
 const oneAtATime = () => ({ requestsPerSecond: 1 });
 const images = {
 	type: 'abstractImages',
@@ -57,9 +41,9 @@ const ipDatabase = {
 const ips = ['8.8.8.8', '999.1.1.1', '1.1.1.1'];
 /** The description of a lookup whose database file the node cannot read. */
 const NOT_A_DATABASE =
-	'The database file could not be used; nothing was looked up. Give the node the .mmdb or .csv file from the IP Database Download node (Output: Database File).';
+	'The database file "database" could not be used; nothing was looked up. Give the node the .mmdb or .csv file from the IP Database Download node (Output: Database File).';
 
-const CASES: Case[] = [
+export const FILE_CASES: Case[] = [
 	{
 		name: 'Image Processing: an empty image URL',
 		path: 'invalid input',
@@ -276,14 +260,3 @@ const CASES: Case[] = [
 		},
 	},
 ];
-
-describe.each(CASES)('$name [$path]', (testCase) => {
-	it('Stop Workflow (default): the run stops with the failure, naming it', async () =>
-		await expectStopsWithTheFailure(sandbox, testCase));
-
-	it('Continue (using regular output): each failure a paired { error, description } item in line', async () =>
-		await expectFailuresInLine(sandbox, testCase));
-
-	it('Continue (using error output): answers in order on output 0, exactly the failures on output 1', async () =>
-		await expectFailuresOnErrorOutput(sandbox, testCase));
-});
