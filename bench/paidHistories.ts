@@ -8,7 +8,7 @@ import {
 	runHistory,
 	type Coverage,
 } from '../test/model/histories';
-import { runStoreHistory, storeHistoryArbitrary } from '../test/model/storeHistories';
+import { storeHistoryArbitrary } from '../test/model/storeHistories';
 import { startSandbox } from '../test/sandbox/server';
 
 /**
@@ -134,7 +134,7 @@ async function storeLevel(): Promise<void> {
 		const numRuns = Math.min(10_000, STORE_TOTAL - before);
 		const result = await fc.check(
 			fc.asyncProperty(storeHistoryArbitrary, async (steps) => {
-				const divergences = await runStoreHistory(++history, steps, coverage);
+				const divergences = await runHistory(undefined, ++history, steps, coverage);
 				if (divergences.length > 0) throw new Error(divergences.join('\n'));
 			}),
 			{ seed: SEED * 1_000 + run, numRuns },

@@ -550,41 +550,65 @@ export const overlapSpec = (faults: Array<RunSpec['fault']>) =>
 		})),
 	);
 
-const run = runSpec.map((spec) => new Run(spec));
-const retry = fc
-	.tuple(
-		fc.integer({ min: 0, max: 2 }),
-		fc.boolean(),
-		fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
-	)
-	.map(([target, toggle, quota]) => new Retry(target, toggle, quota));
+type Command = fc.AsyncCommand<World, World>;
 
-/** The kinds of step, runs and Retries three times as likely as the others. */
-export const steps = [
-	run,
-	run,
-	run,
-	retry,
-	retry,
-	retry,
-	fc
-		.tuple(overlapSpec(['none', 'refuseOnce', 'refuseAlways']), overlapSpec(['none']))
-		.map(([a, b]) => new Overlap(a, b)),
-	fc.constantFrom(5, 30, 61).map((minutes) => new Advance(minutes)),
-	fc
-		.tuple(fc.integer({ min: 3, max: 6 }), fc.integer({ min: 1, max: 5 }), fc.nat())
-		.map(([rows, quota, late]) => new Resume(rows, quota, late)),
-];
+/** How a level of the histories makes its steps (the full stack's below; the store's: storeHistories.ts). */
+export interface StepMakers {
+	run(spec: RunSpec): Command;
+	retry(target: number, toggleRepeats: boolean, quota: number | undefined): Command;
+	overlap(a: RunSpec, b: RunSpec): Command;
+	advance(minutes: number): Command;
+	resume?(rows: number, quota: number, late: number): Command;
+}
 
-/** A history: its steps and whether the process gives kept answers a small budget. */
-export const historyArbitrary = fc.record({
-	commands: fc.commands(steps, { maxCommands: 8 }),
-	smallBudget: fc.boolean(),
+/** A history of such steps, runs and Retries three times as likely as the others, and its budget. */
+export function historiesOf(make: StepMakers) {
+	const run = runSpec.map((spec) => make.run(spec));
+	const retry = fc
+		.tuple(
+			fc.integer({ min: 0, max: 2 }),
+			fc.boolean(),
+			fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
+		)
+		.map(([target, toggle, quota]) => make.retry(target, toggle, quota));
+	const resume = make.resume;
+	const steps = [
+		run,
+		run,
+		run,
+		retry,
+		retry,
+		retry,
+		fc
+			.tuple(overlapSpec(['none', 'refuseOnce', 'refuseAlways']), overlapSpec(['none']))
+			.map(([a, b]) => make.overlap(a, b)),
+		fc.constantFrom(5, 30, 61).map((minutes) => make.advance(minutes)),
+		...(resume
+			? [
+					fc
+						.tuple(fc.integer({ min: 3, max: 6 }), fc.integer({ min: 1, max: 5 }), fc.nat())
+						.map(([rows, quota, late]) => resume(rows, quota, late)),
+				]
+			: []),
+	];
+	return fc.record({ commands: fc.commands(steps, { maxCommands: 8 }), smallBudget: fc.boolean() });
+}
+
+/** A history through n8n-core and the sandbox. */
+export const historyArbitrary = historiesOf({
+	run: (spec) => new Run(spec),
+	retry: (target, toggle, quota) => new Retry(target, toggle, quota),
+	overlap: (a, b) => new Overlap(a, b),
+	advance: (minutes) => new Advance(minutes),
+	resume: (rows, quota, late) => new Resume(rows, quota, late),
 });
 
-/** Runs one history against the sandbox and returns its divergences from the model (none: it holds). */
+/**
+ * Runs one history against the sandbox (none: at the store's level, storeHistories.ts) and
+ * returns its divergences from the model (none: it holds).
+ */
 export async function runHistory(
-	sandbox: Sandbox,
+	sandbox: Sandbox | undefined,
 	history: number,
 	{
 		commands,
@@ -599,15 +623,17 @@ export async function runHistory(
 
 /** A history's steps on an empty store with its own clock (a found counterexample replays this way). */
 export async function replay(
-	sandbox: Sandbox,
+	/** None at the store's level (storeHistories.ts), whose answers are a tenth the size. */
+	sandbox: Sandbox | undefined,
 	history: number,
 	smallBudget: boolean,
 	coverage: Coverage,
 	steps: (world: World) => Promise<void>,
 ): Promise<string[]> {
 	kept.dropKeptAnswers();
-	const previous = kept.setKeptAnswersBudget(smallBudget ? SMALL_BUDGET : kept.KEPT_ANSWERS_BUDGET);
-	const world = new World(sandbox, history, smallBudget, coverage);
+	const small = sandbox ? SMALL_BUDGET : SMALL_BUDGET / 10;
+	const previous = kept.setKeptAnswersBudget(smallBudget ? small : kept.KEPT_ANSWERS_BUDGET);
+	const world = new World(sandbox as Sandbox, history, smallBudget, coverage);
 	kept.setKeptAnswersClock(() => world.now);
 	try {
 		await steps(world);

@@ -4,19 +4,15 @@ import fc from 'fast-check';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { ROOT } from '../harness/root';
-import type { Sandbox } from '../sandbox/server';
 import {
 	countRun,
-	emptyCoverage,
+	historiesOf,
 	modelRun,
-	overlapSpec,
-	runSpec,
 	same,
 	sorted,
 	valuesOf,
 	within,
 	World,
-	type Coverage,
 	type RunSpec,
 } from './histories';
 
@@ -35,9 +31,6 @@ const { KeptAnswersOfRun } = require(
 const { decideUnit } = require(
 	path.join(ROOT, 'dist/nodes/shared/engine/unitOutcome.js'),
 ) as typeof import('../../nodes/shared/engine/unitOutcome');
-const kept = require(
-	path.join(ROOT, 'dist/nodes/shared/engine/keptAnswers.js'),
-) as typeof import('../../nodes/shared/engine/keptAnswers');
 
 type Job = Parameters<typeof decideUnit>[1];
 type Service = Parameters<typeof decideUnit>[0];
@@ -257,56 +250,10 @@ class StoreAdvance implements fc.AsyncCommand<World, World> {
 	toString = () => `storeAdvance(${this.minutes})`;
 }
 
-const storeRetry = fc
-	.tuple(
-		fc.integer({ min: 0, max: 2 }),
-		fc.boolean(),
-		fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
-	)
-	.map(([target, toggle, quota]) => new StoreRetry(target, toggle, quota));
-
-/** A history at the store's level: the same kinds of step as histories.ts's, but a result file's (no store in it). */
-export const storeHistoryArbitrary = fc.record({
-	commands: fc.commands(
-		[
-			runSpec.map((spec) => new StoreRun(spec)),
-			runSpec.map((spec) => new StoreRun(spec)),
-			runSpec.map((spec) => new StoreRun(spec)),
-			storeRetry,
-			storeRetry,
-			storeRetry,
-			fc
-				.tuple(overlapSpec(['none', 'refuseOnce', 'refuseAlways']), overlapSpec(['none']))
-				.map(([a, b]) => new StoreOverlap(a, b)),
-			fc.constantFrom(5, 30, 61).map((minutes) => new StoreAdvance(minutes)),
-		],
-		{ maxCommands: 8 },
-	),
-	smallBudget: fc.boolean(),
+/** A history at the store's level: the same kinds of step as the full stack's but a result file's (no store in it). */
+export const storeHistoryArbitrary = historiesOf({
+	run: (spec) => new StoreRun(spec),
+	retry: (target, toggle, quota) => new StoreRetry(target, toggle, quota),
+	overlap: (a, b) => new StoreOverlap(a, b),
+	advance: (minutes) => new StoreAdvance(minutes),
 });
-
-/** One store-level history; its divergences from the model. */
-export async function runStoreHistory(
-	history: number,
-	{
-		commands,
-		smallBudget,
-	}: { commands: Iterable<fc.AsyncCommand<World, World>>; smallBudget: boolean },
-	coverage: Coverage,
-): Promise<string[]> {
-	kept.dropKeptAnswers();
-	const previous = kept.setKeptAnswersBudget(smallBudget ? 600 : kept.KEPT_ANSWERS_BUDGET);
-	const world = new World(undefined as unknown as Sandbox, history, smallBudget, coverage);
-	kept.setKeptAnswersClock(() => world.now);
-	try {
-		await fc.asyncModelRun(() => ({ model: world, real: world }), commands);
-	} finally {
-		kept.setKeptAnswersBudget(previous);
-		kept.setKeptAnswersClock();
-	}
-	coverage.histories++;
-	if (smallBudget) coverage.smallBudget++;
-	return world.divergences;
-}
-
-export { emptyCoverage };
