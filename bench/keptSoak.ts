@@ -5,9 +5,10 @@ import { ROOT } from '../test/harness/root';
 import { retryExecution, runNode, type NodeRun, type RunResult } from '../test/harness/run';
 import { sandboxCredential } from '../test/harness/sandboxCredentials';
 import { randomFraction } from '../test/sandbox/random';
+import { PaidAnswersModel, type ModelRun } from '../test/model/paidAnswersModel';
 import { startSandbox, type Sandbox } from '../test/sandbox/server';
 
-// The ledger the nodes run with (the harness loads them from dist/).
+// The store the nodes run with (the harness loads them from dist/).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const kept = require(
 	path.join(ROOT, 'dist/nodes/shared/engine/keptAnswers.js'),
@@ -15,84 +16,22 @@ const kept = require(
 
 /**
  * Kept answers over a simulated day of an n8n instance: 1,000 executions of three Email
- * Reputation workflows through n8n-core's WorkflowExecute against the sandbox, the ledger's clock
+ * Reputation workflows through n8n-core's WorkflowExecute against the sandbox, the store's clock
  * moved 86.4 s per execution:
  * - a form (webhook, Reuse Answers For (Hours) 2): 3 addresses from 150;
  * - an hourly sync (trigger): 12 addresses from 60; 15% of its runs meet a spent plan and fail,
  *   and half of the later slots Retry the oldest failed one (within the hour or not);
  * - a person's test runs (manual, Retry On Fail): 15 addresses from 40, one refused once in 20%
  *   of runs (the next try heals it), 5% stopped by a spent plan and retried later.
- * An oracle that knows only the rules (who may take what, and until when) counts every answer paid
- * again where a rule said it should have been taken: goal 0 with the default budget; with a small
- * budget that fills, each such answer was dropped for room. It also prints the most memory the
- * ledger held, against the budget.
+ * The model of the rules (test/model/paidAnswersModel.ts: who may take what, until when) counts
+ * every answer paid again where a rule said it should have been taken: goal 0 with the default
+ * budget; with a small budget that fills, each such answer was dropped for room. It also prints the
+ * most memory the store held, against the budget.
  */
 const EXECUTIONS = Number(process.env.BENCH_SOAK_EXECUTIONS ?? 1_000);
 const STEP_MS = (24 * 60 * 60 * 1000) / 1_000;
 const HOUR_MS = 60 * 60 * 1000;
 const KiB = 1024;
-
-type Kind = 'test' | 'production';
-interface Payment {
-	paidAt: number;
-	/** Failed executions that paid it and have not had it taken by a Retry that succeeded. */
-	failed: number;
-	retryUntil: number;
-}
-
-/** The rules, as the issue and the docs state them, kept apart from the ledger's code. */
-class Oracle {
-	private readonly paid = new Map<string, Payment>();
-
-	private key = (workflow: string, kind: Kind, value: string) => `${workflow}\n${kind}\n${value}`;
-
-	/** Whether a rule gives execution's value from an earlier execution now; by which kind, for a Retry. */
-	shouldTake(
-		workflow: string,
-		mode: string,
-		hours: number,
-		value: string,
-		now: number,
-	): Kind | undefined {
-		const of = (kind: Kind) => this.paid.get(this.key(workflow, kind, value));
-		if (mode === 'retry') {
-			for (const kind of ['production', 'test'] as const) {
-				const payment = of(kind);
-				if (payment && payment.failed > 0 && now < payment.retryUntil) return kind;
-			}
-		}
-		const kind: Kind = mode === 'manual' ? 'test' : 'production';
-		const payment = of(kind);
-		const window = mode === 'manual' ? HOUR_MS : hours * HOUR_MS;
-		return payment && now - payment.paidAt < window ? kind : undefined;
-	}
-
-	/** The execution's payments, and its end: a failure claims what it paid, a Retry's success gives back what it took. */
-	settle(
-		workflow: string,
-		kind: Kind,
-		paidValues: string[],
-		tookForRetry: Array<[string, Kind]>,
-		failed: boolean,
-		askedAt: Map<string, number>,
-	): void {
-		for (const value of paidValues) {
-			const now = askedAt.get(value) ?? 0;
-			const previous = this.paid.get(this.key(workflow, kind, value));
-			const inherited = previous && now < previous.retryUntil ? previous.failed : 0;
-			this.paid.set(this.key(workflow, kind, value), {
-				paidAt: now,
-				failed: inherited + (failed ? 1 : 0),
-				retryUntil: inherited || failed ? now + HOUR_MS : 0,
-			});
-		}
-		if (failed) return;
-		for (const [value, from] of tookForRetry) {
-			const payment = this.paid.get(this.key(workflow, from, value));
-			if (payment && payment.failed > 0) payment.failed--;
-		}
-	}
-}
 
 interface Workflow {
 	id: string;
@@ -167,7 +106,8 @@ async function day(sandbox: Sandbox, budget: number): Promise<Soak> {
 		hours: 0,
 		settings: RETRY_ON_FAIL,
 	};
-	const oracle = new Oracle();
+	const model = new PaidAnswersModel();
+	let execution = 0;
 	const pending: Array<{ run: RunResult; workflow: Workflow }> = [];
 	const soak: Soak = {
 		executions: 0,
@@ -193,10 +133,20 @@ async function day(sandbox: Sandbox, budget: number): Promise<Soak> {
 			const values = retry ? [] : pick(target, random);
 			const mode = retry ? 'retry' : (target.mode as string);
 			const asked = retry ? itemsOf(retry.run) : values;
-			const shouldTake = new Map<string, ReturnType<Oracle['shouldTake']>>();
-			for (const value of new Set(asked))
-				shouldTake.set(value, oracle.shouldTake(target.id, mode, target.hours, value, now));
-			// When each value was asked, by the ledger's clock (a long try moves it while it runs).
+			const run: ModelRun = {
+				execution: ++execution,
+				workflow: target.id,
+				testRun: mode === 'manual',
+				retry: mode === 'retry',
+				repeatsOnce: true,
+				reuseMs: mode === 'manual' ? HOUR_MS : target.hours * HOUR_MS,
+			};
+			const given = (value: string, at: number) => {
+				model.now = at;
+				return model.decide(run, [value])[0].decision !== 'send';
+			};
+			const shouldTake = new Map([...new Set(asked)].map((value) => [value, given(value, now)]));
+			// When each value was asked, by the store's clock (a long try moves it while it runs).
 			const askedAt = new Map<string, number>();
 			const record = (request: Parameters<typeof emailOf>[0]) => {
 				if (!askedAt.has(valueOf(request))) askedAt.set(valueOf(request), now);
@@ -238,9 +188,7 @@ async function day(sandbox: Sandbox, budget: number): Promise<Soak> {
 			soak.paid += paid.length;
 			const seen = new Set<string>();
 			// A long try moves the clock while it runs: what a rule still gave at its end, it gave throughout.
-			const stillGiven = (value: string) =>
-				shouldTake.get(value) !== undefined &&
-				oracle.shouldTake(target.id, mode, target.hours, value, now) !== undefined;
+			const stillGiven = (value: string) => shouldTake.get(value) === true && given(value, now);
 			for (const value of paid) {
 				// Paid twice in one execution (n8n's tries), or paid though an earlier one was to be taken.
 				if (seen.has(value) || stillGiven(value)) soak.paidAgain++;
@@ -251,18 +199,14 @@ async function day(sandbox: Sandbox, budget: number): Promise<Soak> {
 				soak.failed++;
 				pending.push({ run: result, workflow: target });
 			}
-			const tookForRetry = [...shouldTake].filter(
-				([value, kind]) => kind !== undefined && mode === 'retry' && !seen.has(value),
-			) as Array<[string, Kind]>;
-			// A Retry is a production execution, whatever it retries.
-			oracle.settle(
-				target.id,
-				mode === 'manual' ? 'test' : 'production',
-				paid,
-				tookForRetry,
-				failed,
-				askedAt,
-			);
+			// The payments, each when it was asked; then the execution failed (a Retry may take them) or is done.
+			model.start(run);
+			for (const value of paid) {
+				model.now = askedAt.get(value) ?? now;
+				model.pay(run, value, run.reuseMs);
+			}
+			model.now = now;
+			model.settle(run.execution, failed ? 'failed' : 'done');
 			soak.maxHeld = Math.max(soak.maxHeld, kept.keptAnswersHeld().size);
 		}
 		soak.hours = (now - start) / HOUR_MS;

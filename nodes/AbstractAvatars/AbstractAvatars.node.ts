@@ -167,6 +167,8 @@ interface PreparedAvatar {
 const avatars: ServiceDefinition<PreparedAvatar> = {
 	...serviceCredential('abstractAvatarsApi'),
 	serviceName: 'Avatars',
+	// The request alone: the output field a file goes in is not part of it.
+	requestOf: (avatar) => avatar.request,
 	prepare(itemIndex) {
 		const name = requiredText(
 			this,

@@ -25,7 +25,6 @@ import {
 	sendRepeatsOnceOption,
 } from '../shared/parameters/options';
 import { recordItems, runService } from '../shared/engine/engine';
-import { requestKey } from '../shared/engine/requestKey';
 import { fieldsOption, fieldsParameter } from '../shared/parameters/fields';
 import type { ServiceDefinition } from '../shared/engine/types';
 import {
@@ -72,24 +71,19 @@ const domainColumn = columnParameter({
 		'the domains, email addresses (ada@example.com) or websites (https://www.example.com) of the companies',
 });
 
-/**
- * The request alone: stripe.com, ada@stripe.com and https://stripe.com send the same one, and the
- * domain an item named (lookupDomain) is its presentation, added by `present`. A skipped
- * webmail address has none: it sends nothing, so it is neither counted nor shared.
- */
-const companyRequestKey = (lookup: CompanyLookup) =>
-	'request' in lookup ? requestKey(lookup.request) : undefined;
-
 const companyEnrichment: ServiceDefinition<CompanyLookup> = {
 	...serviceCredential('abstractCompanyApi'),
 	serviceName: 'Company Enrichment',
 	answerWithoutRequest: skippedItems,
+	// The request alone: stripe.com, ada@stripe.com and https://stripe.com send the same one, and the
+	// domain an item named (lookupDomain) is its presentation, added by `present`. A skipped
+	// webmail address has none: it sends nothing, so it is neither counted nor shared.
+	requestOf: (lookup) => ('request' in lookup ? lookup.request : undefined),
 	...valueOrFile({
 		value: domainParameter,
 		column: domainColumn,
 		looksLikeValue: looksLikeCompanyValue,
 		skippedOf: skippedStatus,
-		requestKey: companyRequestKey,
 		forItem(itemIndex) {
 			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 			const fields = fieldsParameter(this, itemIndex, options.fields, RECORD_KEYS);

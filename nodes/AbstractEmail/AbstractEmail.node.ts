@@ -19,7 +19,6 @@ import {
 } from '../shared/csv/csvParameters';
 import { valueOrFile, writesResultFile } from '../shared/csv/valueOrFile';
 import { recordItems, runService } from '../shared/engine/engine';
-import { requestKey } from '../shared/engine/requestKey';
 import {
 	answerReuseOptions,
 	estimateOnlyOption,
@@ -63,12 +62,6 @@ const emailColumn = columnParameter({
 /** The key of an output item that says which address was checked, when it was taken out of `Name <address>`. */
 const LOOKUP_EMAIL_KEY = 'lookupEmail';
 
-/**
- * The request alone: `Ada <ada@acme.com>` and `ada@acme.com` send the same one, and the address an
- * item named (lookupEmail) is its presentation, added by `present`.
- */
-const emailRequestKey = ({ request }: EmailLookup) => requestKey(request);
-
 interface EmailLookup {
 	request: ServiceRequest;
 	/** Set when the address was taken out of angle brackets: the output item names it. */
@@ -83,11 +76,13 @@ const emailReputation: ServiceDefinition<EmailLookup> = {
 	statusMessages: {
 		403: "The plan's API credits for Email Reputation are used up (403). Add credits or upgrade the plan, then run again",
 	},
+	// The request alone: `Ada <ada@acme.com>` and `ada@acme.com` send the same one, and the address
+	// an item named (lookupEmail) is its presentation, added by `present`.
+	requestOf: ({ request }) => request,
 	...valueOrFile({
 		value: emailParameter,
 		column: emailColumn,
 		looksLikeValue: (cell) => cell.includes('@'),
-		requestKey: emailRequestKey,
 		forItem(itemIndex) {
 			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 			const form = sendAsFormOf(this, itemIndex, options.sendAs);

@@ -43,6 +43,8 @@ interface HolidaysQuery {
 const publicHolidays: ServiceDefinition<HolidaysQuery> = {
 	...serviceCredential('abstractHolidaysApi'),
 	serviceName: 'Public Holidays',
+	// The request alone: Split Into Items only shapes the output (`present`).
+	requestOf: (query) => query.request,
 	prepare(itemIndex) {
 		const country = countryCode(
 			this,
@@ -58,11 +60,16 @@ const publicHolidays: ServiceDefinition<HolidaysQuery> = {
 			splitIntoItems: options.splitIntoItems !== false,
 		};
 	},
+	// The answer is kept as one item, the service's list, so that it serves either Split Into Items.
 	async run(_itemIndex, query, client) {
 		const { body } = await client.request(query.request);
 		// The service answers an array (empty when the period has no holiday); anything else is kept rather than dropped.
 		const holidays = (Array.isArray(body) ? body : body == null ? [] : [body]) as IDataObject[];
-		if (!query.splitIntoItems) return [{ json: { holidays } }];
+		return [{ json: { holidays } }];
+	},
+	present(_itemIndex, query, items) {
+		if (!query.splitIntoItems) return items;
+		const holidays = items.flatMap((item) => (item.json.holidays ?? []) as IDataObject[]);
 		return holidays.map((holiday) => ({ json: holiday }));
 	},
 };

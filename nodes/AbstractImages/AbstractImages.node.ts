@@ -13,7 +13,6 @@ import { requestIn } from '../../credentials/shared/requestForms';
 import { binaryPropertyName, inputFile, inputFileMeta } from '../shared/binary/files';
 import { runService } from '../shared/engine/engine';
 import { fieldLabel } from '../shared/parameters/fieldLabel';
-import { requestKey } from '../shared/engine/requestKey';
 import {
 	answerReuseOptions,
 	estimateOnlyOption,
@@ -132,10 +131,8 @@ const imageProcessing: ServiceDefinition<PreparedImage> = {
 	serviceName: 'Image Processing',
 	// An uploaded file is the item's own: two items naming the same field hold different files.
 	// The field a download goes in is not part of the request.
-	requestKey: (image) =>
-		image.inputProperty === undefined
-			? requestKey({ url: image.url, options: image.options })
-			: undefined,
+	requestOf: (image) =>
+		image.inputProperty === undefined ? { url: image.url, options: image.options } : undefined,
 	prepare(itemIndex) {
 		const source = this.getNodeParameter('source', itemIndex, 'url') as string;
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;

@@ -8,6 +8,7 @@ import type {
 import { binaryPropertyName, fileItem, safeFileName } from '../shared/binary/files';
 import { asBuffer, imageTypeOf } from '../shared/binary/imageFile';
 import type { ServiceClient } from '../shared/engine/types';
+import { answerGone } from '../shared/engine/unitOutcome';
 import { fieldLabel } from '../shared/parameters/fieldLabel';
 import { flag } from '../shared/parameters/options';
 
@@ -17,6 +18,8 @@ import { flag } from '../shared/parameters/options';
  * service's answer, without the key and at no credit.
  */
 
+/** What the storage answers for a file that is no longer there: not found, refused (expired), gone. */
+const GONE = ['404', '403', '410'];
 /** Download Result, version 2: a top-level switch. */
 export const downloadResultParameter: INodeProperties = {
 	displayName: 'Download Result',
@@ -73,7 +76,16 @@ export async function downloadResult(
 	property: string,
 ): Promise<INodeExecutionData> {
 	const link = String(record.url ?? '');
-	const { body, headers } = await client.download(link, { as: 'buffer' });
+	let download: Awaited<ReturnType<ServiceClient['download']>>;
+	try {
+		download = await client.download(link, { as: 'buffer' });
+	} catch (error) {
+		// The storage says the file is gone for good: a kept answer's link is then dropped and the
+		// image processed again, once (unitOutcome.ts). A passing failure keeps the link for a next try.
+		const status = (error as { httpCode?: string | null }).httpCode;
+		throw GONE.includes(String(status)) ? answerGone(error as Error) : error;
+	}
+	const { body, headers } = download;
 	const bytes = asBuffer(body);
 	const type = imageTypeOf(headers, /\.png$/i.test(new URL(link).pathname) ? 'png' : 'jpeg');
 	const lastSegment = decodeURIComponent(new URL(link).pathname.split('/').pop() ?? '');

@@ -13,7 +13,6 @@ import { requestIn } from '../../credentials/shared/requestForms';
 import { outputField, outputFieldParameter, safeFileName } from '../shared/binary/files';
 import { runService } from '../shared/engine/engine';
 import { fieldLabel } from '../shared/parameters/fieldLabel';
-import { requestKey } from '../shared/engine/requestKey';
 import { asBuffer, dimensionsOf, imageItem, imageTypeOf } from '../shared/binary/imageFile';
 import {
 	answerReuseOptions,
@@ -150,7 +149,7 @@ const screenshots: ServiceDefinition<PreparedScreenshot> = {
 	...serviceCredential('abstractScreenshotApi'),
 	serviceName: 'Website Screenshot',
 	// What is sent (path and query): the HTTP timeout and the output field are not the capture's.
-	requestKey: (capture) => requestKey({ path: capture.request.path, qs: capture.request.qs }),
+	requestOf: (capture) => ({ path: capture.request.path, qs: capture.request.qs }),
 	prepare(itemIndex) {
 		const url = httpUrl(
 			this,

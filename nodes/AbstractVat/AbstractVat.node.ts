@@ -118,7 +118,7 @@ function positiveAmount(ctx: IExecuteFunctions, itemIndex: number, value: unknow
 const vat: ServiceDefinition = {
 	...serviceCredential('abstractVatApi'),
 	serviceName: 'VAT',
-	async prepare(itemIndex) {
+	async prepare(itemIndex, identityOf) {
 		const operation = this.getNodeParameter('operation', itemIndex) as string;
 		const country = () =>
 			countryCode(
@@ -128,7 +128,8 @@ const vat: ServiceDefinition = {
 				this.getNodeParameter(countryParameter.name, itemIndex, '', { extractValue: true }),
 			);
 
-		if (operation === 'validate') return await validateVatNumbers.prepare.call(this, itemIndex);
+		if (operation === 'validate')
+			return await validateVatNumbers.prepare.call(this, itemIndex, identityOf);
 		if (operation === 'calculate') {
 			const amount = positiveAmount(
 				this,

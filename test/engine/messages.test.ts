@@ -19,7 +19,7 @@ const figures = (counts: Partial<RunFigures>): RunFigures => ({ ...emptyFigures(
 const facts = (more: Partial<RunHintFacts>): RunHintFacts => ({
 	serviceName: 'Email Reputation',
 	figures: emptyFigures(),
-	rowsAnswered: false,
+	rows: false,
 	retryOnFail: false,
 	retrySources: { executions: 1, testRuns: 0 },
 	reuseAges: undefined,
@@ -91,7 +91,7 @@ describe('the hints above the output', () => {
 		expect(
 			messagesOf({
 				figures: figures({ requestsSent: 1_002, answersPaid: 1_000, answersShared: 1_000 }),
-				rowsAnswered: true,
+				rows: true,
 			}),
 		).toEqual([
 			'2,000 rows answered with 1,000 paid requests (1,002 sent): repeated values were sent once (turn Send Repeated Values Once off in Options for a fresh answer each)',
@@ -152,7 +152,7 @@ describe('the hints above the output', () => {
 		expect(
 			messagesOf({
 				figures: figures({ unitsNotSent: 3 }),
-				rowsAnswered: true,
+				rows: true,
 				stoppedAt: 'CSV row 4',
 				stopReason: 'planRanOut',
 			}),

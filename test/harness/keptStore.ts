@@ -1,8 +1,13 @@
-import { startSandbox, type Sandbox } from '../sandbox/server';
+import path from 'path';
 
-// The store the nodes run with: the harness loads them from dist/, so this is the same module.
-export const keptAnswers =
-	require('../../dist/nodes/shared/engine/keptAnswers.js') as typeof import('../../nodes/shared/engine/keptAnswers');
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import { ROOT } from './root';
+
+// The store the nodes run with: the harness loads them from dist/, so this is the same module
+// (from the tests and from their compiled copy under .out/ alike).
+export const keptAnswers = require(
+	path.join(ROOT, 'dist/nodes/shared/engine/keptAnswers.js'),
+) as typeof import('../../nodes/shared/engine/keptAnswers');
 
 /**
  * The sandbox of a test file whose runs keep answers (every manual-mode run does): started once,

@@ -271,6 +271,9 @@ export async function runNode(
 	spec: NodeRun,
 ): Promise<RunResult & { items: INodeExecutionData[]; errorItems: INodeExecutionData[] }> {
 	const items = spec.items ?? [{ json: {} }];
+	// Each run's items under a token of its own: runs of the harness may overlap.
+	const token = ++itemTokens;
+	itemsOf.set(token, items);
 	const workflowJson: WorkflowJson = {
 		nodes: [
 			{
@@ -279,7 +282,7 @@ export async function runNode(
 				type: ITEMS_TYPE,
 				typeVersion: 1,
 				position: [0, 0],
-				parameters: {},
+				parameters: { token },
 			},
 			{
 				id: 'node',
@@ -301,7 +304,6 @@ export async function runNode(
 			Items: { main: [[{ node: 'Node', type: NodeConnectionTypes.Main, index: 0 }]] },
 		},
 	};
-	pendingItems = items;
 	const result = await runWorkflow(workflowJson, {
 		credentials: [
 			{
@@ -331,7 +333,8 @@ export function newNodeVersion(type: string): number {
 
 /** Test-only source node: emits the items handed to `runNode`, binary stored through n8n. */
 const ITEMS_TYPE = 'harness.items';
-let pendingItems: InputItem[] = [];
+const itemsOf = new Map<number, InputItem[]>();
+let itemTokens = 0;
 
 class ItemsSource implements INodeType {
 	description = {
@@ -343,12 +346,13 @@ class ItemsSource implements INodeType {
 		defaults: { name: 'Items' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		properties: [],
+		properties: [{ displayName: 'Token', name: 'token', type: 'number', default: 0 }],
 	} as INodeType['description'];
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const output: INodeExecutionData[] = [];
-		for (const item of pendingItems) {
+		const token = this.getNodeParameter('token', 0) as number;
+		for (const item of itemsOf.get(token) ?? []) {
 			const binary: Record<string, IBinaryData> = {};
 			for (const [name, file] of Object.entries(item.binary ?? {})) {
 				binary[name] = await this.helpers.prepareBinaryData(

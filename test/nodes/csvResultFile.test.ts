@@ -77,6 +77,7 @@ describe.each(BINARY_MODES)('CSV input, Output: Result File (%s binary mode)', (
 			answered: 5,
 			failed: { invalidValue: 0, serviceError: 0, planRanOut: 0, keyRejected: 0 },
 			requestsSent: 5,
+			answersPaid: 5,
 			requestsSaved: 0,
 			answersReused: 0,
 			nextRow: null,

@@ -144,18 +144,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			return send(res, errorResponse(404, `No service under /${service}`, 'not_found'));
 		}
 
-		const fault =
+		let fault =
 			faults.get(service)?.shift() ??
 			patternFault(service) ??
 			picked.get(service)?.find(({ when }) => when(request))?.fault;
+		if (fault?.kind === 'delay') {
+			const { ms, until } = fault;
+			entry.fault = until ? 'held' : `delay ${ms}ms`;
+			await (until ?? new Promise((resolve) => setTimeout(resolve, ms)));
+			fault = fault.then;
+		}
 		if (fault?.kind === 'drop') {
 			entry.fault = 'drop';
 			req.socket.destroy();
 			return;
-		}
-		if (fault?.kind === 'delay') {
-			entry.fault = `delay ${fault.ms}ms`;
-			await new Promise((resolve) => setTimeout(resolve, fault.ms));
 		}
 		if (fault?.kind === 'status') {
 			entry.fault = `status ${fault.status}`;

@@ -101,4 +101,5 @@ export interface LoggedRequest {
 export type Fault =
 	| { kind: 'status'; status: number; retryAfter?: number; message?: string }
 	| { kind: 'drop' }
-	| { kind: 'delay'; ms: number };
+	/** Answers after `ms`, or once `until` settles; then as `then` says (by default, as usual). */
+	| { kind: 'delay'; ms: number; until?: Promise<unknown>; then?: Fault };

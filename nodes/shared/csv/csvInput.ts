@@ -71,7 +71,7 @@ export async function csvFanOut<Prepared>(
 	const format =
 		output === 'resultFile' ? resultFormatOf(ctx, itemIndex, options, plan.form) : undefined;
 	if (output === 'rowItems' || !format) {
-		return new FanOut(sliceUnits(ctx, meta, checked, sliceOfPlan(plan), output, undefined), {
+		return new FanOut(sliceUnits(ctx, meta, checked, sliceOfPlan(plan, slice.skip), output), {
 			keyCounts: plan.keyCounts,
 		});
 	}
@@ -90,8 +90,10 @@ export async function csvFanOut<Prepared>(
 		format,
 		skippedOf: lookup.skippedOf,
 		inputDelimiter: delimiterSummary(plan.form),
+		skipped: slice.skip,
 	});
-	return new FanOut(sliceUnits(ctx, meta, checked, sliceOfPlan(plan), output, collector), {
+	const units = sliceUnits(ctx, meta, checked, sliceOfPlan(plan, slice.skip), output, collector);
+	return new FanOut(units, {
 		collector,
 		keyCounts: plan.keyCounts,
 	});

@@ -24,6 +24,6 @@ export interface CsvLookup<Prepared> {
 	noDataOf?(record: IDataObject): string | undefined;
 	/** For a service that answers some rows without a request: why, for the row's status (`skipped: ...`). */
 	skippedOf?(record: IDataObject): string;
-	/** The service's own request key (ServiceDefinition's), when it has one: rows are counted by it. */
-	requestKey?(prepared: Prepared): string | undefined;
+	/** The engine's identity of a unit (jobs.ts, identityOf): the first pass counts the rows of each request by it. */
+	identityOf(prepared: Prepared): string | undefined;
 }

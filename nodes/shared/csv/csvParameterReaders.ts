@@ -21,11 +21,13 @@ import {
 	resultDelimiterOption,
 	resultFieldsOption,
 	resultFileFieldParameter,
+	skipRowsOption,
 	startAtRowOption,
 } from './csvParameters';
 import type { CsvDelimiter, CsvFormat } from './csvWriter';
 import { fileInputError } from './fileErrors';
 import { readerDelimiter, type InputForm } from './inputForm';
+import { skipRowsOf, type RowRanges } from './skipRows';
 
 /**
  * The file input's parameters as the run reads them (csvParameters.ts defines them). An
@@ -41,6 +43,7 @@ const RESULT_FIELD = fieldLabel(resultFileFieldParameter);
 const HEADER_FIELD = fieldLabel(headerRowOption);
 const START_FIELD = fieldLabel(startAtRowOption);
 const MAX_ROWS_FIELD = fieldLabel(maxRowsOption);
+const SKIP_ROWS_FIELD = fieldLabel(skipRowsOption);
 const DELIMITER_FIELD = fieldLabel(inputDelimiterOption);
 const DEFUSE_FIELD = fieldLabel(defuseFormulasOption);
 const BOM_FIELD = fieldLabel(byteOrderMarkOption);
@@ -160,6 +163,8 @@ export function inputDelimiterOf(
 export interface Slice {
 	start: number;
 	max: number;
+	/** Rows not sent nor written (Skip Rows): neither are they counted in At Most Rows. */
+	skip: RowRanges;
 }
 
 /** `maxFallback`: the rows of a run without At Most Rows (the IP lookup sends nothing: no limit). */
@@ -203,6 +208,7 @@ export function sliceOf(
 	return {
 		start: whole(START_FIELD, options.startAtRow, 1),
 		max: whole(MAX_ROWS_FIELD, options.maxRows, maxFallback),
+		skip: skipRowsOf(ctx, itemIndex, SKIP_ROWS_FIELD, options.skipRows),
 	};
 }
 

@@ -119,6 +119,17 @@ export const maxRowsOption: INodeProperties = {
 		"How many rows to send in this run, from Start at Row: a slice of a large file per execution. 50,000 is a file's limit.",
 };
 
+export const skipRowsOption: INodeProperties = {
+	displayName: 'Skip Rows',
+	name: 'skipRows',
+	type: 'string',
+	placeholder: 'e.g. 4-7, 9',
+	displayOptions: { show: { '/input': ['csvFile'] } },
+	default: '',
+	description:
+		"Rows not to send in this run, as 4-7, 9. To resume a run the plan's credits stopped, use its summary's skipRows with Start at Row set to its nextRow: the rows it had answered after nextRow are not paid again.",
+};
+
 /** How the reader finds the delimiter: Detect (a `sep=` line, or the first rows together), or the one given. */
 export const inputDelimiterOption: INodeProperties = {
 	displayName: 'Delimiter',
@@ -251,6 +262,7 @@ export function csvFileOptions(
 		inputDelimiterOption,
 		headerRowOption,
 		resultFieldsOption(answerColumns),
+		skipRowsOption,
 		startAtRowOption,
 		...resultFormatOptions,
 	];

@@ -3,7 +3,6 @@ import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
 import type { FanOutUnit } from '../engine/fanOut';
 import { invalidInput } from '../engine/errors';
-import { requestKey } from '../engine/requestKey';
 import { fieldLabel } from '../parameters/fieldLabel';
 import { CsvBoundError, CsvError, CsvParser, type CsvRow } from './csv';
 import type { CsvLookup } from './csvLookup';
@@ -13,6 +12,7 @@ import { columnsOf, CSV_ROW_KEY, firstRowHeader, headerPosition, rowName } from 
 import { fileInputError, fileRuleError } from './fileErrors';
 import { chunksOf, readInChunks } from './fileChunks';
 import { delimiterRule, readAs, readerDelimiter, type InputForm, type Reading } from './inputForm';
+import { skips, type RowRanges } from './skipRows';
 import type { ResultFile } from './resultFile';
 
 /**
@@ -39,7 +39,7 @@ export interface FilePlan {
 	/** The slice's first and last row numbers. */
 	firstRow: number;
 	lastRow: number;
-	/** How many rows of the slice send each request (requestKey). */
+	/** How many rows of the slice send each request (by the engine's identity of a unit). */
 	keyCounts: Map<string, number>;
 	/** The stream the file was read from (filesystem mode): its class makes the result file's stream. */
 	inputStream?: NodeJS.ReadableStream;
@@ -47,11 +47,16 @@ export interface FilePlan {
 	form: InputForm;
 }
 
-export type SlicePlan = Pick<FilePlan, 'header' | 'position' | 'firstRow' | 'lastRow' | 'form'>;
+export type SlicePlan = Pick<FilePlan, 'header' | 'position' | 'firstRow' | 'lastRow' | 'form'> & {
+	skip: RowRanges;
+};
 
 /** What the second pass needs of the plan: not its key counts (the engine has them), which would live as long as the units. */
-export function sliceOfPlan({ header, position, firstRow, lastRow, form }: FilePlan): SlicePlan {
-	return { header, position, firstRow, lastRow, form };
+export function sliceOfPlan(
+	{ header, position, firstRow, lastRow, form }: FilePlan,
+	skip: RowRanges,
+): SlicePlan {
+	return { header, position, firstRow, lastRow, form, skip };
 }
 
 /** The first pass: the file checked whole, and the slice's rows found and their values checked. */
@@ -106,7 +111,8 @@ export async function checkFile<Prepared>(
 					`${rowName(row)} has no column ${position}${named}: it has ${row.fields.length} column${row.fields.length === 1 ? '' : 's'}, ${readAs(parser.delimiter, parser.delimiterSource)}`,
 				);
 			}
-			if (row.number < slice.start || sliceRows >= slice.max) return;
+			if (row.number < slice.start || sliceRows >= slice.max || skips(slice.skip, row.number))
+				return;
 			if (sliceRows++ === 0) firstRow = row.number;
 			lastRow = row.number;
 			// Only the check: no row beside the unit ('resultFile' builds none).
@@ -117,7 +123,7 @@ export async function checkFile<Prepared>(
 				if (!continueOnFail) throw unit.failed;
 				return;
 			}
-			const key = lookup.requestKey ? lookup.requestKey(unit.prepared) : requestKey(unit.prepared);
+			const key = lookup.identityOf(unit.prepared);
 			if (key !== undefined) keyCounts.set(key, (keyCounts.get(key) ?? 0) + 1);
 		},
 		{ delimiter },
@@ -182,12 +188,13 @@ export async function* sliceUnits<Prepared>(
 	lookup: CsvLookup<Prepared>,
 	plan: SlicePlan,
 	output: CsvOutput,
-	collector: ResultFile | undefined,
+	collector?: ResultFile,
 ): AsyncGenerator<FanOutUnit<Prepared>> {
 	const rows: CsvRow[] = [];
 	const parser = new CsvParser(
 		(row) => {
-			if (row.number >= plan.firstRow && row.number <= plan.lastRow) rows.push(row);
+			const inSlice = row.number >= plan.firstRow && row.number <= plan.lastRow;
+			if (inSlice && !skips(plan.skip, row.number)) rows.push(row);
 		},
 		{ delimiter: readerDelimiter(plan.form) },
 	);

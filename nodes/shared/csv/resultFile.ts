@@ -6,6 +6,7 @@ import { stopReasonOf } from '../engine/runLedger';
 import { readableFrom } from '../binary/streams';
 import { AnswerFlattener, OTHER_FIELDS_COLUMN } from './answerColumns';
 import { CsvStream, type CsvFormat } from './csvWriter';
+import { rowsText, type RowRanges } from './skipRows';
 
 /**
  * Output "Result File": a CSV file's rows and their answers as one CSV file, written while the
@@ -55,6 +56,8 @@ export interface ResultFileSetup {
 	skippedOf?(record: IDataObject): string;
 	/** The input file's delimiter and where it came from, for the summary (inputForm's delimiterSummary). */
 	inputDelimiter: IDataObject;
+	/** Rows this run skipped (Skip Rows): those after `nextRow` are named again for the next resume. */
+	skipped?: RowRanges;
 }
 
 /** The summary counts of failed rows, by reason. */
@@ -85,6 +88,8 @@ export class ResultFile implements UnitCollector {
 	};
 	/** The first row that the plan's end kept from an answer: where the next run starts. */
 	private firstUnanswered: number | undefined;
+	/** Rows answered after firstUnanswered (answers come back out of order): the resume skips them. */
+	private readonly answeredAfter: number[] = [];
 	private readonly header: Promise<void>;
 	/** The answer columns of a row without an answer (made once: most rows have one). */
 	private readonly noAnswer: { cells: string[]; other: string };
@@ -147,6 +152,7 @@ export class ResultFile implements UnitCollector {
 			status = `skipped: ${this.setup.skippedOf(outcome.answered[0]?.json ?? {})}`;
 		} else if ('answered' in outcome) {
 			this.answered++;
+			if (this.firstUnanswered !== undefined) this.answeredAfter.push(row.number);
 			const [first, ...more] = outcome.answered;
 			const noData = this.setup.noDataOf?.(first?.json ?? {});
 			if (noData !== undefined && more.length === 0) {
@@ -214,6 +220,8 @@ export class ResultFile implements UnitCollector {
 		const binary = await stored;
 		const { fileRows, lastFileRow, firstRow, lastRow } = this.setup;
 		const nextRow = this.firstUnanswered ?? (lastRow < lastFileRow ? lastRow + 1 : null);
+		const skipRows =
+			nextRow === null ? '' : rowsText(this.setup.skipped ?? [], this.answeredAfter, nextRow - 1);
 		// A run that ends before the file does says why, beside where the next one starts.
 		const stopped =
 			nextRow === null
@@ -232,17 +240,21 @@ export class ResultFile implements UnitCollector {
 			...(this.setup.noDataOf ? { noData: this.noData } : {}),
 			...(this.setup.skippedOf ? { skipped: this.skipped } : {}),
 			failed: { ...this.failed },
-			// What the rows' requests cost (none for rows looked up locally); answersReused: rows
-			// answered by an earlier run's kept answer (a test run's), no request, no credit.
+			// What the rows cost, each figure by its cause (none for rows looked up locally): requests
+			// this run sent; rows answered by a payment of this execution (an earlier try's too); rows
+			// that shared a repeated value's answer; rows answered by another execution's payment.
 			...(figures === undefined
 				? {}
 				: {
 						requestsSent: figures.requestsSent,
+						answersPaid: figures.answersPaid + figures.reusedFrom.try,
 						requestsSaved: figures.answersShared,
-						answersReused: figures.answersReused,
+						answersReused: figures.answersReused - figures.reusedFrom.try,
 					}),
 			nextRow,
 			...(stopped ? { stoppedBy: stopped } : {}),
+			// Rows after nextRow that were answered (out of order) or skipped: the resume skips them.
+			...(skipRows ? { skipRows } : {}),
 			fileRows,
 			...this.setup.inputDelimiter,
 			// Cells written with an apostrophe in front so that no spreadsheet runs them (formulas.ts).

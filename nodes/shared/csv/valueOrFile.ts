@@ -26,7 +26,7 @@ export interface ItemValues<Prepared> {
 }
 
 export interface ValueInput<Prepared>
-	extends Pick<CsvLookup<Prepared>, 'looksLikeValue' | 'noDataOf' | 'skippedOf' | 'requestKey'> {
+	extends Pick<CsvLookup<Prepared>, 'looksLikeValue' | 'noDataOf' | 'skippedOf'> {
 	/**
 	 * The Value parameter, as the node lists it: its name is read, and its display name names
 	 * the value in errors ("Email (email)", a file's "Email (row 7, column 1)").
@@ -42,17 +42,17 @@ export interface ValueInput<Prepared>
 }
 
 /**
- * The node's `prepare`: the item's value as one unit, or its CSV file as one unit per row; and
- * the node's `requestKey` when it has its own, which the file's rows are counted by too, so that
- * a node declares it once (spread both into the definition).
+ * The node's `prepare`: the item's value as one unit, or its CSV file as one unit per row, whose
+ * rows the file's first pass counts by the engine's identity of a unit (handed to `prepare`).
  */
 export function valueOrFile<Prepared>(
 	input: ValueInput<Prepared>,
-): Pick<ServiceDefinition<Prepared>, 'prepare' | 'requestKey'> {
+): Pick<ServiceDefinition<Prepared>, 'prepare'> {
 	const { value: parameter } = input;
 	const prepare = async function (
 		this: IExecuteFunctions,
 		itemIndex: number,
+		identityOf: (prepared: Prepared) => string | undefined,
 	): Promise<Prepared | FanOut<Prepared>> {
 		const item = input.forItem.call(this, itemIndex);
 		if (inputKindOf(this, itemIndex) !== 'csvFile') {
@@ -67,10 +67,10 @@ export function valueOrFile<Prepared>(
 			prepare: (cell, field) => item.prepare(cell, field, true),
 			noDataOf: input.noDataOf,
 			skippedOf: input.skippedOf,
-			requestKey: input.requestKey,
+			identityOf,
 		});
 	};
-	return input.requestKey ? { prepare, requestKey: input.requestKey } : { prepare };
+	return { prepare };
 }
 
 /**

@@ -5,7 +5,8 @@ import { addEstimateHint, estimateCredits } from './estimate';
 import type { FanOutUnit } from './fanOut';
 import { asNodeError, prepareJobs } from './jobs';
 import { KeptAnswersOfRun } from './keptAnswersOfRun';
-import { discardedText, namedBy, runHints } from './messages';
+import { now } from './keptAnswers';
+import { discardedText, namedBy, retrySourcesOf, reuseAgesOf, runHints } from './messages';
 import { sumOfFigures } from './runFigures';
 import { RunLedger } from './runLedger';
 import { connect, type Connection } from './serviceClient';
@@ -68,14 +69,18 @@ export async function runService<Prepared>(
 					);
 		keptAnswers?.willAsk(planned);
 		const run = { ctx, service, deliveries, ledger, connection, continueOnFail, keptAnswers };
-		const failure = await sendAll(run, source);
+		// A run that ends on an unexpected throw still ends in the store (what it spares is let go).
+		const failure = await sendAll(run, source).catch((error: Error) => {
+			keptAnswers?.finish(true);
+			throw error;
+		});
 		// Stopped by the user: n8n keeps nothing of this run, and an error would mark it failed, not stopped.
 		if (ledger.cancelled) {
-			keptAnswers?.finish('threw');
+			keptAnswers?.finish(true);
 			return [[]];
 		}
 		if (failure !== undefined) {
-			const keptForRetry = keptAnswers?.finish('threw') ?? { paid: 0, reused: 0 };
+			const keptForRetry = keptAnswers?.finish(true) ?? { paid: 0, reused: 0 };
 			throw withCost(run, failure, keptForRetry);
 		}
 
@@ -86,10 +91,12 @@ export async function runService<Prepared>(
 				output.push(...(await delivery.output(ctx, figures, continueOnFail)));
 			}
 		} catch (error) {
-			keptAnswers?.finish('threw');
+			keptAnswers?.finish(true);
 			throw asNodeError(ctx, error, 0);
 		}
-		keptAnswers?.finish({ output: [output] });
+		// n8n-core's WorkflowExecute runs a node with Retry On Fail again while the first item of its
+		// first output has `json.error` (an error item, under either Continue setting).
+		keptAnswers?.finish(false, output[0]?.json?.error !== undefined);
 		addHints(run);
 		addEstimateHint(ctx, deliveries);
 		delivered = true;
@@ -210,12 +217,13 @@ function addHints<Prepared>({
 	const hints = runHints({
 		serviceName: service.serviceName,
 		figures: ledger.figures,
-		rowsAnswered: deliveries.some(
-			({ job }) => job.rows && ledger.figuresOf(job.itemIndex).unitsAnswered > 0,
-		),
+		rows: deliveries.some(({ job }) => {
+			const { unitsAnswered, unitsNotSent } = ledger.figuresOf(job.itemIndex);
+			return job.rows && unitsAnswered + unitsNotSent > 0;
+		}),
 		retryOnFail: keptAnswers?.retryOnFail === true,
-		retrySources: keptAnswers?.retrySources() ?? { executions: 1, testRuns: 0 },
-		reuseAges: keptAnswers?.reuseAges(),
+		retrySources: keptAnswers ? retrySourcesOf(keptAnswers.taken) : { executions: 1, testRuns: 0 },
+		reuseAges: keptAnswers ? reuseAgesOf(keptAnswers.taken, now()) : undefined,
 		stoppedAt: ledger.stoppedAt,
 		stopReason: ledger.stopReason,
 	});

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { Delivery } from './delivery';
-import { asNodeError, keyOf, prepareJobs, serviceKey, type Job } from './jobs';
+import { asNodeError, prepareJobs, type Job } from './jobs';
 import { KeptAnswersOfRun } from './keptAnswersOfRun';
 import {
 	ESTIMATE_SAID,
@@ -20,6 +20,7 @@ import {
 import { RunLedger } from './runLedger';
 import { credentialIdentity } from './serviceClient';
 import type { RunSettingsReader, ServiceDefinition } from './types';
+import { decideUnit, type RunSoFar } from './unitOutcome';
 
 /**
  * Options > Estimate Credits Only: what a run would cost, before it pays. It plans the jobs
@@ -164,7 +165,8 @@ function sliced(ctx: IExecuteFunctions, itemIndex: number): boolean {
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	return (
 		(options.startAtRow !== undefined && Number(options.startAtRow) !== 1) ||
-		options.maxRows !== undefined
+		options.maxRows !== undefined ||
+		(options.skipRows !== undefined && String(options.skipRows).trim() !== '')
 	);
 }
 
@@ -193,37 +195,30 @@ async function countUnits<Prepared>(
 	const asked = new Set<string>();
 	/** Every value that costs a credit somewhere: sent, reused or repeated. */
 	const distinct = new Set<string>();
+	const soFar: RunSoFar = { asks: (identity) => asked.has(identity), stopped: false, keptAnswers };
 	for (const job of jobs) {
 		try {
 			for await (const unit of job.units) {
 				if (job.rows) counts.rows++;
-				if ('failed' in unit) {
-					refuse(job, unit.label, unit.failed);
+				// The run's own decision (unitOutcome.ts), with nothing sent.
+				const decision = decideUnit(service, job, unit, soFar);
+				if (decision.kind === 'refused') {
+					refuse(job, unit.label, decision.error);
 					continue;
 				}
-				if (service.answerWithoutRequest?.(unit.prepared)) {
+				if (decision.kind === 'withoutRequest') {
 					counts.skipped++;
 					continue;
 				}
-				const key = keyOf(service, job, unit.prepared);
-				const identity = key ?? serviceKey(service, unit.prepared);
+				const { identity } = decision;
 				if (identity === undefined) counts.distinctValues++;
 				else distinct.add(identity);
-				// The key a kept answer is filed under (with repeats each sent: which occurrence), as the engine asks it.
-				const keptKey = keptAnswers?.keyFor(
-					job.sendRepeatsOnce ? key : serviceKey(service, unit.prepared),
-					job.sendRepeatsOnce,
-				);
-				if (key !== undefined) {
-					if (asked.has(key)) {
-						counts.would.answersShared++;
-						continue;
-					}
-					asked.add(key);
-				}
-				const source = keptAnswers?.sourceOf(keptKey, job.reuse);
-				if (source) countReused(counts.would, source);
-				else counts.would.answersPaid++;
+				if (job.sendRepeatsOnce && identity !== undefined) asked.add(identity);
+				if (decision.kind === 'repeat') counts.would.answersShared++;
+				else if (decision.kind === 'kept') {
+					countReused(counts.would, decision.found.source);
+					await keptAnswers?.take(ctx, decision.found);
+				} else counts.would.answersPaid++;
 			}
 		} catch (error) {
 			// The file could not be read to its end: the real run fails the item there.
@@ -248,7 +243,7 @@ function lookingOnly(ctx: IExecuteFunctions, wholeFiles: boolean): IExecuteFunct
 		const value = ctx.getNodeParameter(...args) as unknown;
 		if (!wholeFiles || args[0] !== 'options' || typeof value !== 'object' || value === null)
 			return value;
-		const { startAtRow: _start, maxRows: _max, ...rest } = value as IDataObject;
+		const { startAtRow: _start, maxRows: _max, skipRows: _skip, ...rest } = value as IDataObject;
 		return rest;
 	};
 	return new Proxy(ctx, {

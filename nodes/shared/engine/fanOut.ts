@@ -25,7 +25,7 @@ export type FanOutUnit<Prepared> = ({ prepared: Prepared } | { failed: Error }) 
  *   them). `repeated` is true when an earlier unit of the run sent the same request and this one
  *   shares its answer without a request of its own. `withoutRequest` is true when the service
  *   answered it without any request (ServiceDefinition's answerWithoutRequest): it cost nothing.
- *   `reusedFrom` says where a kept answer came from (keptAnswers.ts): its repeats are reused too.
+ *   `reusedFrom` says where a kept answer came from (answerRules.ts): its repeats are shared.
  * - `failed`: its error (an invalid value, a service error after its retries). `notSent` is
  *   true when the run stopped sending before this unit (the plan's credits ran out): it cost
  *   nothing.
@@ -59,7 +59,7 @@ export interface FanOutOptions {
 	/** Takes the units' outcomes in order; without one, every unit becomes an output item (today's rows). */
 	collector?: UnitCollector;
 	/**
-	 * How many of the units send each request (by `requestKey`), counted while the file was
+	 * How many of the units send each request (by the engine's identity of a unit), counted while the file was
 	 * checked: the engine then forgets a shared answer after its last use. Without it, answers
 	 * of lazily produced units are kept until the run ends.
 	 */

@@ -38,7 +38,7 @@ interface Planning<Prepared> {
 	settings: RunSettingsReader;
 	ledger: RunLedger;
 	continueOnFail: boolean;
-	/** Collects the request keys the run will ask for (the kept answers it may take are not dropped for room). */
+	/** Collects the identities the run will ask for (the kept answers it may take are not dropped for room). */
 	planned: Set<string>;
 }
 
@@ -64,7 +64,9 @@ async function prepareJob<Prepared>(
 	try {
 		sendRepeatsOnce = settings.sendRepeatsOnce(ctx, itemIndex);
 		if (service.keepAnswersForRetry !== false) reuse = settings.reusePolicy(ctx, itemIndex);
-		const prepared = await service.prepare.call(ctx, itemIndex);
+		const prepared = await service.prepare.call(ctx, itemIndex, (unit: Prepared) =>
+			identityOf(service, unit),
+		);
 		const planOf = (rest: Pick<Job<Prepared>, 'rows' | 'units' | 'collector'>): Job<Prepared> => ({
 			itemIndex,
 			sends: true,
@@ -84,10 +86,10 @@ async function prepareJob<Prepared>(
 				if ('failed' in unit && !continueOnFail) throw unit.failed;
 				if ('prepared' in unit) expectKey(service, ledger, job, unit.prepared, planned);
 			}
-		} else if (fanOut.options.keyCounts && sendRepeatsOnce) {
+		} else if (fanOut.options.keyCounts) {
 			for (const key of fanOut.options.keyCounts.keys()) planned.add(key);
-			ledger.expectCounts(fanOut.options.keyCounts);
-		} else {
+			if (sendRepeatsOnce) ledger.expectCounts(fanOut.options.keyCounts);
+		} else if (sendRepeatsOnce) {
 			ledger.countsUnknown();
 		}
 		return job;
@@ -98,24 +100,20 @@ async function prepareJob<Prepared>(
 	}
 }
 
-/** The key by which repeated requests of a job share one answer; undefined when each is sent. */
-export function keyOf<Prepared>(
-	service: ServiceDefinition<Prepared>,
-	job: Job<Prepared>,
+/**
+ * The identity of a prepared request (requestKey.ts): what the service is asked, as the node's
+ * `requestOf` gives it, nothing of presentation; undefined for a request that carries a file (it
+ * is always sent). The engine's one definition: the run, its estimate and a file's first pass
+ * (which counts the rows of each request) all key units by it.
+ */
+export function identityOf<Prepared>(
+	service: Pick<ServiceDefinition<Prepared>, 'requestOf'>,
 	prepared: Prepared,
 ): string | undefined {
-	if (!job.sendRepeatsOnce) return undefined;
-	return serviceKey(service, prepared);
+	return requestKey(service.requestOf ? service.requestOf(prepared) : prepared);
 }
 
-/** The identity of a prepared request (undefined: it carries a file, and is always sent). */
-export function serviceKey<Prepared>(
-	service: ServiceDefinition<Prepared>,
-	prepared: Prepared,
-): string | undefined {
-	return service.requestKey ? service.requestKey(prepared) : requestKey(prepared);
-}
-
+/** Planning: the unit's request, which the run will ask for (and, repeats sent once, count). */
 function expectKey<Prepared>(
 	service: ServiceDefinition<Prepared>,
 	ledger: RunLedger,
@@ -123,10 +121,10 @@ function expectKey<Prepared>(
 	prepared: Prepared,
 	planned: Set<string>,
 ): void {
-	const key = keyOf(service, job, prepared);
-	if (key === undefined) return;
-	ledger.expect(key);
-	planned.add(key);
+	const identity = identityOf(service, prepared);
+	if (identity === undefined) return;
+	planned.add(identity);
+	if (job.sendRepeatsOnce) ledger.expect(identity);
 }
 
 /** n8n errors pass as they are; anything else is wrapped so n8n shows it with its item. */

@@ -1,227 +1,165 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
+import { WINDOWS, type ExecutionOfNode, type Payment } from './answerRules';
+
+export type { ExecutionOfNode, Payment };
+
 /**
- * The answers this n8n process has paid for, as one store, so that nothing is paid twice when n8n
- * runs a node again on the same input or a person does (keptAnswersOfRun.ts says who may take
- * what). One memory budget (KEPT_ANSWERS_BUDGET, counted by size): when it is full, what only
- * saves a convenience goes first, least recently used first; then what a failed execution or a
- * waiting try may still take, oldest first; never what the running node has taken. The lint rules
- * for n8n Cloud forbid timers, so expired entries are swept when a node opens the store.
+ * The answers this n8n process has paid for, as payments: facts that never change, and the state
+ * of each execution that paid; one memory budget and its eviction order. Who may take a payment,
+ * until when, is answerRules.ts's alone (the run and the estimate ask it: keptAnswersOfRun.ts).
+ * No timers (n8n Cloud's rules): a run's start sweeps what expired.
  */
 
 /** Memory the process gives kept answers, counted by the size of what is kept. */
 export const KEPT_ANSWERS_BUDGET = 64 * 1024 * 1024;
 
-/** How long a failed execution's answers wait for a Retry, and an execution's for its next try. */
-export const KEEP_FOR_RETRY_MS = 60 * 60 * 1000;
-
-/** How long a test run's answers serve the node's next test runs. */
-export const REUSE_TEST_RUNS_MS = 60 * 60 * 1000;
-
-/** One execution's runs of one node (its tries): what it paid, and whether n8n may run it again. */
-export interface ExecutionOfNode {
-	/** The execution and the node's scope: its key in `executions`. */
-	id: string;
-	executionId: string;
-	testRun: boolean;
-	retryOnFail: boolean;
-	/** n8n may still run the node again in this execution (or it is running now). */
-	open: boolean;
-	tries: number;
-	/** Its last payment: its answers serve its next try for an hour from then. */
-	lastPaidAt: number;
+/** Until when a waiting try (Retry On Fail) or a Retry may claim the payment. */
+function claimEnd({ payer, paidAt }: Payment): number {
+	if (payer.state === 'open') return payer.retryOnFail ? payer.lastPaidAt + WINDOWS.tries : 0;
+	return payer.state === 'failed' ? paidAt + WINDOWS.retry : 0;
 }
 
-/**
- * One paid answer: what it answers (the request key, requestKey.ts: what was sent, nothing of
- * presentation), in which scope (workflow, node id, type and version, credential identity), when
- * and by which execution it was paid.
- */
-export interface Entry {
-	scope: Map<string, Entry>;
-	key: string;
-	answered: INodeExecutionData[];
-	/** The keys the engine puts beside the answer in its output item (a CSV row's): not the answer's. */
-	rowJsonKeys?: string[];
-	size: number;
-	paidAt: number;
-	payer: ExecutionOfNode;
-	/** Until when later runs may reuse it (test runs', or production runs' Reuse Answers For (Hours)). */
-	reuseUntil: number;
-	/** Failed executions of the node that paid for this request, not yet given back by a Retry. */
-	failed: number;
-	retryUntil: number;
+/** Until when a rule may give the payment to anyone (a running execution may still fail). */
+function endOf(payment: Payment): number {
+	const { payer, paidAt, reuseMs } = payment;
+	const running = payer.state === 'open' ? payer.lastPaidAt + WINDOWS.tries : 0;
+	return Math.max(claimEnd(payment), paidAt + reuseMs, running);
 }
 
-const scopes = new Map<string, Map<string, Entry>>();
+const byScope = new Map<string, Map<string, Payment[]>>();
 const executions = new Map<string, ExecutionOfNode>();
-/** Entries nothing but reuse may take: least recently used first. */
-const convenient = new Set<Entry>();
-/** Entries a failed execution or a waiting try may take: oldest first. */
-const claimed = new Set<Entry>();
+/** Runs in progress: what each has taken or will take is never dropped for room. */
+const running = new Set<(payment: Payment) => boolean>();
+/** Payments only reuse may take, least recently used first; those a try or a Retry may claim, oldest first. */
+const convenience = new Set<Payment>();
+const claimed = new Set<Payment>();
 let sizeKept = 0;
 let budget = KEPT_ANSWERS_BUDGET;
 let nextSweep = Number.POSITIVE_INFINITY;
+let clock = () => Date.now();
 
-/** The store's clock: the tests move it to see answers expire without waiting. */
-let clock: () => number = () => Date.now();
+export const now = () => clock();
+export const hasNoBudget = () => budget <= 0;
 
-/** Now, by the store's clock. */
-export function now(): number {
-	return clock();
+/** The payments of one request in one scope, oldest first. */
+export const paymentsOf = (scope: string, identity: string): readonly Payment[] =>
+	byScope.get(scope)?.get(identity) ?? [];
+
+/** n8n runs the node (again) in this execution: one try more. Sweeps what expired first. */
+export function startTry(id: string, executionId: string, retryOnFail: boolean): ExecutionOfNode {
+	const at = clock();
+	if (at >= nextSweep) sweep(at);
+	const execution: ExecutionOfNode = executions.get(id) ?? {
+		...{ id, executionId, retryOnFail, state: 'open', tries: 0, lastPaidAt: at },
+		payments: new Set(),
+	};
+	executions.set(id, Object.assign(execution, { state: 'open', lastPaidAt: at }));
+	execution.tries++;
+	return execution;
 }
 
-/** Whether the process gives kept answers no memory (the bench's run without keeping). */
-export function hasNoBudget(): boolean {
-	return budget <= 0;
+/** A run in progress, and what it spares; returns its end. */
+export function runStarts(spares: (payment: Payment) => boolean): () => void {
+	running.add(spares);
+	return () => running.delete(spares);
 }
 
-/** Drops what expired (a node opening the store calls it: there are no timers). */
-export function sweepExpired(): void {
-	sweep(clock());
+/** n8n will not run the node again in the execution: it failed (a Retry may take), or is done. */
+export function settle(execution: ExecutionOfNode, state: 'failed' | 'done'): void {
+	execution.state = state;
+	for (const payment of [...execution.payments]) place(payment);
+	if (execution.payments.size === 0) executions.delete(execution.id);
 }
 
-/** The entries of one scope by request key; created (and held) only when `create`. */
-export function scopeFor(id: string, create: boolean): Map<string, Entry> {
-	const scope = scopes.get(id) ?? new Map<string, Entry>();
-	if (create && !scopes.has(id)) scopes.set(id, scope);
-	return scope;
-}
-
-/** The execution's runs of a node, by id, if held. */
-export function executionOf(id: string): ExecutionOfNode | undefined {
-	return executions.get(id);
-}
-
-/** n8n runs the node (again) in this execution: one try more, held from its first. */
-export function startTry(
-	execution: Pick<ExecutionOfNode, 'id' | 'executionId' | 'testRun' | 'retryOnFail'>,
-): ExecutionOfNode {
-	let held = executions.get(execution.id);
-	if (!held) {
-		held = { ...execution, open: true, tries: 0, lastPaidAt: clock() };
-		executions.set(execution.id, held);
+/** Files a payment, then drops payments (`victim`) until the budget holds; the newcomer last. */
+export function file(payment: Payment): void {
+	if (payment.size > budget) return;
+	const scope = byScope.get(payment.scope) ?? new Map<string, Payment[]>();
+	byScope.set(
+		payment.scope,
+		scope.set(payment.identity, [...paymentsOf(payment.scope, payment.identity), payment]),
+	);
+	payment.payer.payments.add(payment);
+	sizeKept += payment.size;
+	place(payment);
+	while (sizeKept > budget) {
+		const dropped = victim() ?? payment;
+		forget(dropped);
+		if (dropped === payment) return;
 	}
-	held.open = true;
-	held.tries++;
-	return held;
-}
-
-/** n8n will not run the node again in this execution: its claims are the entries' now. */
-export function closeExecution(execution: ExecutionOfNode): void {
-	execution.open = false;
-	executions.delete(execution.id);
 }
 
 /**
- * Files a new entry, replacing `previous` (the same key's), then drops entries until the budget
- * holds: convenience first, then claimed ones, never one `spare` names; the new entry itself
- * last (a new answer is never dropped to keep an old unused one, unless nothing else can go).
+ * The one eviction order: what only reuse may take, least recently used first; then what a try
+ * or a Retry may claim, those whose claim ended first, then oldest first; never what a run in
+ * progress has taken or will take.
  */
-export function file(
-	entry: Entry,
-	previous: Entry | undefined,
-	spare: (entry: Entry) => boolean,
-): void {
-	if (entry.size > budget) return;
-	if (previous) forget(previous);
-	entry.scope.set(entry.key, entry);
-	sizeKept += entry.size;
-	place(entry);
-	nextSweep = Math.min(nextSweep, endOf(entry));
-	const at = clock();
-	while (sizeKept > budget) {
-		const victim = firstUnspared(convenient, spare) ?? firstUnspared(claimed, spare, at) ?? entry;
-		forget(victim);
-		if (victim === entry) return;
+function victim(): Payment | undefined {
+	const spared = (payment: Payment) => [...running].some((spares) => spares(payment));
+	for (const payment of convenience) if (!spared(payment)) return payment;
+	let oldest: Payment | undefined;
+	for (const payment of claimed) {
+		if (spared(payment)) continue;
+		if (claimEnd(payment) <= clock()) return payment;
+		oldest ??= payment;
 	}
+	return oldest;
 }
 
-/** The first entry of `set` this run does not spare (in `claimed`, one whose claims expired first). */
-function firstUnspared(
-	set: Set<Entry>,
-	spare: (entry: Entry) => boolean,
-	now?: number,
-): Entry | undefined {
-	let first: Entry | undefined;
-	for (const entry of set) {
-		if (spare(entry)) continue;
-		if (now === undefined || endOf(entry) <= now) return entry;
-		first ??= entry;
-	}
-	return first;
-}
-
-/** Whether a failed execution or this execution's next try may take it: what the budget keeps longer. */
-function isClaimed(entry: Entry): boolean {
-	return (entry.payer.open && entry.payer.retryOnFail) || entry.failed > 0;
-}
-
-/** Files `entry` in its eviction order (again, after its claims changed); an entry with none left goes. */
-export function place(entry: Entry): void {
-	if (!entry.payer.open && entry.failed === 0 && entry.reuseUntil <= clock()) {
-		forget(entry);
-		return;
-	}
-	const wanted = isClaimed(entry) ? claimed : convenient;
-	if (wanted.has(entry)) return;
-	convenient.delete(entry);
-	claimed.delete(entry);
-	wanted.add(entry);
+/** The payment's answer with the file its unit fetched for it. */
+export function addFiles(payment: Payment, answered: INodeExecutionData[], size: number): void {
+	if (!payment.payer.payments.has(payment)) return;
+	sizeKept += size - payment.size;
+	Object.assign(payment, { answered, size });
 }
 
 /** Used now: last in the least-recently-used order. */
-export function touch(entry: Entry): void {
-	if (convenient.delete(entry)) convenient.add(entry);
+export function touch(payment: Payment): void {
+	if (convenience.delete(payment)) convenience.add(payment);
 }
 
-/** When nothing may take the entry any more (a running execution's: an hour after its last payment). */
-function endOf(entry: Entry): number {
-	const tryEnd = entry.payer.open ? entry.payer.lastPaidAt + KEEP_FOR_RETRY_MS : 0;
-	return Math.max(tryEnd, entry.failed > 0 ? entry.retryUntil : 0, entry.reuseUntil);
+/** Where the payment stands in the eviction order now; one nothing may take goes. */
+function place(payment: Payment): void {
+	const at = clock();
+	const set = claimEnd(payment) > at ? claimed : endOf(payment) > at ? convenience : undefined;
+	if (!set) return forget(payment);
+	nextSweep = Math.min(nextSweep, endOf(payment));
+	if (set.has(payment)) return;
+	(set === claimed ? convenience : claimed).delete(payment);
+	set.add(payment);
 }
 
-export function forget(entry: Entry): void {
-	if (!convenient.delete(entry) && !claimed.delete(entry)) return;
-	sizeKept -= entry.size;
-	if (entry.scope.get(entry.key) === entry) entry.scope.delete(entry.key);
+/** Drops a payment (expired, dropped for room, or its kept file gone). */
+export function forget(payment: Payment): void {
+	if (!payment.payer.payments.delete(payment)) return;
+	convenience.delete(payment);
+	claimed.delete(payment);
+	sizeKept -= payment.size;
+	const scope = byScope.get(payment.scope);
+	const left = paymentsOf(payment.scope, payment.identity).filter((other) => other !== payment);
+	if (left.length > 0) scope?.set(payment.identity, left);
+	else if (scope?.delete(payment.identity) && scope.size === 0) byScope.delete(payment.scope);
 }
 
-function sweep(now: number): void {
-	if (now < nextSweep) return;
+function sweep(at: number): void {
 	nextSweep = Number.POSITIVE_INFINITY;
-	for (const set of [convenient, claimed]) {
-		for (const entry of [...set]) {
-			const end = endOf(entry);
-			if (end <= now) forget(entry);
-			else nextSweep = Math.min(nextSweep, end);
-		}
-	}
-	for (const [id, scope] of scopes) if (scope.size === 0) scopes.delete(id);
-	for (const [id, execution] of executions)
-		if (execution.lastPaidAt + KEEP_FOR_RETRY_MS <= now) executions.delete(id);
+	for (const payment of [...convenience, ...claimed]) place(payment);
+	for (const [id, { payments, lastPaidAt }] of executions)
+		if (payments.size === 0 && lastPaidAt + WINDOWS.tries <= at) executions.delete(id);
 }
 
-/**
- * What the ledger holds now, for the bench and the tests of its bounds: every answer, those a
- * failed execution or a waiting try may take (`forRetries`), and those only later runs' reuse
- * may take (`forNextRuns`).
- */
-export function keptAnswersHeld(): {
-	answers: number;
-	size: number;
-	forRetries: number;
-	forNextRuns: number;
-	scopes: number;
-	runs: number;
-} {
+/** For the bench and the tests of its bounds: what is kept now. */
+export function keptAnswersHeld() {
+	const [forRetries, forNextRuns] = [claimed.size, convenience.size];
+	const [scopes, runs] = [byScope.size, executions.size];
 	return {
-		answers: convenient.size + claimed.size,
+		answers: forRetries + forNextRuns,
 		size: sizeKept,
-		forRetries: claimed.size,
-		forNextRuns: convenient.size,
-		scopes: scopes.size,
-		runs: executions.size,
+		forRetries,
+		forNextRuns,
+		scopes,
+		runs,
 	};
 }
 
@@ -229,21 +167,19 @@ export function keptAnswersHeld(): {
 export function setKeptAnswersBudget(bytes: number): number {
 	const previous = budget;
 	budget = bytes;
-	for (const set of [convenient, claimed]) {
-		for (const entry of [...set]) if (sizeKept > budget) forget(entry);
-	}
+	for (const payment of [...convenience, ...claimed]) if (sizeKept > budget) forget(payment);
 	return previous;
 }
 
 /** Sets the store's clock (the tests move time forward); without an argument, the real one again. */
-export function setKeptAnswersClock(now?: () => number): void {
-	clock = now ?? (() => Date.now());
+export function setKeptAnswersClock(time?: () => number): void {
+	clock = time ?? (() => Date.now());
 }
 
-/** Drops every kept answer (the tests start each case from an empty store). */
+/** Drops every payment and execution (each test starts from an empty store). */
 export function dropKeptAnswers(): void {
-	for (const entry of [...convenient, ...claimed]) forget(entry);
-	scopes.clear();
+	for (const payment of [...convenience, ...claimed]) forget(payment);
 	executions.clear();
+	running.clear();
 	nextSweep = Number.POSITIVE_INFINITY;
 }

@@ -2,20 +2,14 @@ import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } 
 
 /** What the engine does with an answer's items: copy them for a repeat or a kept answer, store their files again, weigh them. */
 
-/** A shared answer's item for another unit: its own JSON, the same binary data (n8n stores it once). */
-export function copyItem(item: INodeExecutionData): INodeExecutionData {
-	const copy: INodeExecutionData = { ...item, json: structuredClone(item.json) };
-	if (item.binary) {
-		copy.binary = Object.fromEntries(
-			Object.entries(item.binary).map(([name, data]) => [name, { ...data }]),
-		);
-	}
-	return copy;
-}
-
-/** An item's own copy, its JSON copied through text, its files' descriptions copied. */
-export function jsonCopy(item: INodeExecutionData): INodeExecutionData {
-	const copy: INodeExecutionData = { json: JSON.parse(JSON.stringify(item.json)) as IDataObject };
+/**
+ * An item's own copy: its JSON (through text when kept for later runs: the smallest in memory, as
+ * answers are JSON; then nothing else of the item is kept), the same files (n8n stores them once).
+ */
+export function copyItem(item: INodeExecutionData, viaJson = false): INodeExecutionData {
+	const copy: INodeExecutionData = viaJson
+		? { json: JSON.parse(JSON.stringify(item.json)) as IDataObject }
+		: { ...item, json: structuredClone(item.json) };
 	if (item.binary)
 		copy.binary = Object.fromEntries(
 			Object.entries(item.binary).map(([name, data]) => [name, { ...data }]),
@@ -25,36 +19,28 @@ export function jsonCopy(item: INodeExecutionData): INodeExecutionData {
 
 /**
  * A reused item's files, stored again for this execution: the bytes read through n8n's binary
- * helpers (from the item in memory mode, from n8n's store in filesystem mode).
+ * helpers (from the item in memory mode, from n8n's store in filesystem mode), named as before.
  */
 export async function storeFilesAgain(
 	ctx: IExecuteFunctions,
 	item: INodeExecutionData,
 ): Promise<void> {
-	if (!item.binary) return;
-	for (const [name, file] of Object.entries(item.binary)) {
+	const files = item.binary ?? {};
+	for (const [name, file] of Object.entries(files)) {
 		if (!file.id) continue;
 		const bytes = await ctx.helpers.binaryToBuffer(await ctx.helpers.getBinaryStream(file.id));
-		item.binary[name] = {
-			...(await ctx.helpers.prepareBinaryData(bytes, file.fileName, file.mimeType)),
-			...pick(file),
+		const { fileName, fileExtension, mimeType } = file;
+		const named: Partial<IBinaryData> = { fileName, fileExtension, mimeType };
+		for (const key of Object.keys(named) as Array<keyof IBinaryData>)
+			if (named[key] === undefined) delete named[key];
+		files[name] = {
+			...(await ctx.helpers.prepareBinaryData(bytes, fileName, mimeType)),
+			...named,
 		};
 	}
 }
 
-/** What an item's file says of itself besides its bytes (kept as the answer gave it). */
-function pick(file: IBinaryData): Partial<IBinaryData> {
-	const kept: Partial<IBinaryData> = {};
-	if (file.fileName !== undefined) kept.fileName = file.fileName;
-	if (file.fileExtension !== undefined) kept.fileExtension = file.fileExtension;
-	if (file.mimeType !== undefined) kept.mimeType = file.mimeType;
-	return kept;
-}
-
-/**
- * An answer's size: its JSON as text, and its files (bytes held in the item in n8n's memory mode,
- * a reference to n8n's binary store otherwise), plus the entry itself.
- */
+/** An answer's size: its JSON as text and its files (bytes in n8n's memory mode, else a reference), plus the entry. */
 export function sizeOf(key: string, answered: INodeExecutionData[]): number {
 	let size = 200 + key.length;
 	for (const item of answered) {

@@ -1,6 +1,5 @@
 import { capitalised } from './errors';
-import type { ReuseAges } from './keptAnswersOfRun';
-import type { RunFigures } from './runFigures';
+import type { ReuseSource, RunFigures } from './runFigures';
 import type { StopReason } from './runLedger';
 
 /*
@@ -94,13 +93,55 @@ function keptText(kept: { paid: number; reused: number }, testRun: boolean): str
 	return ` This n8n process keeps ${what}, each for an hour from its payment: a Retry of this execution (in the executions list) within that hour reuses them instead of paying again. ${queue}`;
 }
 
+/** When the reused answers of earlier runs were paid for, and by how many executions. */
+export interface ReuseAges {
+	executions: number;
+	/** Milliseconds since the oldest and the newest of them was paid for, by the store's clock. */
+	oldestAgo: number;
+	newestAgo: number;
+}
+
+/** An answer a run took (keptAnswersOfRun.ts), as its hints speak of it. */
+export interface TakenAnswer {
+	paidAt: number;
+	testRun: boolean;
+	/** The execution that paid (compared, never read). */
+	payer: object;
+}
+
+/** The ages of the answers taken from earlier runs (test runs', Reuse Answers For (Hours)). */
+export function reuseAgesOf(
+	taken: Map<TakenAnswer, ReuseSource>,
+	now: number,
+): ReuseAges | undefined {
+	const earlier = [...taken].filter(([, from]) => from === 'testRuns' || from === 'earlierRuns');
+	if (earlier.length === 0) return undefined;
+	const times = earlier.map(([answer]) => answer.paidAt);
+	return {
+		executions: new Set(earlier.map(([answer]) => answer.payer)).size,
+		oldestAgo: Math.max(0, now - Math.min(...times)),
+		newestAgo: Math.max(0, now - Math.max(...times)),
+	};
+}
+
+/** The failed executions a Retry took answers from: how many, and how many of them test runs. */
+export function retrySourcesOf(taken: Map<TakenAnswer, ReuseSource>): {
+	executions: number;
+	testRuns: number;
+} {
+	const payers = new Map<object, boolean>();
+	for (const [answer, from] of taken)
+		if (from === 'retry') payers.set(answer.payer, answer.testRun);
+	return { executions: payers.size, testRuns: [...payers.values()].filter(Boolean).length };
+}
+
 /** What a finished run's hints speak of. */
 export interface RunHintFacts {
 	serviceName: string;
 	/** The run's figures. */
 	figures: RunFigures;
-	/** Whether a file's rows were answered: the hints then count rows, not items. */
-	rowsAnswered: boolean;
+	/** Whether the run's units were a file's rows (answered or not sent): the hints then count rows, not items. */
+	rows: boolean;
 	/** The node's Retry On Fail (an earlier try's answers are said to come from it). */
 	retryOnFail: boolean;
 	/** The failed executions whose answers a Retry took, and how many of them were test runs. */
@@ -116,7 +157,7 @@ export interface RunHintFacts {
 export function runHints(facts: RunHintFacts): OutputHint[] {
 	const { requestsSent, answersPaid, answersShared, answersReused, reusedFrom, unitsNotSent } =
 		facts.figures;
-	const noun = facts.rowsAnswered ? 'row' : 'item';
+	const noun = facts.rows ? 'row' : 'item';
 	const hints: OutputHint[] = [];
 	const info = (message: string) => hints.push({ message, type: 'info', location: 'outputPane' });
 	if (answersShared > 0) {
@@ -126,8 +167,13 @@ export function runHints(facts: RunHintFacts): OutputHint[] {
 			requestsSent === answersPaid
 				? plural(requestsSent, 'request')
 				: `${plural(answersPaid, 'paid request')} (${number(requestsSent)} sent)`;
+		// Repeats of a reused answer alone: no request answered them, so none is named.
+		const answered =
+			answersPaid > 0
+				? `${plural(answersPaid + answersShared, noun)} answered with ${requests}`
+				: `${plural(answersShared, noun)} shared the answer of a repeated value`;
 		info(
-			`${plural(answersPaid + answersShared, noun)} answered with ${requests}: repeated values were sent once (turn Send Repeated Values Once off in Options for a fresh answer each)`,
+			`${answered}: repeated values were sent once (turn Send Repeated Values Once off in Options for a fresh answer each)`,
 		);
 	}
 	const reused = (count: number, where: string) =>

@@ -6,7 +6,7 @@
  */
 
 /**
- * Where a kept answer comes from, by the rule that gives it (keptAnswers.ts): this execution's
+ * Where a kept answer comes from, by the rule that gives it (answerRules.ts): this execution's
  * earlier try or run of the node, the node's failed executions (a Retry), earlier test runs,
  * earlier production runs.
  */
@@ -20,11 +20,11 @@ export interface RunFigures {
 	requestsSent: number;
 	/** Units answered by a request of their own (the service charges an answer). */
 	answersPaid: number;
-	/** Units answered by another unit's identical request (a repeat): no request. */
+	/** Units answered by another unit's identical request (a repeat, whatever answered the first): no request. */
 	answersShared: number;
 	/**
-	 * Units answered by an answer kept from an earlier try or run, and their repeats (the repeat
-	 * of a reused answer was not answered by a request either): no request.
+	 * Units answered by an answer kept from an earlier try or run: no request. A repeat of such a
+	 * unit counts as shared, as every repeat does (its cause is the repeat).
 	 */
 	answersReused: number;
 	/**

@@ -76,36 +76,35 @@ export class RunLedger {
 		this.countsComplete = false;
 	}
 
+	/** Whether an earlier unit of the run asks (or asked) the request `key`: a later one shares its answer. */
+	has(key: string): boolean {
+		return this.answers.has(key);
+	}
+
+	/** The outcome of the first unit that asks `key`, for the units after it that ask the same. */
+	remember(key: string, outcome: Promise<UnitOutcome>): void {
+		const total = this.countsComplete ? (this.expected.get(key) ?? 1) : undefined;
+		if (total === undefined || total > 1)
+			this.answers.set(key, { outcome, remaining: total === undefined ? undefined : total - 1 });
+	}
+
 	/**
-	 * The outcome of a unit that sends `key`: the first asks `send`, every later one shares its
-	 * outcome (copied, so that no two output items share an object) without a request.
+	 * A repeat's outcome: the first unit's, copied (no two output items share an object), counted
+	 * as shared, whether the first paid for its answer or took a kept one. A request refused for a
+	 * reason of its own (400...) fails its repeats too (sending it again would be refused too); a
+	 * request not sent, or refused because the plan ran out or the key was rejected, leaves its
+	 * repeats not sent: they cost nothing.
 	 */
-	async outcomeFor(
-		key: string,
-		itemIndex: number,
-		send: () => Promise<UnitOutcome>,
-		notSent: () => Error,
-	): Promise<UnitOutcome> {
+	async share(key: string, itemIndex: number, notSent: () => Error): Promise<UnitOutcome> {
 		const entry = this.answers.get(key);
-		if (!entry) {
-			const total = this.countsComplete ? (this.expected.get(key) ?? 1) : undefined;
-			const outcome = send();
-			if (total === undefined || total > 1) {
-				this.answers.set(key, { outcome, remaining: total === undefined ? undefined : total - 1 });
-			}
-			return await outcome;
-		}
+		if (!entry) throw new Error(`No unit of the run asked ${key}`);
 		if (entry.remaining !== undefined && --entry.remaining <= 0) this.answers.delete(key);
 		const shared = await entry.outcome;
 		if ('answered' in shared) {
-			if (shared.reusedFrom) this.reused(itemIndex, shared.reusedFrom);
-			else this.count('answersShared', itemIndex);
-			return { answered: shared.answered.map(copyItem), repeated: true };
+			this.count('answersShared', itemIndex);
+			return { answered: shared.answered.map((item) => copyItem(item)), repeated: true };
 		}
-		// The same request was refused for a reason of its own (400, 401...): sending it again
-		// would be refused too, and the unit fails with it (nothing was answered, so nothing saved).
-		// A request that was never sent is not sent for this unit either.
-		if (shared.notSent) return { failed: notSent(), notSent: true };
+		if (shared.notSent || stopReasonOf(shared.failed)) return { failed: notSent(), notSent: true };
 		return shared;
 	}
 

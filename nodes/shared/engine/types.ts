@@ -108,11 +108,13 @@ export interface ServiceDefinition<Prepared = ServiceRequest> {
 	 */
 	quotaStatuses?: number[];
 	/**
-	 * The identity of a prepared request, for sending repeated values once and for kept answers
-	 * (requestKey.ts gives the default): what is sent, nothing of presentation; undefined for a
-	 * request that must always be sent (one carrying an item's file).
+	 * What a prepared unit asks of the service, when the prepared unit holds more (its
+	 * presentation: the field a file goes in, the value as the item named it): the engine keys it
+	 * (jobs.ts, identityOf) to send repeated values once and to find kept answers, so nothing that
+	 * only shapes the output may be in it. Undefined for a request that carries a file (always
+	 * sent). Default: the prepared unit itself.
 	 */
-	requestKey?(prepared: Prepared): string | undefined;
+	requestOf?(prepared: Prepared): unknown;
 	/**
 	 * What a unit's output makes of its answer beyond what was paid for: its presentation (the
 	 * domain the item named, the field a file goes in) or a free follow-up (the download of a
@@ -146,6 +148,8 @@ export interface ServiceDefinition<Prepared = ServiceRequest> {
 	prepare(
 		this: IExecuteFunctions,
 		itemIndex: number,
+		/** The engine's identity of a unit (identityOf): a file's first pass counts rows by it. */
+		identityOf: (prepared: Prepared) => string | undefined,
 	): Promise<Prepared | FanOut<Prepared>> | Prepared | FanOut<Prepared>;
 	/**
 	 * Sends the item's request(s) and shapes the output items (pairing is added by the engine).

@@ -2,16 +2,17 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import type { Delivery } from './delivery';
 import type { FanOutUnit, UnitOutcome } from './fanOut';
-import { keyOf, serviceKey, type Job } from './jobs';
-import type { KeptAnswersOfRun } from './keptAnswersOfRun';
+import { identityOf, type Job } from './jobs';
+import type { Found, KeptAnswersOfRun } from './keptAnswersOfRun';
 import { NotSentError, type RunLedger } from './runLedger';
 import type { Connection } from './serviceClient';
 import type { ServiceDefinition, ServiceRequest } from './types';
 
 /*
- * What becomes of one unit, decided in the order that keeps credits: answered without a request,
- * not sent (the run stopped), shared with a repeat (runLedger.ts), taken from the kept answers, or
- * sent; and what the unit's output makes of its answer. The engine's senders call it (engine.ts).
+ * What becomes of one unit. `decideUnit` decides it, in one order, for the run (outcomeOf) and for
+ * Estimate Credits Only (estimate.ts) alike: refused before sending, answered without a request,
+ * an answer the run already has (a repeat: answered even after the plan ran out), a kept answer
+ * the rules give it (answerRules.ts), not sent (the run stopped sending), or sent.
  */
 
 /** A run as its senders share it. */
@@ -27,82 +28,147 @@ export interface Run<Prepared> {
 	keptAnswers: KeptAnswersOfRun | undefined;
 }
 
-/** What became of one unit: answered without a request, not sent, shared with a repeat, reused, or sent. */
+/** What the run does with a unit (`identity`: its request's, computed here once). */
+export type Decision = { identity?: string } & (
+	| { kind: 'refused'; error: Error }
+	| { kind: 'withoutRequest'; answered: INodeExecutionData[] }
+	| { kind: 'repeat' }
+	| { kind: 'kept'; found: Found }
+	| { kind: 'notSent' }
+	| { kind: 'send' }
+);
+
+/** What a decision reads of the run so far: the requests its earlier units ask, whether it still sends, its kept answers. */
+export interface RunSoFar {
+	asks(identity: string): boolean;
+	stopped: boolean;
+	keptAnswers: KeptAnswersOfRun | undefined;
+}
+
+/** The one decision of what becomes of a unit, for the run and its estimate. */
+export function decideUnit<Prepared>(
+	service: ServiceDefinition<Prepared>,
+	job: Job<Prepared>,
+	unit: FanOutUnit<Prepared>,
+	run: RunSoFar,
+): Decision {
+	if ('failed' in unit) return { kind: 'refused', error: unit.failed };
+	const answered = service.answerWithoutRequest?.(unit.prepared);
+	if (answered) return { kind: 'withoutRequest', answered };
+	const identity = identityOf(service, unit.prepared);
+	if (job.sendRepeatsOnce && identity !== undefined && run.asks(identity))
+		return { identity, kind: 'repeat' };
+	const found = run.keptAnswers?.find(identity, job.reuse, !job.sendRepeatsOnce);
+	if (found) return { identity, kind: 'kept', found };
+	return { identity, kind: run.stopped ? 'notSent' : 'send' };
+}
+
+/** What became of one unit, as decided (decideUnit), its answer presented. */
 export async function outcomeOf<Prepared>(
 	run: Run<Prepared>,
 	job: Job<Prepared>,
 	unit: FanOutUnit<Prepared>,
 ): Promise<UnitOutcome> {
-	const { service, ledger, connection, keptAnswers } = run;
-	if ('failed' in unit) return { failed: unit.failed, notSent: false };
-	const withoutRequest = service.answerWithoutRequest?.(unit.prepared);
-	if (withoutRequest) return { answered: withoutRequest, repeated: false, withoutRequest: true };
-	if (connection instanceof Error) return { failed: connection, notSent: false };
-	const key = keyOf(service, job, unit.prepared);
-	const keptKey = keptAnswers?.keyFor(
-		job.sendRepeatsOnce ? key : serviceKey(service, unit.prepared),
-		job.sendRepeatsOnce,
-	);
-	// An answer an earlier try paid for costs nothing, even after this run stopped sending.
-	if (ledger.stoppedAt !== undefined && !keptAnswers?.has(keptKey, job.reuse)) {
-		return { failed: ledger.notSentError(job.itemIndex, unit.label), notSent: true };
+	const { service, ledger, keptAnswers } = run;
+	const decision = decideUnit(service, job, unit, {
+		asks: (identity) => ledger.has(identity),
+		stopped: ledger.stoppedAt !== undefined,
+		keptAnswers,
+	});
+	if (decision.kind === 'refused') return { failed: decision.error, notSent: false };
+	if (decision.kind === 'withoutRequest')
+		return { answered: decision.answered, repeated: false, withoutRequest: true };
+	const prepared = unit as FanOutUnit<Prepared> & { prepared: Prepared };
+	const sending: UnitSending<Prepared> = { run, job, unit: prepared, identity: decision.identity };
+	const notSent = () => ledger.notSentError(job.itemIndex, unit.label);
+	if (decision.kind === 'repeat') {
+		const shared = await ledger.share(decision.identity as string, job.itemIndex, notSent);
+		return await presented(sending, shared);
 	}
-	const sending: UnitSending<Prepared> = { run, job, unit, prepared: unit.prepared, keptKey };
-	if (key === undefined) return await send(sending);
-	const outcome = await ledger.outcomeFor(
-		key,
-		job.itemIndex,
-		async () => await send(sending),
-		() => ledger.notSentError(job.itemIndex, unit.label),
-	);
-	return 'answered' in outcome && outcome.repeated ? await presented(sending, outcome) : outcome;
+	const outcome = answerOf(sending, decision);
+	if (job.sendRepeatsOnce && decision.identity !== undefined)
+		ledger.remember(decision.identity, outcome);
+	return await outcome;
 }
 
-/** A unit on its way to the service. */
+/** A unit on its way to its answer. */
 interface UnitSending<Prepared> {
 	run: Run<Prepared>;
 	job: Job<Prepared>;
-	unit: FanOutUnit<Prepared>;
-	prepared: Prepared;
-	/** The key its answer is kept under (keptAnswers.ts). */
-	keptKey: string | undefined;
+	unit: FanOutUnit<Prepared> & { prepared: Prepared };
+	identity: string | undefined;
 }
 
-/** A unit's answer: kept from an earlier try or run, or asked of the service (and then kept). */
-async function send<Prepared>(sending: UnitSending<Prepared>): Promise<UnitOutcome> {
-	const { run, job, unit, prepared, keptKey } = sending;
-	const { ctx, service, ledger, keptAnswers } = run;
-	const taken = await keptAnswers?.take(ctx, keptKey, job.reuse);
-	if (taken) {
-		ledger.reused(job.itemIndex, taken.source);
-		const outcome = { answered: taken.answered, repeated: false, reusedFrom: taken.source };
-		return await presented(sending, outcome);
+/**
+ * A unit's answer: a kept one, or asked of the service (and then kept). A kept answer whose file
+ * the storage says is gone (answerGone) is dropped and the unit asks again, once.
+ */
+async function answerOf<Prepared>(
+	sending: UnitSending<Prepared>,
+	decision: Decision,
+): Promise<UnitOutcome> {
+	const { run, job, unit } = sending;
+	const { ctx, ledger, keptAnswers } = run;
+	if (decision.kind === 'kept' && keptAnswers) {
+		const { found } = decision;
+		const answered = await keptAnswers.take(ctx, found);
+		if (answered) {
+			const reused = { answered, repeated: false, reusedFrom: found.source };
+			const outcome = await presented(sending, reused);
+			if ('answered' in outcome) ledger.reused(job.itemIndex, found.source);
+			if (!('failed' in outcome && isAnswerGone(outcome.failed))) return outcome;
+			keptAnswers.drop(found.payment);
+		}
 	}
+	if (decision.kind === 'notSent' || ledger.stoppedAt !== undefined)
+		return { failed: ledger.notSentError(job.itemIndex, unit.label), notSent: true };
+	if (run.connection instanceof Error) return { failed: run.connection, notSent: false };
+	return await send(sending);
+}
+
+/** A unit's answer asked of the service, counted as paid and kept the moment it comes. */
+async function send<Prepared>(sending: UnitSending<Prepared>): Promise<UnitOutcome> {
+	const { run, job, unit, identity } = sending;
+	const { ctx, service, ledger, keptAnswers } = run;
 	let answered: INodeExecutionData[];
 	try {
 		answered = service.run
-			? await service.run.call(ctx, job.itemIndex, prepared, clientOf(sending))
-			: recordItems((await clientOf(sending).request(prepared as ServiceRequest)).body);
+			? await service.run.call(ctx, job.itemIndex, unit.prepared, clientOf(sending))
+			: recordItems((await clientOf(sending).request(unit.prepared as ServiceRequest)).body);
 	} catch (error) {
 		return { failed: error as Error, notSent: error instanceof NotSentError };
 	}
 	// Paid the moment the service answered: counted and kept before what the unit does with it (a
 	// download), so that the Discarded figure and n8n's next try see it. A result file's rows never
 	// fail the node, so only Retry On Fail (a first item that failed) runs them again: without it,
-	// its answers would hold memory for nothing (unless the Options keep them for the node's next runs).
+	// its answers would hold memory for nothing (unless the Options keep them for later runs).
 	ledger.paid(job.itemIndex);
 	const forTries = !job.collector || keptAnswers?.retryOnFail === true;
-	keptAnswers?.keep(keptKey, answered, unit.rowJson, forTries, job.reuse);
+	const payment = keptAnswers?.keep(identity, answered, unit.rowJson, forTries, job.reuse);
 	if (!service.present) return { answered, repeated: false };
 	const outcome = await presented(sending, { answered, repeated: false });
 	// Kept again with a file the unit fetched for it (a download): a next run need not fetch it.
 	if (
+		payment &&
 		'answered' in outcome &&
 		outcome.answered.some((item, index) => item.binary && !answered[index]?.binary)
 	) {
-		keptAnswers?.keep(keptKey, outcome.answered, unit.rowJson, forTries, job.reuse);
+		keptAnswers?.addFiles(payment, outcome.answered);
 	}
 	return outcome;
+}
+
+/**
+ * Marks an error of `present` that says the answer's file is gone for good (a processed image the
+ * storage answers 404, 403 or 410 for): a kept answer is then dropped and asked for again, once.
+ */
+export function answerGone<E extends Error>(error: E): E {
+	(error as E & { answerGone?: true }).answerGone = true;
+	return error;
+}
+
+function isAnswerGone(error: Error): boolean {
+	return (error as Error & { answerGone?: true }).answerGone === true;
 }
 
 /**
@@ -123,7 +189,7 @@ async function presented<Prepared>(
 			answered: await service.present.call(
 				ctx,
 				itemIndex,
-				sending.prepared,
+				sending.unit.prepared,
 				answered,
 				clientOf(sending),
 			),

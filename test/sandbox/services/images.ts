@@ -35,6 +35,8 @@ const OPTION_KEYS = ['api_key', 'lossy', 'quality', 'resize'];
 
 const synthesized = new PictureCache();
 
+/** Processings so far in this process: each gets a link of its own. */
+let processings = 0;
 export const images: ServiceModule = {
 	name: 'images',
 	keyFrom: ['json', 'multipart'],
@@ -126,9 +128,11 @@ function process(
 	const picture = new Raster(width, height, colorOf(seed));
 	picture.fillRect(width / 4, height / 4, width / 2, height / 2, colorOf(seed, 8));
 	const processed = original.format === 'png' ? encodePng(picture) : encodeJpeg(picture);
+	// Each processing stores a file of its own, as the service's storage does: a link once gone stays gone.
 	const id = createHash('sha256')
 		.update(source)
 		.update(JSON.stringify(options.resize ?? null))
+		.update(String(++processings))
 		.digest('hex')
 		.slice(0, 16);
 	const extension = original.format === 'png' ? 'png' : 'jpg';

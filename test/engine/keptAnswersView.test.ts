@@ -17,13 +17,13 @@ import { newWorkflowId } from '../harness/retryOnFail';
 import { retryExecution, runWorkflow, workflowNode, type RunResult } from '../harness/run';
 
 /**
- * The ledger's read-only view, as an estimate of a run's cost uses it: `open(..., { estimate:
+ * The store's read-only view, as an estimate of a run's cost uses it: `open(..., { estimate:
  * true })` registers no try, creates no scope, keeps nothing and changes no eviction order, and
- * `sourceOf` tells from where `take` would take an answer, matching what a following `take` does.
+ * `find` tells from where `take` would take an answer, matching what a following `take` does.
  * A probe node drives the store with the IExecuteFunctions n8n-core gives a node, as the engine does.
  */
 const policy = { testRuns: true, hours: 2 };
-const PROBE = 'harness.ledgerProbe';
+const PROBE = 'harness.keptAnswersProbe';
 
 interface Probe {
 	/** Keys to pay for (kept as answers) in a normal run of the store. */
@@ -36,10 +36,10 @@ interface Probe {
 	estimateOnly?: boolean;
 }
 
-class LedgerProbe implements INodeType {
+class KeptAnswersProbe implements INodeType {
 	description = {
-		displayName: 'Ledger Probe',
-		name: 'ledgerProbe',
+		displayName: 'Kept Answers Probe',
+		name: 'keptAnswersProbe',
 		group: ['transform'],
 		version: 1,
 		description: 'Drives the kept answers store as the engine does',
@@ -56,30 +56,33 @@ class LedgerProbe implements INodeType {
 		const sources: IDataObject = {};
 		const estimated: IDataObject = {};
 		for (const key of probe.look ?? []) {
-			sources[key] = estimate?.sourceOf(key, policy) ?? null;
-			if (probe.estimateOnly)
-				estimated[key] = (await estimate?.take(this, key, policy))?.source ?? null;
+			const found = estimate?.find(key, policy, false);
+			sources[key] = found?.source ?? null;
+			if (probe.estimateOnly && found) await estimate?.take(this, found);
+			if (probe.estimateOnly) estimated[key] = found?.source ?? null;
 		}
 		if (probe.estimateOnly) {
 			for (const key of probe.pay ?? []) estimate?.keep(key, answer(key), undefined, true, policy);
-			estimate?.finish('threw');
+			estimate?.finish(true);
 			return [[{ json: { sources, estimated } }]];
 		}
 		const keptAnswers = KeptAnswersOfRun.open(this, 'probe', [policy]);
 		const taken: IDataObject = {};
-		for (const key of probe.look ?? [])
-			taken[key] = (await keptAnswers?.take(this, key, policy))?.source ?? null;
+		for (const key of probe.look ?? []) {
+			const found = keptAnswers?.find(key, policy, false);
+			taken[key] = found && (await keptAnswers?.take(this, found)) ? found.source : null;
+		}
 		for (const key of probe.pay ?? []) keptAnswers?.keep(key, answer(key), undefined, true, policy);
 		if (probe.fail) {
-			keptAnswers?.finish('threw');
+			keptAnswers?.finish(true);
 			throw new NodeOperationError(this.getNode(), 'The probe fails, as asked');
 		}
 		const output = [{ json: { sources, taken } }];
-		keptAnswers?.finish({ output: [output] });
+		keptAnswers?.finish(false);
 		return [output];
 	}
 }
-NodeTypes.register(PROBE, new LedgerProbe());
+NodeTypes.register(PROBE, new KeptAnswersProbe());
 
 beforeEach(() => kept.dropKeptAnswers());
 afterAll(() => kept.dropKeptAnswers());
@@ -99,7 +102,7 @@ const probeRun = (probe: Probe, workflowId: string, mode: WorkflowExecuteMode = 
 	);
 const outputOf = (run: RunResult) => run.output('Probe')[0]?.json as IDataObject;
 
-describe('the estimate view: sourceOf tells what take then does', () => {
+describe('the estimate view: find tells what take then does', () => {
 	it('test runs\' answers: "testRuns" for a paid key, none for another; the take that follows agrees', async () => {
 		const workflowId = newWorkflowId('view');
 		await probeRun({ pay: ['a', 'b'] }, workflowId);

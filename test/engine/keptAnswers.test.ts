@@ -26,7 +26,7 @@ import { startSandbox, type Sandbox } from '../sandbox/server';
 import type { SandboxRequest } from '../sandbox/types';
 
 /**
- * Paid answers kept over an n8n instance's life, as one ledger: several executions failing in
+ * Paid answers kept over an n8n instance's life, as one store of payments: several executions failing in
  * the same hour, a try longer than an hour, other workflows filling the memory, a download that
  * fails after its processing was charged, one domain in three forms. Each case counts what the
  * sandbox answered (and so charged) through n8n-core's WorkflowExecute, with the store's clock
@@ -91,7 +91,7 @@ async function spentPlanRun(
 
 describe('failed executions of one node, each with its own Retry', () => {
 	it("two executions fail after paying the same 3: the Retry of the first leaves the second's for its own Retry (2 paid, not 5)", async () => {
-		const workflowId = newWorkflowId('ledger');
+		const workflowId = newWorkflowId('kept');
 		const values = emails(5);
 		const first = await spentPlanRun(values, 3, workflowId);
 		const second = await spentPlanRun(values, 3, workflowId);
@@ -108,7 +108,7 @@ describe('failed executions of one node, each with its own Retry', () => {
 	});
 
 	it("the second failed execution's error counts its own 2 kept answers, not the node's 5", async () => {
-		const workflowId = newWorkflowId('ledger');
+		const workflowId = newWorkflowId('kept');
 		await spentPlanRun(emails(5), 3, workflowId);
 		const second = await spentPlanRun(emails(5, 'other'), 2, workflowId);
 		expect(second.error?.description).toMatch(
@@ -117,7 +117,7 @@ describe('failed executions of one node, each with its own Retry', () => {
 	});
 
 	it('each answer waits an hour from its own payment: a later failure does not keep older answers alive', async () => {
-		const workflowId = newWorkflowId('ledger');
+		const workflowId = newWorkflowId('kept');
 		const [a, b, c, d, e, f] = emails(6);
 		const first = await spentPlanRun([a, b, c, d, e], 3, workflowId);
 		now += 50 * MINUTE;
@@ -142,7 +142,7 @@ describe('failed executions of one node, each with its own Retry', () => {
 	});
 
 	it("a Retry takes a failed test run's answers too, and its hint says they were a test run's", async () => {
-		const workflowId = newWorkflowId('ledger');
+		const workflowId = newWorkflowId('kept');
 		const [a, b, c, d] = emails(4);
 		await spentPlanRun([a, b, c], 2, workflowId, 'manual');
 		const production = await spentPlanRun([a, b, c, d], 0, workflowId);
@@ -300,14 +300,17 @@ describe('every figure true by cause', () => {
 	const workflowId = () => newWorkflowId('figures');
 	const one = 'same@example.com';
 
-	it('three repeats of one reused answer: all three reused, none "answered with 0 requests"', async () => {
+	it('three repeats of one reused answer: one reused, two shared by cause, none "answered with 0 requests"', async () => {
 		const id = workflowId();
 		await runEmail({ items: emailItems([one]), workflowId: id });
 		sandbox.reset();
 		const run = await runEmail({ items: emailItems([one, one, one]), workflowId: id });
 		expect(sent()).toHaveLength(0);
 		expect(hintsOf(run)).toContain(
-			'3 of 3 answers reused from a test run less than a minute ago: no credit (turn Reuse Answers of Test Runs off in Options to ask afresh)',
+			'1 of 3 answers reused from a test run less than a minute ago: no credit (turn Reuse Answers of Test Runs off in Options to ask afresh)',
+		);
+		expect(hintsOf(run)).toContain(
+			'2 items shared the answer of a repeated value: repeated values were sent once (turn Send Repeated Values Once off in Options for a fresh answer each)',
 		);
 		expect(hintsOf(run).join('\n')).not.toMatch(/answered with/);
 	});
