@@ -341,9 +341,8 @@ async function main() {
 
 	const requests = sandbox.log.filter((entry) => entry.service !== 'storage');
 	const refused = requests.filter((entry) => entry.status === 429).length;
-	console.log(
-		`\nSandbox: ${requests.length} API requests (${refused} answered 429), ${sandbox.requests('storage').length} storage downloads.`,
-	);
+	const counted = `Sandbox: ${requests.length} API requests (${refused} answered 429), ${sandbox.requests('storage').length} storage downloads.`;
+	console.log(`\n${wrap(counted, width).join('\n')}`);
 	const files = [...written].sort(([a], [b]) => a.localeCompare(b));
 	if (keep) {
 		if (files.length > 0) {
