@@ -11,7 +11,7 @@ import path from 'path';
  */
 
 const PROBE = path.join(__dirname, 'mmdbEstimateProbe.ts');
-const REGISTER = path.join(__dirname, '..', 'engine', 'multiProcess', 'register.js');
+const REGISTER = path.join(__dirname, '..', 'harness', 'register.js');
 
 const measured = JSON.parse(
 	execFileSync(process.execPath, ['--expose-gc', '-r', REGISTER, PROBE], { encoding: 'utf8' }),
