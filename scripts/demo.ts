@@ -26,8 +26,9 @@ import { cut, fitsWhole, formatRecords, formatTable, leaves, outputWidth, wrap }
  * The n8n process the harness plays has a fresh home folder of its own in the system's temporary
  * folder (new every run, so runs of demo, dev and test:e2e never share files and no run depends
  * on what an earlier one left): the demo makes its `~/.n8n-files`, as a user has to, and the
- * examples write there, as in a stock n8n. The folder is removed at the end; `-- --keep` keeps it
- * (the files the workflows wrote, and each example's full output as JSON) for the user to look at.
+ * examples write there, as in a stock n8n. The folder is removed at the end, and on Ctrl-C;
+ * `-- --keep` keeps it (the files the workflows wrote, and each example's full output as JSON) for
+ * the user to look at.
  */
 const RATE = 5; // requests per second: the sandbox plays a paid plan, the nodes pace to it
 
@@ -291,6 +292,10 @@ async function main() {
 	// The home goes at exit (test/harness/env.ts) unless the user asks to look at its files.
 	const keep = process.argv.includes('--keep');
 	if (keep) keepScratchFolder();
+	// A signal's default ends the process without its 'exit' handlers, the one that removes the
+	// temporary folder among them: a Ctrl-C mid-demo would leave n8n's home behind. Exit instead.
+	process.once('SIGINT', () => process.exit(130));
+	process.once('SIGTERM', () => process.exit(143));
 	const sandbox = await startSandbox();
 	for (const service of Object.keys(sandbox.baseUrls)) sandbox.limitRate(service, RATE);
 	const outputFolder = await createN8nFilesFolder();
@@ -336,9 +341,8 @@ async function main() {
 
 	const requests = sandbox.log.filter((entry) => entry.service !== 'storage');
 	const refused = requests.filter((entry) => entry.status === 429).length;
-	console.log(
-		`\nSandbox: ${requests.length} API requests (${refused} answered 429), ${sandbox.requests('storage').length} storage downloads.`,
-	);
+	const counted = `Sandbox: ${requests.length} API requests (${refused} answered 429), ${sandbox.requests('storage').length} storage downloads.`;
+	console.log(`\n${wrap(counted, width).join('\n')}`);
 	const files = [...written].sort(([a], [b]) => a.localeCompare(b));
 	if (keep) {
 		if (files.length > 0) {

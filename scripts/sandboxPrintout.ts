@@ -2,9 +2,11 @@ import { CREDENTIAL_DISPLAY_NAMES, CREDENTIAL_TYPES } from '../test/harness/sand
 import type { Sandbox } from '../test/sandbox/server';
 
 /**
- * What a person types into n8n to use the sandbox: per credential type, named as the editor's
- * Add Credential list names it, the Base URL and the API Key; then the storage host the database
- * download fetches from. `npm run sandbox` and `npm run dev` print it.
+ * What a person types into n8n to use the sandbox: the README's way to a new credential, by the
+ * names n8n 2.41.1 shows (held to the README by test/scripts/sandboxPrintout.test.ts); per
+ * credential type, named as the editor's list of types names it, the Base URL and the API Key;
+ * then the storage host the database download fetches from. `npm run sandbox` and `npm run dev`
+ * print it.
  */
 export function sandboxLines(sandbox: Sandbox, requestsPerSecond: number): string[] {
 	const rows = Object.entries(CREDENTIAL_TYPES).map(([service, type]) => ({
@@ -18,7 +20,7 @@ export function sandboxLines(sandbox: Sandbox, requestsPerSecond: number): strin
 		`Abstract API sandbox on 127.0.0.1: made-up answers, no key of yours, no credit, nothing leaves this machine.`,
 		`It plays a plan of ${requestsPerSecond} request${requestsPerSecond === 1 ? '' : 's'} a second per service.`,
 		'',
-		`In n8n, Credentials > Add Credential, the type below, then its Base URL and API Key (Requests per Second ${requestsPerSecond}):`,
+		`In n8n, + → New credential, the type below, Continue, then its API Key and Base URL, Save (Requests per Second ${requestsPerSecond}):`,
 		...rows.map(
 			(row) =>
 				`  ${row.name.padEnd(nameWidth)}  Base URL ${row.baseUrl.padEnd(urlWidth)}  API Key ${row.key}`,

@@ -235,10 +235,10 @@ export function wrap(text: string, width: number): string[] {
 }
 
 /**
- * Rows as cards, one block each: its first column's value as the block's title, then every other
- * column that has a value, one a line as `field  value`. Nothing is cut at any width: a long value
- * continues on the next lines under itself, and a field name too long to share its line with a
- * value has a line of its own, the value below it. Where a table would have to cut the fields a
+ * Rows as cards, one block each: its first column's value as the block's title (a number with the
+ * column's name), then every other column that has a value, one a line as `field  value`. Nothing
+ * is cut at any width: a long value continues on the next lines under itself, and a field name too
+ * long to share its line with a value has a line of its own, the value below it. Where a table would have to cut the fields a
  * reader came for (a lead's company, industry, size), a card keeps every one of them whole.
  */
 export function formatRecords(
@@ -268,8 +268,11 @@ export function formatRecords(
 			...wrap(value, Math.max(1, width - deeper.length)).map((line) => `${deeper}${line}`),
 		];
 	};
+	// A bare "5" says nothing as a card's title (a result file's summary): "rows 5" says what it counts.
+	const heading = (value: unknown) =>
+		typeof value === 'number' ? `${title} ${shownValue(value)}` : shownValue(value) || '(no value)';
 	return rows.map((row) => [
-		...wrap(shownValue(row[title]) || '(no value)', width),
+		...wrap(heading(row[title]), width),
 		...fields
 			.filter((name) => shownValue(row[name]) !== '')
 			.flatMap((name) => field(name, shownValue(row[name]))),

@@ -30,6 +30,28 @@ const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'ut
 	devDependencies: Record<string, string>;
 	n8n: { nodes: string[]; credentials: string[] };
 };
+/**
+ * The packages `npm ci` installs from package-lock.json on a platform, as its "added N packages"
+ * counts them: every locked package but those whose `os`, `cpu` or `libc` leave that platform out
+ * (the native builds of other systems). The docs give the figure of the Linux x64 machine they
+ * were measured on.
+ */
+function lockedPackagesFor(platform: { os: string; cpu: string; libc: string }): number {
+	const lock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as {
+		packages: Record<string, { os?: string[]; cpu?: string[]; libc?: string[] }>;
+	};
+	const admits = (list: string[] | undefined, value: string) =>
+		!list ||
+		(!list.includes(`!${value}`) &&
+			(list.includes(value) || list.every((entry) => entry.startsWith('!'))));
+	return Object.entries(lock.packages).filter(
+		([key, entry]) =>
+			key !== '' &&
+			admits(entry.os, platform.os) &&
+			admits(entry.cpu, platform.cpu) &&
+			admits(entry.libc, platform.libc),
+	).length;
+}
 const examples = fs
 	.readdirSync(path.join(root, 'examples'))
 	.filter((file) => file.endsWith('.json'));
@@ -91,6 +113,11 @@ interface Fact {
 }
 
 const FACTS: Fact[] = [
+	{
+		name: 'the development packages npm ci installs on Linux x64 (package-lock.json)',
+		patterns: [/\binstalls (\d[\d,]*) development packages\b/g],
+		expected: String(lockedPackagesFor({ os: 'linux', cpu: 'x64', libc: 'glibc' })),
+	},
 	{
 		name: 'the number of nodes (package.json n8n.nodes)',
 		patterns: [/\ball (\w+) nodes\b/gi, /\b(\d+) of \d+ node types\b/g],

@@ -182,6 +182,13 @@ describe("the demo's tables of every example's real output", () => {
 							.map((column) => `${index}: ${column}`),
 					);
 					expect({ ...shown, missing }).toEqual({ ...shown, missing: [] });
+					// A card is headed by what it is about, not by a bare count ("5").
+					expect({
+						...shown,
+						bareCounts: (table.records ?? [])
+							.map((card) => card[0])
+							.filter((heading) => /^\d[\d,]*(?:\.\d+)?$/.test(heading)),
+					}).toEqual({ ...shown, bareCounts: [] });
 					// A card names each field it shows beside its value.
 					for (const [index, card] of (table.records ?? []).entries())
 						expect({
