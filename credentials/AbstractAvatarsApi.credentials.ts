@@ -14,7 +14,7 @@ export class AbstractAvatarsApi implements ICredentialType {
 
 	displayName = 'Abstract Avatars API';
 
-	documentationUrl = 'https://docs.abstractapi.com/avatars';
+	documentationUrl = 'https://docs.abstractapi.com/api/avatars';
 
 	icon: Icon = {
 		light: 'file:../nodes/AbstractAvatars/abstractAvatars.svg',

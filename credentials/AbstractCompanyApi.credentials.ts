@@ -14,7 +14,7 @@ export class AbstractCompanyApi implements ICredentialType {
 
 	displayName = 'Abstract Company Enrichment API';
 
-	documentationUrl = 'https://docs.abstractapi.com/company-enrichment';
+	documentationUrl = 'https://docs.abstractapi.com/api/company-enrichment';
 
 	icon: Icon = {
 		light: 'file:../nodes/AbstractCompany/abstractCompany.svg',

@@ -14,7 +14,7 @@ export class AbstractEmailApi implements ICredentialType {
 
 	displayName = 'Abstract Email Reputation API';
 
-	documentationUrl = 'https://docs.abstractapi.com/email-reputation';
+	documentationUrl = 'https://docs.abstractapi.com/api/email-reputation';
 
 	icon: Icon = {
 		light: 'file:../nodes/AbstractEmail/abstractEmail.svg',

@@ -14,7 +14,7 @@ export class AbstractHolidaysApi implements ICredentialType {
 
 	displayName = 'Abstract Public Holidays API';
 
-	documentationUrl = 'https://docs.abstractapi.com/holidays';
+	documentationUrl = 'https://docs.abstractapi.com/api/holidays';
 
 	icon: Icon = {
 		light: 'file:../nodes/AbstractHolidays/abstractHolidays.svg',

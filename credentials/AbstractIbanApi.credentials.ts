@@ -14,7 +14,7 @@ export class AbstractIbanApi implements ICredentialType {
 
 	displayName = 'Abstract IBAN Validation API';
 
-	documentationUrl = 'https://docs.abstractapi.com/iban-validation';
+	documentationUrl = 'https://docs.abstractapi.com/api/iban-validation';
 
 	icon: Icon = {
 		light: 'file:../nodes/AbstractIban/abstractIban.svg',

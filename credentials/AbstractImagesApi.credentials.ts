@@ -14,7 +14,7 @@ export class AbstractImagesApi implements ICredentialType {
 
 	displayName = 'Abstract Image Processing API';
 
-	documentationUrl = 'https://docs.abstractapi.com/image-processing';
+	documentationUrl = 'https://docs.abstractapi.com/api/images';
 
 	icon: Icon = {
 		light: 'file:../nodes/AbstractImages/abstractImages.svg',

@@ -14,7 +14,7 @@ export class AbstractIpGeolocationApi implements ICredentialType {
 
 	displayName = 'Abstract IP Geolocation API';
 
-	documentationUrl = 'https://docs.abstractapi.com/ip-geolocation';
+	documentationUrl = 'https://docs.abstractapi.com/api/ip-geolocation';
 
 	icon: Icon = {
 		light: 'file:../nodes/AbstractIpGeolocation/abstractIpGeolocation.svg',

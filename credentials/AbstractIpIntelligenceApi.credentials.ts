@@ -19,7 +19,7 @@ export class AbstractIpIntelligenceApi implements ICredentialType {
 
 	displayName = 'Abstract IP Database API';
 
-	documentationUrl = 'https://docs.abstractapi.com/ip-intelligence';
+	documentationUrl = 'https://docs.abstractapi.com/api/ip-intelligence';
 
 	icon: Icon = {
 		light: 'file:../nodes/AbstractIpDatabase/abstractIpDatabase.svg',

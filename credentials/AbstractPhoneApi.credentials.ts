@@ -14,7 +14,7 @@ export class AbstractPhoneApi implements ICredentialType {
 
 	displayName = 'Abstract Phone Intelligence API';
 
-	documentationUrl = 'https://docs.abstractapi.com/phone-intelligence';
+	documentationUrl = 'https://docs.abstractapi.com/api/phone-intelligence';
 
 	icon: Icon = {
 		light: 'file:../nodes/AbstractPhone/abstractPhone.svg',

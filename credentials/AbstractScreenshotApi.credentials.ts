@@ -14,7 +14,7 @@ export class AbstractScreenshotApi implements ICredentialType {
 
 	displayName = 'Abstract Website Screenshot API';
 
-	documentationUrl = 'https://docs.abstractapi.com/website-screenshot';
+	documentationUrl = 'https://docs.abstractapi.com/api/screenshot';
 
 	icon: Icon = {
 		light: 'file:../nodes/AbstractScreenshot/abstractScreenshot.svg',

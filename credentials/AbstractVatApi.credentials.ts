@@ -14,7 +14,7 @@ export class AbstractVatApi implements ICredentialType {
 
 	displayName = 'Abstract VAT API';
 
-	documentationUrl = 'https://docs.abstractapi.com/vat-validation';
+	documentationUrl = 'https://docs.abstractapi.com/api/vat-validation';
 
 	icon: Icon = {
 		light: 'file:../nodes/AbstractVat/abstractVat.svg',

@@ -208,7 +208,7 @@ export class AbstractAvatars implements INodeType {
 		version: 1,
 		subtitle: '={{"Avatar for " + $parameter["name"]}}',
 		description: 'Create an avatar image from the initials of a name',
-		documentationUrl: 'https://docs.abstractapi.com/avatars',
+		documentationUrl: 'https://docs.abstractapi.com/api/avatars',
 		defaults: { name: 'Avatars' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -123,7 +123,7 @@ export class AbstractCompany implements INodeType {
 			'={{$parameter["input"] === "csvFile" ? "Enrich a CSV file\'s companies" : "Enrich " + $parameter["domain"]}}',
 		description:
 			'Get company details for a domain, email address or website: name, industry, size, revenue, location and social profiles',
-		documentationUrl: 'https://docs.abstractapi.com/company-enrichment',
+		documentationUrl: 'https://docs.abstractapi.com/api/company-enrichment',
 		defaults: { name: 'Company Enrichment' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -124,7 +124,7 @@ export class AbstractEmail implements INodeType {
 			'={{$parameter["input"] === "csvFile" ? "Check a CSV file\'s addresses" : "Check " + $parameter["email"]}}',
 		description:
 			'Check an email address: deliverability, quality, sender, domain, risk and breach history',
-		documentationUrl: 'https://docs.abstractapi.com/email-reputation',
+		documentationUrl: 'https://docs.abstractapi.com/api/email-reputation',
 		defaults: { name: 'Email Reputation' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

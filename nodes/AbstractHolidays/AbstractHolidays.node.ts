@@ -83,7 +83,7 @@ export class AbstractHolidays implements INodeType {
 		version: 1,
 		subtitle: '={{"Holidays in " + ($parameter["country"].value || $parameter["country"])}}',
 		description: 'Get the public holidays of a country, for a year, a month or a day',
-		documentationUrl: 'https://docs.abstractapi.com/holidays',
+		documentationUrl: 'https://docs.abstractapi.com/api/holidays',
 		defaults: { name: 'Public Holidays' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -83,7 +83,7 @@ export class AbstractIban implements INodeType {
 		subtitle:
 			'={{$parameter["input"] === "csvFile" ? "Validate a CSV file\'s IBANs" : "Validate " + $parameter["iban"]}}',
 		description: 'Check whether an IBAN is valid',
-		documentationUrl: 'https://docs.abstractapi.com/iban-validation',
+		documentationUrl: 'https://docs.abstractapi.com/api/iban-validation',
 		defaults: { name: 'IBAN Validation' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -193,7 +193,7 @@ export class AbstractImages implements INodeType {
 		subtitle:
 			'={{"Process image from " + ($parameter["source"] === "binary" ? "binary" : "URL") + ($parameter["resizeStrategy"] && $parameter["resizeStrategy"] !== "none" ? ", " + $parameter["resizeStrategy"] : "")}}',
 		description: 'Compress, convert and resize an image from a URL or from binary data',
-		documentationUrl: 'https://docs.abstractapi.com/image-processing',
+		documentationUrl: 'https://docs.abstractapi.com/api/images',
 		defaults: { name: 'Image Processing' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -290,7 +290,7 @@ export class AbstractIpDatabase implements INodeType {
 		subtitle: '={{$parameter["database"] + " (" + $parameter["format"] + ")"}}',
 		description:
 			'Download the licensed IP geolocation, ASN or security database, checked against its checksum',
-		documentationUrl: 'https://docs.abstractapi.com/ip-intelligence',
+		documentationUrl: 'https://docs.abstractapi.com/api/ip-intelligence',
 		defaults: { name: 'IP Database Download' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -152,7 +152,7 @@ export class AbstractIpGeolocation implements INodeType {
 			'={{$parameter["input"] === "csvFile" ? "Locate a CSV file\'s addresses" : "Locate " + ($parameter["ipAddress"] || "own address")}}',
 		description:
 			'Locate an IPv4 or IPv6 address: city, region, country, time zone, currency, network and VPN flag',
-		documentationUrl: 'https://docs.abstractapi.com/ip-geolocation',
+		documentationUrl: 'https://docs.abstractapi.com/api/ip-geolocation',
 		defaults: { name: 'IP Geolocation' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

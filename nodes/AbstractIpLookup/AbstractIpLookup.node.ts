@@ -64,7 +64,7 @@ export class AbstractIpLookup implements INodeType {
 			'={{$parameter["outputShape"] === "likeTheApi" ? "Look up, like the API" : "Look up, as stored"}}',
 		description:
 			'Look IP addresses up in downloaded IP geolocation, ASN and security databases (MMDB or CSV): no key, no request, no credit',
-		documentationUrl: 'https://docs.abstractapi.com/ip-intelligence',
+		documentationUrl: 'https://docs.abstractapi.com/api/ip-intelligence',
 		defaults: { name: 'IP Database Lookup' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

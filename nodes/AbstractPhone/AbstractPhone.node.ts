@@ -106,7 +106,7 @@ export class AbstractPhone implements INodeType {
 			'={{$parameter["input"] === "csvFile" ? "Analyze a CSV file\'s numbers" : "Analyze " + $parameter["phone"]}}',
 		description:
 			'Analyze a phone number: format, carrier, location, validity, risk and breach history',
-		documentationUrl: 'https://docs.abstractapi.com/phone-intelligence',
+		documentationUrl: 'https://docs.abstractapi.com/api/phone-intelligence',
 		defaults: { name: 'Phone Intelligence' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -211,7 +211,7 @@ export class AbstractScreenshot implements INodeType {
 		version: 1,
 		subtitle: '={{"Capture " + $parameter["url"]}}',
 		description: 'Capture an image of a web page',
-		documentationUrl: 'https://docs.abstractapi.com/website-screenshot',
+		documentationUrl: 'https://docs.abstractapi.com/api/screenshot',
 		defaults: { name: 'Website Screenshot' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

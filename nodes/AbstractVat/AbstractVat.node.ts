@@ -157,7 +157,7 @@ export class AbstractVat implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["operation"]}}',
 		description: 'Get VAT rates per category, validate VAT numbers and calculate VAT',
-		documentationUrl: 'https://docs.abstractapi.com/vat-validation',
+		documentationUrl: 'https://docs.abstractapi.com/api/vat-validation',
 		defaults: { name: 'VAT' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
