@@ -14,6 +14,7 @@ import {
 } from './n8n/examples';
 import { n8nCommand } from './n8n/instance';
 import { runQueueMode } from './n8n/queueMode';
+import { runHttpRequestCheck } from './n8n/httpRequestCheck';
 import { checkImported, type LoadReport } from './n8n/loadingCheck';
 import { runAsNewcomer } from './n8n/newcomer';
 import { runEstimateCheck } from './n8n/estimateCheck';
@@ -48,12 +49,15 @@ import {
  *  6. executes a workflow twice as the editor does, then calls its production webhook twice: test
  *     runs reuse answers, production runs ask afresh unless the node says otherwise (same file);
  *  7. estimates a 50,000-row lead file through Company Enrichment (Estimate Credits Only), then
- *     runs it: the estimate sends nothing, the run sends what it counted (scripts/n8n/estimateCheck.ts).
+ *     runs it: the estimate sends nothing, the run sends what it counted (scripts/n8n/estimateCheck.ts);
+ *  8. calls every service from n8n's own HTTP Request node with the package's credential as its
+ *     Predefined Credential Type: each key arrives once, where its service's form puts it
+ *     (scripts/n8n/httpRequestCheck.ts).
  *
  * Flags: --queue runs n8n in queue mode instead (main, 2-3 workers, Redis, PostgreSQL: scripts/n8n/queueMode.ts);
  * --keep keeps the temporary user folder; --break <dist file> replaces that file of the
  * installed copy with a throwing module before the check (to watch the e2e fail on it);
- * --no-self-test skips steps 1 and 3; --reuse-only runs steps 5 and 6 alone; --estimate-only runs step 7 alone; --n8n 1 (or an exact version, 1.85.4) runs it all on n8n 1.x;
+ * --no-self-test skips steps 1 and 3; --reuse-only runs steps 5 and 6 alone; --estimate-only runs step 7 alone; --http-request-only step 8 alone; --n8n 1 (or an exact version, 1.85.4) runs it all on n8n 1.x;
  * --as-a-newcomer runs instead the README's "Run an example in your n8n" steps in Chromium, by the
  * README's own names, and nothing more (scripts/n8n/newcomer.ts): every example must run; then
  * again with n8n's user folder apart from its home (N8N_USER_FOLDER), after proving the README's
@@ -68,6 +72,7 @@ interface Flags {
 	n8n?: string;
 	reuseOnly: boolean;
 	estimateOnly: boolean;
+	httpRequestOnly: boolean;
 }
 
 function parseFlags(argv: string[]): Flags {
@@ -79,6 +84,7 @@ function parseFlags(argv: string[]): Flags {
 		breakFiles: [],
 		reuseOnly: false,
 		estimateOnly: false,
+		httpRequestOnly: false,
 	};
 	for (let index = 0; index < argv.length; index++) {
 		if (argv[index] === '--keep') flags.keep = true;
@@ -87,12 +93,13 @@ function parseFlags(argv: string[]): Flags {
 		else if (argv[index] === '--no-self-test') flags.selfTest = false;
 		else if (argv[index] === '--reuse-only') flags.reuseOnly = true;
 		else if (argv[index] === '--estimate-only') flags.estimateOnly = true;
+		else if (argv[index] === '--http-request-only') flags.httpRequestOnly = true;
 		else if (argv[index] === '--break' && argv[index + 1]) flags.breakFiles.push(argv[++index]);
 		else if (argv[index] === '--n8n' && argv[index + 1]) flags.n8n = argv[++index];
 		else if (argv[index].startsWith('--n8n=')) flags.n8n = argv[index].slice('--n8n='.length);
 		else
 			throw new Error(
-				`unknown flag ${argv[index]} (known: --keep, --queue, --as-a-newcomer, --no-self-test, --reuse-only, --estimate-only, --break <dist file>, --n8n <1|2|version>)`,
+				`unknown flag ${argv[index]} (known: --keep, --queue, --as-a-newcomer, --no-self-test, --reuse-only, --estimate-only, --http-request-only, --break <dist file>, --n8n <1|2|version>)`,
 			);
 	}
 	return flags;
@@ -134,6 +141,10 @@ async function main(): Promise<number> {
 			);
 			return report(failures, started);
 		}
+		if (flags.httpRequestOnly) {
+			failures.push(...(await runHttpRequestCheck(prepared, sandbox, log)));
+			return report(failures, started);
+		}
 		if (flags.estimateOnly) {
 			failures.push(...(await runEstimateCheck(prepared, sandbox, log)));
 			return report(failures, started);
@@ -171,6 +182,7 @@ async function main(): Promise<number> {
 			failures.push(...(await runRetryChecks(prepared, sandbox, log)));
 			failures.push(...(await runTestRunChecks(prepared, sandbox, log)));
 			failures.push(...(await runEstimateCheck(prepared, sandbox, log)));
+			failures.push(...(await runHttpRequestCheck(prepared, sandbox, log)));
 		}
 	} finally {
 		await sandbox?.close();

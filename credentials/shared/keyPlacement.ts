@@ -27,19 +27,35 @@ import {
  * request n8n's RoutingNode copies key by key), and the request it sends is built from the
  * options n8n knows, so the name never reaches the wire. It stays on the options returned:
  * after a thrown 401 (a credential test's) n8n authenticates them again.
+ *
+ * A request built by hand names no form: n8n's HTTP Request node with this credential as its
+ * Predefined Credential Type (what n8n offers as a node's "Custom API Call"). It comes in the
+ * older request options n8n still takes (`uri`, a `form` or `formData` object for those bodies,
+ * `followRedirect`), and gets the one form of its service with its method and body: no service
+ * takes two forms of one method and body (a test holds it), so the choice never depends on order.
  */
 
-/** The options of a request as the engine and a credential test give them: with the form's name. */
-export type FormNamedOptions = IHttpRequestOptions & { requestForm?: unknown };
+/**
+ * The options of a request as the engine and a credential test give them, with the form's
+ * name; or as the HTTP Request node gives them, in the older request options.
+ */
+export type FormNamedOptions = IHttpRequestOptions & {
+	requestForm?: unknown;
+	uri?: unknown;
+	form?: IDataObject;
+	formData?: IDataObject;
+	followRedirect?: boolean;
+	followAllRedirects?: boolean;
+};
 
 /** The address the request will reach, joined the way axios joins baseURL and url. */
-function requestAddress(request: IHttpRequestOptions): string {
-	const url = request.url ?? '';
+function requestAddress(request: FormNamedOptions): string {
+	const url = String(request.url ?? request.uri ?? '');
 	if (!request.baseURL || /^[a-z][a-z\d+\-.]*:\/\//i.test(url)) return url;
 	return `${request.baseURL.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`;
 }
 
-function assertGoesToService(baseUrl: string, request: IHttpRequestOptions) {
+function assertGoesToService(baseUrl: string, request: FormNamedOptions) {
 	const base = baseUrl.trim().replace(/\/+$/, '');
 	const target = requestAddress(request);
 	const rest = target.slice(base.length);
@@ -52,16 +68,22 @@ function assertGoesToService(baseUrl: string, request: IHttpRequestOptions) {
 }
 
 /** The form of a request's body; undefined for one no form sends (text). */
-function bodyFormOf(body: unknown): BodyForm | undefined {
+function bodyFormOf(request: FormNamedOptions): BodyForm | undefined {
+	if (request.formData !== undefined) return 'multipart';
+	if (request.form !== undefined) return 'form';
+	const { body } = request;
 	if (body === undefined) return 'none';
 	if (body instanceof URLSearchParams) return 'form';
 	if (body instanceof FormData) return 'multipart';
-	return typeof body === 'object' ? 'json' : undefined;
+	// A JSON body is a plain object: bytes, a stream or a text (the HTTP Request node's binary and raw bodies) are no form's.
+	const prototype =
+		typeof body === 'object' && body !== null ? Object.getPrototypeOf(body) : undefined;
+	return prototype === Object.prototype || prototype === null ? 'json' : undefined;
 }
 
 /** The request with the key put in `place` (requestForms.ts). */
-function withKey(place: KeyPlace, request: IHttpRequestOptions, key: string): IHttpRequestOptions {
-	const { body } = request;
+function withKey(place: KeyPlace, request: FormNamedOptions, key: string): FormNamedOptions {
+	const { body, form, formData } = request;
 	switch (place) {
 		case 'query':
 			return { ...request, qs: { ...(request.qs ?? {}), api_key: key } };
@@ -71,25 +93,43 @@ function withKey(place: KeyPlace, request: IHttpRequestOptions, key: string): IH
 				headers: { ...(request.headers ?? {}), Authorization: `Bearer ${key}` },
 			};
 		case 'bodyField': {
+			if (form !== undefined) return { ...request, form: { ...form, api_key: key } };
 			if (!(body instanceof URLSearchParams))
 				return { ...request, body: { ...(body as IDataObject), api_key: key } };
-			const form = new URLSearchParams(body);
-			form.set('api_key', key);
-			return { ...request, body: form };
+			const fields = new URLSearchParams(body);
+			fields.set('api_key', key);
+			return { ...request, body: fields };
 		}
 		case 'dataPart': {
+			if (formData !== undefined)
+				return { ...request, formData: { ...formData, data: withKeyInData(formData.data, key) } };
 			const upload = new FormData();
 			for (const [name, value] of (body as FormData).entries()) {
-				if (name === 'data') {
-					const options = JSON.parse(String(value)) as IDataObject;
-					upload.append('data', JSON.stringify({ ...options, api_key: key }));
-				} else {
-					upload.append(name, value);
-				}
+				if (name === 'data') upload.append('data', withKeyInData(value, key));
+				else upload.append(name, value);
 			}
 			return { ...request, body: upload };
 		}
 	}
+}
+
+/**
+ * A hand-built upload's `data` part with the key in its JSON (a part not given: the key alone),
+ * or an error that says the part must be JSON: the service reads its options and key there.
+ */
+function withKeyInData(data: unknown, key: string): string {
+	if (data === undefined) return JSON.stringify({ api_key: key });
+	let options: unknown;
+	try {
+		options = JSON.parse(String(data));
+	} catch {
+		options = undefined;
+	}
+	if (typeof options !== 'object' || options === null || Array.isArray(options))
+		throw new Error(
+			'The data part of an upload holds its options as a JSON object, where the API key is put; this one is not a JSON object',
+		);
+	return JSON.stringify({ ...options, api_key: key });
 }
 
 type KeyPlacement = (
@@ -105,6 +145,7 @@ type KeyPlacement = (
 function namedForm(credentialType: string, request: FormNamedOptions): RequestFormName {
 	const { requestForm } = request;
 	const taken: readonly string[] = SERVICE_FORMS[credentialType] ?? [];
+	if (requestForm === undefined) return handBuiltForm(credentialType, request);
 	if (typeof requestForm !== 'string' || !taken.includes(requestForm)) {
 		throw new Error(
 			`The API key is put only in a request that names one of the forms its service takes (${taken.join(', ')}); this one names ${JSON.stringify(requestForm ?? null)}`,
@@ -117,13 +158,38 @@ function namedForm(credentialType: string, request: FormNamedOptions): RequestFo
 			`The request names the form ${requestForm}, whose method is ${form.method}, but its method is ${method}`,
 		);
 	}
-	const body = bodyFormOf(request.body);
+	const body = bodyFormOf(request);
 	if (body !== form.body) {
 		throw new Error(
 			`The request names the form ${requestForm}, whose body is ${form.body}, but its body is ${body ?? 'text'}`,
 		);
 	}
 	return requestForm as RequestFormName;
+}
+
+/** How a form reads to a person building the request by hand. */
+const BODY_WORDS: Record<BodyForm, string> = {
+	none: 'its fields in the query string',
+	form: 'a form-encoded body',
+	json: 'a JSON body',
+	multipart: 'a multipart body',
+};
+
+/** The form of its service a request built by hand is in, by its method and body; else an error that lists the service's forms. */
+function handBuiltForm(credentialType: string, request: FormNamedOptions): RequestFormName {
+	const method = (request.method ?? 'GET').toUpperCase();
+	const body = bodyFormOf(request);
+	const taken = SERVICE_FORMS[credentialType] ?? [];
+	const form = taken.find(
+		(name) => REQUEST_FORMS[name].method === method && REQUEST_FORMS[name].body === body,
+	);
+	if (form !== undefined) return form;
+	const ways = taken.map(
+		(name) => `${REQUEST_FORMS[name].method} with ${BODY_WORDS[REQUEST_FORMS[name].body]}`,
+	);
+	throw new Error(
+		`This service takes requests as ${ways.join(', or ')}; this one is ${method} with ${body === undefined ? 'a text body' : BODY_WORDS[body]}`,
+	);
 }
 
 /**
@@ -136,6 +202,13 @@ export function keyPlacement(credentialType: string): KeyPlacement {
 		assertGoesToService(effectiveBaseUrl(credentialType, credentials.baseUrl), request);
 		const form = REQUEST_FORMS[namedForm(credentialType, request)];
 		const keyed = withKey(form.key, request, String(credentials.apiKey ?? ''));
-		return { ...keyed, disableFollowRedirect: true };
+		// Both ways of saying it: the engine's options and the older ones of the HTTP Request node.
+		const stay: FormNamedOptions = {
+			...keyed,
+			disableFollowRedirect: true,
+			followRedirect: false,
+			followAllRedirects: false,
+		};
+		return stay;
 	};
 }

@@ -115,6 +115,35 @@ function positiveAmount(ctx: IExecuteFunctions, itemIndex: number, value: unknow
 	return amount;
 }
 
+/** What the node does. n8n adds "Custom API Call" to a node's Operation list (its value is none of these): prepare refuses it. */
+const operationParameter: INodeProperties = {
+	displayName: 'Operation',
+	name: 'operation',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{
+			name: 'Calculate',
+			value: 'calculate',
+			description: 'Calculate the VAT of an amount in a country',
+			action: 'Calculate VAT of an amount',
+		},
+		{
+			name: 'Get Categories',
+			value: 'getCategories',
+			description: 'Get the standard and reduced VAT rates of a country, one item per category',
+			action: 'Get VAT categories of a country',
+		},
+		{
+			name: 'Validate',
+			value: 'validate',
+			description: 'Check a VAT number and get the company registered under it',
+			action: 'Validate a VAT number',
+		},
+	],
+	default: 'getCategories',
+};
+
 const vat: ServiceDefinition = {
 	...serviceCredential('abstractVatApi'),
 	serviceName: 'VAT',
@@ -144,7 +173,15 @@ const vat: ServiceDefinition = {
 			if (category !== '') qs.vat_category = category;
 			return requestIn('getKeyInQuery', '/v1/calculate', qs);
 		}
-		return requestIn('getKeyInQuery', '/v1/categories', { country_code: country() });
+		if (operation === 'getCategories')
+			return requestIn('getKeyInQuery', '/v1/categories', { country_code: country() });
+		// n8n's "Custom API Call": a call this node does not make is the HTTP Request node's, with this credential.
+		throw invalidInput(
+			this,
+			itemIndex,
+			fieldLabel(operationParameter),
+			`must be one of ${operationParameter.options!.map((option) => (option as { name: string }).name).join(', ')}, got ${JSON.stringify(operation)}: for another call to the VAT API, use an HTTP Request node with Authentication set to Predefined Credential Type and this node's credential`,
+		);
 	},
 };
 
@@ -164,34 +201,7 @@ export class AbstractVat implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'abstractVatApi', required: true }],
 		properties: [
-			{
-				displayName: 'Operation',
-				name: 'operation',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{
-						name: 'Calculate',
-						value: 'calculate',
-						description: 'Calculate the VAT of an amount in a country',
-						action: 'Calculate VAT of an amount',
-					},
-					{
-						name: 'Get Categories',
-						value: 'getCategories',
-						description:
-							'Get the standard and reduced VAT rates of a country, one item per category',
-						action: 'Get VAT categories of a country',
-					},
-					{
-						name: 'Validate',
-						value: 'validate',
-						description: 'Check a VAT number and get the company registered under it',
-						action: 'Validate a VAT number',
-					},
-				],
-				default: 'getCategories',
-			},
+			operationParameter,
 			...toolDescriptionProperties('operation', {
 				calculate: 'Calculate the VAT on an amount in a country, at its standard or a reduced rate',
 				getCategories: 'Get the standard and reduced VAT rates of a country, one per category',

@@ -210,6 +210,13 @@ describe('VAT: inputs checked before any request', () => {
 		['amount -5', calculate, { country: 'DE', amount: -5 }, ['Amount (amount)', 'greater than 0']],
 		['amount abc', calculate, { country: 'DE', amount: 'abc' }, ['Amount (amount)', '"abc"']],
 		['amount 0', calculate, { country: 'DE', amount: 0 }, ['Amount (amount)', 'greater than 0']],
+		[
+			// n8n adds this choice to every node's Operation list whose credential places its own key.
+			"n8n's Custom API Call as the operation",
+			{ operation: '__CUSTOM_API_CALL__', countryCode: COUNTRY_FROM_ITEM },
+			{ country: 'DE' },
+			['Operation (operation)', 'Calculate, Get Categories, Validate', 'HTTP Request node'],
+		],
 	];
 
 	it.each(cases)(

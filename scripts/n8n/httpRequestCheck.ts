@@ -1,0 +1,223 @@
+import type { Sandbox } from '../../test/sandbox/server';
+import type { KeySource } from '../../test/sandbox/types';
+import {
+	CREDENTIAL_TYPES,
+	exampleCredentialId,
+	exampleCredentialName,
+} from '../../test/harness/sandboxCredentials';
+import { importIntoN8n, MANUAL_TRIGGER, type Workflow } from './examples';
+import { n8nCommand } from './instance';
+import { parseExecution } from './runChecks';
+import { environmentFor, type Prepared } from './setup';
+
+/**
+ * Each credential of the package in n8n's own HTTP Request node (Authentication: Predefined
+ * Credential Type), as a person builds a call the nodes do not make: one node per service with the
+ * path and fields of the credential's own test request, plus the two body forms phone and email
+ * take. Run by `n8n execute`: every node must answer, and the sandbox must log each request once,
+ * with the key where the service's form of that method and body puts it.
+ */
+interface HandBuiltCall {
+	service: string;
+	method: 'GET' | 'POST';
+	path: string;
+	fields: Record<string, string>;
+	/** HTTP Request's Body Content Type, for a POST. */
+	body?: 'json' | 'form-urlencoded';
+	/** Where the key must arrive. */
+	key: KeySource;
+}
+
+const CALLS: HandBuiltCall[] = [
+	{ service: 'phone', method: 'GET', path: '/v1/', fields: { phone: '14152007986' }, key: 'query' },
+	{
+		service: 'phone',
+		method: 'POST',
+		path: '/v1/',
+		fields: { phone: '14152007986' },
+		body: 'form-urlencoded',
+		key: 'form',
+	},
+	{
+		service: 'email',
+		method: 'POST',
+		path: '/v1/',
+		fields: { email: 'support@abstractapi.com' },
+		body: 'json',
+		key: 'bearer',
+	},
+	{ service: 'geo', method: 'GET', path: '/v1/', fields: { ip_address: '8.8.8.8' }, key: 'query' },
+	{
+		service: 'company',
+		method: 'GET',
+		path: '/v2/',
+		fields: { domain: 'abstractapi.com' },
+		key: 'query',
+	},
+	{
+		service: 'holidays',
+		method: 'GET',
+		path: '/v1/',
+		fields: { country: 'US', year: '2025', month: '01', day: '01' },
+		key: 'query',
+	},
+	{
+		service: 'vat',
+		method: 'GET',
+		path: '/v1/categories',
+		fields: { country_code: 'DE' },
+		key: 'query',
+	},
+	{
+		service: 'iban',
+		method: 'GET',
+		path: '/v1/',
+		fields: { iban: 'BE71096123456769' },
+		key: 'query',
+	},
+	{
+		service: 'images',
+		method: 'POST',
+		path: '/v1/url/',
+		fields: { url: 'https://images.abstractapi.com/test.png' },
+		body: 'json',
+		key: 'json',
+	},
+	{
+		service: 'avatars',
+		method: 'GET',
+		path: '/v1/',
+		fields: { name: 'Ada Lovelace' },
+		key: 'query',
+	},
+	{
+		service: 'screenshot',
+		method: 'GET',
+		path: '/v1/',
+		fields: { url: 'https://example.com', width: '320', height: '240' },
+		key: 'query',
+	},
+	{
+		service: 'api',
+		method: 'GET',
+		path: '/v1/database/download/',
+		fields: { database: 'ip-geolocation', format: 'mmdb', response: 'json' },
+		key: 'query',
+	},
+];
+
+const WORKFLOW_ID = 'httpRequestPredefinedE2e';
+
+function callNode(call: HandBuiltCall, index: number, baseUrl: string) {
+	const credentialType = CREDENTIAL_TYPES[call.service];
+	const pairs = {
+		parameters: Object.entries(call.fields).map(([name, value]) => ({ name, value })),
+	};
+	const sent =
+		call.body === undefined
+			? { sendQuery: true, specifyQuery: 'keypair', queryParameters: pairs }
+			: {
+					sendBody: true,
+					contentType: call.body,
+					specifyBody: 'keypair',
+					bodyParameters: pairs,
+				};
+	return {
+		id: `${WORKFLOW_ID}-${index}`,
+		name: `Call ${index + 1} (${call.service}, ${call.method}${call.body ? ` ${call.body}` : ''})`,
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		position: [220 * (index + 1), 0] as [number, number],
+		// Once, whatever the node before answered (holidays answers a list: one item each).
+		executeOnce: true,
+		parameters: {
+			method: call.method,
+			url: `${baseUrl}${call.path}`,
+			authentication: 'predefinedCredentialType',
+			nodeCredentialType: credentialType,
+			...sent,
+			options: {},
+		},
+		credentials: {
+			[credentialType]: {
+				id: exampleCredentialId(credentialType),
+				name: exampleCredentialName(credentialType),
+			},
+		},
+	};
+}
+
+function callsWorkflow(sandbox: Sandbox): Workflow {
+	const calls = CALLS.map((call, index) => callNode(call, index, sandbox.baseUrls[call.service]));
+	const names = ['Start', ...calls.map((node) => node.name)];
+	const connections = Object.fromEntries(
+		names
+			.slice(0, -1)
+			.map((name, index) => [
+				name,
+				{ main: [[{ node: names[index + 1], type: 'main', index: 0 }]] },
+			]),
+	);
+	return {
+		id: WORKFLOW_ID,
+		name: 'Predefined credentials in HTTP Request (e2e)',
+		nodes: [
+			{
+				id: `${WORKFLOW_ID}-start`,
+				name: 'Start',
+				type: MANUAL_TRIGGER,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			...calls,
+		],
+		connections,
+		settings: { executionOrder: 'v1' },
+	} as unknown as Workflow;
+}
+
+export async function runHttpRequestCheck(
+	prepared: Prepared,
+	sandbox: Sandbox,
+	log: (line: string) => void,
+): Promise<string[]> {
+	const what = "The package's credentials in HTTP Request (Predefined Credential Type)";
+	const env = await environmentFor(prepared);
+	const workflow = callsWorkflow(sandbox);
+	await importIntoN8n(prepared.runtime, env, sandbox, [workflow]);
+	sandbox.reset();
+	const result = await n8nCommand(prepared.runtime, env, [
+		'execute',
+		`--id=${workflow.id}`,
+		'--rawOutput',
+	]);
+	if (result.code !== 0) {
+		const why = `${result.stdout}\n${result.stderr}`
+			.split('\n')
+			.filter((line) => /error|message/i.test(line))
+			.slice(0, 3);
+		return [`${what}: n8n execute exited with ${result.code}: ${why.join(' | ')}`];
+	}
+	const problems: string[] = [];
+	const { runData } = parseExecution(result.stdout).data.resultData;
+	CALLS.forEach((call, index) => {
+		const name = callNode(call, index, '').name;
+		const task = runData[name]?.[0];
+		if (!task || task.error)
+			problems.push(`${what}: ${name}: ${task?.error?.message ?? 'did not run'}`);
+	});
+	for (const service of new Set(CALLS.map((call) => call.service))) {
+		const expected = CALLS.filter((call) => call.service === service).map((call) => [call.key]);
+		const logged = sandbox.requests(service).map((request) => request.keyPlaces);
+		if (JSON.stringify(logged) !== JSON.stringify(expected))
+			problems.push(
+				`${what}: ${service}: the key arrived in ${JSON.stringify(logged)}, expected ${JSON.stringify(expected)}`,
+			);
+	}
+	log(
+		`\n${what}: ${CALLS.length} calls to ${new Set(CALLS.map((call) => call.service)).size} services, ${problems.length === 0 ? 'each answered, the key once where its form puts it' : `${problems.length} problem(s)`}.`,
+	);
+	for (const problem of problems) console.error(`         ${problem}`);
+	return problems;
+}
