@@ -1,20 +1,12 @@
-import { NodeConnectionTypes } from 'n8n-workflow';
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestOptions,
-	INodeExecutionData,
-	INodeType,
-} from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import {
 	REQUEST_FORMS,
 	SERVICE_FORMS,
 	type RequestFormName,
 } from '../credentials/shared/requestForms';
-import { describeNodeType } from './harness/baseNodes';
-import { NodeTypes, packageCredentialTypes } from './harness/nodeTypes';
-import { runWorkflow, workflowNode } from './harness/run';
+import { sendHandBuilt, type HandBuilt } from './harness/httpRequestNode';
+import { packageCredentialTypes } from './harness/nodeTypes';
 import { CREDENTIAL_TYPES } from './harness/sandboxCredentials';
 import { picture } from './nodes/mediaHelpers';
 import { startSandbox, type Sandbox } from './sandbox/server';
@@ -23,11 +15,8 @@ import type { KeySource } from './sandbox/types';
 /**
  * The package's credentials in n8n's HTTP Request node (Authentication: Predefined Credential
  * Type, which n8n also offers as a node's "Custom API Call"): a request a person builds by hand
- * names no form, and gets the one form of its service with its method and body. The request goes
- * through n8n-core's requestWithAuthentication, as the HTTP Request node (version 4) sends it: the
- * older request options (`uri`; a `form` or `formData` object; `followRedirect`), built here the way
- * that node builds them for each body it offers. `npm run test:e2e` runs the HTTP Request node
- * itself in a real n8n.
+ * names no form, and gets the one form of its service with its method and body. Each request goes
+ * through n8n-core as that node sends it (harness/httpRequestNode.ts), for each body it offers.
  */
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -36,87 +25,14 @@ beforeAll(async () => {
 afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.reset());
 
-/**
- * The stand-in takes HTTP Request's type name: n8n-core hands that node (and only it) any
- * credential without its type declaring one, as it does in n8n.
- */
-const HAND_BUILT = 'n8n-nodes-base.httpRequest';
-
-/** What a person sets in the HTTP Request node, as the request options it makes of them. */
-interface HandBuilt {
-	credentialType: string;
-	method: 'GET' | 'POST';
-	uri: string;
-	qs?: IDataObject;
-	/** JSON Body's object (HTTP Request: Body Content Type JSON). */
-	body?: IDataObject | string;
-	/** Form URLencoded's fields. */
-	form?: IDataObject;
-	/** Form-Data's parts: a file as its bytes and name, a text as itself. */
-	formData?: Record<string, string | { value: Buffer; options: { filename: string } }>;
-}
-
-/** The requests the test asks for, by the token its node is given (a file's bytes are no parameter value). */
-const requests = new Map<number, HandBuilt>();
-
-/** Sends the request of its token with the credential, through n8n-core, as HTTP Request does. */
-class HandBuiltRequest implements INodeType {
-	description = describeNodeType(HAND_BUILT, 'Hand-built request', {
-		properties: [{ displayName: 'Token', name: 'token', type: 'number', default: 0 }],
-	});
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const request = requests.get(this.getNodeParameter('token', 0) as number)!;
-		const { credentialType, ...given } = request;
-		const options = {
-			headers: {},
-			gzip: true,
-			rejectUnauthorized: true,
-			followRedirect: true,
-			resolveWithFullResponse: true,
-			...(given.body !== undefined && typeof given.body === 'object' ? { json: true } : {}),
-			...given,
-		};
-		const response = (await this.helpers.requestWithAuthentication.call(
-			this,
-			credentialType,
-			options as unknown as IHttpRequestOptions,
-		)) as { statusCode: number };
-		return [[{ json: { statusCode: response.statusCode }, pairedItem: { item: 0 } }]];
-	}
-}
-NodeTypes.register(HAND_BUILT, new HandBuiltRequest());
-
-/** Runs one hand-built request through the engine with a sandbox credential of its type. */
+/** Sends a hand-built request with a sandbox credential of its type. */
 async function send(request: HandBuilt) {
 	const service = Object.entries(CREDENTIAL_TYPES).find(
 		([, type]) => type === request.credentialType,
 	)![0];
-	const token = requests.size + 1;
-	requests.set(token, request);
-	const workflow = {
-		nodes: [
-			workflowNode(
-				'Node',
-				HAND_BUILT,
-				0,
-				{ token },
-				{
-					credentials: { [request.credentialType]: { id: 'cred', name: 'Sandbox' } },
-				},
-			),
-		],
-		connections: {},
-	};
-	return await runWorkflow(workflow, {
-		credentials: [
-			{
-				id: 'cred',
-				name: 'Sandbox',
-				type: request.credentialType,
-				data: { apiKey: sandbox.keys[service], baseUrl: sandbox.baseUrls[service] },
-			},
-		],
+	return await sendHandBuilt(request, {
+		apiKey: sandbox.keys[service],
+		baseUrl: sandbox.baseUrls[service],
 	});
 }
 

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'net';
 
 import type { IDataObject } from 'n8n-workflow';
 
+import { sendHandBuilt, type HandBuilt } from './harness/httpRequestNode';
 import { runNode } from './harness/run';
 
 /**
@@ -126,6 +127,54 @@ describe.each(CASES.map((c) => [`${c.label}, answered ${c.status} to another ori
 			for (const arrival of arrivedElsewhere) expect(JSON.stringify(arrival)).not.toContain(KEY);
 			expect(arrivedElsewhere).toEqual([]);
 			expect(JSON.stringify(run.items)).toContain(`answered with status ${status}`);
+		});
+	},
+);
+
+/** n8n's HTTP Request node with the credential, its Redirects option on (its default). */
+const HAND_BUILT: Array<[string, number, Omit<HandBuilt, 'uri'>, string]> = [
+	[
+		'IBAN, GET',
+		302,
+		{ credentialType: 'abstractIbanApi', method: 'GET', qs: { iban: 'BE71096123456769' } },
+		'/v1/',
+	],
+	[
+		'Email, POST with a JSON body (the key in a Bearer header)',
+		307,
+		{
+			credentialType: 'abstractEmailApi',
+			method: 'POST',
+			body: { email: 'ada@acme.io' },
+			followAllRedirects: true,
+		},
+		'/v1/',
+	],
+	[
+		'Phone, POST form-encoded (the key a field)',
+		308,
+		{
+			credentialType: 'abstractPhoneApi',
+			method: 'POST',
+			form: { phone: '14152007986' },
+			followAllRedirects: true,
+		},
+		'/v1/',
+	],
+];
+
+describe.each(HAND_BUILT)(
+	"n8n's HTTP Request node, %s, answered %d to another origin",
+	(_label, status, request, path) => {
+		it('sends the key nowhere but the Base URL, though the node follows redirects', async () => {
+			redirectStatus = status;
+			const run = await sendHandBuilt(
+				{ followRedirect: true, ...request, uri: `${serviceUrl}/svc${path}` },
+				credential(request.credentialType).data,
+			);
+			for (const arrival of arrivedElsewhere) expect(JSON.stringify(arrival)).not.toContain(KEY);
+			expect(arrivedElsewhere).toEqual([]);
+			expect(run.error?.message).toContain(String(status));
 		});
 	},
 );
