@@ -50,7 +50,7 @@ function handBuiltIn(credentialType: string, form: RequestFormName, baseUrl: str
 	const test = packageCredentialTypes().get(credentialType)!.test!.request;
 	const fields = { ...((test.qs ?? test.body) as IDataObject) };
 	const { method, body } = REQUEST_FORMS[form];
-	const at = (path: string) => `${baseUrl.replace(/\/+$/, '')}${path}`;
+	const at = (path = '') => `${baseUrl.replace(/\/+$/, '')}${path}`;
 	switch (body) {
 		case 'none':
 			return { credentialType, method, uri: at(test.url), qs: fields };
