@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'fs';
 import path from 'path';
 
+import { deepCopy } from 'n8n-workflow';
+
 import { addresses, csvChunks, mmdbFile } from './ipLookupData';
 import { packageRoot } from './mmdbReader';
 import { randomIpv4 } from '../test/sandbox/ipDatabases/addresses';
@@ -10,7 +12,8 @@ import { random32 } from '../test/sandbox/random';
  * The readers of this build against those of another build of the package (BENCH_BASELINE: the
  * folder of its package.json, built with `npm run build`), side by side in this process: MMDB
  * lookups (GeoLite2-City: records of about 4 KB decoded; the sandbox-shaped geolocation build;
- * a 7.8 MB real-world country file), the CSV parser over a 32 MB lead list and the CSV index
+ * a 7.8 MB real-world country file), IP Database Lookup's rows as items (its memo of answers
+ * and each row's copy, over GeoLite2-City), the CSV parser over a 32 MB lead list and the CSV index
  * built from a 200,000-row geolocation CSV. Rounds alternate which build goes first; each figure
  * is the median round's ratio, this build's speed over the baseline's (above 1: faster). Without
  * BENCH_BASELINE it says so and measures nothing.
@@ -18,6 +21,11 @@ import { random32 } from '../test/sandbox/random';
 
 interface Reader {
 	lookupText(ip: string): unknown;
+	lookup(address: Uint8Array): { network: string; record: unknown } | undefined;
+}
+type LookUp = (address: Uint8Array, ipAddress: string) => Record<string, unknown>;
+interface Memo {
+	answer(ipAddress: string): Record<string, unknown> | undefined;
 }
 interface Builds {
 	MmdbReader: new (file: Uint8Array) => Reader;
@@ -32,6 +40,9 @@ interface Builds {
 		push(chunk: Uint8Array): void;
 		end(): unknown;
 	};
+	/** IP Database Lookup's memo of answers for rows as items, as the build makes it. */
+	rowItemsMemo: (lookUp: LookUp) => Memo;
+	jsonRecord: (record: unknown) => Record<string, unknown>;
 }
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -40,7 +51,17 @@ function load(root: string): Builds {
 	const from = (file: string) =>
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		require(path.join(root, 'dist/nodes/shared', file)) as Record<string, unknown>;
+	const fileLookup = from('../AbstractIpLookup/fileLookup.js');
+	const AddressMemo = from('../AbstractIpLookup/addressMemo.js').AddressMemo as new (
+		lookUp: LookUp,
+		capacity: { answers: number },
+	) => Memo;
 	return {
+		// Builds before the memo was bounded in bytes made it by count alone, in lookUpFile.
+		rowItemsMemo:
+			(fileLookup.rowItemsMemo as Builds['rowItemsMemo'] | undefined) ??
+			((lookUp) => new AddressMemo(lookUp, { answers: fileLookup.ANSWERS_HELD as number })),
+		jsonRecord: from('ipDatabases/storedValues.js').jsonRecord as Builds['jsonRecord'],
 		MmdbReader: from('ipDatabases/mmdbReader.js').MmdbReader as Builds['MmdbReader'],
 		CsvParser: from('csv/csv.js').CsvParser as Builds['CsvParser'],
 		CsvIndexBuilder: from('ipDatabases/csvIndexBuilder.js')
@@ -127,6 +148,29 @@ export async function run(): Promise<void> {
 		print(
 			'MMDB lookups, GeoLite2-City (100,000 random IPv4 addresses, records decoded)',
 			compare(lookups(new ours.MmdbReader(file), ipv4), lookups(new theirs.MmdbReader(file), ipv4)),
+		);
+	}
+	if (existsSync(city)) {
+		// Rows as items: each row's answer from the memo, copied into its item as lookUpFile does.
+		const reader = (builds: Builds) => new builds.MmdbReader(readFileSync(city));
+		const log = Array.from({ length: 200_000 }, (_, index) => ipv4[(index * 7919) % 20_000]);
+		const rows = (builds: Builds) => {
+			const cityReader = reader(builds);
+			return () => {
+				const memo = builds.rowItemsMemo((address, ipAddress) => {
+					const found = cityReader.lookup(address);
+					return found
+						? { ip_address: ipAddress, network: found.network, ...builds.jsonRecord(found.record) }
+						: { ip_address: ipAddress, found: false };
+				});
+				let items = 0;
+				for (const ip of log) if (deepCopy(memo.answer(ip))) items++;
+				if (items < 0) throw new Error('unreachable');
+			};
+		};
+		print(
+			'Rows as items, GeoLite2-City (a log of 200,000 lines over 20,000 addresses: memo, copy)',
+			compare(rows(ours), rows(theirs)),
 		);
 	}
 	const country = readFileSync(

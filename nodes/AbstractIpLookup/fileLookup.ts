@@ -23,6 +23,7 @@ import { ResultFile } from '../shared/csv/resultFile';
 import { startAtRowOption } from '../shared/csv/csvParameters';
 import { CsvCellWriter } from '../shared/csv/csvWriter';
 import { errorItem } from '../shared/engine/errorItems';
+import { answerBytes } from '../shared/ipDatabases/answerBytes';
 import { fieldLabel } from '../shared/parameters/fieldLabel';
 import { parseIpAddress } from '../shared/values/ipAddress';
 import { AddressMemo } from './addressMemo';
@@ -44,13 +45,20 @@ import { csvFileField } from './properties';
 
 /**
  * Answers the memo holds: as items' JSON (about 1 KB each), or as a result file's CSV text (about
- * 200 bytes), so that a log's distinct addresses of a month mostly fit, in a few MB. The texts are
- * bounded in characters too: within the reader's bounds a foreign file's record may make 6 MB of
- * text (a string of a million control characters, as JSON), and 64 of those filled a 256 MiB heap.
+ * 200 bytes), so that a log's distinct addresses of a month mostly fit, in a few MB. Each is
+ * bounded in size too, as the records of a hostile file may each make up to the reader's bound:
+ * items' JSON at 16 MiB in the reader's estimate (answerBytes), so that 16,384 answers of 64 KiB
+ * are not a GiB beside the items that carry them; texts at 16 Mi characters (a 64 KiB string of
+ * control characters is 384 KB of text as JSON; at the bound of a MiB, 64 of those filled a 256
+ * MiB heap).
  */
-export const ANSWERS_HELD = 16_384;
+export const ANSWERS_HELD = { answers: 16_384, size: 16 * 1024 * 1024 };
 /** The texts: 65,536 of them, 16 Mi characters in all. */
 export const ANSWER_TEXTS_HELD = { answers: 65_536, size: 16 * 1024 * 1024 };
+
+/** The memo of answers for rows as items, bounded in answers and in their size. */
+export const rowItemsMemo = (lookUp: OpenedDatabases['lookUp']) =>
+	new AddressMemo<IDataObject>(lookUp, { ...ANSWERS_HELD, sizeOf: answerBytes });
 
 interface FileShape {
 	header: string[] | undefined;
@@ -107,7 +115,7 @@ export async function lookUpFile(
 	};
 
 	if (output === 'rowItems') {
-		const memo = new AddressMemo<IDataObject>(databases.lookUp, { answers: ANSWERS_HELD });
+		const memo = rowItemsMemo(databases.lookUp);
 		const items: INodeExecutionData[] = [];
 		await eachRow(ctx, meta, shape, async (row) => {
 			const ipAddress = addressOf(row);

@@ -160,6 +160,21 @@ describe(`crafted files, each in a process with a ${HEAP_MB} MiB heap: the packa
 		TIMEOUT,
 	);
 
+	// With its memo of answers bounded by count alone (16,384), the memo held a second copy of
+	// each answer beside the items, and this run died.
+	test(
+		'an MMDB of 4,096 records at the bound (a map of 1,790 keys each), a log of 1,000 addresses as row items: all answered, the memo of answers bounded in bytes',
+		async () => {
+			const report = reported(
+				await runCrafted(
+					'an MMDB of 4,096 records at the bound (a map of 1,790 keys each), a log of 1,000 addresses as row items',
+				),
+			);
+			expect(report).toMatchObject({ items: 1000, errorItems: 0 });
+		},
+		TIMEOUT,
+	);
+
 	test(
 		'an MMDB of 4,096 records at the bound (a map of 1,790 keys each), a log of one address 1,000 times as row items: all answered',
 		async () => {
