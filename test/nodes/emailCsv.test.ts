@@ -310,6 +310,18 @@ describe("Email CSV input: the file's rules, checked for the whole file before a
 		);
 	});
 
+	it('a row of more than 4 MiB of text, with the cause its cell shows: no line break outside quotes, a quote never closed inside', async () => {
+		const text = 'y'.repeat(4 * 1024 * 1024 + 1);
+		const unquoted = await rejected(`name,email\nAnn,ann@acme.io\n${text},bob@acme.io\n`);
+		expect(unquoted?.message).toBe(
+			"Invalid CSV file in Input Binary Field (binaryPropertyName): row 3 holds more than 4 MiB of text (4,194,304 bytes; a lead list's row holds a few KB): it runs on with no line break, outside any quoted cell: one long line, not rows of CSV?",
+		);
+		const quoted = await rejected(`name,email\nAnn,"ann@acme.io\n${text}\n`);
+		expect(quoted?.message).toMatch(
+			/row 2 holds more than 4 MiB of text \(.*\): it runs on inside a quoted cell opened on line 2: a quote never closed\?$/,
+		);
+	});
+
 	it('bytes that are not UTF-8', async () => {
 		const error = await rejected(Buffer.from('name,email\nZo\xeb,zoe@acme.io\n', 'latin1'));
 		expect(error?.message).toMatch(/Line 2 is not valid UTF-8/);
