@@ -21,15 +21,22 @@ export function rowName(row: Pick<CsvRow, 'number' | 'line'>): string {
 }
 
 /**
+ * A text a file or an item gave (a column name, a cell, a database_type) as a message names it:
+ * cut to 60 characters, then "…". Such a text may be megabytes, and an error keeps it in every
+ * execution's data.
+ */
+export const shortened = (text: string) => (text.length > 60 ? `${text.slice(0, 60)}…` : text);
+
+/** `shortened`, in quotes: how an error quotes a text it was given. */
+export const quoted = (text: string) => `"${shortened(text)}"`;
+
+/**
  * Column names as an error lists them: quoted, at most `most` of them and each cut to 60
  * characters, then how many more. A first row may have thousands of cells of any length: an
  * error that named them all could be megabytes, kept in every execution's data.
  */
 export function namesListed(names: readonly string[], most = 20): string {
-	const listed = names
-		.slice(0, most)
-		.map((name) => `"${name.length > 60 ? `${name.slice(0, 60)}…` : name}"`)
-		.join(', ');
+	const listed = names.slice(0, most).map(quoted).join(', ');
 	const more = names.length - most;
 	return more > 0 ? `${listed} and ${more.toLocaleString('en-US')} more` : listed;
 }
