@@ -281,6 +281,13 @@ describe("Email CSV input: the file's rules, checked for the whole file before a
 		expect(error?.message).toMatch(/row 3 has no column 2 \("email"\): it has 1 column/);
 	});
 
+	it("a row without the column, the header's long name for it cut to 60 characters", async () => {
+		const error = await rejected(`name,${'h'.repeat(1000)}\nAnn,ann@acme.io\nBob\n`, {
+			emailColumn: '2',
+		});
+		expect(error?.message).toMatch(/row 3 has no column 2 \("h{60}…"\): it has 1 column/);
+	});
+
 	it('a header without the named column, listing those it has', async () => {
 		const error = await rejected('name,mail\nAnn,ann@acme.io\n');
 		expect(error?.message).toMatch(
