@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { quoted } from '../shared/csv/csvRows';
+import { quoted } from '../shared/values/quoted';
 import { parseIpAddress } from '../shared/values/ipAddress';
 import { inputError, text } from './databaseChoice';
 

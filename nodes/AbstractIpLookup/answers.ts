@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { namesListed, quoted } from '../shared/csv/csvRows';
+import { namesListed } from '../shared/csv/csvRows';
+import { quoted } from '../shared/values/quoted';
 import { jsonRecord } from '../shared/ipDatabases/storedValues';
 import type { DatabaseKind, StoredRecord } from '../shared/ipDatabases/databaseKinds';
 import type { ForeignMatch, Match } from '../shared/ipDatabases/lookupTypes';

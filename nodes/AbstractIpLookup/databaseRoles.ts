@@ -1,4 +1,4 @@
-import { shortened } from '../shared/csv/csvRows';
+import { shortened } from '../shared/values/quoted';
 import type { DatabaseKind } from '../shared/ipDatabases/databaseKinds';
 import type { IpDatabase } from '../shared/ipDatabases/lookupTypes';
 

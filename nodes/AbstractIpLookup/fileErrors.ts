@@ -13,7 +13,8 @@ import {
 	nameWithoutHeaderRow,
 	resultFormatOf,
 } from '../shared/csv/csvParameterReaders';
-import { quoted, rowName } from '../shared/csv/csvRows';
+import { rowName } from '../shared/csv/csvRows';
+import { quoted } from '../shared/values/quoted';
 import { type InputForm, readAs } from '../shared/csv/inputForm';
 import { columnOf } from '../shared/csv/csvParameterReaders';
 import type { CsvFormat } from '../shared/csv/csvWriter';

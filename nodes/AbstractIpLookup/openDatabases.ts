@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { quoted } from '../shared/csv/csvRows';
+import { quoted } from '../shared/values/quoted';
 import { databaseOf } from '../shared/ipDatabases/databaseSource';
 import type { IpDatabase } from '../shared/ipDatabases/lookupTypes';
 import { fieldLabel } from '../shared/parameters/fieldLabel';

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { invalidInput } from '../engine/errors';
+import { quoted } from '../values/quoted';
 import type { CsvRow } from './csv';
 import type { CsvLookup } from './csvLookup';
 import type { ColumnChoice, HeaderRow } from './csvParameterReaders';
@@ -19,16 +20,6 @@ export const CSV_ROW_KEY = 'csvRow';
 export function rowName(row: Pick<CsvRow, 'number' | 'line'>): string {
 	return row.line === row.number ? `row ${row.number}` : `row ${row.number} (line ${row.line})`;
 }
-
-/**
- * A text a file or an item gave (a column name, a cell, a database_type) as a message names it:
- * cut to 60 characters, then "…". Such a text may be megabytes, and an error keeps it in every
- * execution's data.
- */
-export const shortened = (text: string) => (text.length > 60 ? `${text.slice(0, 60)}…` : text);
-
-/** `shortened`, in quotes: how an error quotes a text it was given. */
-export const quoted = (text: string) => `"${shortened(text)}"`;
 
 /**
  * Column names as an error lists them: quoted, at most `most` of them and each cut to 60
