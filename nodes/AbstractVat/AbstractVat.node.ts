@@ -31,7 +31,7 @@ import {
 import { invalidInput } from '../shared/engine/errors';
 import { toolDescriptionProperties } from '../shared/parameters/toolDescription';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
-import { countryCode, requiredText } from '../shared/values/validate';
+import { countryCode, LONGEST, requiredWithin } from '../shared/values/validate';
 
 /*
  * VAT (GET /v1/categories, /v1/validate, /v1/calculate): categories per country, VAT number
@@ -95,7 +95,7 @@ const validateVatNumbers = valueOrFile<ServiceRequest>({
 			answerColumns: VAT_VALIDATION_ANSWER_COLUMNS,
 			prepare: (value, field) =>
 				requestIn('getKeyInQuery', '/v1/validate', {
-					vat_number: requiredText(this, itemIndex, field, value),
+					vat_number: requiredWithin(this, itemIndex, field, value, LONGEST.vatNumber),
 				}),
 		};
 	},
