@@ -87,7 +87,7 @@ function describe(database: IpDatabase): DatabaseRole {
 
 /**
  * How messages name a database: its kind for Abstract's files, its database_type for others (cut
- * short: a file's metadata may hold a database_type of 128 KB).
+ * short: a file's metadata may hold a database_type of tens of KB).
  */
 export function nameOf(role: DatabaseRole): string {
 	return role.layout === 'contract' && role.role
