@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { invalidInput } from '../shared/engine/errors';
 import { fieldLabel } from '../shared/parameters/fieldLabel';
 import { asNumber } from '../shared/values/validate';
-import { quoted } from '../shared/values/quoted';
+import { asGiven, quoted } from '../shared/values/quoted';
 
 /**
  * The service's `resize` object, from one table: which keys each strategy uses. The editor
@@ -212,7 +212,7 @@ function resizeValue(
 					ctx,
 					itemIndex,
 					label,
-					`must be a percentage greater than 0 (or 0 for no scaling), got ${JSON.stringify(value)}`,
+					`must be a percentage greater than 0 (or 0 for no scaling), got ${asGiven(value)}`,
 				);
 			}
 			return number;
@@ -224,7 +224,7 @@ function resizeValue(
 					ctx,
 					itemIndex,
 					label,
-					`must be one of ${CROP_MODES.map((option) => option.value).join(', ')}, got ${JSON.stringify(value)}`,
+					`must be one of ${CROP_MODES.map((option) => option.value).join(', ')}, got ${asGiven(value)}`,
 				);
 			}
 			return mode;

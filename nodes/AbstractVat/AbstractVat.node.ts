@@ -31,6 +31,7 @@ import {
 import { invalidInput } from '../shared/engine/errors';
 import { toolDescriptionProperties } from '../shared/parameters/toolDescription';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
+import { asGiven } from '../shared/values/quoted';
 import { countryCode, LONGEST, requiredWithin } from '../shared/values/validate';
 
 /*
@@ -109,7 +110,7 @@ function positiveAmount(ctx: IExecuteFunctions, itemIndex: number, value: unknow
 			ctx,
 			itemIndex,
 			fieldLabel(amountParameter),
-			`must be a number greater than 0, got ${JSON.stringify(value)}`,
+			`must be a number greater than 0, got ${asGiven(value)}`,
 		);
 	}
 	return amount;

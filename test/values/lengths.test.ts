@@ -216,7 +216,8 @@ describe('the public corpora are within the bounds', () => {
 describe('an error quotes a value by its first 60 characters', () => {
 	// A value of megabytes quoted whole made an error as large, kept in every execution's data.
 	const value = `${'x'.repeat(60)}${'y'.repeat(FOUR_MIB)}`;
-	const cut = `"${'x'.repeat(60)}…"`;
+	// As a text ("xx…") or as JSON, the value's opening quote counted among the 60 ("x…).
+	const cut = `${'x'.repeat(59)}…`;
 
 	it.each([
 		['IP Geolocation', 'abstractIpGeolocation', 'geo', { ipAddress: '={{ $json.value }}' }],
@@ -232,6 +233,42 @@ describe('an error quotes a value by its first 60 characters', () => {
 			'avatars',
 			{ name: 'Ada Lovelace', options: { backgroundColor: '={{ $json.value }}' } },
 		],
+		// The choices and numbers an expression may fill: each error says what it got.
+		[
+			'Avatars: Rounded',
+			'abstractAvatars',
+			'avatars',
+			{ name: 'Ada Lovelace', options: { isRounded: '={{ $json.value }}' } },
+		],
+		[
+			'Website Screenshot: Export Format',
+			'abstractScreenshot',
+			'screenshot',
+			{ url: 'https://example.com', options: { exportFormat: '={{ $json.value }}' } },
+		],
+		[
+			'VAT Calculate: Amount',
+			'abstractVat',
+			'vat',
+			{
+				operation: 'calculate',
+				amount: '={{ $json.value }}',
+				countryCode: { __rl: true, mode: 'id', value: 'DE' },
+			},
+		],
+		[
+			'Image Processing: Crop Mode',
+			'abstractImages',
+			'images',
+			{
+				source: 'url',
+				url: 'https://example.com/a.png',
+				resizeStrategy: 'crop',
+				width: 100,
+				height: 100,
+				cropMode: '={{ $json.value }}',
+			},
+		],
 	] as const)('%s', async (_label, type, service, parameters) => {
 		const { error } = await runNode({
 			type,
@@ -242,5 +279,22 @@ describe('an error quotes a value by its first 60 characters', () => {
 		expect(error?.message).toContain(cut);
 		expect(error?.message.length).toBeLessThan(400);
 		expect(sandbox.requests(service)).toEqual([]);
+	});
+
+	it("a bulk file's Header Row option (Email Reputation)", async () => {
+		const { error } = await runNode({
+			type: 'abstractEmail',
+			parameters: {
+				input: 'csvFile',
+				binaryPropertyName: 'data',
+				emailColumn: 'email',
+				options: { headerRow: '={{ $json.value }}' },
+			},
+			credential: sandboxCredential(sandbox, 'email'),
+			items: [csvFileOf('email', ['ada@acme.com'], { value })],
+		});
+		expect(error?.message).toContain(cut);
+		expect(error?.message.length).toBeLessThan(400);
+		expect(sandbox.requests('email')).toEqual([]);
 	});
 });

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { invalidInput } from '../engine/errors';
 import type { ReusePolicy, RunSettingsReader } from '../engine/types';
+import { asGiven } from '../values/quoted';
 import { numberWithin } from '../values/validate';
 import { fieldLabel } from './fieldLabel';
 
@@ -63,7 +64,7 @@ export function oneOf(values: readonly string[]): OptionCheck {
 				ctx,
 				itemIndex,
 				field,
-				`must be one of ${values.join(', ')}, got ${JSON.stringify(value)}`,
+				`must be one of ${values.join(', ')}, got ${asGiven(value)}`,
 			);
 		}
 		return text;
@@ -74,7 +75,7 @@ export function oneOf(values: readonly string[]): OptionCheck {
 export const flag: OptionCheck = (ctx, itemIndex, field, value) => {
 	if (typeof value === 'boolean') return value;
 	if (value === 'true' || value === 'false') return value === 'true';
-	throw invalidInput(ctx, itemIndex, field, `must be true or false, got ${JSON.stringify(value)}`);
+	throw invalidInput(ctx, itemIndex, field, `must be true or false, got ${asGiven(value)}`);
 };
 
 /** A text, sent as it is; an empty one is not sent. */

@@ -7,3 +7,6 @@ export const shortened = (text: string) => (text.length > 60 ? `${text.slice(0, 
 
 /** `shortened`, in quotes: how an error quotes a text it was given. */
 export const quoted = (text: string) => `"${shortened(text)}"`;
+
+/** A value an item or an expression gave, as JSON (a text in quotes), cut like `shortened`. */
+export const asGiven = (value: unknown) => shortened(String(JSON.stringify(value)));

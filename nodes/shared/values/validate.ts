@@ -3,7 +3,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { COUNTRY_CODES } from './countries';
 import { readMailAddress } from './mailAddress';
 import { PHONE_COUNTRY_CODES } from './phoneCountries';
-import { quoted, shortened } from './quoted';
+import { asGiven, quoted } from './quoted';
 import { invalidInput } from '../engine/errors';
 
 /**
@@ -194,12 +194,7 @@ export function numberWithin(
 	if (!fits) {
 		const kind = whole ? 'a whole number' : 'a number';
 		const range = max !== undefined ? `from ${min} to ${max}` : `of at least ${min}`;
-		throw invalidInput(
-			ctx,
-			itemIndex,
-			field,
-			`must be ${kind} ${range}, got ${shortened(String(JSON.stringify(value)))}`,
-		);
+		throw invalidInput(ctx, itemIndex, field, `must be ${kind} ${range}, got ${asGiven(value)}`);
 	}
 	return number as number;
 }
