@@ -13,7 +13,7 @@ import { random32 } from '../test/sandbox/random';
  * folder of its package.json, built with `npm run build`), side by side in this process: MMDB
  * lookups (GeoLite2-City: records of about 4 KB decoded; the sandbox-shaped geolocation build;
  * a 7.8 MB real-world country file), IP Database Lookup's rows as items (its memo of answers
- * and each row's copy, over GeoLite2-City), the CSV parser over a 32 MB lead list and the CSV index
+ * and each row's item, over GeoLite2-City), the CSV parser over a 32 MB lead list and the CSV index
  * built from a 200,000-row geolocation CSV. Rounds alternate which build goes first; each figure
  * is the median round's ratio, this build's speed over the baseline's (above 1: faster). Without
  * BENCH_BASELINE it says so and measures nothing.
@@ -23,9 +23,10 @@ interface Reader {
 	lookupText(ip: string): unknown;
 	lookup(address: Uint8Array): { network: string; record: unknown } | undefined;
 }
-type LookUp = (address: Uint8Array, ipAddress: string) => Record<string, unknown>;
+type Row = Record<string, unknown>;
+type LookUp = (address: Uint8Array, ipAddress: string) => Row;
 interface Memo {
-	answer(ipAddress: string): Record<string, unknown> | undefined;
+	answer(ipAddress: string): Row | undefined;
 }
 interface Builds {
 	MmdbReader: new (file: Uint8Array) => Reader;
@@ -40,8 +41,8 @@ interface Builds {
 		push(chunk: Uint8Array): void;
 		end(): unknown;
 	};
-	/** IP Database Lookup's memo of answers for rows as items, as the build makes it. */
-	rowItemsMemo: (lookUp: LookUp) => Memo;
+	/** IP Database Lookup's rows as items, as the build makes them: each row's item JSON, from its address and its row. */
+	rowItems: (lookUp: LookUp) => (ipAddress: string, csvRow: Row) => Row | undefined;
 	jsonRecord: (record: unknown) => Record<string, unknown>;
 }
 
@@ -56,11 +57,26 @@ function load(root: string): Builds {
 		lookUp: LookUp,
 		capacity: { answers: number },
 	) => Memo;
+	const { rowItemsMemo, rowItemJson, ANSWERS_HELD } = fileLookup as {
+		rowItemsMemo?: (lookUp: LookUp) => Memo;
+		rowItemJson?: (memo: Memo, ipAddress: string, csvRow: Row) => Row | undefined;
+		ANSWERS_HELD: number;
+	};
 	return {
-		// Builds before the memo was bounded in bytes made it by count alone, in lookUpFile.
-		rowItemsMemo:
-			(fileLookup.rowItemsMemo as Builds['rowItemsMemo'] | undefined) ??
-			((lookUp) => new AddressMemo(lookUp, { answers: fileLookup.ANSWERS_HELD as number })),
+		rowItems:
+			rowItemsMemo && rowItemJson
+				? (lookUp) => {
+						const memo = rowItemsMemo(lookUp);
+						return (ipAddress, csvRow) => rowItemJson(memo, ipAddress, csvRow);
+					}
+				: // Builds before rowItemJson: a memo of answers by count, each row's item a copy.
+					(lookUp) => {
+						const memo = new AddressMemo(lookUp, { answers: ANSWERS_HELD });
+						return (ipAddress, csvRow) => {
+							const found = memo.answer(ipAddress);
+							return found && { ...deepCopy(found), ...csvRow };
+						};
+					},
 		jsonRecord: from('ipDatabases/storedValues.js').jsonRecord as Builds['jsonRecord'],
 		MmdbReader: from('ipDatabases/mmdbReader.js').MmdbReader as Builds['MmdbReader'],
 		CsvParser: from('csv/csv.js').CsvParser as Builds['CsvParser'],
@@ -151,20 +167,20 @@ export async function run(): Promise<void> {
 		);
 	}
 	if (existsSync(city)) {
-		// Rows as items: each row's answer from the memo, copied into its item as lookUpFile does. A
-		// log of 10,000 addresses fits a memo of 16,384 answers, not one of 16 MiB of City's
-		// (about 6,000); one of 20,000 fits neither.
+		// Rows as items: each row's item JSON, its answer from the memo, as lookUpFile makes it. A
+		// log of 10,000 addresses fits a memo of 16,384 answers; one of 20,000 does not.
 		const rows = (builds: Builds, log: string[]) => {
 			const cityReader = new builds.MmdbReader(readFileSync(city));
 			return () => {
-				const memo = builds.rowItemsMemo((address, ipAddress) => {
+				const rowItem = builds.rowItems((address, ipAddress) => {
 					const found = cityReader.lookup(address);
 					return found
 						? { ip_address: ipAddress, network: found.network, ...builds.jsonRecord(found.record) }
 						: { ip_address: ipAddress, found: false };
 				});
 				let items = 0;
-				for (const ip of log) if (deepCopy(memo.answer(ip))) items++;
+				for (const [index, ip] of log.entries())
+					if (rowItem(ip, { csvRow: { number: index + 2, columns: { ip } } })) items++;
 				if (items < 0) throw new Error('unreachable');
 			};
 		};

@@ -147,8 +147,8 @@ describe(`crafted files, each in a process with a ${HEAP_MB} MiB heap: the packa
 	// What a run holds grows with its items: each carries its answer, up to some 110 KiB of heap
 	// for records at the bound (docs/ip-lookups.md states it; 1,300 row items of these filled the
 	// heap). A thousand of them keep within it. The log of 1,000 addresses died while the memo of
-	// answers for row items was bounded by count alone (16,384): it held a second copy of each
-	// answer beside the items; it is bounded in bytes now.
+	// answers for row items held a second copy of each answer beside the items; each answer it
+	// holds now is the item of its address's first row.
 	test.each([
 		'1,000 lookups through the node',
 		'a log of 1,000 addresses as row items',
