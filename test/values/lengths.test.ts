@@ -125,6 +125,27 @@ const NODES: Node[] = [
 		most: LONGEST.url.most,
 		pastBound: `https://example.com/${'i'.repeat(LONGEST.url.most - 23)}.png`,
 	},
+	// Free texts the request carries in its address: no format, the address's bound.
+	{
+		label: 'Avatars',
+		type: 'abstractAvatars',
+		service: 'avatars',
+		parameters: { name: '={{ $json.value }}' },
+		field: 'Name (name)',
+		valid: ['Ada Lovelace', `Ada ${'l'.repeat(LONGEST.inAddress.most - 4)}`],
+		most: LONGEST.inAddress.most,
+		pastBound: `Ada ${'l'.repeat(LONGEST.inAddress.most - 3)}`,
+	},
+	{
+		label: 'Website Screenshot: CSS Injection',
+		type: 'abstractScreenshot',
+		service: 'screenshot',
+		parameters: { url: 'https://example.com', options: { cssInjection: '={{ $json.value }}' } },
+		field: 'CSS Injection (cssInjection)',
+		valid: ['body { margin: 0 }', `/*${'c'.repeat(LONGEST.inAddress.most - 4)}*/`],
+		most: LONGEST.inAddress.most,
+		pastBound: `/*${'c'.repeat(LONGEST.inAddress.most - 3)}*/`,
+	},
 ];
 
 const run = (node: Node, items: InputItem[]) =>

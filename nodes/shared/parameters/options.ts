@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { invalidInput } from '../engine/errors';
 import type { ReusePolicy, RunSettingsReader } from '../engine/types';
 import { asGiven } from '../values/quoted';
-import { numberWithin } from '../values/validate';
+import { LONGEST, numberWithin, withinLength } from '../values/validate';
 import { fieldLabel } from './fieldLabel';
 
 /**
@@ -78,10 +78,12 @@ export const flag: OptionCheck = (ctx, itemIndex, field, value) => {
 	throw invalidInput(ctx, itemIndex, field, `must be true or false, got ${asGiven(value)}`);
 };
 
-/** A text, sent as it is; an empty one is not sent. */
-export const optionalText: OptionCheck = (_ctx, _itemIndex, _field, value) => {
+/** A text, sent as it is in the request's address (so at most LONGEST.inAddress); an empty one is not sent. */
+export const optionalText: OptionCheck = (ctx, itemIndex, field, value) => {
 	const text = value === undefined || value === null ? '' : String(value);
-	return text.trim() === '' ? undefined : text;
+	return text.trim() === ''
+		? undefined
+		: withinLength(ctx, itemIndex, field, text, LONGEST.inAddress);
 };
 
 /**

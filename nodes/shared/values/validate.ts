@@ -60,6 +60,11 @@ export const LONGEST = {
 		most: 8000,
 		why: 'RFC 9110 asks web servers to take addresses of at least 8,000 octets and no more, so no service can be relied on to fetch a longer one',
 	},
+	/** A free text the request carries in its address (Avatars' name, Website Screenshot's CSS and user agent). */
+	inAddress: {
+		most: 8000,
+		why: "it is sent in the request's address, and RFC 9110 asks web servers to take addresses of at least 8,000 octets and no more",
+	},
 } as const satisfies Record<string, LengthBound>;
 
 /** The rule a text longer than `bound` breaks, or undefined for one within it (for callers that must not throw). */
