@@ -1,17 +1,23 @@
 import { readFileSync } from 'fs';
 import path from 'path';
 
+import { mmdbFile } from './ipLookupData';
 import { packageRoot } from './mmdbReader';
 import { atTheBound, VALUE_KINDS, type Decoding } from '../test/ipLookup/mmdbValueKinds';
+import { databaseFileOf } from '../test/sandbox/ipDatabases/archives';
+import { DATABASES } from '../test/sandbox/ipDatabases/records';
 
 /**
  * `node .out/bench/mmdbRecordSizes.js [file.mmdb ...]`: what the records of real MMDB files make
  * in the decoder's estimate (mmdbDecoder.ts, the measure of its bound and of the reader's record
- * cache): every record the search tree points to, decoded once; the largest, the mean, and the
- * bound over the largest. Without arguments, GeoLite2-City, -Country and -ASN (the geolite2
- * devDependency). Then what a lookup of a record at the bound costs: records of one kind of value
- * each, as many as the bound lets through, decoded 31 times (the median and the slowest).
- * docs/ip-lookups.md quotes its figures.
+ * cache): every record the search tree points to, decoded once, and the metadata; the largest,
+ * the mean, and the bound over the largest. Without arguments, every real database this package
+ * can reach: GeoLite2-City, -Country and -ASN (the geolite2 devDependency), the three of
+ * @ip-location-db/geo-whois-asn-country-mmdb, the sandbox's three Abstract-format builds, and an
+ * Abstract-format geolocation build of a million networks (the size of the live one). Then what
+ * a lookup of a record at the bound costs: records of one kind of value each, as many as the
+ * bound lets through, decoded 31 times (the median and the slowest). docs/ip-lookups.md quotes
+ * its figures.
  */
 
 interface Reading {
@@ -59,14 +65,34 @@ export function run(files: string[]): void {
 	const { MmdbReader, METADATA_MARKER } = require(
 		path.join(root, 'dist/nodes/shared/ipDatabases/mmdbReader.js'),
 	) as Reading;
-	const names =
+	const named = (name: string) => ({ name: path.basename(name), file: () => readFileSync(name) });
+	const databases =
 		files.length > 0
-			? files
-			: ['City', 'Country', 'ASN'].map((name) =>
-					path.join(root, `node_modules/geolite2/dbs/GeoLite2-${name}.mmdb`),
-				);
-	for (const name of names) {
-		const file = readFileSync(name);
+			? files.map(named)
+			: [
+					...['City', 'Country', 'ASN'].map((name) =>
+						named(path.join(root, `node_modules/geolite2/dbs/GeoLite2-${name}.mmdb`)),
+					),
+					...['', '-ipv4', '-ipv6'].map((part) =>
+						named(
+							path.join(
+								root,
+								`node_modules/@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country${part}.mmdb`,
+							),
+						),
+					),
+					...DATABASES.map((database) => ({
+						name: `the sandbox's svc-${database}.mmdb`,
+						file: () => databaseFileOf(database, 'mmdb', 2),
+					})),
+					{
+						name: 'an Abstract-format geolocation build of 1,000,000 networks',
+						file: () => mmdbFile(1_000_000),
+					},
+				];
+	let largestOfAll = 0;
+	for (const { name, file: read } of databases) {
+		const file = read();
 		const { metadata } = new MmdbReader(file);
 		const nodeCount = Number(metadata.node_count);
 		const recordSize = Number(metadata.record_size);
@@ -81,10 +107,17 @@ export function run(files: string[]): void {
 			largest = Math.max(largest, decoder.decodedBytes);
 			total += decoder.decodedBytes;
 		}
+		const metadataStart = dataEnd + METADATA_MARKER.length;
+		const metadataDecoder = new Decoder(file, metadataStart, file.length, 'metadata');
+		metadataDecoder.decodeAt(metadataStart);
+		largestOfAll = Math.max(largestOfAll, largest, metadataDecoder.decodedBytes);
 		console.log(
-			`${path.basename(name)}: ${offsets.size.toLocaleString('en-US')} records, the largest ${largest.toLocaleString('en-US')} bytes in the decoder's estimate, the mean ${Math.round(total / offsets.size).toLocaleString('en-US')}; the bound (${DECODED_BYTES.toLocaleString('en-US')}) is ${Math.round(DECODED_BYTES / largest)} times the largest`,
+			`${name}: ${offsets.size.toLocaleString('en-US')} records, the largest ${largest.toLocaleString('en-US')} bytes in the decoder's estimate, the mean ${Math.round(total / offsets.size).toLocaleString('en-US')}; its metadata ${metadataDecoder.decodedBytes.toLocaleString('en-US')} bytes`,
 		);
 	}
+	console.log(
+		`The largest record or metadata of all: ${largestOfAll.toLocaleString('en-US')} bytes; the bound (${DECODED_BYTES.toLocaleString('en-US')}) is ${(DECODED_BYTES / largestOfAll).toFixed(1)} times it`,
+	);
 
 	for (const [name, kind] of Object.entries(VALUE_KINDS)) {
 		const { bytes, count } = atTheBound(kind, decoding);

@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'fs';
 import path from 'path';
 
+import { deepCopy } from 'n8n-workflow';
+
 import { addresses, csvChunks, mmdbFile } from './ipLookupData';
 import { packageRoot } from './mmdbReader';
 import { randomIpv4 } from '../test/sandbox/ipDatabases/addresses';
@@ -10,7 +12,8 @@ import { random32 } from '../test/sandbox/random';
  * The readers of this build against those of another build of the package (BENCH_BASELINE: the
  * folder of its package.json, built with `npm run build`), side by side in this process: MMDB
  * lookups (GeoLite2-City: records of about 4 KB decoded; the sandbox-shaped geolocation build;
- * a 7.8 MB real-world country file), the CSV parser over a 32 MB lead list and the CSV index
+ * a 7.8 MB real-world country file), IP Database Lookup's rows as items (its memo of answers
+ * and each row's item, over GeoLite2-City), the CSV parser over a 32 MB lead list and the CSV index
  * built from a 200,000-row geolocation CSV. Rounds alternate which build goes first; each figure
  * is the median round's ratio, this build's speed over the baseline's (above 1: faster). Without
  * BENCH_BASELINE it says so and measures nothing.
@@ -18,6 +21,12 @@ import { random32 } from '../test/sandbox/random';
 
 interface Reader {
 	lookupText(ip: string): unknown;
+	lookup(address: Uint8Array): { network: string; record: unknown } | undefined;
+}
+type Row = Record<string, unknown>;
+type LookUp = (address: Uint8Array, ipAddress: string) => Row;
+interface Memo {
+	answer(ipAddress: string): Row | undefined;
 }
 interface Builds {
 	MmdbReader: new (file: Uint8Array) => Reader;
@@ -32,6 +41,9 @@ interface Builds {
 		push(chunk: Uint8Array): void;
 		end(): unknown;
 	};
+	/** IP Database Lookup's rows as items, as the build makes them: each row's item JSON, from its address and its row. */
+	rowItems: (lookUp: LookUp) => (ipAddress: string, csvRow: Row) => Row | undefined;
+	jsonRecord: (record: unknown) => Record<string, unknown>;
 }
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -40,7 +52,32 @@ function load(root: string): Builds {
 	const from = (file: string) =>
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		require(path.join(root, 'dist/nodes/shared', file)) as Record<string, unknown>;
+	const fileLookup = from('../AbstractIpLookup/fileLookup.js');
+	const AddressMemo = from('../AbstractIpLookup/addressMemo.js').AddressMemo as new (
+		lookUp: LookUp,
+		capacity: { answers: number },
+	) => Memo;
+	const { rowItemsMemo, rowItemJson, ANSWERS_HELD } = fileLookup as {
+		rowItemsMemo?: (lookUp: LookUp) => Memo;
+		rowItemJson?: (memo: Memo, ipAddress: string, csvRow: Row) => Row | undefined;
+		ANSWERS_HELD: number;
+	};
 	return {
+		rowItems:
+			rowItemsMemo && rowItemJson
+				? (lookUp) => {
+						const memo = rowItemsMemo(lookUp);
+						return (ipAddress, csvRow) => rowItemJson(memo, ipAddress, csvRow);
+					}
+				: // Builds before rowItemJson: a memo of answers by count, each row's item a copy.
+					(lookUp) => {
+						const memo = new AddressMemo(lookUp, { answers: ANSWERS_HELD });
+						return (ipAddress, csvRow) => {
+							const found = memo.answer(ipAddress);
+							return found && { ...deepCopy(found), ...csvRow };
+						};
+					},
+		jsonRecord: from('ipDatabases/storedValues.js').jsonRecord as Builds['jsonRecord'],
 		MmdbReader: from('ipDatabases/mmdbReader.js').MmdbReader as Builds['MmdbReader'],
 		CsvParser: from('csv/csv.js').CsvParser as Builds['CsvParser'],
 		CsvIndexBuilder: from('ipDatabases/csvIndexBuilder.js')
@@ -128,6 +165,32 @@ export async function run(): Promise<void> {
 			'MMDB lookups, GeoLite2-City (100,000 random IPv4 addresses, records decoded)',
 			compare(lookups(new ours.MmdbReader(file), ipv4), lookups(new theirs.MmdbReader(file), ipv4)),
 		);
+	}
+	if (existsSync(city)) {
+		// Rows as items: each row's item JSON, its answer from the memo, as lookUpFile makes it. A
+		// log of 10,000 addresses fits a memo of 16,384 answers; one of 20,000 does not.
+		const rows = (builds: Builds, log: string[]) => {
+			const cityReader = new builds.MmdbReader(readFileSync(city));
+			return () => {
+				const rowItem = builds.rowItems((address, ipAddress) => {
+					const found = cityReader.lookup(address);
+					return found
+						? { ip_address: ipAddress, network: found.network, ...builds.jsonRecord(found.record) }
+						: { ip_address: ipAddress, found: false };
+				});
+				let items = 0;
+				for (const [index, ip] of log.entries())
+					if (rowItem(ip, { csvRow: { number: index + 2, columns: { ip } } })) items++;
+				if (items < 0) throw new Error('unreachable');
+			};
+		};
+		for (const distinct of [10_000, 20_000]) {
+			const log = Array.from({ length: 100_000 }, (_, index) => ipv4[(index * 7919) % distinct]);
+			print(
+				`Rows as items, GeoLite2-City (a log of 100,000 lines over ${distinct.toLocaleString('en-US')} addresses: memo, copy)`,
+				compare(rows(ours, log), rows(theirs, log)),
+			);
+		}
 	}
 	const country = readFileSync(
 		path.join(

@@ -58,7 +58,7 @@ export async function hostileCases(filesFolder: string): Promise<HostileCase[]> 
 	);
 	await write('hostile-tiny.mmdb', databaseFileOf('ip-asn', 'mmdb', 1));
 	const cells = /has more than 16,384 cells/;
-	const bound = /decodes to more than 1 MiB/;
+	const bound = /decodes to more than 64 KiB/;
 	return [
 		{
 			label: 'Email, 10 good leads',

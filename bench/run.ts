@@ -40,6 +40,7 @@ async function main() {
 		'mmdbReader',
 		'ipLookup',
 		'ipLookupMemory',
+		'ipLookupAnswerMemory',
 		'ipLookupLog',
 		'readersAgainstBaseline',
 		'fuzz',

@@ -26,7 +26,13 @@ import {
 } from '../shared/parameters/options';
 import type { ServiceOption } from '../shared/parameters/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
-import { decimalNumber, hexColor, requiredText, wholeNumber } from '../shared/values/validate';
+import {
+	decimalNumber,
+	hexColor,
+	LONGEST,
+	requiredWithin,
+	wholeNumber,
+} from '../shared/values/validate';
 
 /*
  * Avatars (GET /v1/ with the name and options): the answer is the image itself, which the node
@@ -170,11 +176,12 @@ const avatars: ServiceDefinition<PreparedAvatar> = {
 	// The request alone: the output field a file goes in is not part of it.
 	requestOf: (avatar) => avatar.request,
 	prepare(itemIndex) {
-		const name = requiredText(
+		const name = requiredWithin(
 			this,
 			itemIndex,
 			fieldLabel(nameParameter),
 			this.getNodeParameter(nameParameter.name, itemIndex),
+			LONGEST.inAddress,
 		);
 		const property = outputField(this, itemIndex);
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;

@@ -27,8 +27,7 @@ import {
 } from '../shared/parameters/options';
 import { sendAsFormOf, sendAsOption } from '../shared/parameters/sendAs';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
-import { addressInBrackets } from '../shared/values/mailAddress';
-import { requiredText } from '../shared/values/validate';
+import { emailValue } from '../shared/values/validate';
 
 /*
  * Email Reputation: one address per item, or a CSV file of them, each to /v1/ in the form Send As
@@ -91,9 +90,8 @@ const emailReputation: ServiceDefinition<EmailLookup> = {
 			return {
 				answerColumns: EMAIL_ANSWER_COLUMNS,
 				prepare: (value, field) => {
-					const address = requiredText(this, itemIndex, field, value);
-					const inBrackets = addressInBrackets(address);
-					const request = requestIn(form, '/v1/', { email: inBrackets ?? address });
+					const { typed, inBrackets } = emailValue(this, itemIndex, field, value);
+					const request = requestIn(form, '/v1/', { email: inBrackets ?? typed });
 					return inBrackets !== undefined && nameAddress
 						? { request, lookupEmail: inBrackets }
 						: { request };

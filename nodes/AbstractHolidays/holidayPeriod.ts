@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { invalidInput } from '../shared/engine/errors';
 import { fieldLabel } from '../shared/parameters/fieldLabel';
+import { quoted } from '../shared/values/quoted';
 
 /**
  * The period of a holidays query, checked before any request: a day needs a month
@@ -76,7 +77,7 @@ function wholeWithin(
 			ctx,
 			itemIndex,
 			field,
-			`must be a whole number from 1 to ${max}, got "${text}"`,
+			`must be a whole number from 1 to ${max}, got ${quoted(text)}`,
 		);
 	}
 	return number;
@@ -125,7 +126,7 @@ export function holidayPeriod(
 			ctx,
 			itemIndex,
 			YEAR,
-			`must have four digits, for instance 2025, got "${year}"`,
+			`must have four digits, for instance 2025, got ${quoted(year)}`,
 		);
 	period.year = year;
 	if (month === undefined) return period;

@@ -25,7 +25,7 @@ import {
 	sendRepeatsOnceOption,
 } from '../shared/parameters/options';
 import type { ServiceDefinition } from '../shared/engine/types';
-import { requiredText } from '../shared/values/validate';
+import { LONGEST, requiredWithin } from '../shared/values/validate';
 
 /*
  * IBAN Validation: one IBAN per item, or a CSV file of them, spaced or compact, answered with
@@ -67,7 +67,9 @@ const ibanValidation: ServiceDefinition = {
 			return {
 				answerColumns: IBAN_ANSWER_COLUMNS,
 				prepare: (value, field) =>
-					requestIn('getKeyInQuery', '/v1/', { iban: requiredText(this, itemIndex, field, value) }),
+					requestIn('getKeyInQuery', '/v1/', {
+						iban: requiredWithin(this, itemIndex, field, value, LONGEST.iban),
+					}),
 			};
 		},
 	}),

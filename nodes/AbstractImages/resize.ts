@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { invalidInput } from '../shared/engine/errors';
 import { fieldLabel } from '../shared/parameters/fieldLabel';
 import { asNumber } from '../shared/values/validate';
+import { asGiven, quoted } from '../shared/values/quoted';
 
 /**
  * The service's `resize` object, from one table: which keys each strategy uses. The editor
@@ -189,7 +190,7 @@ export function fillColor(
 		ctx,
 		itemIndex,
 		field,
-		`must be a color: hex such as #ffffff, or rgb(r, g, b) with each part from 0 to 255, got "${text}"`,
+		`must be a color: hex such as #ffffff, or rgb(r, g, b) with each part from 0 to 255, got ${quoted(text)}`,
 	);
 }
 
@@ -211,7 +212,7 @@ function resizeValue(
 					ctx,
 					itemIndex,
 					label,
-					`must be a percentage greater than 0 (or 0 for no scaling), got ${JSON.stringify(value)}`,
+					`must be a percentage greater than 0 (or 0 for no scaling), got ${asGiven(value)}`,
 				);
 			}
 			return number;
@@ -223,7 +224,7 @@ function resizeValue(
 					ctx,
 					itemIndex,
 					label,
-					`must be one of ${CROP_MODES.map((option) => option.value).join(', ')}, got ${JSON.stringify(value)}`,
+					`must be one of ${CROP_MODES.map((option) => option.value).join(', ')}, got ${asGiven(value)}`,
 				);
 			}
 			return mode;
@@ -258,7 +259,7 @@ export function resizeInstructions(
 			ctx,
 			itemIndex,
 			labelOf('resizeStrategy'),
-			`must be none or one of ${Object.keys(STRATEGY_KEYS).join(', ')}, got "${strategy}"`,
+			`must be none or one of ${Object.keys(STRATEGY_KEYS).join(', ')}, got ${quoted(strategy)}`,
 		);
 	}
 	const resize: IDataObject = { strategy };

@@ -17,6 +17,7 @@ import { runSettingsFromOptions, sendRepeatsOnceOption } from '../shared/paramet
 import { invalidInput, redact } from '../shared/engine/errors';
 import { toolDescriptionProperties } from '../shared/parameters/toolDescription';
 import type { ServiceDefinition } from '../shared/engine/types';
+import { quoted } from '../shared/values/quoted';
 import {
 	ArchiveError,
 	requestLink,
@@ -137,7 +138,12 @@ function oneOf(
 ): string {
 	const text = String(value ?? '').trim();
 	if (!allowed.includes(text)) {
-		throw invalidInput(ctx, itemIndex, field, `"${text}" is not one of ${allowed.join(', ')}`);
+		throw invalidInput(
+			ctx,
+			itemIndex,
+			field,
+			`${quoted(text)} is not one of ${allowed.join(', ')}`,
+		);
 	}
 	return text;
 }

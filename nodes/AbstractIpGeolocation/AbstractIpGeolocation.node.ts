@@ -33,6 +33,7 @@ import { invalidInput } from '../shared/engine/errors';
 import { fieldsOption, fieldsParameter } from '../shared/parameters/fields';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { isIpv4, isIpv6 } from '../shared/values/validate';
+import { quoted } from '../shared/values/quoted';
 
 /*
  * IP Geolocation: one address per item, or none for the caller's own address, or a CSV file of
@@ -91,7 +92,7 @@ function ipAddressOf(
 			ctx,
 			itemIndex,
 			field,
-			`must be an IPv4 address (such as 8.8.8.8) or an IPv6 address (such as 2001:4860:4860::8888)${emptyIsCaller ? ', or empty for the address this workflow runs from' : ''}; got "${ipAddress}"`,
+			`must be an IPv4 address (such as 8.8.8.8) or an IPv6 address (such as 2001:4860:4860::8888)${emptyIsCaller ? ', or empty for the address this workflow runs from' : ''}; got ${quoted(ipAddress)}`,
 		);
 	}
 	return ipAddress;

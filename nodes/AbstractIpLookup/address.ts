@@ -1,5 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { quoted } from '../shared/values/quoted';
 import { parseIpAddress } from '../shared/values/ipAddress';
 import { inputError, text } from './databaseChoice';
 
@@ -13,7 +14,7 @@ export interface CheckedAddress {
 export function addressRule(ipAddress: string): string | undefined {
 	if (ipAddress === '') return 'is required: the IPv4 or IPv6 address to look up';
 	if (parseIpAddress(ipAddress)) return undefined;
-	return `"${ipAddress}" is not an IPv4 address (such as 8.8.8.8) or an IPv6 address (such as 2001:4860::8888)`;
+	return `${quoted(ipAddress)} is not an IPv4 address (such as 8.8.8.8) or an IPv6 address (such as 2001:4860::8888)`;
 }
 
 /** The address of an item, or an input error naming `field` and the rule. */

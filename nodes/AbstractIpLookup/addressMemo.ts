@@ -6,7 +6,8 @@ import { parseIpAddress } from '../shared/values/ipAddress';
  * while it stays in the memo. Bounded: when full, the memo starts over (a plain Map, no per-hit
  * bookkeeping on the hot path), so what it holds is `capacity` answers whatever the file, and,
  * where an answer's size is known (`size`), `capacity.size` of them in all: a database file may
- * hold records of up to a MiB each, and a count alone let 4,096 of them fill any heap.
+ * hold records of up to the reader's bound each, and a count alone let thousands of them fill
+ * any heap.
  */
 export class AddressMemo<Answer> {
 	private readonly answers = new Map<string, Answer>();

@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { namesListed } from '../shared/csv/csvRows';
+import { quoted } from '../shared/values/quoted';
 import { jsonRecord } from '../shared/ipDatabases/storedValues';
 import type { DatabaseKind, StoredRecord } from '../shared/ipDatabases/databaseKinds';
 import type { ForeignMatch, Match } from '../shared/ipDatabases/lookupTypes';
@@ -52,7 +54,7 @@ const storedOf = (role: DatabaseRole, match: Match | ForeignMatch) =>
 export function checkShape(role: DatabaseRole, shape: Shape): void {
 	if (shape !== 'likeTheApi' || role.layout !== 'unknown') return;
 	throw new ShapeError(
-		`The MMDB file's database_type is "${role.databaseType}", a layout this node cannot map to the IP Geolocation API's fields`,
+		`The MMDB file's database_type is ${quoted(role.databaseType)}, a layout this node cannot map to the IP Geolocation API's fields`,
 		"Set Output Shape to As Stored: it gives the record exactly as the file holds it, plus the matched network. Like the IP Geolocation API maps Abstract's three databases (ip-geolocation, ip-asn, ip-security) and files in the GeoIP2/GeoLite2 layout (City, Country, ASN; DB-IP lite).",
 	);
 }
@@ -89,7 +91,7 @@ function apiPart(role: DatabaseRole, match: Match | ForeignMatch): IDataObject {
 	if (role.layout === 'geoip2-location') {
 		if (!hasGeoip2Location(record)) {
 			throw new ShapeError(
-				`The ${role.databaseType} database's record for ${match.network} is not in the GeoIP2 City/Country layout (its keys: ${Object.keys(record).join(', ')})`,
+				`The ${nameOf(role)} database's record for ${match.network} is not in the GeoIP2 City/Country layout (its keys: ${namesListed(Object.keys(record))})`,
 				'Set Output Shape to As Stored to get the record as the file holds it.',
 			);
 		}

@@ -1,3 +1,4 @@
+import { shortened } from '../shared/values/quoted';
 import type { DatabaseKind } from '../shared/ipDatabases/databaseKinds';
 import type { IpDatabase } from '../shared/ipDatabases/lookupTypes';
 
@@ -84,7 +85,12 @@ function describe(database: IpDatabase): DatabaseRole {
 	return { layout: 'unknown', databaseType, key: databaseType };
 }
 
-/** How messages name a database: its kind for Abstract's files, its database_type for others. */
+/**
+ * How messages name a database: its kind for Abstract's files, its database_type for others (cut
+ * short: a file's metadata may hold a database_type of tens of KB).
+ */
 export function nameOf(role: DatabaseRole): string {
-	return role.layout === 'contract' && role.role ? KIND_OF_ROLE[role.role] : role.databaseType;
+	return role.layout === 'contract' && role.role
+		? KIND_OF_ROLE[role.role]
+		: shortened(role.databaseType);
 }

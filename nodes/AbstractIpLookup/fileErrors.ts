@@ -14,6 +14,7 @@ import {
 	resultFormatOf,
 } from '../shared/csv/csvParameterReaders';
 import { rowName } from '../shared/csv/csvRows';
+import { quoted } from '../shared/values/quoted';
 import { type InputForm, readAs } from '../shared/csv/inputForm';
 import { columnOf } from '../shared/csv/csvParameterReaders';
 import type { CsvFormat } from '../shared/csv/csvWriter';
@@ -77,7 +78,7 @@ export function rowError(
 	cell: string | undefined,
 ): NodeOperationError {
 	const named = shape.header?.[shape.position - 1]?.trim();
-	const field = `IP Address (${rowName(row)}, column ${shape.position}${named ? ` "${named}"` : ''})`;
+	const field = `IP Address (${rowName(row)}, column ${shape.position}${named ? ` ${quoted(named)}` : ''})`;
 	const rule =
 		cell === undefined
 			? `the row has no column ${shape.position}: it has ${row.fields.length} column${row.fields.length === 1 ? '' : 's'}, ${readAs(shape.form.delimiter, shape.form.delimiterSource)}`

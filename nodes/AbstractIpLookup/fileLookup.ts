@@ -44,13 +44,43 @@ import { csvFileField } from './properties';
 
 /**
  * Answers the memo holds: as items' JSON (about 1 KB each), or as a result file's CSV text (about
- * 200 bytes), so that a log's distinct addresses of a month mostly fit, in a few MB. The texts are
- * bounded in characters too: within the reader's bounds a foreign file's record may make 6 MB of
- * text (a string of a million control characters, as JSON), and 64 of those filled a 256 MiB heap.
+ * 200 bytes), so that a log's distinct addresses of a month mostly fit, in a few MB. Items' JSON
+ * needs no bound in size: each answer the memo holds is the JSON of the item of its address's
+ * first row (rowItemJson), so that it holds nothing beside the items (a hostile file's records may
+ * each make up to the reader's bound: a second copy of each filled a 256 MiB heap with a log of
+ * 1,000 addresses). Texts are held apart from any item: 16 Mi characters (a 64 KiB string of
+ * control characters is 384 KB of text as JSON; at the bound of a MiB, 64 of those filled a 256
+ * MiB heap).
  */
 export const ANSWERS_HELD = 16_384;
 /** The texts: 65,536 of them, 16 Mi characters in all. */
 export const ANSWER_TEXTS_HELD = { answers: 65_536, size: 16 * 1024 * 1024 };
+
+/**
+ * The memo of answers for rows as items: each answer a copy of its own (an answer may share a
+ * record with the reader's cache, which outlives the run), for rowItemJson to hand out.
+ */
+export const rowItemsMemo = (lookUp: OpenedDatabases['lookUp']) =>
+	new AddressMemo<IDataObject>((address, ipAddress) => deepCopy(lookUp(address, ipAddress)), {
+		answers: ANSWERS_HELD,
+	});
+
+/**
+ * The JSON of a row's item: the answer for its address with the row (`csvRow`), or undefined
+ * when it is not an address. The first row of an address takes the memo's answer itself; later
+ * rows get a copy of it, their own row in place of the first's.
+ */
+export function rowItemJson(
+	memo: AddressMemo<IDataObject>,
+	ipAddress: string,
+	csvRow: IDataObject,
+): IDataObject | undefined {
+	const made = memo.lookups;
+	const found = memo.answer(ipAddress);
+	if (found === undefined) return undefined;
+	if (memo.lookups !== made) return Object.assign(found, csvRow);
+	return Object.assign(deepCopy(found), csvRow);
+}
 
 interface FileShape {
 	header: string[] | undefined;
@@ -107,22 +137,19 @@ export async function lookUpFile(
 	};
 
 	if (output === 'rowItems') {
-		const memo = new AddressMemo<IDataObject>(databases.lookUp, { answers: ANSWERS_HELD });
+		const memo = rowItemsMemo(databases.lookUp);
 		const items: INodeExecutionData[] = [];
 		await eachRow(ctx, meta, shape, async (row) => {
 			const ipAddress = addressOf(row);
-			const found = ipAddress === undefined ? undefined : memo.answer(ipAddress);
 			const csvRow = {
 				[CSV_ROW_KEY]: { number: row.number, columns: columnsOf(row.fields, shape.header) },
 			};
-			if (found === undefined) {
+			const json = ipAddress === undefined ? undefined : rowItemJson(memo, ipAddress, csvRow);
+			if (json === undefined) {
 				const error = rowError(ctx, itemIndex, row, shape, row.fields[shape.position - 1]);
 				if (!continueOnFail) throw error;
 				items.push(errorItem(ctx, error, itemIndex, csvRow));
-			} else {
-				// The memo's answer is shared by every row of the address: each item gets its own copy.
-				items.push({ json: { ...deepCopy(found), ...csvRow }, pairedItem: { item: itemIndex } });
-			}
+			} else items.push({ json, pairedItem: { item: itemIndex } });
 		});
 		sliceHint(ctx, shape);
 		return items;

@@ -1,6 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { quoted } from '../shared/values/quoted';
 import { databaseOf } from '../shared/ipDatabases/databaseSource';
 import type { IpDatabase } from '../shared/ipDatabases/lookupTypes';
 import { fieldLabel } from '../shared/parameters/fieldLabel';
@@ -127,7 +128,7 @@ function checkOneOfEachKind(
 			ctx,
 			itemIndex,
 			fieldLabel(moreDatabasesParameter),
-			`${describe(before)} and ${describe(index)} are both ${role.role ? `${role.role} databases` : `"${role.key}" databases`}; give at most one geolocation, one ASN and one security database`,
+			`${describe(before)} and ${describe(index)} are both ${role.role ? `${role.role} databases` : `${quoted(role.key)} databases`}; give at most one geolocation, one ASN and one security database`,
 		);
 	});
 }

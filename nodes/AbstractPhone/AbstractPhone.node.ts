@@ -30,7 +30,7 @@ import { runService } from '../shared/engine/engine';
 import { fieldLabel } from '../shared/parameters/fieldLabel';
 import { sendAsFormOf, sendAsOption } from '../shared/parameters/sendAs';
 import type { ServiceDefinition } from '../shared/engine/types';
-import { isoCountryCode, requiredText } from '../shared/values/validate';
+import { isoCountryCode, LONGEST, requiredWithin } from '../shared/values/validate';
 
 /*
  * Phone Intelligence: one number per item, or a CSV file with the numbers in its first column
@@ -82,7 +82,7 @@ const phoneIntelligence: ServiceDefinition = {
 			return {
 				answerColumns: PHONE_ANSWER_COLUMNS,
 				prepare: (value, field) => {
-					const phone = requiredText(this, itemIndex, field, value);
+					const phone = requiredWithin(this, itemIndex, field, value, LONGEST.phone);
 					return requestIn(form, '/v1/', country ? { phone, country } : { phone });
 				},
 			};

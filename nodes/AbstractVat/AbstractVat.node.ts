@@ -31,7 +31,8 @@ import {
 import { invalidInput } from '../shared/engine/errors';
 import { toolDescriptionProperties } from '../shared/parameters/toolDescription';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
-import { countryCode, requiredText } from '../shared/values/validate';
+import { asGiven } from '../shared/values/quoted';
+import { countryCode, LONGEST, requiredWithin } from '../shared/values/validate';
 
 /*
  * VAT (GET /v1/categories, /v1/validate, /v1/calculate): categories per country, VAT number
@@ -95,7 +96,7 @@ const validateVatNumbers = valueOrFile<ServiceRequest>({
 			answerColumns: VAT_VALIDATION_ANSWER_COLUMNS,
 			prepare: (value, field) =>
 				requestIn('getKeyInQuery', '/v1/validate', {
-					vat_number: requiredText(this, itemIndex, field, value),
+					vat_number: requiredWithin(this, itemIndex, field, value, LONGEST.vatNumber),
 				}),
 		};
 	},
@@ -109,7 +110,7 @@ function positiveAmount(ctx: IExecuteFunctions, itemIndex: number, value: unknow
 			ctx,
 			itemIndex,
 			fieldLabel(amountParameter),
-			`must be a number greater than 0, got ${JSON.stringify(value)}`,
+			`must be a number greater than 0, got ${asGiven(value)}`,
 		);
 	}
 	return amount;

@@ -159,12 +159,17 @@ export function addressOfRecord(index: number, depth = 12): string {
 /**
  * 4,096 networks (the first 12 bits of the address), each with a record of its own (at its own
  * offset, so a reader decodes and keeps each apart) that points to one shared array of `elements`
- * one-byte numbers. With 131,070 elements (the most a reader counting 2^18 values let through)
- * each record decodes to about 1 MB: a reader keeping 4,096 decoded records holds 4 GB.
+ * values (one-byte numbers unless `element` makes others). With 131,070 elements (the most a
+ * reader counting 2^18 values let through) each record decodes to about 1 MB: a reader keeping
+ * 4,096 decoded records holds 4 GB.
  */
-export function sharedArrayRecords(elements = 131_070, depth = 12): Buffer {
+export function sharedArrayRecords(
+	elements = 131_070,
+	depth = 12,
+	element: (index: number) => number[] = (index) => uint16(index & 0xff),
+): Buffer {
 	const data = control(11, elements);
-	for (let index = 0; index < elements; index++) data.push(...uint16(index & 0xff));
+	for (let index = 0; index < elements; index++) data.push(...element(index));
 	return sharedValueRecords(data, depth);
 }
 

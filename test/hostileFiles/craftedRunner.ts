@@ -7,6 +7,7 @@ import { lookUp } from '../nodes/ipLookupHelpers';
 import { RESULT } from '../nodes/resultFileCases';
 import { databaseFileOf } from '../sandbox/ipDatabases/archives';
 import { startSandbox } from '../sandbox/server';
+import { VALUE_KINDS } from '../ipLookup/mmdbValueKinds';
 import { lineOfCommas } from './craftedCsv';
 import {
 	addressOfRecord,
@@ -66,6 +67,27 @@ async function lookupOf(file: Buffer, fileName: string, ips: string[], continueO
 	return ended(result.error, result.items);
 }
 
+/**
+ * 4,096 records at the decoder's bound (64 KiB in its estimate), of a kind V8 holds dearest (some
+ * 110 KiB of heap an answer, bench/ipLookupAnswerMemory.ts): each a map of 1,790 keys.
+ */
+const atTheBound = () => sharedValueRecords(VALUE_KINDS['a map of many keys'](1_790));
+
+/**
+ * A log of `lines` lines cycling through `distinct` addresses (one per record), looked up as
+ * Input "CSV File" with one item per row (n8n's memory mode, as by default).
+ */
+async function logOf(file: Buffer, fileName: string, lines: number, distinct: number) {
+	const log = Array.from({ length: lines }, (_, index) => addressOfRecord(index % distinct));
+	const result = await lookUp({
+		file: { bytes: file, fileName },
+		ips: [],
+		csvFile: { bytes: `ip\n${log.join('\n')}\n`, fileName: 'log.csv' },
+		parameters: { ...asStored, addressColumn: 'ip' },
+	});
+	return ended(result.error, result.items);
+}
+
 /** The Email node with a CSV file whose rows are checked before any request. */
 async function bulkEmail(file: Buffer): Promise<Outcome> {
 	const sandbox = await startSandbox();
@@ -102,20 +124,21 @@ export const CRAFTED_RUNS: Record<string, () => Promise<Outcome>> = {
 			true,
 		),
 
-	'an MMDB of 4,096 records sharing one 40,000-element array, 1,500 lookups': async () => {
-		// Each record is within the reader's bound: what must stay bounded is the reader's cache of
-		// them. Looked up straight in the reader (as the node does per item), so that nothing else
-		// keeps the records: output items would hold each one anyway.
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const { MmdbReader } = require(
-			path.join(ROOT, 'dist/nodes/shared/ipDatabases/mmdbReader.js'),
-		) as { MmdbReader: new (file: Uint8Array) => { lookupText(ip: string): unknown } };
-		const reader = new MmdbReader(sharedArrayRecords(40_000));
-		let answered = 0;
-		for (let index = 0; index < 1500; index++)
-			if (reader.lookupText(addressOfRecord(index % 4096))) answered++;
-		return { items: 0, errorItems: 0, answered };
-	},
+	'an MMDB of 4,096 records at the bound (a map of 1,790 keys each), 1,500 lookups in the reader':
+		async () => {
+			// Each record is within the reader's bound: what must stay bounded is the reader's cache
+			// of them. Looked up straight in the reader (as the node does per item), so that nothing
+			// else keeps the records: output items would hold each one anyway.
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			const { MmdbReader } = require(
+				path.join(ROOT, 'dist/nodes/shared/ipDatabases/mmdbReader.js'),
+			) as { MmdbReader: new (file: Uint8Array) => { lookupText(ip: string): unknown } };
+			const reader = new MmdbReader(atTheBound());
+			let answered = 0;
+			for (let index = 0; index < 1500; index++)
+				if (reader.lookupText(addressOfRecord(index % 4096))) answered++;
+			return { items: 0, errorItems: 0, answered };
+		},
 
 	'an MMDB of 4,096 records sharing one 40,000-element array, 1,500 lookups through the node':
 		async () =>
@@ -125,17 +148,41 @@ export const CRAFTED_RUNS: Record<string, () => Promise<Outcome>> = {
 				Array.from({ length: 1500 }, (_, index) => addressOfRecord(index % 4096)),
 			),
 
-	'an MMDB of 64 records sharing one string of a million control characters, a 64-line log to a result file':
+	'an MMDB of 4,096 records at the bound (a map of 1,790 keys each), 1,000 lookups through the node':
+		async () =>
+			await lookupOf(
+				atTheBound(),
+				'keys.mmdb',
+				Array.from({ length: 1000 }, (_, index) => addressOfRecord(index)),
+			),
+
+	'an MMDB of 4,096 records at the bound (a map of 1,790 keys each), a log of 1,000 addresses as row items':
+		async () => await logOf(atTheBound(), 'keys.mmdb', 1000, 1000),
+
+	'an MMDB of 4,096 records at the bound (a map of 1,790 keys each), a log of one address 1,000 times as row items':
+		async () => await logOf(atTheBound(), 'keys.mmdb', 1000, 1),
+
+	'an MMDB of 4,096 records sharing one array of 16,380 empty maps, a log of one address 1,000 times as row items':
+		async () =>
+			await logOf(
+				sharedArrayRecords(16_380, 12, () => control(7, 0)),
+				'empty-maps.mmdb',
+				1000,
+				1,
+			),
+
+	'an MMDB of 1,024 records at the bound, each a string of 65,000 control characters, a 1,024-line log to a result file':
 		async () => {
 			// Each record is within the reader's bound; its answer's text, the string as JSON
-			// (\u0001 for each byte), is 6 MB: what the result file's memo of answers holds.
+			// (\u0001 for each byte), is 390 KB: what the result file's memo of answers holds, 400
+			// MB for the log's 1,024 addresses if it were bounded by count alone.
 			await useBinaryMode('filesystem');
-			const bytes = 1_000_000;
+			const bytes = 65_000;
 			const file = sharedValueRecords(
 				[...control(2, bytes), ...new Array<number>(bytes).fill(1)],
-				6,
+				10,
 			);
-			const log = Array.from({ length: 64 }, (_, index) => addressOfRecord(index, 6));
+			const log = Array.from({ length: 1024 }, (_, index) => addressOfRecord(index, 10));
 			const result = await lookUp({
 				file: { bytes: file, fileName: 'control.mmdb' },
 				ips: [],

@@ -43,27 +43,32 @@ describe('the decoder budget', () => {
 		const error = errorOf(() => new MmdbReader(stringRecord(most + 1)).lookupText('1.2.3.4'));
 		expect(error).toBeInstanceOf(MmdbBoundError);
 		expect(error.message).toBe(
-			"MMDB file: the record at byte 0 of the data section decodes to more than 1 MiB (1,048,576 bytes, the bound; a real database's largest record makes a few KB), pointers counted each time they are followed: refused as a pointer bomb or a damaged file",
+			"MMDB file: the record at byte 0 of the data section decodes to more than 64 KiB (65,536 bytes, the bound; a real database's largest record makes about 6 KB), pointers counted each time they are followed: refused as a pointer bomb or a damaged file",
 		);
 	});
 
-	test('pointers count each time they are followed: 64 pointers to one 16,000-byte string are read, 64 to one 17 KiB string are not', () => {
-		// 16 (the array) + 64 x (16 the pointer + 16 the string + its bytes): 1,050,640 for 16,384.
+	test('a string whose size takes three size bytes (70,000 bytes) is read to its size and refused by the bound', () => {
+		const error = errorOf(() => new MmdbReader(stringRecord(70_000)).lookupText('1.2.3.4'));
+		expect(error).toBeInstanceOf(MmdbBoundError);
+	});
+
+	test('pointers count each time they are followed: 64 pointers to one 990-byte string are read, 64 to one 1 KiB string are not', () => {
+		// 16 (the array) + 64 x (16 the pointer + 16 the string + its bytes): 67,600 for 1,024.
 		const cost = (bytes: number) => VALUE_BYTES + 64 * (2 * VALUE_BYTES + bytes);
-		expect(cost(16_000)).toBeLessThanOrEqual(DECODED_BYTES);
-		const read = new MmdbReader(recordPointerBomb(64, 16_000)).lookupText('1.2.3.4');
+		expect(cost(990)).toBeLessThanOrEqual(DECODED_BYTES);
+		const read = new MmdbReader(recordPointerBomb(64, 990)).lookupText('1.2.3.4');
 		expect((read?.record as string[]).length).toBe(64);
-		expect(cost(17 * 1024)).toBeGreaterThan(DECODED_BYTES);
+		expect(cost(1024)).toBeGreaterThan(DECODED_BYTES);
 		expect(
-			errorOf(() => new MmdbReader(recordPointerBomb(64, 17 * 1024)).lookupText('1.2.3.4')),
+			errorOf(() => new MmdbReader(recordPointerBomb(64, 1024)).lookupText('1.2.3.4')),
 		).toBeInstanceOf(MmdbBoundError);
 	});
 
 	test('the metadata has the same bound, checked when the file is opened', () => {
-		expect(new MmdbReader(metadataPointerBomb(60, 16_000)).metadata.languages).toHaveLength(60);
-		const error = errorOf(() => new MmdbReader(metadataPointerBomb(70, 16_000)));
+		expect(new MmdbReader(metadataPointerBomb(60, 900)).metadata.languages).toHaveLength(60);
+		const error = errorOf(() => new MmdbReader(metadataPointerBomb(70, 900)));
 		expect(error).toBeInstanceOf(MmdbBoundError);
-		expect(error.message).toMatch(/^MMDB file: the metadata decodes to more than 1 MiB/);
+		expect(error.message).toMatch(/^MMDB file: the metadata decodes to more than 64 KiB/);
 	});
 
 	test('an array or map too large for the bound is refused before it is allocated', () => {
@@ -83,11 +88,11 @@ describe('the decoder budget', () => {
 	});
 
 	test('records within the bound are kept and shared until the cache is full', () => {
-		const reader = new MmdbReader(sharedArrayRecords(40_000));
+		const reader = new MmdbReader(sharedArrayRecords(4_000));
 		const first = reader.lookupText(addressOfRecord(3))?.record;
 		expect(reader.lookupText(addressOfRecord(3))?.record).toBe(first);
-		// 40,000 values of 16 bytes a record: 26 records fill the 16 MiB cache, which then starts anew.
-		for (let index = 4; index < 40; index++) reader.lookupText(addressOfRecord(index));
+		// 4,000 values of 16 bytes a record: 261 records fill the 16 MiB cache, which then starts anew.
+		for (let index = 4; index < 300; index++) reader.lookupText(addressOfRecord(index));
 		const later = reader.lookupText(addressOfRecord(3))?.record;
 		expect(later).toEqual(first);
 		expect(later).not.toBe(first);

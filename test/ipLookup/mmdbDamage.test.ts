@@ -294,7 +294,7 @@ describe('damaged files: a clear MmdbError', () => {
 			}
 			const file = fileWithRecordBytes(compact, compact.length + 8);
 			expect(mmdbErrorOf(() => new MmdbReader(file).lookupText('1.2.3.4')).message).toMatch(
-				/the record at byte 0 of the data section decodes to more than 1 MiB/,
+				/the record at byte 0 of the data section decodes to more than 64 KiB/,
 			);
 		},
 		TIMEOUT,

@@ -281,6 +281,13 @@ describe("Email CSV input: the file's rules, checked for the whole file before a
 		expect(error?.message).toMatch(/row 3 has no column 2 \("email"\): it has 1 column/);
 	});
 
+	it("a row without the column, the header's long name for it cut to 60 characters", async () => {
+		const error = await rejected(`name,${'h'.repeat(1000)}\nAnn,ann@acme.io\nBob\n`, {
+			emailColumn: '2',
+		});
+		expect(error?.message).toMatch(/row 3 has no column 2 \("h{60}…"\): it has 1 column/);
+	});
+
 	it('a header without the named column, listing those it has', async () => {
 		const error = await rejected('name,mail\nAnn,ann@acme.io\n');
 		expect(error?.message).toMatch(
@@ -307,6 +314,18 @@ describe("Email CSV input: the file's rules, checked for the whole file before a
 		const error = await rejected('name,email\nAnn,"ann@acme.io\n');
 		expect(error?.message).toMatch(
 			/not valid CSV: A quoted field opened on line 2 is never closed/,
+		);
+	});
+
+	it('a row of more than 4 MiB of text, with the cause its cell shows: no line break outside quotes, a quote never closed inside', async () => {
+		const text = 'y'.repeat(4 * 1024 * 1024 + 1);
+		const unquoted = await rejected(`name,email\nAnn,ann@acme.io\n${text},bob@acme.io\n`);
+		expect(unquoted?.message).toBe(
+			"Invalid CSV file in Input Binary Field (binaryPropertyName): row 3 holds more than 4 MiB of text (4,194,304 bytes; a lead list's row holds a few KB): it runs on with no line break, outside any quoted cell: one long line, not rows of CSV?",
+		);
+		const quoted = await rejected(`name,email\nAnn,"ann@acme.io\n${text}\n`);
+		expect(quoted?.message).toMatch(
+			/row 2 holds more than 4 MiB of text \(.*\): it runs on inside a quoted cell opened on line 2: a quote never closed\?$/,
 		);
 	});
 

@@ -329,7 +329,7 @@ suite('IP Database Lookup on a file named like GeoLite2 but laid out flat', () =
 			parameters: { outputShape: 'likeTheApi' },
 		});
 		expect(run.error?.message).toBe(
-			"The GeoLite2-City database's record for 8.8.8.0/24 is not in the GeoIP2 City/Country layout (its keys: city, country_code)",
+			'The GeoLite2-City database\'s record for 8.8.8.0/24 is not in the GeoIP2 City/Country layout (its keys: "city", "country_code")',
 		);
 		const stored = await lookUp({ file: { bytes: Buffer.from(flat) }, ips: ['8.8.8.8'] });
 		expect(stored.items[0].json).toEqual({
@@ -338,5 +338,88 @@ suite('IP Database Lookup on a file named like GeoLite2 but laid out flat', () =
 			city: 'Mountain View',
 			country_code: 'US',
 		});
+	});
+});
+
+suite("IP Database Lookup's messages quote what a file gives cut short", () => {
+	// A file's metadata and records are the attacker's text: an error that quoted them whole
+	// would be as large as they are (a database_type of 60,000 characters, a record of long
+	// keys), kept in every execution's data. Each is cut to 60 characters, at most 20 listed.
+	const long = 'T'.repeat(60_000);
+	const cut = `${'T'.repeat(60)}…`;
+	const unknownLayout = writeTestMmdb([{ network: '8.8.8.0/24', record: { asn: 'AS15169' } }], {
+		recordSize: 24,
+		ipVersion: 4,
+		metadata: { database_type: long },
+	}).file;
+
+	it('a database_type of 60,000 characters: in the Like the API error and in a miss', async () => {
+		const api = await lookUp({
+			file: { bytes: Buffer.from(unknownLayout) },
+			ips: ['8.8.8.8'],
+			parameters: { outputShape: 'likeTheApi' },
+		});
+		expect(api.error?.message).toBe(
+			`The MMDB file's database_type is "${cut}", a layout this node cannot map to the IP Geolocation API's fields`,
+		);
+		const miss = await lookUp({ file: { bytes: Buffer.from(unknownLayout) }, ips: ['1.1.1.1'] });
+		expect(miss.items[0].json.reason).toBe(`No network of the ${cut} database covers 1.1.1.1`);
+	});
+
+	it('two files of one long database_type: the error naming both', async () => {
+		const run = await lookUp({
+			file: { bytes: Buffer.from(unknownLayout) },
+			moreFiles: { 'Second File': { bytes: Buffer.from(unknownLayout) } },
+			ips: ['8.8.8.8'],
+			parameters: {
+				moreDatabases: {
+					databases: [
+						{
+							databaseSource: 'fromNode',
+							databaseNode: "={{ $('Second File').first() }}",
+							binaryPropertyName: 'data',
+						},
+					],
+				},
+			},
+		});
+		expect(run.error?.message).toBe(
+			`Invalid More Databases (moreDatabases): Database (${cut}) and More Databases › Database 2 (${cut}) are both "${cut}" databases; give at most one geolocation, one ASN and one security database`,
+		);
+	});
+
+	it('a GeoLite2-City record of 100 keys of 200 characters: 20 listed, each cut, then how many more', async () => {
+		const record: Record<string, MmdbValue> = {};
+		for (let index = 0; index < 100; index++) record[`${index}`.padStart(200, 'k')] = 'x';
+		const flat = writeTestMmdb([{ network: '8.8.8.0/24', record }], {
+			recordSize: 24,
+			ipVersion: 4,
+			metadata: { database_type: 'GeoLite2-City' },
+		}).file;
+		const run = await lookUp({
+			file: { bytes: Buffer.from(flat) },
+			ips: ['8.8.8.8'],
+			parameters: { outputShape: 'likeTheApi' },
+		});
+		const listed = Object.keys(record)
+			.slice(0, 20)
+			.map((key) => `"${key.slice(0, 60)}…"`)
+			.join(', ');
+		expect(run.error?.message).toBe(
+			`The GeoLite2-City database's record for 8.8.8.0/24 is not in the GeoIP2 City/Country layout (its keys: ${listed} and 80 more)`,
+		);
+	});
+
+	it("a CSV log's cell of a million characters that is no address", async () => {
+		const cell = 'x'.repeat(1_000_000);
+		const run = await lookUp({
+			file: { bytes: Buffer.from(unknownLayout) },
+			ips: [],
+			csvFile: { bytes: `ip\n8.8.8.8\n${cell}\n` },
+			parameters: { addressColumn: 'ip' },
+		});
+		expect(run.error?.message).toBe(
+			`Invalid IP Address (row 3, column 1 "ip"): "${'x'.repeat(60)}…" is not an IPv4 address (such as 8.8.8.8) or an IPv6 address (such as 2001:4860::8888)`,
+		);
 	});
 });

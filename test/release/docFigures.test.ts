@@ -245,8 +245,8 @@ const FACTS: Fact[] = [
 	},
 	{
 		name: 'what an MMDB record or its metadata decodes to (DECODED_BYTES)',
-		patterns: [/\bdecodes? to (?:at most|more than) (\d+) MiB\b/g],
-		expected: String(DECODED_BYTES / 1024 / 1024),
+		patterns: [/\bdecodes? to (?:at most|more than) (\d+) KiB\b/g],
+		expected: String(DECODED_BYTES / 1024),
 	},
 	{
 		name: "the MMDB decoder's estimate of a value (VALUE_BYTES)",

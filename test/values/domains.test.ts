@@ -5,6 +5,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { runNode, type InputItem } from '../harness/run';
 import { sandboxCredential } from '../harness/sandboxCredentials';
 import { startSandbox, type Sandbox } from '../sandbox/server';
+import { quoted } from '../../nodes/shared/values/quoted';
 import { csvFileOf, domains, errorMessage, pairedIndex } from './corpora';
 
 /**
@@ -112,7 +113,7 @@ describe('Company Enrichment: a domain that cannot exist costs no credit', () =>
 			const [value, rule] = cases[index];
 			expect(errorMessage(item)).toMatch(/^Invalid Domain \(domain\): /);
 			expect(errorMessage(item)).toMatch(rule);
-			expect(errorMessage(item)).toContain(`got "${value}"`);
+			expect(errorMessage(item)).toContain(`got ${quoted(value)}`);
 		});
 		expect(sent()).toEqual(['acme.com']);
 	});

@@ -8,6 +8,7 @@ import type {
 import { binaryPropertyName } from '../binary/files';
 import { invalidInput } from '../engine/errors';
 import { fieldLabel } from '../parameters/fieldLabel';
+import { asGiven } from '../values/quoted';
 import { requiredText } from '../values/validate';
 import {
 	byteOrderMarkOption,
@@ -70,7 +71,7 @@ export function inputKindOf(ctx: IExecuteFunctions, itemIndex: number): InputKin
 			ctx,
 			itemIndex,
 			INPUT_FIELD,
-			`must be value or csvFile, got ${JSON.stringify(value)}`,
+			`must be value or csvFile, got ${asGiven(value)}`,
 		);
 	}
 	return value;
@@ -83,7 +84,7 @@ export function outputOf(ctx: IExecuteFunctions, itemIndex: number): CsvOutput {
 			ctx,
 			itemIndex,
 			OUTPUT_FIELD,
-			`must be rowItems or resultFile, got ${JSON.stringify(value)}`,
+			`must be rowItems or resultFile, got ${asGiven(value)}`,
 		);
 	}
 	return value;
@@ -116,7 +117,7 @@ export function headerRowOf(ctx: IExecuteFunctions, itemIndex: number, value: un
 			ctx,
 			itemIndex,
 			HEADER_FIELD,
-			`must be auto, yes or no, got ${JSON.stringify(value)}`,
+			`must be auto, yes or no, got ${asGiven(value)}`,
 		);
 	}
 	return chosen;
@@ -153,7 +154,7 @@ export function inputDelimiterOf(
 				ctx,
 				itemIndex,
 				DELIMITER_FIELD,
-				`must be detect, comma, semicolon or tab, got ${JSON.stringify(value)}`,
+				`must be detect, comma, semicolon or tab, got ${asGiven(value)}`,
 			),
 		);
 	return delimiter;
@@ -195,12 +196,7 @@ export function sliceOf(
 		if (!Number.isInteger(number) || number < 1) {
 			throw fileInputError(
 				itemIndex,
-				invalidInput(
-					ctx,
-					itemIndex,
-					field,
-					`must be a whole number from 1, got ${JSON.stringify(value)}`,
-				),
+				invalidInput(ctx, itemIndex, field, `must be a whole number from 1, got ${asGiven(value)}`),
 			);
 		}
 		return number;
@@ -268,7 +264,7 @@ export function resultFormatOf(
 					ctx,
 					itemIndex,
 					field,
-					`must be ${allowed.slice(0, -1).join(', ')} or ${allowed[allowed.length - 1]}, got ${JSON.stringify(value)}`,
+					`must be ${allowed.slice(0, -1).join(', ')} or ${allowed[allowed.length - 1]}, got ${asGiven(value)}`,
 				),
 			);
 		return chosen;

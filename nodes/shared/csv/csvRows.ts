@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { invalidInput } from '../engine/errors';
+import { quoted } from '../values/quoted';
 import type { CsvRow } from './csv';
 import type { CsvLookup } from './csvLookup';
 import type { ColumnChoice, HeaderRow } from './csvParameterReaders';
@@ -26,10 +27,7 @@ export function rowName(row: Pick<CsvRow, 'number' | 'line'>): string {
  * error that named them all could be megabytes, kept in every execution's data.
  */
 export function namesListed(names: readonly string[], most = 20): string {
-	const listed = names
-		.slice(0, most)
-		.map((name) => `"${name.length > 60 ? `${name.slice(0, 60)}…` : name}"`)
-		.join(', ');
+	const listed = names.slice(0, most).map(quoted).join(', ');
 	const more = names.length - most;
 	return more > 0 ? `${listed} and ${more.toLocaleString('en-US')} more` : listed;
 }

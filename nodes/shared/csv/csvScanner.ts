@@ -360,6 +360,16 @@ export class CsvScanner {
 		return new CsvBoundError(`${name} ${problem}`, line);
 	}
 
+	/**
+	 * Where a row ran past the bound of text, and what likely made it: inside a quoted cell the rest
+	 * of the file may be that cell (a quote never closed); outside one, the text had no line break.
+	 */
+	private likelyCause(): string {
+		if (this.state === State.Quoted || this.state === State.QuoteInQuoted)
+			return `it runs on inside a quoted cell opened on line ${this.quoteLine}: a quote never closed?`;
+		return 'it runs on with no line break, outside any quoted cell: one long line, not rows of CSV?';
+	}
+
 	/** Appends bytes[from, to) to the careful path's buffer. */
 	private copyToBuffer(bytes: Uint8Array, from: number, to: number): void {
 		const length = to - from;
@@ -367,7 +377,7 @@ export class CsvScanner {
 		const needed = this.bufferLength + length;
 		if (needed > MAX_RECORD_BYTES)
 			throw this.pastBound(
-				`holds more than ${MAX_RECORD_BYTES / 1024 / 1024} MiB of text (${MAX_RECORD_BYTES.toLocaleString('en-US')} bytes; a lead list's row holds a few KB): a quoted cell never closed?`,
+				`holds more than ${MAX_RECORD_BYTES / 1024 / 1024} MiB of text (${MAX_RECORD_BYTES.toLocaleString('en-US')} bytes; a lead list's row holds a few KB): ${this.likelyCause()}`,
 			);
 		if (needed > this.buffer.length) {
 			const grown = new Uint8Array(Math.max(needed, this.buffer.length * 2));

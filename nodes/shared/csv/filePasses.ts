@@ -8,6 +8,7 @@ import { CsvBoundError, CsvError, CsvParser, type CsvRow } from './csv';
 import type { CsvLookup } from './csvLookup';
 import { MAX_CSV_ROWS, startAtRowOption } from './csvParameters';
 import type { CsvOutput, HeaderRow, ReaderDelimiter, Slice } from './csvParameterReaders';
+import { quoted } from '../values/quoted';
 import { columnsOf, CSV_ROW_KEY, firstRowHeader, headerPosition, rowName } from './csvRows';
 import { fileInputError, fileRuleError } from './fileErrors';
 import { chunksOf, readInChunks } from './fileChunks';
@@ -106,7 +107,7 @@ export async function checkFile<Prepared>(
 				);
 			}
 			if (row.fields.length < position) {
-				const named = header ? ` ("${header[position - 1]}")` : '';
+				const named = header ? ` (${quoted(header[position - 1])})` : '';
 				throw fail(
 					`${rowName(row)} has no column ${position}${named}: it has ${row.fields.length} column${row.fields.length === 1 ? '' : 's'}, ${readAs(parser.delimiter, parser.delimiterSource)}`,
 				);

@@ -28,11 +28,13 @@ export class MmdbBoundError extends MmdbError {
 const MAX_DEPTH = 512;
 
 /**
- * What one record, or the metadata, may decode to, in the estimate below: 1 MiB, some 170 times
- * the largest record of GeoLite2-City, and at most some 25 ms of decoding (docs/ip-lookups.md
- * has the figures and bench/mmdbRecordSizes.ts makes them).
+ * What one record, or the metadata, may decode to, in the estimate below: 64 KiB, some ten times
+ * the largest record or metadata of every real database measured (GeoLite2-City's largest record,
+ * 6,232 bytes; docs/ip-lookups.md has the figures and bench/mmdbRecordSizes.ts makes them). It is
+ * also what a lookup's answer may cost: each item of IP Database Lookup carries its record, so a
+ * bound of a MiB let 1,000 lookups of a 145 KB file fill a 256 MiB heap with their items.
  */
-export const DECODED_BYTES = 1024 * 1024;
+export const DECODED_BYTES = 64 * 1024;
 
 /**
  * The estimate of a decoded value's memory: VALUE_BYTES for every value (its slot in the array
@@ -46,7 +48,7 @@ export const VALUE_BYTES = 16;
  * What V8 makes of a value beyond VALUE_BYTES, where that is more (64-bit Node, 20 to 24): a
  * map's object (56 bytes empty), an array (32), a byte array's Uint8Array and its buffer (184),
  * a uint64's or uint128's BigInt (32). Counted at 16 bytes each, 65,000 empty byte arrays (65 KB
- * of file) fitted the bound and made 12 MiB of heap, and a lookup of them took 100 ms.
+ * of file) fitted the bound of the time (1 MiB) and made 12 MiB of heap, and a lookup of them took 100 ms.
  */
 export const OBJECT_BYTES = { map: 48, array: 24, bytes: 176, bigInteger: 24 } as const;
 
@@ -148,7 +150,7 @@ export class Decoder {
 				? 'the metadata'
 				: `the record at byte ${(this.startedAt - this.base).toLocaleString('en-US')} of the ${this.section}`;
 		return new MmdbBoundError(
-			`${what} decodes to more than ${DECODED_BYTES / 1024 / 1024} MiB (${DECODED_BYTES.toLocaleString('en-US')} bytes, the bound; a real database's largest record makes a few KB), pointers counted each time they are followed: refused as a pointer bomb or a damaged file`,
+			`${what} decodes to more than ${DECODED_BYTES / 1024} KiB (${DECODED_BYTES.toLocaleString('en-US')} bytes, the bound; a real database's largest record makes about 6 KB), pointers counted each time they are followed: refused as a pointer bomb or a damaged file`,
 		);
 	}
 

@@ -80,7 +80,7 @@ export class MmdbReader {
 	 * Records decoded lately, by their offset in the data section. Many networks share a record (a
 	 * city's, an ASN's), and a log looks the same few up again and again: decoding one costs more
 	 * than the walk down the tree. Bounded in bytes, not entries (cleared when full: a file's
-	 * records may each decode to up to a MiB); callers read records, never change them.
+	 * records may each decode to up to the decoder's bound); callers read records, never change them.
 	 */
 	private readonly records = new Map<number, unknown>();
 
@@ -89,7 +89,7 @@ export class MmdbReader {
 
 	/**
 	 * Records refused for decoding to more than the decoder's bound, by offset: a lookup that
-	 * meets one again gets its error at once rather than decode a MiB again to find it.
+	 * meets one again gets its error at once rather than decode up to the bound again to find it.
 	 */
 	private readonly refused = new Map<number, MmdbError>();
 
@@ -299,7 +299,7 @@ export class MmdbReader {
 
 /**
  * What a reader's decoded records may hold, in the decoder's estimate: 16 MiB, a few thousand
- * of a city database's records, 16 of the largest the decoder allows.
+ * of a city database's records, 256 of the largest the decoder allows.
  */
 export const DECODED_RECORD_BYTES = 16 * 1024 * 1024;
 

@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { invalidInput } from '../engine/errors';
 import type { ReusePolicy, RunSettingsReader } from '../engine/types';
-import { numberWithin } from '../values/validate';
+import { asGiven } from '../values/quoted';
+import { LONGEST, numberWithin, withinLength } from '../values/validate';
 import { fieldLabel } from './fieldLabel';
 
 /**
@@ -63,7 +64,7 @@ export function oneOf(values: readonly string[]): OptionCheck {
 				ctx,
 				itemIndex,
 				field,
-				`must be one of ${values.join(', ')}, got ${JSON.stringify(value)}`,
+				`must be one of ${values.join(', ')}, got ${asGiven(value)}`,
 			);
 		}
 		return text;
@@ -74,13 +75,15 @@ export function oneOf(values: readonly string[]): OptionCheck {
 export const flag: OptionCheck = (ctx, itemIndex, field, value) => {
 	if (typeof value === 'boolean') return value;
 	if (value === 'true' || value === 'false') return value === 'true';
-	throw invalidInput(ctx, itemIndex, field, `must be true or false, got ${JSON.stringify(value)}`);
+	throw invalidInput(ctx, itemIndex, field, `must be true or false, got ${asGiven(value)}`);
 };
 
-/** A text, sent as it is; an empty one is not sent. */
-export const optionalText: OptionCheck = (_ctx, _itemIndex, _field, value) => {
+/** A text, sent as it is in the request's address (so at most LONGEST.inAddress); an empty one is not sent. */
+export const optionalText: OptionCheck = (ctx, itemIndex, field, value) => {
 	const text = value === undefined || value === null ? '' : String(value);
-	return text.trim() === '' ? undefined : text;
+	return text.trim() === ''
+		? undefined
+		: withinLength(ctx, itemIndex, field, text, LONGEST.inAddress);
 };
 
 /**

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { RequestFormName } from '../../../credentials/shared/requestForms';
 import { invalidInput } from '../engine/errors';
+import { quoted } from '../values/quoted';
 import { fieldLabel } from './fieldLabel';
 
 /*
@@ -57,7 +58,7 @@ export function sendAsFormOf(
 			ctx,
 			itemIndex,
 			fieldLabel(sendAsOption),
-			`must be one of ${Object.keys(SEND_AS_FORMS).join(', ')}, got "${String(value)}"`,
+			`must be one of ${Object.keys(SEND_AS_FORMS).join(', ')}, got ${quoted(String(value))}`,
 		);
 	}
 	return SEND_AS_FORMS[chosen as SendAs];

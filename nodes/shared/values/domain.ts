@@ -2,8 +2,9 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { invalidInput } from '../engine/errors';
 import { readMailAddress } from './mailAddress';
+import { quoted } from './quoted';
 import { ROOT_ZONE_LIST_DATE, ROOT_ZONE_TLDS } from './rootZoneTlds';
-import { requiredText } from './validate';
+import { LONGEST, requiredText, tooLong } from './validate';
 
 /** A URL's scheme before `//` (`https://`); `mailto:` is an email address, not a website. */
 const SCHEME = /^[a-z][a-z\d+.-]*:\/\//i;
@@ -53,7 +54,7 @@ function domainOfHost(
 	host: string | undefined,
 	text: string,
 ): { domain: string } | { refused: string } {
-	const got = `got "${text}"`;
+	const got = `got ${quoted(text)}`;
 	if (host === undefined || host.startsWith('['))
 		return { refused: `${DOMAIN_EMAIL_OR_URL_RULE}; ${got}` };
 	const domain = host.replace(/\.$/, '');
@@ -98,7 +99,10 @@ const sameAsTyped = (domain: string, typed: string) =>
  */
 export function readDomainOf(value: string): DomainOfValue | { refused: string } {
 	const text = value.trim();
-	const refused = { refused: `${DOMAIN_EMAIL_OR_URL_RULE}; got "${text}"` };
+	// Nothing is parsed of a text longer than any website address (a domain or an email address is shorter still).
+	const long = tooLong(text, LONGEST.url);
+	if (long !== undefined) return { refused: long };
+	const refused = { refused: `${DOMAIN_EMAIL_OR_URL_RULE}; got ${quoted(text)}` };
 	if (text === '') return refused;
 	const mailto = /^mailto:/i.test(text);
 	if (mailto || (!SCHEME.test(text) && text.includes('@'))) {

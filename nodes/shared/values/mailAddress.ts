@@ -96,12 +96,3 @@ export function readMailAddress(value: string): MailAddress | undefined {
 	if (!(DOT_ATOM.test(domain) || DOMAIN_LITERAL.test(domain))) return undefined;
 	return { address: `${local}@${domain}`, local, domain, inBrackets };
 }
-
-/**
- * The address of `Ada Lovelace <ada@acme.com>` or `<ada@acme.com>` (a CRM export's form);
- * undefined for any other value, which Email Reputation sends as typed.
- */
-export function addressInBrackets(value: string): string | undefined {
-	const address = readMailAddress(value);
-	return address?.inBrackets ? address.address : undefined;
-}
