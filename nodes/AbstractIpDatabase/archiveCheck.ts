@@ -40,10 +40,15 @@ export const UNPACKED_FLOOR = 64 * 1024 * 1024;
 export const unpackedLimit = (archiveBytes: number) =>
 	Math.max(UNPACKED_FLOOR, UNPACKED_PER_ARCHIVE_BYTE * archiveBytes);
 
-function tooLarge(what: string, bytes: number, archiveBytes: number): ArchiveError {
+function tooLarge(
+	what: string,
+	bytes: number,
+	archiveBytes: number,
+	archive = `the archive's ${mebibytes(archiveBytes)}`,
+): ArchiveError {
 	return new ArchiveError(
 		'size',
-		`${what} to ${mebibytes(bytes)}, more than ${UNPACKED_PER_ARCHIVE_BYTE} times the archive's ${mebibytes(archiveBytes)} ` +
+		`${what} to ${mebibytes(bytes)}, more than ${UNPACKED_PER_ARCHIVE_BYTE} times ${archive} ` +
 			`(at most ${mebibytes(unpackedLimit(archiveBytes))}): no database compresses that well, so it is refused (a gzip bomb?)`,
 	);
 }
@@ -135,13 +140,13 @@ export async function* readAhead(
 /**
  * Decompresses a gzip stream (inflate.ts: the CRC and the length are checked) into views of one
  * reused buffer: each is valid until the next is asked for, so a consumer that keeps bytes
- * copies them. What it unpacks to is bounded by unpackedLimit of the archive's stated length
- * (`archiveBytes`) or of the bytes fed in so far, whichever is more: a gzip bomb stops at the
- * bound, not at its end. `checkCrc` false leaves out the gzip CRC-32 (see GzipInflater).
+ * copies them. What it unpacks to is bounded by unpackedLimit of the bytes received so far, never
+ * of a length the host states (a host can announce any Content-Length and send a 1 MB bomb): a
+ * gzip bomb stops at the bound, not at its end. `checkCrc` false leaves out the gzip CRC-32 (see
+ * GzipInflater).
  */
 export async function* gunzip(
 	compressed: AsyncIterable<Uint8Array>,
-	archiveBytes = 0,
 	checkCrc = true,
 ): AsyncGenerator<Uint8Array> {
 	const inflater = new GzipInflater(checkCrc);
@@ -163,9 +168,13 @@ export async function* gunzip(
 			if (failure !== undefined) throw failure;
 			if (view === undefined) return;
 			unpackedBytes += view.length;
-			const archive = Math.max(archiveBytes, inflater.fed);
-			if (unpackedBytes > unpackedLimit(archive))
-				throw tooLarge('it unpacks', unpackedBytes, archive);
+			if (unpackedBytes > unpackedLimit(inflater.fed))
+				throw tooLarge(
+					'it unpacks',
+					unpackedBytes,
+					inflater.fed,
+					`the ${mebibytes(inflater.fed)} of archive received so far`,
+				);
 			yield view;
 		}
 	}

@@ -139,12 +139,7 @@ export async function storeArchive(
 	);
 	const checkQueueWriter = checkQueue.writable.getWriter();
 	const checking = finish(
-		databaseFileOf(
-			gunzip(chunksOf(checkQueue.readable), expectedBytes),
-			target.format,
-			{},
-			expectedBytes,
-		),
+		databaseFileOf(gunzip(chunksOf(checkQueue.readable)), target.format, {}, expectedBytes),
 	);
 	checking.catch(ignore);
 	let facts: ArchiveFacts | undefined;
@@ -192,7 +187,6 @@ export async function storeDatabaseFile(
 	const walk = databaseFileOf(
 		gunzip(
 			readAhead(countedTransfer(body, expectedBytes, { bytes: 0 }), AHEAD_BYTES),
-			expectedBytes,
 			// Every byte this output keeps is the database file's, held to its SHA-256: the gzip
 			// CRC-32 would check them again, slower. The archive output keeps them all: it checks both.
 			false,

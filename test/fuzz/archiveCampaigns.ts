@@ -55,12 +55,7 @@ export async function checkArchive(
 	checkCrc = true,
 ): Promise<Outcome> {
 	const handed: Buffer[] = [];
-	const walk = databaseFileOf(
-		gunzip(chunked(bytes, cuts), bytes.length, checkCrc),
-		'mmdb',
-		{},
-		bytes.length,
-	);
+	const walk = databaseFileOf(gunzip(chunked(bytes, cuts), checkCrc), 'mmdb', {}, bytes.length);
 	try {
 		for (;;) {
 			const step = await walk.next();
@@ -263,8 +258,7 @@ const gunzipProperty = fc.asyncProperty(
 			...(twoMembers ? [gzipSync(data.subarray(half), options)] : []),
 		]);
 		const out: Buffer[] = [];
-		for await (const view of gunzip(chunked(bytes, cuts), bytes.length))
-			out.push(Buffer.from(view));
+		for await (const view of gunzip(chunked(bytes, cuts))) out.push(Buffer.from(view));
 		if (!Buffer.concat(out).equals(Buffer.from(data)))
 			throw new Error(`other bytes out (${Buffer.concat(out).length} of ${data.length})`);
 	},

@@ -15,8 +15,8 @@ export const DOWNLOAD_PATH = '/v1/database/download/';
 
 /**
  * What the next link's stored object does wrong: a cut transfer, flipped bytes, not gzip at all, a
- * .sha256 that does not match, a Content-Length a hundred times the bytes sent, a transfer that
- * stalls halfway with its connection held open.
+ * .sha256 that does not match, a Content-Length a hundred times the bytes sent (the connection
+ * then held open), a transfer that stalls halfway with its connection held open.
  */
 export type DownloadFault =
 	| 'truncated'
@@ -130,7 +130,10 @@ function publish(
 		requireQuery: { expires: String(expires), signature },
 		expiresAt: expires * 1000,
 		...(fault === 'truncated' ? { truncateAt: Math.floor(bytes.length / 2) } : {}),
-		...(fault === 'overstatedLength' ? { statedLength: bytes.length * 100 } : {}),
+		// All the bytes, then the connection held open: the client cannot tell that more will not come.
+		...(fault === 'overstatedLength'
+			? { statedLength: bytes.length * 100, stallAt: bytes.length }
+			: {}),
 		...(fault === 'stalled' ? { stallAt: Math.floor(bytes.length / 2) } : {}),
 	});
 	const link = `${url}?expires=${expires}&signature=${signature}`;
