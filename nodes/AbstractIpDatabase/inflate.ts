@@ -43,10 +43,24 @@ const SYMBOL_MARGIN = 16;
 const MAX_GZIP_HEADER = 128 * 1024;
 
 /**
+ * What a stream's code set may leave unused: nothing (the code-length code), or, as zlib allows,
+ * all but one code of one bit (a block with a single literal/length or distance symbol).
+ */
+type Completeness = { refusal: string; oneCodeAllowed: boolean };
+
+/**
  * A canonical Huffman code as a lookup table of `1 << bits` entries, indexed by the next `bits`
  * input bits: each entry is `symbol << 4 | code length`, 0 where no code is (a damaged stream).
+ * A stream's code set must be complete as zlib requires (`completeness`), so that no stream zlib
+ * refuses passes here (an archive this check let through must unpack with gzip and tar); the
+ * fixed codes are built without (their distance code leaves 30 and 31 unused by design).
  */
-function buildTable(lengths: Uint8Array, count: number, table: Int32Array): number {
+function buildTable(
+	lengths: Uint8Array,
+	count: number,
+	table: Int32Array,
+	completeness?: Completeness,
+): number {
 	const perLength = new Uint16Array(16);
 	let bits = 0;
 	for (let symbol = 0; symbol < count; symbol++) {
@@ -59,6 +73,8 @@ function buildTable(lengths: Uint8Array, count: number, table: Int32Array): numb
 		left = (left << 1) - perLength[length];
 		if (left < 0) throw new InflateError('invalid code lengths set');
 	}
+	if (completeness && left > 0 && bits > 0 && !(completeness.oneCodeAllowed && bits === 1))
+		throw new InflateError(completeness.refusal);
 	const next = new Uint16Array(16);
 	for (let length = 1, code = 0; length <= 15; length++) {
 		code = (code + perLength[length - 1]) << 1;
@@ -76,6 +92,13 @@ function buildTable(lengths: Uint8Array, count: number, table: Int32Array): numb
 	}
 	return bits;
 }
+
+const CODE_LENGTH_CODE: Completeness = {
+	refusal: 'invalid code lengths set',
+	oneCodeAllowed: false,
+};
+const LITERAL_CODE: Completeness = { refusal: 'invalid literal/lengths set', oneCodeAllowed: true };
+const DISTANCE_CODE: Completeness = { refusal: 'invalid distances set', oneCodeAllowed: true };
 
 const FIXED_LITERALS = new Int32Array(1 << 9);
 const FIXED_DISTANCES = new Int32Array(1 << 5);
@@ -303,7 +326,15 @@ export class GzipInflater {
 			if (zero < 0 || zero >= this.end) return this.longHeader(this.end);
 			cursor = zero + 1;
 		}
-		if (flags & 2) cursor += 2;
+		if (flags & 2) {
+			// FHCRC: the low 16 bits of the header's CRC-32. zlib checks it: so does this, else an
+			// archive gzip refuses would pass the check.
+			cursor += 2;
+			if (cursor > this.end) return this.longHeader(cursor);
+			const stated = input[cursor - 2] | (input[cursor - 1] << 8);
+			if ((crc32(0, input, at, cursor - 2) & 0xffff) !== stated)
+				throw new InflateError('header crc mismatch');
+		}
 		if (cursor > this.end) return this.longHeader(cursor);
 		this.at = cursor;
 		this.bits = 0;
@@ -381,7 +412,7 @@ export class GzipInflater {
 		lengths.fill(0, 0, 19);
 		for (let index = 0; index < codeLengthCount; index++)
 			lengths[CODE_LENGTH_ORDER[index]] = this.take(3);
-		const codeLengthBits = buildTable(lengths, 19, this.codeLengthTable);
+		const codeLengthBits = buildTable(lengths, 19, this.codeLengthTable, CODE_LENGTH_CODE);
 		const total = literalCount + distanceCount;
 		lengths.fill(0, 0, total);
 		for (let index = 0; index < total; ) {
@@ -409,11 +440,17 @@ export class GzipInflater {
 			index += repeat;
 		}
 		if (lengths[256] === 0) throw new InflateError('invalid code -- missing end-of-block');
-		this.literalBits = buildTable(lengths.subarray(0, literalCount), literalCount, this.literals);
+		this.literalBits = buildTable(
+			lengths.subarray(0, literalCount),
+			literalCount,
+			this.literals,
+			LITERAL_CODE,
+		);
 		this.distanceBits = buildTable(
 			lengths.subarray(literalCount, total),
 			distanceCount,
 			this.distances,
+			DISTANCE_CODE,
 		);
 		this.literalTable = this.literals;
 		this.distanceTable = this.distances;

@@ -2,7 +2,12 @@ import { execFile } from 'child_process';
 import path from 'path';
 import { promisify } from 'util';
 
-import { craftedArchive, databaseMembers } from './craftedArchives';
+import {
+	craftedArchive,
+	databaseMembers,
+	withHeaderCrc,
+	withIncompleteCode,
+} from './craftedArchives';
 import { downloadSandbox, visibleText } from '../nodes/ipDatabaseHelpers';
 
 /**
@@ -46,6 +51,40 @@ describe('IP database download: hostile archives', () => {
 				'The downloaded svc-ip-geolocation.tar.gz is broken: its database file svc-ip-geolocation.mmdb is empty',
 			);
 			expect(error?.description).toMatch(/Nothing was output/);
+		},
+	);
+
+	// An archive the check lets through must unpack where the user unpacks it (gzip, tar, zlib).
+	const sound = () => craftedArchive([README, ...databaseMembers('svc-ip-geolocation.mmdb', MMDB)]);
+
+	it.each(['archive', 'databaseFile'])(
+		'gzip that zlib refuses is refused (%s output): a header CRC that does not match',
+		async (output) => {
+			db().serve(withHeaderCrc(sound(), false));
+			const { items, error } = await download(output);
+			expect(items).toEqual([]);
+			expect(error?.message).toBe(
+				'The downloaded svc-ip-geolocation.tar.gz is broken: its gzip data is broken, or it is not a gzip file (header crc mismatch)',
+			);
+		},
+	);
+
+	it('a gzip header CRC that matches is read', async () => {
+		db().serve(withHeaderCrc(sound(), true));
+		const { items, error } = await download('archive');
+		expect(error).toBeUndefined();
+		expect(items[0].json.databaseFileName).toBe('svc-ip-geolocation.mmdb');
+	});
+
+	it.each(['archive', 'databaseFile'])(
+		'gzip that zlib refuses is refused (%s output): an incomplete DEFLATE code set',
+		async (output) => {
+			db().serve(withIncompleteCode(sound()));
+			const { items, error } = await download(output);
+			expect(items).toEqual([]);
+			expect(error?.message).toBe(
+				'The downloaded svc-ip-geolocation.tar.gz is broken: its gzip data is broken, or it is not a gzip file (invalid literal/lengths set)',
+			);
 		},
 	);
 
