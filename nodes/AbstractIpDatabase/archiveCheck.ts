@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 
 import { GzipInflater, InflateError } from './inflate';
-import { readTar, TarError } from './tarReader';
+import { readTar, shortName, TarError } from './tarReader';
 
 /**
  * Reads a database archive through (the database file, its `.sha256` file, a README): gunzip (inflate.ts),
@@ -37,6 +37,10 @@ export const UNPACKED_PER_ARCHIVE_BYTE = 64;
 export const UNPACKED_FLOOR = 64 * 1024 * 1024;
 
 /** The most an archive of `archiveBytes` (or, its length unknown, the bytes read so far) may unpack to. */
+/** Member names an error lists; checksum files kept until the end (a database archive holds one). */
+const LISTED_NAMES = 20;
+const MAX_CHECKSUM_FILES = 16;
+
 export const unpackedLimit = (archiveBytes: number) =>
 	Math.max(UNPACKED_FLOOR, UNPACKED_PER_ARCHIVE_BYTE * archiveBytes);
 
@@ -200,29 +204,45 @@ export async function* databaseFileOf(
 ): AsyncGenerator<Uint8Array, ArchiveFacts> {
 	let database: { name: string; size: number; hash: ReturnType<typeof createHash> } | undefined;
 	const checksumFiles = new Map<string, string>();
+	// What an error lists of the members: a few names, a count (an archive may hold any number).
 	const names: string[] = [];
+	let members = 0;
 	let member: { name: string; role: 'database' | 'checksum' | 'other'; text: string } | undefined;
 	let failure: unknown;
 	try {
 		for await (const event of readTar(tar)) {
+			if (event.type === 'other') {
+				throw new ArchiveError(
+					'content',
+					`it holds ${event.kind} (${shortName(event.name)}), where a database archive holds files and folders only`,
+				);
+			}
 			if (event.type === 'file') {
-				names.push(event.name);
+				if (++members <= LISTED_NAMES) names.push(shortName(event.name));
 				let role: 'database' | 'checksum' | 'other' = 'other';
 				if (event.name.toLowerCase().endsWith(`.${extension}`)) {
 					if (database) {
 						throw new ArchiveError(
 							'content',
-							`it holds more than one .${extension} file (${database.name}, ${event.name})`,
+							`it holds more than one .${extension} file (${shortName(database.name)}, ${shortName(event.name)})`,
 						);
 					}
 					// Refused at its header, before a byte of it is handed on.
 					if (event.size === 0)
-						throw new ArchiveError('content', `its database file ${event.name} is empty`);
+						throw new ArchiveError(
+							'content',
+							`its database file ${shortName(event.name)} is empty`,
+						);
 					if (archiveBytes > 0 && event.size > unpackedLimit(archiveBytes))
 						throw tooLarge(
-							`its database file ${event.name} states it unpacks`,
+							`its database file ${shortName(event.name)} states it unpacks`,
 							event.size,
 							archiveBytes,
+						);
+					if (!usableFileName(baseName(event.name)))
+						throw new ArchiveError(
+							'content',
+							`its database file's name is not a file name (${JSON.stringify(shortName(baseName(event.name)))}: over 255 bytes, or control characters)`,
 						);
 					database = { name: event.name, size: event.size, hash: createHash('sha256') };
 					seen.name = baseName(event.name);
@@ -231,7 +251,13 @@ export async function* databaseFileOf(
 					if (event.size > 4096)
 						throw new ArchiveError(
 							'content',
-							`its checksum file ${event.name} is not a checksum file`,
+							`its checksum file ${shortName(event.name)} is not a checksum file`,
+						);
+					// Each is kept until the end (the database file may come after it): a few at most.
+					if (checksumFiles.size >= MAX_CHECKSUM_FILES && !checksumFiles.has(event.name))
+						throw new ArchiveError(
+							'content',
+							`it holds more than ${MAX_CHECKSUM_FILES} .sha256 files: not a database archive`,
 						);
 					role = 'checksum';
 				}
@@ -258,24 +284,25 @@ export async function* databaseFileOf(
 	if (!database) {
 		throw new ArchiveError(
 			'content',
-			`it holds no .${extension} database file (it holds: ${names.join(', ') || 'nothing'})`,
+			`it holds no .${extension} database file (it holds: ${names.join(', ') || 'nothing'}${members > names.length ? ` and ${members - names.length} more` : ''})`,
 		);
 	}
 	const checksumText = checksumFiles.get(`${database.name}.sha256`);
+	const shown = shortName(database.name);
 	if (checksumText === undefined) {
 		throw new ArchiveError(
 			'content',
-			`it holds no checksum file ${database.name}.sha256 for its database file`,
+			`it holds no checksum file ${shown}.sha256 for its database file`,
 		);
 	}
 	const expected = /^\s*([0-9a-fA-F]{64})\b/.exec(checksumText)?.[1]?.toLowerCase();
 	if (!expected)
-		throw new ArchiveError('content', `its checksum file ${database.name}.sha256 holds no SHA-256`);
+		throw new ArchiveError('content', `its checksum file ${shown}.sha256 holds no SHA-256`);
 	const actual = database.hash.digest('hex');
 	if (actual !== expected) {
 		throw new ArchiveError(
 			'checksum',
-			`the SHA-256 of ${database.name} is ${actual}, but ${database.name}.sha256 states ${expected}`,
+			`the SHA-256 of ${shown} is ${actual}, but ${shown}.sha256 states ${expected}`,
 		);
 	}
 	return {
@@ -285,8 +312,12 @@ export async function* databaseFileOf(
 	};
 }
 
-/** A member's name without its folders, whichever separator the archive's maker used. */
-const baseName = (path: string) => path.replace(/^.*[/\\]/, '');
+/** A member's name without its folders, whichever separator the archive's maker used, nor a drive (`C:`). */
+const baseName = (path: string) => path.replace(/^.*[/\\]/, '').replace(/^[A-Za-z]:/, '');
+
+/** A name n8n can hand on as a file's: at most 255 bytes (a file system's limit), no control characters. */
+const usableFileName = (name: string) =>
+	new TextEncoder().encode(name).length <= 255 && !/[\u0000-\u001f\u007f]/.test(name);
 
 function describe(error: unknown): string {
 	const message = (error as Error)?.message ?? String(error);

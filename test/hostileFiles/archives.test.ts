@@ -2,9 +2,16 @@ import { execFile } from 'child_process';
 import path from 'path';
 import { promisify } from 'util';
 
+import { createHash } from 'crypto';
+
+import { checksumLine } from '../sandbox/ipDatabases/archives';
+import { TAR_END, tarEntry } from '../sandbox/ipDatabases/tarWriter';
 import {
+	archiveOfTar,
 	craftedArchive,
 	databaseMembers,
+	paxHeader,
+	typedHeader,
 	withHeaderCrc,
 	withIncompleteCode,
 } from './craftedArchives';
@@ -99,6 +106,145 @@ describe('IP database download: hostile archives', () => {
 			/^The downloaded svc-ip-geolocation\.tar\.gz is broken: it unpacks to 64\.\d MiB, more than 64 times the 0\.\d MiB of archive received so far \(at most 64\.0 MiB\): no database compresses that well/,
 		);
 		expectNoSecret(visibleText(items, error));
+	});
+});
+
+/**
+ * What the check verifies must be what tar unpacks: each of these archives passed the check with
+ * the first file's SHA-256 while GNU tar 1.34 (`tar -xzf`, exit 0) unpacked another file in its
+ * place, or a link to any path.
+ */
+describe('IP database download: archives read as tar unpacks them', () => {
+	const NAME = 'svc-ip-geolocation.mmdb';
+	const verified = Buffer.alloc(512, 'A');
+	const other = Buffer.alloc(512, 'E');
+	const entries = (name: string, data: Buffer) =>
+		databaseMembers(name, data).map((member) => tarEntry(member.name, member.data, 0));
+	const broken = (reason: string) =>
+		`The downloaded svc-ip-geolocation.tar.gz is broken: ${reason}`;
+
+	it.each(['archive', 'databaseFile'])(
+		"a pax size is the member's size, as tar reads it (%s output)",
+		async (output) => {
+			// tar reads the database file through the .sha256 member that the size field alone leaves out.
+			const [database, checksum] = entries(NAME, verified);
+			db().serve(
+				archiveOfTar(
+					Buffer.concat([
+						paxHeader({ size: String(database.length - 512 + checksum.length) }),
+						database,
+						checksum,
+						TAR_END,
+					]),
+				),
+			);
+			const { items, error } = await download(output);
+			expect(items).toEqual([]);
+			expect(error?.message).toBe(
+				broken(`it holds no checksum file ${NAME}.sha256 for its database file`),
+			);
+		},
+	);
+
+	it.each([
+		['a symbolic link', typedHeader(NAME, 0, '2', '/etc/hostname')],
+		['a hard link', typedHeader(NAME, 0, '1', 'README.md')],
+		['a FIFO', typedHeader(NAME, 0, '6')],
+		[
+			"an entry of unknown type 'Z', which tar extracts as a file",
+			Buffer.concat([typedHeader(NAME, 512, 'Z'), other]),
+		],
+	])('%s after the database file, under its name, is refused', async (kind, entry) => {
+		db().serve(archiveOfTar(Buffer.concat([...entries(NAME, verified), entry, TAR_END])));
+		const { items, error } = await download('archive');
+		expect(items).toEqual([]);
+		expect(error?.message).toBe(
+			broken(`it holds ${kind} (${NAME}), where a database archive holds files and folders only`),
+		);
+	});
+
+	it('a folder entry stating data (which tar does not skip) is refused', async () => {
+		db().serve(
+			archiveOfTar(
+				Buffer.concat([
+					...entries(NAME, verified),
+					typedHeader('d', 1024, '5'),
+					tarEntry(NAME, other, 0),
+					TAR_END,
+				]),
+			),
+		);
+		const { items, error } = await download('archive');
+		expect(items).toEqual([]);
+		expect(error?.message).toBe(
+			broken(
+				'its tar content is broken: a folder "d" states 1024 bytes of data, which tar does not read',
+			),
+		);
+	});
+
+	it('a database file named in a pax header (a long name) is read, under its base name', async () => {
+		const long = `${'folder/'.repeat(20)}${NAME}`;
+		const [database, checksum] = databaseMembers(long, verified);
+		db().serve(
+			archiveOfTar(
+				Buffer.concat([
+					paxHeader({ path: database.name }),
+					tarEntry('placeholder.mmdb', database.data, 0),
+					paxHeader({ path: checksum.name }),
+					tarEntry('placeholder.sha256', checksum.data, 0),
+					TAR_END,
+				]),
+			),
+		);
+		const { items, error } = await download('databaseFile');
+		expect(error).toBeUndefined();
+		expect(items[0].binary?.data.fileName).toBe(NAME);
+		expect(items[0].json.sha256).toBe(createHash('sha256').update(verified).digest('hex'));
+	});
+
+	it.each([
+		['over 255 bytes', `${'x'.repeat(300)}.mmdb`],
+		['a control character', 'svc\nip.mmdb'],
+	])('a database file whose base name is not a file name (%s) is refused', async (_why, name) => {
+		const [database, checksum] = databaseMembers(name, verified);
+		db().serve(
+			archiveOfTar(
+				Buffer.concat([
+					paxHeader({ path: database.name }),
+					tarEntry('placeholder.mmdb', database.data, 0),
+					paxHeader({ path: checksum.name }),
+					tarEntry('placeholder.sha256', checksum.data, 0),
+					TAR_END,
+				]),
+			),
+		);
+		const { items, error } = await download('archive');
+		expect(items).toEqual([]);
+		expect(error?.message).toMatch(/is broken: its database file's name is not a file name/);
+	});
+
+	it('a drive before the name (C:evil.mmdb) is dropped with the folders', async () => {
+		db().serve(craftedArchive([README, ...databaseMembers('C:evil.mmdb', MMDB)]));
+		const { items, error } = await download('databaseFile');
+		expect(error).toBeUndefined();
+		expect(items[0].binary?.data.fileName).toBe('evil.mmdb');
+	});
+
+	it('an archive of many members with long names: the error lists a few, not all', async () => {
+		// 300 members named by 60,000-character pax paths: 18 MB of names from a small download.
+		const members = Array.from({ length: 300 }, (_, index) =>
+			Buffer.concat([
+				paxHeader({ path: `${index}`.padEnd(60_000, 'n') }),
+				tarEntry('member.md', Buffer.alloc(0), 0),
+			]),
+		);
+		db().serve(archiveOfTar(Buffer.concat([...members, TAR_END])));
+		const { items, error } = await download('archive');
+		expect(items).toEqual([]);
+		expect(error?.message).toMatch(/it holds no \.mmdb database file \(it holds: 0n+\.\.\., /);
+		expect(error?.message).toMatch(/ and 280 more\)$/);
+		expect(error!.message.length).toBeLessThan(6000);
 	});
 });
 

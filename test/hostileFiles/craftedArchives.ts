@@ -50,6 +50,41 @@ export function craftedArchive(
 	};
 }
 
+/** A tar header of any type (`typeflag`), with a link target for links. */
+export function typedHeader(name: string, size: number, type: string, linkTarget = ''): Buffer {
+	const header = tarHeader(name, size, buildEpoch(1));
+	header[156] = type.charCodeAt(0);
+	header.write(linkTarget, 157, 100, 'utf8');
+	header.write('        ', 148, 'ascii');
+	let sum = 0;
+	for (const byte of header) sum += byte;
+	header.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 'ascii');
+	return header;
+}
+
+/** A pax extended header (type x) with its records, each "<length> <key>=<value>\n". */
+export function paxHeader(records: Record<string, string>): Buffer {
+	const text = Object.entries(records)
+		.map(([key, value]) => {
+			const body = ` ${key}=${value}\n`;
+			let length = Buffer.byteLength(body) + 1;
+			while (Buffer.byteLength(`${length}${body}`) !== length) length++;
+			return `${length}${body}`;
+		})
+		.join('');
+	const data = Buffer.from(text);
+	return Buffer.concat([
+		typedHeader('PaxHeaders/member', data.length, 'x'),
+		data,
+		tarPadding(data.length),
+	]);
+}
+
+/** An archive of these tar bytes as they are (the end blocks the caller's), for the database given. */
+export function archiveOfTar(tar: Buffer): DatabaseArchive {
+	return { ...craftedArchive([]), bytes: gzipSync(tar, { level: 9 }) };
+}
+
 /** The tar inside a crafted archive (gunzipped with zlib). */
 const tarOf = (archive: DatabaseArchive) => gunzipSync(archive.bytes);
 
