@@ -122,6 +122,17 @@ describe('IP database download: archives read as tar unpacks them', () => {
 		databaseMembers(name, data).map((member) => tarEntry(member.name, member.data, 0));
 	const broken = (reason: string) =>
 		`The downloaded svc-ip-geolocation.tar.gz is broken: ${reason}`;
+	/** A sound archive whose database file and its .sha256 are named by pax headers (any name). */
+	const paxNamed = (name: string) =>
+		archiveOfTar(
+			Buffer.concat([
+				...databaseMembers(name, verified).flatMap((member) => [
+					paxHeader({ path: member.name }),
+					tarEntry('placeholder', member.data, 0),
+				]),
+				TAR_END,
+			]),
+		);
 
 	it.each(['archive', 'databaseFile'])(
 		"a pax size is the member's size, as tar reads it (%s output)",
@@ -184,19 +195,7 @@ describe('IP database download: archives read as tar unpacks them', () => {
 	});
 
 	it('a database file named in a pax header (a long name) is read, under its base name', async () => {
-		const long = `${'folder/'.repeat(20)}${NAME}`;
-		const [database, checksum] = databaseMembers(long, verified);
-		db().serve(
-			archiveOfTar(
-				Buffer.concat([
-					paxHeader({ path: database.name }),
-					tarEntry('placeholder.mmdb', database.data, 0),
-					paxHeader({ path: checksum.name }),
-					tarEntry('placeholder.sha256', checksum.data, 0),
-					TAR_END,
-				]),
-			),
-		);
+		db().serve(paxNamed(`${'folder/'.repeat(20)}${NAME}`));
 		const { items, error } = await download('databaseFile');
 		expect(error).toBeUndefined();
 		expect(items[0].binary?.data.fileName).toBe(NAME);
@@ -207,18 +206,7 @@ describe('IP database download: archives read as tar unpacks them', () => {
 		['over 255 bytes', `${'x'.repeat(300)}.mmdb`],
 		['a control character', 'svc\nip.mmdb'],
 	])('a database file whose base name is not a file name (%s) is refused', async (_why, name) => {
-		const [database, checksum] = databaseMembers(name, verified);
-		db().serve(
-			archiveOfTar(
-				Buffer.concat([
-					paxHeader({ path: database.name }),
-					tarEntry('placeholder.mmdb', database.data, 0),
-					paxHeader({ path: checksum.name }),
-					tarEntry('placeholder.sha256', checksum.data, 0),
-					TAR_END,
-				]),
-			),
-		);
+		db().serve(paxNamed(name));
 		const { items, error } = await download('archive');
 		expect(items).toEqual([]);
 		expect(error?.message).toMatch(/is broken: its database file's name is not a file name/);
