@@ -211,6 +211,16 @@ export async function* databaseFileOf(
 	let failure: unknown;
 	try {
 		for await (const event of readTar(tar)) {
+			// tar unpacks a folder in place of a file of its name: none may bear a database's or checksum's.
+			if (
+				event.type === 'folder' &&
+				new RegExp(`\\.(${extension}|sha256)/*$`, 'i').test(event.name)
+			) {
+				throw new ArchiveError(
+					'content',
+					`it holds a folder named like its files (${shortName(event.name)}), which tar would unpack in place of the file`,
+				);
+			}
 			if (event.type === 'other') {
 				throw new ArchiveError(
 					'content',

@@ -16,6 +16,7 @@ export type TarEvent =
 	| { type: 'file'; name: string; size: number }
 	| { type: 'data'; name: string; data: Uint8Array }
 	| { type: 'fileEnd'; name: string }
+	| { type: 'folder'; name: string }
 	/** A member that is neither a file nor a folder; `kind` says what, in words. */
 	| { type: 'other'; name: string; kind: string };
 
@@ -124,7 +125,8 @@ export async function* readTar(source: AsyncIterable<Uint8Array>): AsyncGenerato
 					`${NO_DATA[entry.type]} "${shortName(name)}" states ${size} bytes of data, which tar does not read`,
 				);
 			}
-			if (kind === 'skip' && !metadata && entry.type !== '5') {
+			if (entry.type === '5') yield { type: 'folder', name };
+			else if (kind === 'skip' && !metadata) {
 				yield {
 					type: 'other',
 					name,

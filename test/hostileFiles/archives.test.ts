@@ -174,6 +174,19 @@ describe('IP database download: archives read as tar unpacks them', () => {
 		);
 	});
 
+	it("a folder under the database file's name, after it, is refused", async () => {
+		db().serve(
+			archiveOfTar(Buffer.concat([...entries(NAME, verified), typedHeader(NAME, 0, '5'), TAR_END])),
+		);
+		const { items, error } = await download('archive');
+		expect(items).toEqual([]);
+		expect(error?.message).toBe(
+			broken(
+				`it holds a folder named like its files (${NAME}), which tar would unpack in place of the file`,
+			),
+		);
+	});
+
 	it('a folder entry stating data (which tar does not skip) is refused', async () => {
 		db().serve(
 			archiveOfTar(
