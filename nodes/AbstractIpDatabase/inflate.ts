@@ -111,15 +111,15 @@ const FIXED_LITERAL_BITS = buildTable(
 );
 const FIXED_DISTANCE_BITS = buildTable(new Uint8Array(30).fill(5), 30, FIXED_DISTANCES);
 
-/** CRC-32 (the gzip trailer's), eight bytes a step. */
-const CRC_TABLE = new Int32Array(8 * 256);
+/** CRC-32 (the gzip trailer's), sixteen bytes a step. */
+const CRC_TABLE = new Int32Array(16 * 256);
 for (let byte = 0; byte < 256; byte++) {
 	let crc = byte;
 	for (let bit = 0; bit < 8; bit++) crc = crc & 1 ? 0xedb88320 ^ (crc >>> 1) : crc >>> 1;
 	CRC_TABLE[byte] = crc;
 }
 for (let byte = 0; byte < 256; byte++)
-	for (let slice = 1; slice < 8; slice++) {
+	for (let slice = 1; slice < 16; slice++) {
 		const previous = CRC_TABLE[(slice - 1) * 256 + byte];
 		CRC_TABLE[slice * 256 + byte] = (previous >>> 8) ^ CRC_TABLE[previous & 255];
 	}
@@ -144,18 +144,29 @@ export function crc32(
 	if (words && LITTLE_ENDIAN) {
 		for (; at < end && (at & 3) !== 0; at++)
 			value = table[(value ^ bytes[at]) & 255] ^ (value >>> 8);
-		for (; at + 8 <= end; at += 8) {
-			const one = words[at >>> 2] ^ value;
-			const two = words[(at >>> 2) + 1];
+		for (; at + 16 <= end; at += 16) {
+			const word = at >>> 2;
+			const one = words[word] ^ value;
+			const two = words[word + 1];
+			const three = words[word + 2];
+			const four = words[word + 3];
 			value =
-				table[1792 + (one & 255)] ^
-				table[1536 + ((one >>> 8) & 255)] ^
-				table[1280 + ((one >>> 16) & 255)] ^
-				table[1024 + (one >>> 24)] ^
-				table[768 + (two & 255)] ^
-				table[512 + ((two >>> 8) & 255)] ^
-				table[256 + ((two >>> 16) & 255)] ^
-				table[two >>> 24];
+				table[3840 + (one & 255)] ^
+				table[3584 + ((one >>> 8) & 255)] ^
+				table[3328 + ((one >>> 16) & 255)] ^
+				table[3072 + (one >>> 24)] ^
+				table[2816 + (two & 255)] ^
+				table[2560 + ((two >>> 8) & 255)] ^
+				table[2304 + ((two >>> 16) & 255)] ^
+				table[2048 + (two >>> 24)] ^
+				table[1792 + (three & 255)] ^
+				table[1536 + ((three >>> 8) & 255)] ^
+				table[1280 + ((three >>> 16) & 255)] ^
+				table[1024 + (three >>> 24)] ^
+				table[768 + (four & 255)] ^
+				table[512 + ((four >>> 8) & 255)] ^
+				table[256 + ((four >>> 16) & 255)] ^
+				table[four >>> 24];
 		}
 	}
 	for (; at < end; at++) value = table[(value ^ bytes[at]) & 255] ^ (value >>> 8);
@@ -505,6 +516,16 @@ export class GzipInflater {
 				const symbol = entry >>> 4;
 				if (symbol < 256) {
 					output[written++] = symbol;
+					// Literals come in runs: the next one's code is often in the bits already read.
+					// Bits above bitCount are zeros, so an entry found is the next code's only when
+					// its length fits in them.
+					const next = literals[bits & literalMask];
+					const nextLength = next & 15;
+					if (nextLength !== 0 && nextLength <= bitCount && next >>> 4 < 256) {
+						bits >>>= nextLength;
+						bitCount -= nextLength;
+						output[written++] = next >>> 4;
+					}
 					continue;
 				}
 				if (symbol === 256) {
