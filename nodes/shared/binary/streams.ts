@@ -49,6 +49,6 @@ export function readableFrom(
  * mode, so this stores nothing (an empty file) and reads the mode from the reference it gets back.
  */
 export async function storeWritesEachChunk(ctx: IExecuteFunctions): Promise<boolean> {
-	const probe = await ctx.helpers.prepareBinaryData(Buffer.alloc(0), 'mode');
+	const probe = await ctx.helpers.prepareBinaryData(Buffer.alloc(0), 'binary-mode-probe');
 	return /^filesystem(-v2)?:/.test(probe.id ?? '');
 }
