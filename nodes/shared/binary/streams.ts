@@ -49,6 +49,9 @@ export function readableFrom(
  * mode, so this stores nothing (an empty file) and reads the mode from the reference it gets back.
  */
 export async function storeWritesEachChunk(ctx: IExecuteFunctions): Promise<boolean> {
-	const probe = await ctx.helpers.prepareBinaryData(Buffer.alloc(0), 'binary-mode-probe');
-	return /^filesystem(-v2)?:/.test(probe.id ?? '');
+	// A store that refuses even this leaves the mode unknown: every chunk then gets its own buffer.
+	const probe = await ctx.helpers
+		.prepareBinaryData(Buffer.alloc(0), 'binary-mode-probe')
+		.catch(() => undefined);
+	return /^filesystem(-v2)?:/.test(probe?.id ?? '');
 }
