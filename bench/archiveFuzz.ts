@@ -7,7 +7,8 @@ import { checkProperty, PROPERTY_NAMES } from '../test/fuzz/archiveCampaigns';
  * defects found per property; a defect with its seed and shrunk input, which
  * `checkProperty(name, { seed, numRuns })` repeats. BENCH_FUZZ_RUNS inputs per archive property
  * (default 20,000; gunzip's, up to 3 MiB each, a twentieth of it), BENCH_FUZZ_SEED the first
- * round's seed (default: the time).
+ * round's seed (default: the time), BENCH_FUZZ_PROPERTIES the properties to run (comma-separated
+ * names; default: all).
  */
 const RUNS = Number(process.env.BENCH_FUZZ_RUNS ?? 20_000);
 const RUNS_OF = (name: string) => (name === 'gunzip' ? Math.ceil(RUNS / 20) : RUNS);
@@ -18,7 +19,8 @@ export async function run(): Promise<void> {
 	console.log(
 		`Archive check fuzz: ${RUNS} inputs per archive property, ${RUNS_OF('gunzip')} for gunzip, rounds of up to ${ROUND}, first seed ${firstSeed}`,
 	);
-	for (const name of PROPERTY_NAMES) {
+	const chosen = process.env.BENCH_FUZZ_PROPERTIES?.split(',');
+	for (const name of PROPERTY_NAMES.filter((property) => !chosen || chosen.includes(property))) {
 		const started = performance.now();
 		let tried = 0;
 		const defects: string[] = [];

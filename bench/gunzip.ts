@@ -36,7 +36,7 @@ async function webDecompressionStream(file: string): Promise<number> {
 async function packageGunzip(file: string, checkCrc: boolean): Promise<number> {
 	let bytes = 0;
 	const chunks = createReadStream(file, { highWaterMark: 64 * 1024 }) as AsyncIterable<Uint8Array>;
-	for await (const view of gunzip(chunks, 0, checkCrc)) bytes += view.length;
+	for await (const view of gunzip(chunks, checkCrc)) bytes += view.length;
 	return bytes;
 }
 

@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, promises as fs, readFileSync, writeFileSync } from 'fs';
+import { createHash } from 'crypto';
+import {
+	createReadStream,
+	existsSync,
+	mkdirSync,
+	promises as fs,
+	readFileSync,
+	writeFileSync,
+} from 'fs';
 import path from 'path';
 
 import type { Workflow } from '../scripts/n8n/examples';
@@ -31,8 +39,9 @@ import {
  * The node's time is its own executionTime in the run n8n printed (the link request included, as
  * curl follows the redirect); the pipeline's is its wall time. Each round runs the four one after
  * another, the order flipped every round (the machine is shared); printed: each round's ratios
- * and their median, the node's peak RSS, the cgroup's peak and its OOM kills. Every file written
- * is removed first and after.
+ * and their median, the node's peak RSS, the cgroup's peak and its OOM kills. After each node run
+ * (untimed) the file n8n stored is read back and held to the database file's or the archive's
+ * SHA-256. Every file written is removed first and after.
  *
  * The cgroup: as root on cgroup v1, a new group under this process's own memory group with
  * BENCH_CGROUP_MIB (default 640, Pro-1) as its limit, removed at the end; BENCH_CGROUP=none runs
@@ -115,6 +124,23 @@ async function shell(
 
 const sumIn = (file: string) => readFileSync(file, 'utf8').split(/\s/)[0];
 
+/** The SHA-256 of the largest file n8n stored under its binary data folders (after the run, untimed). */
+async function largestStoredSha256(folders: string[]): Promise<string | undefined> {
+	let largest: { file: string; size: number } | undefined;
+	for (const folder of folders.filter((each) => existsSync(each))) {
+		for (const entry of await fs.readdir(folder, { recursive: true, withFileTypes: true })) {
+			if (!entry.isFile()) continue;
+			const file = path.join(entry.parentPath, entry.name);
+			const { size } = await fs.stat(file);
+			if (!largest || size > largest.size) largest = { file, size };
+		}
+	}
+	if (!largest) return undefined;
+	const hash = createHash('sha256');
+	for await (const chunk of createReadStream(largest.file)) hash.update(chunk as Buffer);
+	return hash.digest('hex');
+}
+
 async function main(): Promise<void> {
 	const archive = await fullGeolocationArchive(log);
 	const prepared = await prepare('bench-download', log);
@@ -123,7 +149,9 @@ async function main(): Promise<void> {
 	const scratch = path.join(prepared.workFolder, 'shell');
 	const profiles = path.join(path.dirname(archive.file), 'profiles');
 	try {
-		databaseControls(sandbox).serve({ ...archive, bytes: await fs.readFile(archive.file) });
+		const archiveBytes = await fs.readFile(archive.file);
+		const archiveSha256 = createHash('sha256').update(archiveBytes).digest('hex');
+		databaseControls(sandbox).serve({ ...archive, bytes: archiveBytes });
 		const env = {
 			...(await environmentFor(prepared)),
 			N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem',
@@ -151,7 +179,11 @@ async function main(): Promise<void> {
 			OUT: scratch,
 			FILE: archive.databaseFileName,
 		};
-		const binaryData = path.join(prepared.userFolder, '.n8n', 'binaryData');
+		// n8n 2.x keeps execution files under storage/workflows (binaryData/ before, and where it exists).
+		const storedFolders = [
+			path.join(prepared.userFolder, '.n8n', 'binaryData'),
+			path.join(prepared.userFolder, '.n8n', 'storage', 'workflows'),
+		];
 		log(
 			`IP database download, n8n ${prepared.runtime.n8nVersion} (filesystem binary mode) against the shell, ${cgroup ? `in a ${LIMIT_MIB} MiB memory cgroup (${cgroup})` : 'in no memory cgroup'}: ` +
 				`${archive.fileName} ${mib(archive.bytes)}, ${archive.databaseFileName} ${mib(archive.databaseFileSize)}; ${ROUNDS} rounds`,
@@ -160,7 +192,7 @@ async function main(): Promise<void> {
 		const fresh = async () => {
 			await fs.rm(scratch, { recursive: true, force: true });
 			await fs.mkdir(scratch, { recursive: true });
-			await fs.rm(binaryData, { recursive: true, force: true });
+			for (const folder of storedFolders) await fs.rm(folder, { recursive: true, force: true });
 		};
 		const runShell = async (kind: 'file' | 'archive') => {
 			await fresh();
@@ -192,6 +224,11 @@ async function main(): Promise<void> {
 			const json = nodeItems(run.stdoutFile, NODE)?.[0];
 			if (json?.sha256 !== archive.sha256)
 				throw new Error(`${label}: the node output ${JSON.stringify(json)}`);
+			// What n8n stored, byte for byte: the database file, or the archive as served.
+			const stored = await largestStoredSha256(storedFolders);
+			const expected = kind === 'file' ? archive.sha256 : archiveSha256;
+			if (stored !== expected)
+				throw new Error(`${label}: n8n stored a file of SHA-256 ${stored}, not ${expected}`);
 			const ms = nodeTimeInOutput(run.stdoutFile, NODE) ?? NaN;
 			if (process.env.BENCH_KEEP_OUTPUT) {
 				await fs.mkdir(profiles, { recursive: true });

@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 
 import { GzipInflater, InflateError } from './inflate';
-import { readTar, TarError } from './tarReader';
+import { readTar, shortName, TarError } from './tarReader';
 
 /**
  * Reads a database archive through (the database file, its `.sha256` file, a README): gunzip (inflate.ts),
@@ -37,13 +37,22 @@ export const UNPACKED_PER_ARCHIVE_BYTE = 64;
 export const UNPACKED_FLOOR = 64 * 1024 * 1024;
 
 /** The most an archive of `archiveBytes` (or, its length unknown, the bytes read so far) may unpack to. */
+/** Member names an error lists; checksum files kept until the end (a database archive holds one). */
+const LISTED_NAMES = 20;
+const MAX_CHECKSUM_FILES = 16;
+
 export const unpackedLimit = (archiveBytes: number) =>
 	Math.max(UNPACKED_FLOOR, UNPACKED_PER_ARCHIVE_BYTE * archiveBytes);
 
-function tooLarge(what: string, bytes: number, archiveBytes: number): ArchiveError {
+function tooLarge(
+	what: string,
+	bytes: number,
+	archiveBytes: number,
+	archive = `the archive's ${mebibytes(archiveBytes)}`,
+): ArchiveError {
 	return new ArchiveError(
 		'size',
-		`${what} to ${mebibytes(bytes)}, more than ${UNPACKED_PER_ARCHIVE_BYTE} times the archive's ${mebibytes(archiveBytes)} ` +
+		`${what} to ${mebibytes(bytes)}, more than ${UNPACKED_PER_ARCHIVE_BYTE} times ${archive} ` +
 			`(at most ${mebibytes(unpackedLimit(archiveBytes))}): no database compresses that well, so it is refused (a gzip bomb?)`,
 	);
 }
@@ -135,13 +144,13 @@ export async function* readAhead(
 /**
  * Decompresses a gzip stream (inflate.ts: the CRC and the length are checked) into views of one
  * reused buffer: each is valid until the next is asked for, so a consumer that keeps bytes
- * copies them. What it unpacks to is bounded by unpackedLimit of the archive's stated length
- * (`archiveBytes`) or of the bytes fed in so far, whichever is more: a gzip bomb stops at the
- * bound, not at its end. `checkCrc` false leaves out the gzip CRC-32 (see GzipInflater).
+ * copies them. What it unpacks to is bounded by unpackedLimit of the bytes received so far, never
+ * of a length the host states (a host can announce any Content-Length and send a 1 MB bomb): a
+ * gzip bomb stops at the bound, not at its end. `checkCrc` false leaves out the gzip CRC-32 (see
+ * GzipInflater).
  */
 export async function* gunzip(
 	compressed: AsyncIterable<Uint8Array>,
-	archiveBytes = 0,
 	checkCrc = true,
 ): AsyncGenerator<Uint8Array> {
 	const inflater = new GzipInflater(checkCrc);
@@ -163,9 +172,13 @@ export async function* gunzip(
 			if (failure !== undefined) throw failure;
 			if (view === undefined) return;
 			unpackedBytes += view.length;
-			const archive = Math.max(archiveBytes, inflater.fed);
-			if (unpackedBytes > unpackedLimit(archive))
-				throw tooLarge('it unpacks', unpackedBytes, archive);
+			if (unpackedBytes > unpackedLimit(inflater.fed))
+				throw tooLarge(
+					'it unpacks',
+					unpackedBytes,
+					inflater.fed,
+					`the ${mebibytes(inflater.fed)} of archive received so far`,
+				);
 			yield view;
 		}
 	}
@@ -191,29 +204,55 @@ export async function* databaseFileOf(
 ): AsyncGenerator<Uint8Array, ArchiveFacts> {
 	let database: { name: string; size: number; hash: ReturnType<typeof createHash> } | undefined;
 	const checksumFiles = new Map<string, string>();
+	// What an error lists of the members: a few names, a count (an archive may hold any number).
 	const names: string[] = [];
+	let members = 0;
 	let member: { name: string; role: 'database' | 'checksum' | 'other'; text: string } | undefined;
 	let failure: unknown;
 	try {
 		for await (const event of readTar(tar)) {
+			// tar unpacks a folder in place of a file of its name: none may bear a database's or checksum's.
+			if (
+				event.type === 'folder' &&
+				new RegExp(`\\.(${extension}|sha256)/*$`, 'i').test(event.name)
+			) {
+				throw new ArchiveError(
+					'content',
+					`it holds a folder named like its files (${shortName(event.name)}), which tar would unpack in place of the file`,
+				);
+			}
+			if (event.type === 'other') {
+				throw new ArchiveError(
+					'content',
+					`it holds ${event.kind} (${shortName(event.name)}), where a database archive holds files and folders only`,
+				);
+			}
 			if (event.type === 'file') {
-				names.push(event.name);
+				if (++members <= LISTED_NAMES) names.push(shortName(event.name));
 				let role: 'database' | 'checksum' | 'other' = 'other';
 				if (event.name.toLowerCase().endsWith(`.${extension}`)) {
 					if (database) {
 						throw new ArchiveError(
 							'content',
-							`it holds more than one .${extension} file (${database.name}, ${event.name})`,
+							`it holds more than one .${extension} file (${shortName(database.name)}, ${shortName(event.name)})`,
 						);
 					}
 					// Refused at its header, before a byte of it is handed on.
 					if (event.size === 0)
-						throw new ArchiveError('content', `its database file ${event.name} is empty`);
+						throw new ArchiveError(
+							'content',
+							`its database file ${shortName(event.name)} is empty`,
+						);
 					if (archiveBytes > 0 && event.size > unpackedLimit(archiveBytes))
 						throw tooLarge(
-							`its database file ${event.name} states it unpacks`,
+							`its database file ${shortName(event.name)} states it unpacks`,
 							event.size,
 							archiveBytes,
+						);
+					if (!usableFileName(baseName(event.name)))
+						throw new ArchiveError(
+							'content',
+							`its database file's name is not a file name (${JSON.stringify(shortName(baseName(event.name)))}: over 255 bytes, or control characters)`,
 						);
 					database = { name: event.name, size: event.size, hash: createHash('sha256') };
 					seen.name = baseName(event.name);
@@ -222,7 +261,13 @@ export async function* databaseFileOf(
 					if (event.size > 4096)
 						throw new ArchiveError(
 							'content',
-							`its checksum file ${event.name} is not a checksum file`,
+							`its checksum file ${shortName(event.name)} is not a checksum file`,
+						);
+					// Each is kept until the end (the database file may come after it): a few at most.
+					if (checksumFiles.size >= MAX_CHECKSUM_FILES && !checksumFiles.has(event.name))
+						throw new ArchiveError(
+							'content',
+							`it holds more than ${MAX_CHECKSUM_FILES} .sha256 files: not a database archive`,
 						);
 					role = 'checksum';
 				}
@@ -249,24 +294,25 @@ export async function* databaseFileOf(
 	if (!database) {
 		throw new ArchiveError(
 			'content',
-			`it holds no .${extension} database file (it holds: ${names.join(', ') || 'nothing'})`,
+			`it holds no .${extension} database file (it holds: ${names.join(', ') || 'nothing'}${members > names.length ? ` and ${members - names.length} more` : ''})`,
 		);
 	}
 	const checksumText = checksumFiles.get(`${database.name}.sha256`);
+	const shown = shortName(database.name);
 	if (checksumText === undefined) {
 		throw new ArchiveError(
 			'content',
-			`it holds no checksum file ${database.name}.sha256 for its database file`,
+			`it holds no checksum file ${shown}.sha256 for its database file`,
 		);
 	}
 	const expected = /^\s*([0-9a-fA-F]{64})\b/.exec(checksumText)?.[1]?.toLowerCase();
 	if (!expected)
-		throw new ArchiveError('content', `its checksum file ${database.name}.sha256 holds no SHA-256`);
+		throw new ArchiveError('content', `its checksum file ${shown}.sha256 holds no SHA-256`);
 	const actual = database.hash.digest('hex');
 	if (actual !== expected) {
 		throw new ArchiveError(
 			'checksum',
-			`the SHA-256 of ${database.name} is ${actual}, but ${database.name}.sha256 states ${expected}`,
+			`the SHA-256 of ${shown} is ${actual}, but ${shown}.sha256 states ${expected}`,
 		);
 	}
 	return {
@@ -276,8 +322,12 @@ export async function* databaseFileOf(
 	};
 }
 
-/** A member's name without its folders, whichever separator the archive's maker used. */
-const baseName = (path: string) => path.replace(/^.*[/\\]/, '');
+/** A member's name without its folders, whichever separator the archive's maker used, nor a drive (`C:`). */
+const baseName = (path: string) => path.replace(/^.*[/\\]/, '').replace(/^[A-Za-z]:/, '');
+
+/** A name n8n can hand on as a file's: at most 255 bytes (a file system's limit), no control characters. */
+const usableFileName = (name: string) =>
+	new TextEncoder().encode(name).length <= 255 && !/[\u0000-\u001f\u007f]/.test(name);
 
 function describe(error: unknown): string {
 	const message = (error as Error)?.message ?? String(error);

@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { FormRequest } from '../../credentials/shared/requestForms';
-import { readableFrom } from '../shared/binary/streams';
+import { readableFrom, storeWritesEachChunk } from '../shared/binary/streams';
 import type { DownloadResponse, ServiceClient } from '../shared/engine/types';
 import {
 	ArchiveError,
@@ -86,6 +86,9 @@ const AHEAD_BYTES = 8 * 1024 * 1024;
 /** The size of the writes of an extracted database file to n8n's binary storage. */
 const WRITE_BYTES = 1024 * 1024;
 
+/** Write buffers that take turns when the store writes each chunk through: three would do. */
+const REUSED_WRITES = 4;
+
 function bodyOf(download: DownloadResponse): {
 	body: NodeJS.ReadableStream;
 	expectedBytes?: number;
@@ -139,12 +142,7 @@ export async function storeArchive(
 	);
 	const checkQueueWriter = checkQueue.writable.getWriter();
 	const checking = finish(
-		databaseFileOf(
-			gunzip(chunksOf(checkQueue.readable), expectedBytes),
-			target.format,
-			{},
-			expectedBytes,
-		),
+		databaseFileOf(gunzip(chunksOf(checkQueue.readable)), target.format, {}, expectedBytes),
 	);
 	checking.catch(ignore);
 	let facts: ArchiveFacts | undefined;
@@ -192,7 +190,6 @@ export async function storeDatabaseFile(
 	const walk = databaseFileOf(
 		gunzip(
 			readAhead(countedTransfer(body, expectedBytes, { bytes: 0 }), AHEAD_BYTES),
-			expectedBytes,
 			// Every byte this output keeps is the database file's, held to its SHA-256: the gzip
 			// CRC-32 would check them again, slower. The archive output keeps them all: it checks both.
 			false,
@@ -206,10 +203,23 @@ export async function storeDatabaseFile(
 	const first = await walk.next();
 	let facts: ArchiveFacts | undefined = first.done ? first.value : undefined;
 
+	// A fresh buffer for every megabyte costs n8n's process a full garbage collection of its whole
+	// heap for about every 64 MiB (V8 counts the buffers as external memory): most of the time of
+	// a large file (docs/benchmarks.md). A store that writes each chunk through lets a few buffers
+	// take turns instead.
+	const reused = (await storeWritesEachChunk(ctx))
+		? Array.from({ length: REUSED_WRITES }, () => Buffer.allocUnsafe(WRITE_BYTES))
+		: undefined;
+	let writes = 0;
+	const nextWrite = () => reused?.[writes++ % REUSED_WRITES] ?? Buffer.allocUnsafe(WRITE_BYTES);
+
 	async function* verifiedDatabaseFile(): AsyncGenerator<Uint8Array> {
 		// The checked pieces are views of gunzip's reused buffer: each is copied into the store's
-		// next write (a fresh buffer: n8n may keep what it is handed) before the next is asked for.
-		let write = Buffer.allocUnsafe(WRITE_BYTES);
+		// next write before the next is asked for. A write is a fresh buffer (n8n may keep what it
+		// is handed) unless the store writes each chunk through (`reused`): while a write fills,
+		// the store holds at most the one before `held`, and the buffer filled is the one filled
+		// REUSED_WRITES writes before, whose write has ended.
+		let write = nextWrite();
 		let filled = 0;
 		let held: Buffer | undefined;
 		let piece: Uint8Array | undefined = first.done ? undefined : first.value;
@@ -223,7 +233,7 @@ export async function storeDatabaseFile(
 					if (filled === WRITE_BYTES) {
 						if (held) yield held;
 						held = write;
-						write = Buffer.allocUnsafe(WRITE_BYTES);
+						write = nextWrite();
 						filled = 0;
 					}
 				}

@@ -43,10 +43,24 @@ const SYMBOL_MARGIN = 16;
 const MAX_GZIP_HEADER = 128 * 1024;
 
 /**
+ * What a stream's code set may leave unused: nothing (the code-length code), or, as zlib allows,
+ * all but one code of one bit (a block with a single literal/length or distance symbol).
+ */
+type Completeness = { refusal: string; oneCodeAllowed: boolean };
+
+/**
  * A canonical Huffman code as a lookup table of `1 << bits` entries, indexed by the next `bits`
  * input bits: each entry is `symbol << 4 | code length`, 0 where no code is (a damaged stream).
+ * A stream's code set must be complete as zlib requires (`completeness`), so that no stream zlib
+ * refuses passes here (an archive this check let through must unpack with gzip and tar); the
+ * fixed codes are built without (their distance code leaves 30 and 31 unused by design).
  */
-function buildTable(lengths: Uint8Array, count: number, table: Int32Array): number {
+function buildTable(
+	lengths: Uint8Array,
+	count: number,
+	table: Int32Array,
+	completeness?: Completeness,
+): number {
 	const perLength = new Uint16Array(16);
 	let bits = 0;
 	for (let symbol = 0; symbol < count; symbol++) {
@@ -59,6 +73,8 @@ function buildTable(lengths: Uint8Array, count: number, table: Int32Array): numb
 		left = (left << 1) - perLength[length];
 		if (left < 0) throw new InflateError('invalid code lengths set');
 	}
+	if (completeness && left > 0 && bits > 0 && !(completeness.oneCodeAllowed && bits === 1))
+		throw new InflateError(completeness.refusal);
 	const next = new Uint16Array(16);
 	for (let length = 1, code = 0; length <= 15; length++) {
 		code = (code + perLength[length - 1]) << 1;
@@ -77,6 +93,13 @@ function buildTable(lengths: Uint8Array, count: number, table: Int32Array): numb
 	return bits;
 }
 
+const CODE_LENGTH_CODE: Completeness = {
+	refusal: 'invalid code lengths set',
+	oneCodeAllowed: false,
+};
+const LITERAL_CODE: Completeness = { refusal: 'invalid literal/lengths set', oneCodeAllowed: true };
+const DISTANCE_CODE: Completeness = { refusal: 'invalid distances set', oneCodeAllowed: true };
+
 const FIXED_LITERALS = new Int32Array(1 << 9);
 const FIXED_DISTANCES = new Int32Array(1 << 5);
 const FIXED_LITERAL_BITS = buildTable(
@@ -88,15 +111,15 @@ const FIXED_LITERAL_BITS = buildTable(
 );
 const FIXED_DISTANCE_BITS = buildTable(new Uint8Array(30).fill(5), 30, FIXED_DISTANCES);
 
-/** CRC-32 (the gzip trailer's), eight bytes a step. */
-const CRC_TABLE = new Int32Array(8 * 256);
+/** CRC-32 (the gzip trailer's), sixteen bytes a step. */
+const CRC_TABLE = new Int32Array(16 * 256);
 for (let byte = 0; byte < 256; byte++) {
 	let crc = byte;
 	for (let bit = 0; bit < 8; bit++) crc = crc & 1 ? 0xedb88320 ^ (crc >>> 1) : crc >>> 1;
 	CRC_TABLE[byte] = crc;
 }
 for (let byte = 0; byte < 256; byte++)
-	for (let slice = 1; slice < 8; slice++) {
+	for (let slice = 1; slice < 16; slice++) {
 		const previous = CRC_TABLE[(slice - 1) * 256 + byte];
 		CRC_TABLE[slice * 256 + byte] = (previous >>> 8) ^ CRC_TABLE[previous & 255];
 	}
@@ -121,18 +144,29 @@ export function crc32(
 	if (words && LITTLE_ENDIAN) {
 		for (; at < end && (at & 3) !== 0; at++)
 			value = table[(value ^ bytes[at]) & 255] ^ (value >>> 8);
-		for (; at + 8 <= end; at += 8) {
-			const one = words[at >>> 2] ^ value;
-			const two = words[(at >>> 2) + 1];
+		for (; at + 16 <= end; at += 16) {
+			const word = at >>> 2;
+			const one = words[word] ^ value;
+			const two = words[word + 1];
+			const three = words[word + 2];
+			const four = words[word + 3];
 			value =
-				table[1792 + (one & 255)] ^
-				table[1536 + ((one >>> 8) & 255)] ^
-				table[1280 + ((one >>> 16) & 255)] ^
-				table[1024 + (one >>> 24)] ^
-				table[768 + (two & 255)] ^
-				table[512 + ((two >>> 8) & 255)] ^
-				table[256 + ((two >>> 16) & 255)] ^
-				table[two >>> 24];
+				table[3840 + (one & 255)] ^
+				table[3584 + ((one >>> 8) & 255)] ^
+				table[3328 + ((one >>> 16) & 255)] ^
+				table[3072 + (one >>> 24)] ^
+				table[2816 + (two & 255)] ^
+				table[2560 + ((two >>> 8) & 255)] ^
+				table[2304 + ((two >>> 16) & 255)] ^
+				table[2048 + (two >>> 24)] ^
+				table[1792 + (three & 255)] ^
+				table[1536 + ((three >>> 8) & 255)] ^
+				table[1280 + ((three >>> 16) & 255)] ^
+				table[1024 + (three >>> 24)] ^
+				table[768 + (four & 255)] ^
+				table[512 + ((four >>> 8) & 255)] ^
+				table[256 + ((four >>> 16) & 255)] ^
+				table[four >>> 24];
 		}
 	}
 	for (; at < end; at++) value = table[(value ^ bytes[at]) & 255] ^ (value >>> 8);
@@ -303,7 +337,15 @@ export class GzipInflater {
 			if (zero < 0 || zero >= this.end) return this.longHeader(this.end);
 			cursor = zero + 1;
 		}
-		if (flags & 2) cursor += 2;
+		if (flags & 2) {
+			// FHCRC: the low 16 bits of the header's CRC-32. zlib checks it: so does this, else an
+			// archive gzip refuses would pass the check.
+			cursor += 2;
+			if (cursor > this.end) return this.longHeader(cursor);
+			const stated = input[cursor - 2] | (input[cursor - 1] << 8);
+			if ((crc32(0, input, at, cursor - 2) & 0xffff) !== stated)
+				throw new InflateError('header crc mismatch');
+		}
 		if (cursor > this.end) return this.longHeader(cursor);
 		this.at = cursor;
 		this.bits = 0;
@@ -381,7 +423,7 @@ export class GzipInflater {
 		lengths.fill(0, 0, 19);
 		for (let index = 0; index < codeLengthCount; index++)
 			lengths[CODE_LENGTH_ORDER[index]] = this.take(3);
-		const codeLengthBits = buildTable(lengths, 19, this.codeLengthTable);
+		const codeLengthBits = buildTable(lengths, 19, this.codeLengthTable, CODE_LENGTH_CODE);
 		const total = literalCount + distanceCount;
 		lengths.fill(0, 0, total);
 		for (let index = 0; index < total; ) {
@@ -409,11 +451,17 @@ export class GzipInflater {
 			index += repeat;
 		}
 		if (lengths[256] === 0) throw new InflateError('invalid code -- missing end-of-block');
-		this.literalBits = buildTable(lengths.subarray(0, literalCount), literalCount, this.literals);
+		this.literalBits = buildTable(
+			lengths.subarray(0, literalCount),
+			literalCount,
+			this.literals,
+			LITERAL_CODE,
+		);
 		this.distanceBits = buildTable(
 			lengths.subarray(literalCount, total),
 			distanceCount,
 			this.distances,
+			DISTANCE_CODE,
 		);
 		this.literalTable = this.literals;
 		this.distanceTable = this.distances;
@@ -468,6 +516,16 @@ export class GzipInflater {
 				const symbol = entry >>> 4;
 				if (symbol < 256) {
 					output[written++] = symbol;
+					// Literals come in runs: the next one's code is often in the bits already read.
+					// Bits above bitCount are zeros, so an entry found is the next code's only when
+					// its length fits in them.
+					const next = literals[bits & literalMask];
+					const nextLength = next & 15;
+					if (nextLength !== 0 && nextLength <= bitCount && next >>> 4 < 256) {
+						bits >>>= nextLength;
+						bitCount -= nextLength;
+						output[written++] = next >>> 4;
+					}
 					continue;
 				}
 				if (symbol === 256) {

@@ -1,7 +1,13 @@
 /**
- * A streaming tar reader (POSIX ustar, with the GNU long-name and pax `path` extensions), without
- * dependencies: 512-byte blocks, every header's checksum checked, and the archive must end with
- * its zero blocks. A cut or damaged archive is an error, never a shorter list of files.
+ * A streaming tar reader (POSIX ustar, with the GNU long-name and pax `path` and `size` extensions),
+ * without dependencies: 512-byte blocks, every header's checksum checked, and the archive must end
+ * with its zero blocks. A cut or damaged archive is an error, never a shorter list of files.
+ *
+ * It reads an archive as GNU tar extracts it, so that what the check verified is what a user
+ * unpacks: a pax `size` sets the member's size; a member that is neither a file nor a folder (a
+ * link, a device, a sparse file, a type tar extracts as a plain file although this reader does not
+ * know it) is reported as `other`, for the caller to refuse; a folder or link entry stating data is
+ * an error (tar reads no data after it, so the two would disagree on where the next member starts).
  */
 
 const BLOCK = 512;
@@ -9,14 +15,31 @@ const BLOCK = 512;
 export type TarEvent =
 	| { type: 'file'; name: string; size: number }
 	| { type: 'data'; name: string; data: Uint8Array }
-	| { type: 'fileEnd'; name: string };
+	| { type: 'fileEnd'; name: string }
+	| { type: 'folder'; name: string }
+	/** A member that is neither a file nor a folder; `kind` says what, in words. */
+	| { type: 'other'; name: string; kind: string };
 
 export class TarError extends Error {}
 
 /** Member metadata larger than this is not a name: the archive is not what it claims. */
 const MAX_META_SIZE = 64 * 1024;
 
-type Kind = 'file' | 'skip' | 'longName' | 'pax';
+type Kind = 'file' | 'skip' | 'longName' | 'pax' | 'globalPax';
+
+/** Entries that carry no data of their own in GNU tar, whatever their size field says. */
+const NO_DATA: Record<string, string> = { '1': 'a hard link', '5': 'a folder' };
+/** Entries whose data GNU tar skips (or reads as metadata) without extracting a file of it. */
+const METADATA = new Set(['x', 'g', 'L', 'K']);
+/** Members tar unpacks as something other than a file or a folder, in words. */
+const OTHER_KINDS: Record<string, string> = {
+	'1': 'a hard link',
+	'2': 'a symbolic link',
+	'3': 'a character device',
+	'4': 'a block device',
+	'6': 'a FIFO',
+	S: 'a sparse file',
+};
 
 export async function* readTar(source: AsyncIterable<Uint8Array>): AsyncGenerator<TarEvent> {
 	const header = new Uint8Array(BLOCK);
@@ -28,6 +51,7 @@ export async function* readTar(source: AsyncIterable<Uint8Array>): AsyncGenerato
 		| { name: string; kind: Kind; remaining: number; padding: number; meta: Uint8Array[] }
 		| undefined;
 	let nextName: string | undefined;
+	let nextSize: number | undefined;
 
 	for await (const chunk of source) {
 		let at = 0;
@@ -48,7 +72,16 @@ export async function* readTar(source: AsyncIterable<Uint8Array>): AsyncGenerato
 				if (current.remaining === 0) {
 					if (current.kind === 'file') yield { type: 'fileEnd', name: current.name };
 					else if (current.kind === 'longName') nextName = nulTerminated(concat(current.meta));
-					else if (current.kind === 'pax') nextName = paxPath(concat(current.meta)) ?? nextName;
+					else if (current.kind === 'pax') {
+						const records = paxRecords(concat(current.meta));
+						nextName = records.get('path') ?? nextName;
+						if (records.has('size')) nextSize = paxSize(records.get('size')!);
+					} else if (current.kind === 'globalPax') {
+						// Its records would rename or resize every later member, which this reader does not do.
+						const records = paxRecords(concat(current.meta));
+						if (records.has('path') || records.has('size'))
+							throw new TarError('a global pax header that names or sizes every member');
+					}
 				}
 				continue;
 			}
@@ -73,26 +106,45 @@ export async function* readTar(source: AsyncIterable<Uint8Array>): AsyncGenerato
 			}
 			if (zeroBlocks > 0) throw new TarError('a file header after an end-of-archive block');
 			const entry = parseHeader(header);
+			const metadata = METADATA.has(entry.type);
+			// A pax header's path and size are the next real entry's, whatever its type (GNU tar).
+			const name = metadata ? entry.name : (nextName ?? entry.name);
+			const size = metadata ? entry.size : (nextSize ?? entry.size);
+			if (!metadata) nextName = nextSize = undefined;
 			let kind: Kind;
 			if (entry.type === '0' || entry.type === '\0' || entry.type === '7') kind = 'file';
 			else if (entry.type === 'L') kind = 'longName';
 			else if (entry.type === 'x') kind = 'pax';
+			else if (entry.type === 'g') kind = 'globalPax';
 			else kind = 'skip';
-			if (kind !== 'file' && kind !== 'skip' && entry.size > MAX_META_SIZE) {
-				throw new TarError(`an oversized tar extension header (${entry.size} bytes)`);
+			if (metadata && size > MAX_META_SIZE) {
+				throw new TarError(`an oversized tar extension header (${size} bytes)`);
 			}
-			const name = kind === 'file' ? (nextName ?? entry.name) : entry.name;
-			if (kind === 'file' || kind === 'skip') nextName = undefined;
+			if (NO_DATA[entry.type] && size > 0) {
+				throw new TarError(
+					`${NO_DATA[entry.type]} "${shortName(name)}" states ${size} bytes of data, which tar does not read`,
+				);
+			}
+			if (entry.type === '5') yield { type: 'folder', name };
+			else if (kind === 'skip' && !metadata) {
+				yield {
+					type: 'other',
+					name,
+					kind:
+						OTHER_KINDS[entry.type] ??
+						`an entry of unknown type '${entry.type}', which tar extracts as a file`,
+				};
+			}
 			current = {
 				name,
 				kind,
-				remaining: entry.size,
-				padding: (BLOCK - (entry.size % BLOCK)) % BLOCK,
+				remaining: size,
+				padding: (BLOCK - (size % BLOCK)) % BLOCK,
 				meta: [],
 			};
 			if (kind === 'file') {
-				yield { type: 'file', name, size: entry.size };
-				if (entry.size === 0) yield { type: 'fileEnd', name };
+				yield { type: 'file', name, size };
+				if (size === 0) yield { type: 'fileEnd', name };
 			}
 		}
 	}
@@ -157,11 +209,35 @@ function concat(parts: Uint8Array[]): Uint8Array {
 	return all;
 }
 
-/** The `path` record of a pax extended header ("<length> path=<name>\n" records). */
-function paxPath(bytes: Uint8Array): string | undefined {
-	for (const record of text(bytes).split('\n')) {
-		const match = /^\d+ path=(.*)$/s.exec(record);
-		if (match) return match[1];
+/**
+ * The records of a pax extended header: "<length> <key>=<value>\n", each `length` bytes long,
+ * its own digits and newline included (a value may hold newlines). A later record of a key wins.
+ */
+function paxRecords(bytes: Uint8Array): Map<string, string> {
+	const records = new Map<string, string>();
+	for (let at = 0; at < bytes.length; ) {
+		const space = bytes.indexOf(0x20, at);
+		const digits = space > at ? text(bytes.subarray(at, space)) : '';
+		const length = /^[0-9]{1,6}$/.test(digits) ? Number(digits) : 0;
+		const end = at + length;
+		if (length <= space - at + 1 || end > bytes.length || bytes[end - 1] !== 0x0a)
+			throw new TarError('a pax extended header is malformed (the archive is damaged)');
+		const record = text(bytes.subarray(space + 1, end - 1));
+		const equals = record.indexOf('=');
+		if (equals <= 0)
+			throw new TarError('a pax extended header is malformed (the archive is damaged)');
+		records.set(record.slice(0, equals), record.slice(equals + 1));
+		at = end;
 	}
-	return undefined;
+	return records;
 }
+
+/** A pax `size` record: decimal digits only. */
+function paxSize(value: string): number {
+	if (!/^[0-9]{1,15}$/.test(value))
+		throw new TarError(`a pax extended header states a malformed size (${value.slice(0, 40)})`);
+	return Number(value);
+}
+
+/** A member's name as a message shows it: at most 200 characters. */
+export const shortName = (name: string) => (name.length > 200 ? `${name.slice(0, 200)}...` : name);

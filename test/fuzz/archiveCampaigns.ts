@@ -1,5 +1,5 @@
 import { createHash } from 'crypto';
-import { constants, gzipSync } from 'zlib';
+import { constants, gzipSync, inflateRawSync } from 'zlib';
 
 import fc from 'fast-check';
 
@@ -11,6 +11,7 @@ import {
 } from '../../nodes/AbstractIpDatabase/archiveCheck';
 import { checksumLine } from '../sandbox/ipDatabases/archives';
 import { TAR_END, tarEntry } from '../sandbox/ipDatabases/tarWriter';
+import { deflateStream, gzipMember } from './deflateStreams';
 
 /**
  * Property-based fuzzing of the download's archive check (gunzip, tar walk, checksum, bounds),
@@ -26,6 +27,9 @@ import { TAR_END, tarEntry } from '../sandbox/ipDatabases/tarWriter';
  * - a damaged archive: a sound one with bytes flipped, cut, inserted or repeated. The check ends
  *   in an ArchiveError, or in the original's facts and bytes (damage gzip itself ignores, such as
  *   its header's time): never another file, never another error, never a hang.
+ * - gunzip against zlib's decoder on DEFLATE streams no compressor writes (deflateStreams.ts:
+ *   incomplete and over-subscribed codes, repeat codes at the edges, stored blocks of any length,
+ *   far and invalid distances...): accepted exactly when zlib accepts them, with zlib's bytes.
  */
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -55,12 +59,7 @@ export async function checkArchive(
 	checkCrc = true,
 ): Promise<Outcome> {
 	const handed: Buffer[] = [];
-	const walk = databaseFileOf(
-		gunzip(chunked(bytes, cuts), bytes.length, checkCrc),
-		'mmdb',
-		{},
-		bytes.length,
-	);
+	const walk = databaseFileOf(gunzip(chunked(bytes, cuts), checkCrc), 'mmdb', {}, bytes.length);
 	try {
 		for (;;) {
 			const step = await walk.next();
@@ -263,14 +262,59 @@ const gunzipProperty = fc.asyncProperty(
 			...(twoMembers ? [gzipSync(data.subarray(half), options)] : []),
 		]);
 		const out: Buffer[] = [];
-		for await (const view of gunzip(chunked(bytes, cuts), bytes.length))
-			out.push(Buffer.from(view));
+		for await (const view of gunzip(chunked(bytes, cuts))) out.push(Buffer.from(view));
 		if (!Buffer.concat(out).equals(Buffer.from(data)))
 			throw new Error(`other bytes out (${Buffer.concat(out).length} of ${data.length})`);
 	},
 );
 
-export const PROPERTY_NAMES = ['anyArchive', 'damagedArchive', 'gunzip'] as const;
+/**
+ * gunzip against zlib's decoder on a stream deflateStreams.ts writes, in any chunks, with and
+ * without the CRC-32: zlib's bytes where zlib accepts it, an ArchiveError where zlib refuses it.
+ * A refused stream's trailer states the bytes its symbols stand for, so that a decoder that
+ * accepts it anyway shows (its output matches the trailer).
+ */
+const deflateStreamsProperty = fc.asyncProperty(
+	fc.nat(),
+	fc.array(fc.nat(100_000), { maxLength: 4 }),
+	fc.boolean(),
+	async (seed, cuts, checkCrc) => {
+		const { raw, intended } = deflateStream(seed);
+		let expected: Buffer | undefined;
+		let stream = raw;
+		try {
+			// zlib stops at the last block: the bytes after it are not the stream's.
+			const inflated = inflateRawSync(raw, { info: true }) as unknown as {
+				buffer: Buffer;
+				engine: { bytesWritten: number };
+			};
+			expected = inflated.buffer;
+			stream = raw.subarray(0, inflated.engine.bytesWritten);
+		} catch {
+			expected = undefined;
+		}
+		const bytes = gzipMember(stream, expected ?? intended ?? Buffer.alloc(0));
+		const out: Buffer[] = [];
+		let error: unknown;
+		try {
+			for await (const view of gunzip(chunked(bytes, cuts), checkCrc)) out.push(Buffer.from(view));
+		} catch (failure) {
+			error = failure;
+		}
+		if (expected) {
+			if (error !== undefined) throw new Error(`a stream zlib accepts refused: ${String(error)}`);
+			if (!Buffer.concat(out).equals(expected)) throw new Error("other bytes than zlib's");
+		} else if (!(error instanceof ArchiveError)) {
+			throw new Error(
+				error === undefined
+					? `a stream zlib refuses accepted (${Buffer.concat(out).length} bytes out)`
+					: `not an ArchiveError: ${String(error)}`,
+			);
+		}
+	},
+);
+
+export const PROPERTY_NAMES = ['anyArchive', 'damagedArchive', 'gunzip', 'deflateStreams'] as const;
 
 /** One property's run with fast-check's parameters: inputs tried, and a failure's report (its counterexample, shrunk). */
 export async function checkProperty(
@@ -282,7 +326,9 @@ export async function checkProperty(
 			? await fc.check(anyArchiveProperty, parameters)
 			: name === 'damagedArchive'
 				? await fc.check(damagedArchiveProperty, parameters)
-				: await fc.check(gunzipProperty, parameters);
+				: name === 'gunzip'
+					? await fc.check(gunzipProperty, parameters)
+					: await fc.check(deflateStreamsProperty, parameters);
 	return {
 		numRuns: details.numRuns,
 		failure: details.failed

@@ -2,7 +2,19 @@ import { execFile } from 'child_process';
 import path from 'path';
 import { promisify } from 'util';
 
-import { craftedArchive, databaseMembers } from './craftedArchives';
+import { createHash } from 'crypto';
+
+import { checksumLine } from '../sandbox/ipDatabases/archives';
+import { TAR_END, tarEntry } from '../sandbox/ipDatabases/tarWriter';
+import {
+	archiveOfTar,
+	craftedArchive,
+	databaseMembers,
+	paxHeader,
+	typedHeader,
+	withHeaderCrc,
+	withIncompleteCode,
+} from './craftedArchives';
 import { downloadSandbox, visibleText } from '../nodes/ipDatabaseHelpers';
 
 /**
@@ -49,6 +61,40 @@ describe('IP database download: hostile archives', () => {
 		},
 	);
 
+	// An archive the check lets through must unpack where the user unpacks it (gzip, tar, zlib).
+	const sound = () => craftedArchive([README, ...databaseMembers('svc-ip-geolocation.mmdb', MMDB)]);
+
+	it.each(['archive', 'databaseFile'])(
+		'gzip that zlib refuses is refused (%s output): a header CRC that does not match',
+		async (output) => {
+			db().serve(withHeaderCrc(sound(), false));
+			const { items, error } = await download(output);
+			expect(items).toEqual([]);
+			expect(error?.message).toBe(
+				'The downloaded svc-ip-geolocation.tar.gz is broken: its gzip data is broken, or it is not a gzip file (header crc mismatch)',
+			);
+		},
+	);
+
+	it('a gzip header CRC that matches is read', async () => {
+		db().serve(withHeaderCrc(sound(), true));
+		const { items, error } = await download('archive');
+		expect(error).toBeUndefined();
+		expect(items[0].json.databaseFileName).toBe('svc-ip-geolocation.mmdb');
+	});
+
+	it.each(['archive', 'databaseFile'])(
+		'gzip that zlib refuses is refused (%s output): an incomplete DEFLATE code set',
+		async (output) => {
+			db().serve(withIncompleteCode(sound()));
+			const { items, error } = await download(output);
+			expect(items).toEqual([]);
+			expect(error?.message).toBe(
+				'The downloaded svc-ip-geolocation.tar.gz is broken: its gzip data is broken, or it is not a gzip file (invalid literal/lengths set)',
+			);
+		},
+	);
+
 	it('zeros after the end of the archive beyond the bound are refused, not walked to the end', async () => {
 		const small = databaseMembers('svc-ip-geolocation.mmdb', MMDB);
 		db().serve(
@@ -57,9 +103,149 @@ describe('IP database download: hostile archives', () => {
 		const { items, error } = await download('databaseFile');
 		expect(items).toEqual([]);
 		expect(error?.message).toMatch(
-			/^The downloaded svc-ip-geolocation\.tar\.gz is broken: it unpacks to 64\.\d MiB, more than 64 times the archive's 0\.\d MiB \(at most 64\.0 MiB\): no database compresses that well/,
+			/^The downloaded svc-ip-geolocation\.tar\.gz is broken: it unpacks to 64\.\d MiB, more than 64 times the 0\.\d MiB of archive received so far \(at most 64\.0 MiB\): no database compresses that well/,
 		);
 		expectNoSecret(visibleText(items, error));
+	});
+});
+
+/**
+ * What the check verifies must be what tar unpacks: each of these archives passed the check with
+ * the first file's SHA-256 while GNU tar 1.34 (`tar -xzf`, exit 0) unpacked another file in its
+ * place, or a link to any path.
+ */
+describe('IP database download: archives read as tar unpacks them', () => {
+	const NAME = 'svc-ip-geolocation.mmdb';
+	const verified = Buffer.alloc(512, 'A');
+	const other = Buffer.alloc(512, 'E');
+	const entries = (name: string, data: Buffer) =>
+		databaseMembers(name, data).map((member) => tarEntry(member.name, member.data, 0));
+	const broken = (reason: string) =>
+		`The downloaded svc-ip-geolocation.tar.gz is broken: ${reason}`;
+	/** A sound archive whose database file and its .sha256 are named by pax headers (any name). */
+	const paxNamed = (name: string) =>
+		archiveOfTar(
+			Buffer.concat([
+				...databaseMembers(name, verified).flatMap((member) => [
+					paxHeader({ path: member.name }),
+					tarEntry('placeholder', member.data, 0),
+				]),
+				TAR_END,
+			]),
+		);
+
+	it.each(['archive', 'databaseFile'])(
+		"a pax size is the member's size, as tar reads it (%s output)",
+		async (output) => {
+			// tar reads the database file through the .sha256 member that the size field alone leaves out.
+			const [database, checksum] = entries(NAME, verified);
+			db().serve(
+				archiveOfTar(
+					Buffer.concat([
+						paxHeader({ size: String(database.length - 512 + checksum.length) }),
+						database,
+						checksum,
+						TAR_END,
+					]),
+				),
+			);
+			const { items, error } = await download(output);
+			expect(items).toEqual([]);
+			expect(error?.message).toBe(
+				broken(`it holds no checksum file ${NAME}.sha256 for its database file`),
+			);
+		},
+	);
+
+	it.each([
+		['a symbolic link', typedHeader(NAME, 0, '2', '/etc/hostname')],
+		['a hard link', typedHeader(NAME, 0, '1', 'README.md')],
+		['a FIFO', typedHeader(NAME, 0, '6')],
+		[
+			"an entry of unknown type 'Z', which tar extracts as a file",
+			Buffer.concat([typedHeader(NAME, 512, 'Z'), other]),
+		],
+	])('%s after the database file, under its name, is refused', async (kind, entry) => {
+		db().serve(archiveOfTar(Buffer.concat([...entries(NAME, verified), entry, TAR_END])));
+		const { items, error } = await download('archive');
+		expect(items).toEqual([]);
+		expect(error?.message).toBe(
+			broken(`it holds ${kind} (${NAME}), where a database archive holds files and folders only`),
+		);
+	});
+
+	it("a folder under the database file's name, after it, is refused", async () => {
+		db().serve(
+			archiveOfTar(Buffer.concat([...entries(NAME, verified), typedHeader(NAME, 0, '5'), TAR_END])),
+		);
+		const { items, error } = await download('archive');
+		expect(items).toEqual([]);
+		expect(error?.message).toBe(
+			broken(
+				`it holds a folder named like its files (${NAME}), which tar would unpack in place of the file`,
+			),
+		);
+	});
+
+	it('a folder entry stating data (which tar does not skip) is refused', async () => {
+		db().serve(
+			archiveOfTar(
+				Buffer.concat([
+					...entries(NAME, verified),
+					typedHeader('d', 1024, '5'),
+					tarEntry(NAME, other, 0),
+					TAR_END,
+				]),
+			),
+		);
+		const { items, error } = await download('archive');
+		expect(items).toEqual([]);
+		expect(error?.message).toBe(
+			broken(
+				'its tar content is broken: a folder "d" states 1024 bytes of data, which tar does not read',
+			),
+		);
+	});
+
+	it('a database file named in a pax header (a long name) is read, under its base name', async () => {
+		db().serve(paxNamed(`${'folder/'.repeat(20)}${NAME}`));
+		const { items, error } = await download('databaseFile');
+		expect(error).toBeUndefined();
+		expect(items[0].binary?.data.fileName).toBe(NAME);
+		expect(items[0].json.sha256).toBe(createHash('sha256').update(verified).digest('hex'));
+	});
+
+	it.each([
+		['over 255 bytes', `${'x'.repeat(300)}.mmdb`],
+		['a control character', 'svc\nip.mmdb'],
+	])('a database file whose base name is not a file name (%s) is refused', async (_why, name) => {
+		db().serve(paxNamed(name));
+		const { items, error } = await download('archive');
+		expect(items).toEqual([]);
+		expect(error?.message).toMatch(/is broken: its database file's name is not a file name/);
+	});
+
+	it('a drive before the name (C:evil.mmdb) is dropped with the folders', async () => {
+		db().serve(craftedArchive([README, ...databaseMembers('C:evil.mmdb', MMDB)]));
+		const { items, error } = await download('databaseFile');
+		expect(error).toBeUndefined();
+		expect(items[0].binary?.data.fileName).toBe('evil.mmdb');
+	});
+
+	it('an archive of many members with long names: the error lists a few, not all', async () => {
+		// 300 members named by 60,000-character pax paths: 18 MB of names from a small download.
+		const members = Array.from({ length: 300 }, (_, index) =>
+			Buffer.concat([
+				paxHeader({ path: `${index}`.padEnd(60_000, 'n') }),
+				tarEntry('member.md', Buffer.alloc(0), 0),
+			]),
+		);
+		db().serve(archiveOfTar(Buffer.concat([...members, TAR_END])));
+		const { items, error } = await download('archive');
+		expect(items).toEqual([]);
+		expect(error?.message).toMatch(/it holds no \.mmdb database file \(it holds: 0n+\.\.\., /);
+		expect(error?.message).toMatch(/ and 280 more\)$/);
+		expect(error!.message.length).toBeLessThan(6000);
 	});
 });
 
@@ -69,7 +255,7 @@ function expectNoSecret(text: string) {
 }
 
 /** The bomb's child: the node against a 1 GiB bomb, with the heap n8n Cloud's small plans leave. */
-async function bombRun(where: string, output: string) {
+async function bombRun(where: string, output: string, fault?: string) {
 	const { stdout } = await promisify(execFile)(
 		process.execPath,
 		[
@@ -79,11 +265,13 @@ async function bombRun(where: string, output: string) {
 			path.join(__dirname, 'archiveBombRunner.ts'),
 			where,
 			output,
+			...(fault ? [fault] : []),
 		],
 		{ maxBuffer: 16 * 1024 * 1024 },
 	);
 	return JSON.parse(stdout.trim().split('\n').pop()!) as {
 		archiveBytes: number;
+		maxRssMiB: number;
 		items: unknown[];
 		error?: { message: string; description: string };
 	};
@@ -104,7 +292,7 @@ describe('IP database download: a gzip bomb within a 256 MiB heap', () => {
 		[
 			'afterTheEnd',
 			'databaseFile',
-			/it unpacks to 64\.\d MiB, more than 64 times the archive's 1\.0 MiB/,
+			/it unpacks to 64\.\d MiB, more than 64 times the \d\.\d MiB of archive received so far/,
 		],
 	])(
 		'1 GiB of zeros (%s), %s output: the package refuses it, no item',
@@ -116,6 +304,26 @@ describe('IP database download: a gzip bomb within a 256 MiB heap', () => {
 			expect(run.error?.message).toMatch(message);
 			expect(run.error?.description).toMatch(/Nothing was output/);
 		},
-		120_000,
+		// Before the bound held, the run waited for the socket's 120 s timeout.
+		180_000,
+	);
+});
+
+describe('IP database download: a gzip bomb behind a Content-Length it overstates', () => {
+	// The bound is a multiple of the bytes that came, not of the length a host states: a host
+	// that announces 100 MB and sends the 1 MB bomb must not raise the bound to 6.4 GB.
+	it.each(['databaseFile', 'archive'])(
+		'1 GiB of zeros in the database file, %s output: refused at the bound, not handed to n8n',
+		async (output) => {
+			const run = await bombRun('databaseFile', output, 'overstatedLength');
+			expect(run.items).toEqual([]);
+			expect(run.error?.message).toMatch(
+				/^The downloaded svc-ip-geolocation\.tar\.gz is broken: it unpacks to 64\.\d MiB, more than 64 times the \d\.\d MiB of archive received so far/,
+			);
+			// n8n-core and the sandbox take about 200 MiB; the bomb's gibibyte must not be added.
+			expect(run.maxRssMiB).toBeLessThan(600);
+		},
+		// Before the bound held, the run waited for the socket's 120 s timeout.
+		180_000,
 	);
 });

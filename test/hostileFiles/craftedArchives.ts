@@ -1,10 +1,11 @@
 import { createHash } from 'crypto';
-import { createGzip, gzipSync } from 'zlib';
+import { crc32, createGzip, gunzipSync, gzipSync } from 'zlib';
 
 import type { DatabaseArchive } from '../sandbox/ipDatabases/archives';
 import { archiveFileName, buildEpoch, checksumLine } from '../sandbox/ipDatabases/archives';
 import type { DatabaseId, FormatId } from '../sandbox/ipDatabases/records';
 import { TAR_END, tarEntry, tarHeader, tarPadding } from '../sandbox/ipDatabases/tarWriter';
+import { gzipMember, literalsWithIncompleteCode } from '../fuzz/deflateStreams';
 
 /**
  * Archives no service builds, for the tests of what the download's check refuses: members of any
@@ -47,6 +48,65 @@ export function craftedArchive(
 		sha256: database0 ? sha256(database0.data) : '',
 		bytes: gzipSync(tar, { level: 9 }),
 	};
+}
+
+/** A tar header of any type (`typeflag`), with a link target for links. */
+export function typedHeader(name: string, size: number, type: string, linkTarget = ''): Buffer {
+	const header = tarHeader(name, size, buildEpoch(1));
+	header[156] = type.charCodeAt(0);
+	header.write(linkTarget, 157, 100, 'utf8');
+	header.write('        ', 148, 'ascii');
+	let sum = 0;
+	for (const byte of header) sum += byte;
+	header.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 'ascii');
+	return header;
+}
+
+/** A pax extended header (type x) with its records, each "<length> <key>=<value>\n". */
+export function paxHeader(records: Record<string, string>): Buffer {
+	const text = Object.entries(records)
+		.map(([key, value]) => {
+			const body = ` ${key}=${value}\n`;
+			let length = Buffer.byteLength(body) + 1;
+			while (Buffer.byteLength(`${length}${body}`) !== length) length++;
+			return `${length}${body}`;
+		})
+		.join('');
+	const data = Buffer.from(text);
+	return Buffer.concat([
+		typedHeader('PaxHeaders/member', data.length, 'x'),
+		data,
+		tarPadding(data.length),
+	]);
+}
+
+/** An archive of these tar bytes as they are (the end blocks the caller's), for the database given. */
+export function archiveOfTar(tar: Buffer): DatabaseArchive {
+	return { ...craftedArchive([]), bytes: gzipSync(tar, { level: 9 }) };
+}
+
+/** The tar inside a crafted archive (gunzipped with zlib). */
+const tarOf = (archive: DatabaseArchive) => gunzipSync(archive.bytes);
+
+/**
+ * The same archive with a gzip header CRC (FHCRC), matching or not. zlib, gzip and tar refuse a
+ * header whose CRC does not match.
+ */
+export function withHeaderCrc(archive: DatabaseArchive, matching: boolean): DatabaseArchive {
+	const header = Buffer.from(archive.bytes.subarray(0, 10));
+	header[3] |= 2;
+	const crc = Buffer.alloc(2);
+	crc.writeUInt16LE((crc32(header) & 0xffff) ^ (matching ? 0 : 1));
+	return { ...archive, bytes: Buffer.concat([header, crc, archive.bytes.subarray(10)]) };
+}
+
+/**
+ * The same archive's tar in one DEFLATE block whose literal code leaves one code unused (an
+ * incomplete code set): its symbols decode, but zlib, gzip and tar refuse the stream.
+ */
+export function withIncompleteCode(archive: DatabaseArchive): DatabaseArchive {
+	const tar = tarOf(archive);
+	return { ...archive, bytes: gzipMember(literalsWithIncompleteCode(tar), tar) };
 }
 
 export const GIB = 1024 * 1024 * 1024;

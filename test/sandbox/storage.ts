@@ -56,8 +56,19 @@ export async function createStorageHost(
 		entry.status = 200;
 		res.writeHead(200, {
 			'Content-Type': object.contentType,
-			'Content-Length': String(object.bytes.length),
+			'Content-Length': String(object.statedLength ?? object.bytes.length),
 		});
+		if (object.stallAt !== undefined) {
+			entry.fault = `stalled at ${object.stallAt} of ${object.bytes.length} bytes`;
+			res.on('close', () => (entry.fault += ', closed by the client'));
+			res.write(object.bytes.subarray(0, object.stallAt));
+			return;
+		}
+		if (object.statedLength !== undefined) {
+			entry.fault = `${object.bytes.length} bytes sent of ${object.statedLength} stated`;
+			res.write(object.bytes, () => res.destroy());
+			return;
+		}
 		if (object.truncateAt !== undefined && object.truncateAt < object.bytes.length) {
 			entry.fault = `truncated at ${object.truncateAt} of ${object.bytes.length} bytes`;
 			res.write(object.bytes.subarray(0, object.truncateAt), () => res.destroy());

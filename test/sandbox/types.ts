@@ -74,6 +74,16 @@ export interface StoredOptions {
 	 * then the connection is dropped (the database download's truncated-transfer fault).
 	 */
 	truncateAt?: number;
+	/**
+	 * A Content-Length larger than the bytes sent (a host that overstates it): the bytes are sent,
+	 * then the connection is dropped.
+	 */
+	statedLength?: number;
+	/**
+	 * A transfer that stalls: this many bytes are sent, then nothing more, the connection held
+	 * open until the client closes it (which the request's log entry then says).
+	 */
+	stallAt?: number;
 }
 
 export interface StoredObject extends StoredOptions {

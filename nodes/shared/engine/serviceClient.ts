@@ -316,6 +316,9 @@ async function download<Prepared>(
 				returnFullResponse: true,
 				ignoreHttpStatusErrors: true,
 				timeout: options.timeout ?? 120_000,
+				// The editor's Stop ends the transfer too (plain httpRequest is not handed n8n's
+				// signal the way the authenticated one is): a stopped run lets go of the connection.
+				abortSignal: ctx.getExecutionCancelSignal?.(),
 			})) as DownloadResponse;
 		} catch (error) {
 			const delay = backoffMs(retry);

@@ -13,8 +13,18 @@ import type { SandboxResponse, ServiceModule } from '../types';
  */
 export const DOWNLOAD_PATH = '/v1/database/download/';
 
-/** What the next link's stored object does wrong: a cut transfer, flipped bytes, not gzip at all, a .sha256 that does not match. */
-export type DownloadFault = 'truncated' | 'corrupted' | 'notGzip' | 'badChecksum';
+/**
+ * What the next link's stored object does wrong: a cut transfer, flipped bytes, not gzip at all, a
+ * .sha256 that does not match, a Content-Length a hundred times the bytes sent (the connection
+ * then held open), a transfer that stalls halfway with its connection held open.
+ */
+export type DownloadFault =
+	| 'truncated'
+	| 'corrupted'
+	| 'notGzip'
+	| 'badChecksum'
+	| 'overstatedLength'
+	| 'stalled';
 
 interface DatabaseState {
 	/** Keys limited to some databases; a valid key not listed here is entitled to all. */
@@ -120,6 +130,11 @@ function publish(
 		requireQuery: { expires: String(expires), signature },
 		expiresAt: expires * 1000,
 		...(fault === 'truncated' ? { truncateAt: Math.floor(bytes.length / 2) } : {}),
+		// All the bytes, then the connection held open: the client cannot tell that more will not come.
+		...(fault === 'overstatedLength'
+			? { statedLength: bytes.length * 100, stallAt: bytes.length }
+			: {}),
+		...(fault === 'stalled' ? { stallAt: Math.floor(bytes.length / 2) } : {}),
 	});
 	const link = `${url}?expires=${expires}&signature=${signature}`;
 	state.links.push(link);
