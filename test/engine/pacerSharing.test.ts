@@ -64,6 +64,26 @@ describe.each(LIMITERS)('near the service, a %s limiter', (limiter) => {
 	});
 });
 
+describe('one process running two executions at once (a queue-mode worker takes several)', () => {
+	// Each execution has its own lanes, so a request is in flight whenever the next one asks: the
+	// window must open with that request's answer, not with its arrival cap (1/1.1 of the rate).
+	it.each([1, 5])('at %i/s: >= 0.99 of the limit, no 429', async (rate) => {
+		const items = rate * 30;
+		for (const limiter of LIMITERS) {
+			const run = await simulate({
+				rate,
+				processes: [{ items, executions: 2 }],
+				limiter,
+				timing: NEAR,
+				seed: 1,
+			});
+			expect(run.accepted).toEqual([2 * items]);
+			expect(run.refused).toBe(0);
+			expect(run.wholeRate / rate).toBeGreaterThanOrEqual(0.99);
+		}
+	});
+});
+
 describe.each(LIMITERS)('far from the service (answers in 150-450 ms), a %s limiter', (limiter) => {
 	// Alone, a process loses the arrival cap per window (1/1.1): sharing is held against that.
 	it.each([1, 5, 10])('one process alone at %i/s: >= 0.89 of the limit, no 429', async (rate) => {

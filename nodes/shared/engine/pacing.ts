@@ -66,6 +66,14 @@ export class Pacer {
 	/** Departures happen one at a time, in the order callers asked for their turn. */
 	private queue: Promise<unknown> = Promise.resolve();
 
+	/**
+	 * Resolved by the next answer. A departure that waits for its own window to open waits at
+	 * most until then: the window counts from an unanswered request's arrival cap (100 ms after
+	 * it left), and an answer that comes sooner opens it sooner. Without it, a worker running two
+	 * executions at 1/s (a request always in flight when the next asks) was paced to 1/1.1.
+	 */
+	private answered?: { promise: Promise<void>; resolve: () => void };
+
 	constructor(
 		requestsPerSecond: number,
 		private readonly clock: PacerClock = realClock,
@@ -124,7 +132,7 @@ export class Pacer {
 			);
 			const start = Math.max((slot + between) * this.slots.ms, this.windowOpensAt(count));
 			if (start <= now) break;
-			await this.clock.sleep(start - now);
+			await Promise.race([this.clock.sleep(start - now), this.nextAnswer()]);
 		}
 		const ticket: Ticket = { departedAt: this.clock.now(), epoch: this.share.epoch };
 		if (between) this.share.probeSent(ticket.departedAt);
@@ -137,6 +145,15 @@ export class Pacer {
 		this.recent.push(ticket);
 		if (this.recent.length > 2 * this.perWindow) this.recent.shift();
 		return ticket;
+	}
+
+	private async nextAnswer(): Promise<void> {
+		if (!this.answered) {
+			let resolve = () => {};
+			const promise = new Promise<void>((done) => (resolve = done));
+			this.answered = { promise, resolve };
+		}
+		return await this.answered.promise;
 	}
 
 	/**
@@ -159,6 +176,9 @@ export class Pacer {
 	private settle(ticket: Ticket): number {
 		ticket.settledAt ??= this.clock.now();
 		if (!this.paced) return ticket.settledAt;
+		const { answered } = this;
+		this.answered = undefined;
+		answered?.resolve();
 		const scale = this.slots.observe(ticket.settledAt - ticket.departedAt);
 		if (scale !== undefined) {
 			this.plannedSlot *= scale;
