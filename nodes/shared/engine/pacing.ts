@@ -60,6 +60,9 @@ export class Pacer {
 
 	private pausedUntil = 0;
 
+	/** Whether the last request was a turn (below one request per window) that was refused. */
+	private turnRefused = false;
+
 	/** The last tickets (two windows' worth at the configured rate), oldest first. */
 	private recent: Ticket[] = [];
 
@@ -119,6 +122,7 @@ export class Pacer {
 		for (;;) {
 			const now = this.clock.now();
 			const { count, windows } = this.share.current();
+			this.rescale(this.slots.takeTurns(this.wideTurns(windows)));
 			step = (this.perWindow * windows) / count;
 			between = this.share.probeDue ? 0.5 : 0;
 			// The nearest slot to the plan: rounding up at every step would lose a slot each time
@@ -179,17 +183,32 @@ export class Pacer {
 		const { answered } = this;
 		this.answered = undefined;
 		answered?.resolve();
-		const scale = this.slots.observe(ticket.settledAt - ticket.departedAt);
-		if (scale !== undefined) {
-			this.plannedSlot *= scale;
-			this.lastSlot = Math.floor(this.lastSlot * scale);
-		}
+		this.rescale(this.slots.observe(ticket.settledAt - ticket.departedAt));
 		return ticket.settledAt;
+	}
+
+	/**
+	 * Turns on the wider slots (pacingSlots.ts) while they hold; after a refused turn, the next
+	 * one leaves on the slots of a process that has the key to itself: that process, which no
+	 * 429 has told of anyone else, sends on every one of them, and only a request on the same
+	 * moment can take one from it (then which of the two the service refuses is chance). Once it
+	 * did, that process is refused too and takes turns as well.
+	 */
+	private wideTurns(windows: number): boolean {
+		return windows > 1 && !this.turnRefused;
+	}
+
+	/** The slots changed length: a plan counted in slots follows (`scale` new slots to an old). */
+	private rescale(scale: number | undefined): void {
+		if (scale === undefined) return;
+		this.plannedSlot *= scale;
+		this.lastSlot = Math.floor(this.lastSlot * scale);
 	}
 
 	/** The request was answered (or failed) without a 429. */
 	succeeded(ticket: Ticket): void {
 		const settledAt = this.settle(ticket);
+		this.turnRefused = false;
 		if (this.paced) this.share.succeeded(ticket.departedAt, settledAt);
 	}
 
@@ -215,13 +234,16 @@ export class Pacer {
 		).length;
 		this.share.refused(ticket.departedAt, ticket.epoch, mine, settledAt);
 		const { count, windows } = this.share.current();
+		this.turnRefused = windows > 1;
+		this.rescale(this.slots.takeTurns(this.wideTurns(windows)));
 		if (retryAfterMs) this.pausedUntil = Math.max(this.pausedUntil, settledAt + retryAfterMs);
 		if (windows > 1) {
 			// Below one request per window the slot was another process's turn: take another slot
-			// of the cycle, never the same one again.
+			// of the cycle, never the same one again. Counted from the refused slot, not held
+			// to the plan: the plan was already a whole cycle on, so no turn ever moved.
 			const cycle = this.perWindow * windows;
 			const slot = Math.floor(ticket.departedAt / this.slots.ms);
-			this.plannedSlot = Math.max(this.plannedSlot, slot + 1 + Math.floor(random() * (cycle - 1)));
+			this.plannedSlot = Math.max(this.lastSlot + 1, slot + 1 + Math.floor(random() * (cycle - 1)));
 		} else {
 			const pause = (random() * this.windowMs) / count;
 			this.pausedUntil = Math.max(this.pausedUntil, settledAt + pause);
