@@ -1,6 +1,7 @@
 import {
 	FAR,
 	LOADED,
+	N8N,
 	NEAR,
 	simulate,
 	type LimiterKind,
@@ -63,6 +64,56 @@ export async function run(): Promise<void> {
 	console.log(
 		'    (each cell: processes x rate, of the limit while shared / over the whole run, 429s)',
 	);
+	await asWorkers();
+}
+
+/**
+ * As the queue-mode check runs them: each process a worker running two executions at once
+ * through its one pacer, the workers starting up to 0.3 s apart, with the timing of a real n8n
+ * worker (measured against the sandbox) beside the others.
+ */
+async function asWorkers(): Promise<void> {
+	console.log(
+		'\n## Several processes on one key as queue-mode workers, simulated (two executions each)',
+	);
+	const timings: Array<[string, Timing]> = [
+		['near', NEAR],
+		['busy machine', LOADED],
+		['a real n8n worker', N8N],
+		['far', FAR],
+	];
+	for (const [label, timing] of timings) {
+		console.log(`  ${label}`);
+		for (const limiter of LIMITERS) {
+			const cells: string[] = [];
+			for (const [rate, processes] of CASES.filter(([, processes]) => processes > 1)) {
+				const runs = [];
+				for (let seed = 1; seed <= 7; seed++) {
+					runs.push(
+						await simulate({
+							rate,
+							processes: Array.from({ length: processes }, (_, index) => ({
+								items: Math.ceil((rate * 60) / (processes * 2)),
+								executions: 2,
+								startsAfterMs: (index * seed * 97) % 300,
+							})),
+							limiter,
+							timing,
+							seed,
+						}),
+					);
+				}
+				const median = (values: number[]) => [...values].sort((a, b) => a - b)[3];
+				const shared = median(runs.map((run) => run.sharedRate)) / rate;
+				const whole = median(runs.map((run) => run.wholeRate)) / rate;
+				const refused = runs.reduce((sum, run) => sum + run.refused / run.requests, 0) / 7;
+				cells.push(
+					`${processes}x${rate}/s ${shared.toFixed(2)}/${whole.toFixed(2)} ${(100 * refused).toFixed(1)}%`,
+				);
+			}
+			console.log(`    ${limiter.padEnd(7)} ${cells.join(' | ')}`);
+		}
+	}
 }
 
 if (require.main === module) void run().then(() => process.exit(0));
