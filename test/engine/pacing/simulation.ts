@@ -111,13 +111,6 @@ export const LOADED: Timing = {
 	timerLate: (random) => 30 * random() ** 3,
 };
 
-/** A machine busier still: timers and sockets up to 50 ms late, spread evenly rather than rarely. */
-export const LATE50: Timing = {
-	toService: (random) => 1 + 40 * random() ** 2,
-	answer: (random) => 1 + 40 * random() ** 2,
-	timerLate: (random) => 50 * random() ** 2,
-};
-
 /**
  * A queue-mode worker of a real n8n on a busy machine (measured against the sandbox at 1/s):
  * requests arrive 3-15 ms after their turn, n8n takes 10-40 ms more to hand the answer back.
@@ -142,8 +135,6 @@ export interface ProcessPlan {
 	executions?: number;
 	/** When it starts, ms after the simulation's start. */
 	startsAfterMs?: number;
-	/** How far this process's clock is off the others' (ms): the slots come from its own clock. */
-	clockSkewMs?: number;
 }
 
 export interface Simulated {
@@ -188,9 +179,8 @@ export async function simulate(options: {
 
 	const runs = options.processes.map(async (plan, process) => {
 		const random = randomFraction((options.seed ?? 1) * 104729 + process);
-		const skew = plan.clockSkewMs ?? 0;
 		const clock: PacerClock = {
-			now: () => time.now + skew,
+			now: () => time.now,
 			sleep: async (ms) =>
 				await new Promise<void>((resolve) =>
 					time.at(time.now + ms + timing.timerLate(random), resolve),
