@@ -1,9 +1,11 @@
 import {
 	FAR,
 	LOADED,
+	N8N,
 	NEAR,
 	simulate,
 	type LimiterKind,
+	type ProcessPlan,
 	type Timing,
 } from '../test/engine/pacing/simulation';
 
@@ -12,52 +14,99 @@ import {
  * limiters the live service may use and the sandbox does not (it counts a sliding window): a
  * fixed window per second and a token bucket, near the service, on a busy machine and far from
  * it. A minute of the key's requests split evenly between the processes, all starting at once;
- * 7 seeds, the median rate (while every process sends, and over the whole run) and the mean share
- * of 429s. Not timed: it runs in simulated time, in a second or two.
+ * then the same as queue-mode workers: each process running two executions at once through its
+ * one pacer, the processes starting up to 0.3 s apart, with a real n8n worker's timing beside the
+ * others. 7 seeds, the median rate (while every process sends, and over the whole run) and the
+ * mean share of 429s. Not timed: it runs in simulated time, in a few seconds.
  */
-const TIMINGS: Array<[string, Timing]> = [
-	['near (the sandbox, a quiet machine)', NEAR],
-	['near, on a busy machine (timers and sockets up to 30 ms late)', LOADED],
-	['far (answers in 150-450 ms)', FAR],
-];
 const LIMITERS: LimiterKind[] = ['sliding', 'fixed', 'bucket'];
-const CASES: Array<[rate: number, processes: number]> = [
-	[5, 2],
-	[10, 3],
-	[1, 2],
-	[1, 1],
-	[5, 1],
+const SEEDS = 7;
+
+interface Table {
+	title: string;
+	timings: Array<[string, Timing]>;
+	cases: Array<[rate: number, processes: number]>;
+	plan: (rate: number, processes: number, index: number, seed: number) => ProcessPlan;
+}
+
+const TABLES: Table[] = [
+	{
+		title: 'Several processes on one key, simulated (7 seeds: median rate, mean 429s)',
+		timings: [
+			['near (the sandbox, a quiet machine)', NEAR],
+			['near, on a busy machine (timers and sockets up to 30 ms late)', LOADED],
+			['far (answers in 150-450 ms)', FAR],
+		],
+		cases: [
+			[5, 2],
+			[10, 3],
+			[1, 2],
+			[1, 1],
+			[5, 1],
+		],
+		plan: (rate, processes) => ({ items: Math.round((rate * 60) / processes) }),
+	},
+	{
+		title: 'Several processes on one key as queue-mode workers, simulated (two executions each)',
+		timings: [
+			['near', NEAR],
+			['busy machine', LOADED],
+			['a real n8n worker', N8N],
+			['far', FAR],
+		],
+		cases: [
+			[5, 2],
+			[10, 3],
+			[1, 2],
+		],
+		plan: (rate, processes, index, seed) => ({
+			items: Math.ceil((rate * 60) / (processes * 2)),
+			executions: 2,
+			startsAfterMs: (index * seed * 97) % 300,
+		}),
+	},
 ];
 
+async function cell(
+	table: Table,
+	timing: Timing,
+	limiter: LimiterKind,
+	rate: number,
+	processes: number,
+) {
+	const runs = [];
+	for (let seed = 1; seed <= SEEDS; seed++) {
+		runs.push(
+			await simulate({
+				rate,
+				processes: Array.from({ length: processes }, (_, index) =>
+					table.plan(rate, processes, index, seed),
+				),
+				limiter,
+				timing,
+				seed,
+			}),
+		);
+	}
+	const median = (values: number[]) => [...values].sort((a, b) => a - b)[SEEDS >> 1];
+	const shared = median(runs.map((run) => run.sharedRate)) / rate;
+	const whole = median(runs.map((run) => run.wholeRate)) / rate;
+	const refused = runs.reduce((sum, run) => sum + run.refused / run.requests, 0) / SEEDS;
+	return `${processes}x${rate}/s ${shared.toFixed(2)}/${whole.toFixed(2)} ${(100 * refused).toFixed(1)}%`;
+}
+
 export async function run(): Promise<void> {
-	console.log('\n## Several processes on one key, simulated (7 seeds: median rate, mean 429s)');
-	for (const [label, timing] of TIMINGS) {
-		console.log(`  ${label}`);
-		for (const limiter of LIMITERS) {
-			const cells: string[] = [];
-			for (const [rate, processes] of CASES) {
-				const runs = [];
-				for (let seed = 1; seed <= 7; seed++) {
-					const items = Math.round((rate * 60) / processes);
-					runs.push(
-						await simulate({
-							rate,
-							processes: Array.from({ length: processes }, () => ({ items })),
-							limiter,
-							timing,
-							seed,
-						}),
-					);
+	for (const table of TABLES) {
+		console.log(`\n## ${table.title}`);
+		for (const [label, timing] of table.timings) {
+			console.log(`  ${label}`);
+			for (const limiter of LIMITERS) {
+				const cells: string[] = [];
+				for (const [rate, processes] of table.cases) {
+					cells.push(await cell(table, timing, limiter, rate, processes));
 				}
-				const median = (values: number[]) => [...values].sort((a, b) => a - b)[3];
-				const shared = median(runs.map((run) => run.sharedRate)) / rate;
-				const whole = median(runs.map((run) => run.wholeRate)) / rate;
-				const refused = runs.reduce((sum, run) => sum + run.refused / run.requests, 0) / 7;
-				cells.push(
-					`${processes}x${rate}/s ${shared.toFixed(2)}/${whole.toFixed(2)} ${(100 * refused).toFixed(1)}%`,
-				);
+				console.log(`    ${limiter.padEnd(7)} ${cells.join(' | ')}`);
 			}
-			console.log(`    ${limiter.padEnd(7)} ${cells.join(' | ')}`);
 		}
 	}
 	console.log(

@@ -30,6 +30,9 @@ const REDIS_PORT = Number(process.env.REDIS_PORT ?? 6390);
 const POSTGRES_PORT = Number(process.env.POSTGRES_PORT ?? 6391);
 const SECONDS = Number(process.env.QUEUE_SECONDS ?? 60);
 const EXECUTIONS_PER_WORKER = 2;
+/** QUEUE_RATES=1,5 runs only those rounds; QUEUE_LOG=file writes each round's request log there. */
+const ONLY_RATES = process.env.QUEUE_RATES?.split(',').map(Number);
+const LOG_FILE = process.env.QUEUE_LOG;
 
 interface Round {
 	rate: number;
@@ -119,7 +122,9 @@ export async function runQueueMode(
 			}
 		};
 
+		const logs: Record<string, unknown> = {};
 		for (const round of ROUNDS) {
+			if (ONLY_RATES && !ONLY_RATES.includes(round.rate)) continue;
 			await startWorkers(round.workers);
 			sandbox.reset();
 			sandbox.limitRate('email', round.rate);
@@ -136,6 +141,14 @@ export async function runQueueMode(
 			);
 			const seconds = (Date.now() - started) / 1000;
 			failures.push(...checkRound(round, responses, sandbox, seconds, log));
+			if (LOG_FILE) {
+				logs[`${round.workers}x${round.rate}`] = sandbox.requests('email').map((entry) => ({
+					at: entry.at,
+					status: entry.status,
+					email: String(entry.fields.email ?? entry.query.email ?? ''),
+				}));
+				await fs.writeFile(LOG_FILE, JSON.stringify(logs));
+			}
 		}
 	} finally {
 		await main?.stop();

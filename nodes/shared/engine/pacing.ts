@@ -60,11 +60,22 @@ export class Pacer {
 
 	private pausedUntil = 0;
 
+	/** Whether the last request was a turn (below one request per window) that was refused. */
+	private turnRefused = false;
+
 	/** The last tickets (two windows' worth at the configured rate), oldest first. */
 	private recent: Ticket[] = [];
 
 	/** Departures happen one at a time, in the order callers asked for their turn. */
 	private queue: Promise<unknown> = Promise.resolve();
+
+	/**
+	 * Resolved by the next answer. A departure that waits for its own window to open waits at
+	 * most until then: the window counts from an unanswered request's arrival cap (100 ms after
+	 * it left), and an answer that comes sooner opens it sooner. Without it, a worker running two
+	 * executions at 1/s (a request always in flight when the next asks) was paced to 1/1.1.
+	 */
+	private answered?: { promise: Promise<void>; resolve: () => void };
 
 	constructor(
 		requestsPerSecond: number,
@@ -111,6 +122,7 @@ export class Pacer {
 		for (;;) {
 			const now = this.clock.now();
 			const { count, windows } = this.share.current();
+			this.rescale(this.slots.takeTurns(this.wideTurns(windows)));
 			step = (this.perWindow * windows) / count;
 			between = this.share.probeDue ? 0.5 : 0;
 			// The nearest slot to the plan: rounding up at every step would lose a slot each time
@@ -124,7 +136,7 @@ export class Pacer {
 			);
 			const start = Math.max((slot + between) * this.slots.ms, this.windowOpensAt(count));
 			if (start <= now) break;
-			await this.clock.sleep(start - now);
+			await Promise.race([this.clock.sleep(start - now), this.nextAnswer()]);
 		}
 		const ticket: Ticket = { departedAt: this.clock.now(), epoch: this.share.epoch };
 		if (between) this.share.probeSent(ticket.departedAt);
@@ -137,6 +149,15 @@ export class Pacer {
 		this.recent.push(ticket);
 		if (this.recent.length > 2 * this.perWindow) this.recent.shift();
 		return ticket;
+	}
+
+	private async nextAnswer(): Promise<void> {
+		if (!this.answered) {
+			let resolve = () => {};
+			const promise = new Promise<void>((done) => (resolve = done));
+			this.answered = { promise, resolve };
+		}
+		return await this.answered.promise;
 	}
 
 	/**
@@ -159,17 +180,35 @@ export class Pacer {
 	private settle(ticket: Ticket): number {
 		ticket.settledAt ??= this.clock.now();
 		if (!this.paced) return ticket.settledAt;
-		const scale = this.slots.observe(ticket.settledAt - ticket.departedAt);
-		if (scale !== undefined) {
-			this.plannedSlot *= scale;
-			this.lastSlot = Math.floor(this.lastSlot * scale);
-		}
+		const { answered } = this;
+		this.answered = undefined;
+		answered?.resolve();
+		this.rescale(this.slots.observe(ticket.settledAt - ticket.departedAt));
 		return ticket.settledAt;
+	}
+
+	/**
+	 * Turns on the wider slots (pacingSlots.ts) while they hold; after a refused turn, the next
+	 * one leaves on the slots of a process that has the key to itself: that process, which no
+	 * 429 has told of anyone else, sends on every one of them, and only a request on the same
+	 * moment can take one from it (then which of the two the service refuses is chance). Once it
+	 * did, that process is refused too and takes turns as well.
+	 */
+	private wideTurns(windows: number): boolean {
+		return windows > 1 && !this.turnRefused;
+	}
+
+	/** The slots changed length: a plan counted in slots follows (`scale` new slots to an old). */
+	private rescale(scale: number | undefined): void {
+		if (scale === undefined) return;
+		this.plannedSlot *= scale;
+		this.lastSlot = Math.floor(this.lastSlot * scale);
 	}
 
 	/** The request was answered (or failed) without a 429. */
 	succeeded(ticket: Ticket): void {
 		const settledAt = this.settle(ticket);
+		this.turnRefused = false;
 		if (this.paced) this.share.succeeded(ticket.departedAt, settledAt);
 	}
 
@@ -195,13 +234,16 @@ export class Pacer {
 		).length;
 		this.share.refused(ticket.departedAt, ticket.epoch, mine, settledAt);
 		const { count, windows } = this.share.current();
+		this.turnRefused = windows > 1;
+		this.rescale(this.slots.takeTurns(this.wideTurns(windows)));
 		if (retryAfterMs) this.pausedUntil = Math.max(this.pausedUntil, settledAt + retryAfterMs);
 		if (windows > 1) {
 			// Below one request per window the slot was another process's turn: take another slot
-			// of the cycle, never the same one again.
+			// of the cycle, never the same one again. Counted from the refused slot, not held
+			// to the plan: the plan was already a whole cycle on, so no turn ever moved.
 			const cycle = this.perWindow * windows;
 			const slot = Math.floor(ticket.departedAt / this.slots.ms);
-			this.plannedSlot = Math.max(this.plannedSlot, slot + 1 + Math.floor(random() * (cycle - 1)));
+			this.plannedSlot = Math.max(this.lastSlot + 1, slot + 1 + Math.floor(random() * (cycle - 1)));
 		} else {
 			const pause = (random() * this.windowMs) / count;
 			this.pausedUntil = Math.max(this.pausedUntil, settledAt + pause);
