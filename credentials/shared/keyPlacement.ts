@@ -56,6 +56,15 @@ function requestAddress(request: FormNamedOptions): string {
 }
 
 function assertGoesToService(baseUrl: string, request: FormNamedOptions) {
+	// A proxy the request names (HTTP Request's Proxy option) would be given the whole request,
+	// key included: in clear for an http Base URL, and for https whenever it may present any
+	// certificate (Ignore SSL Issues).
+	const proxy: unknown = request.proxy;
+	if (proxy !== undefined && proxy !== null && proxy !== '') {
+		throw new Error(
+			'The API key is sent only to the Base URL of its credential, not through a proxy the request names (HTTP Request: remove the Proxy option)',
+		);
+	}
 	const base = baseUrl.trim().replace(/\/+$/, '');
 	const target = requestAddress(request);
 	const rest = target.slice(base.length);

@@ -30,6 +30,8 @@ export interface HandBuilt {
 	form?: IDataObject;
 	/** Form-Data's parts: a file as its bytes and name, a text as itself. */
 	formData?: Record<string, string | { value: Buffer; options: { filename: string } }>;
+	/** The node's Proxy option. */
+	proxy?: string;
 	/** The node's Redirects option (on by default), as it sets it. */
 	followRedirect?: boolean;
 	followAllRedirects?: boolean;

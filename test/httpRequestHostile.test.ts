@@ -1,0 +1,58 @@
+import http from 'http';
+import type { AddressInfo } from 'net';
+
+import { sendHandBuilt } from './harness/httpRequestNode';
+import { startSandbox, type Sandbox } from './sandbox/server';
+
+/** Options of n8n's HTTP Request node a person sets beyond its bodies: its Proxy option. */
+let sandbox: Sandbox;
+let proxy: http.Server;
+let proxyUrl = '';
+const throughProxy: string[] = [];
+
+beforeAll(async () => {
+	sandbox = await startSandbox();
+	// A forward proxy a person points the node at: it logs what it is given, and answers itself.
+	proxy = http.createServer((req, res) => {
+		let body = '';
+		req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+		req.on('end', () => {
+			throughProxy.push(`${req.method} ${req.url} ${JSON.stringify(req.headers)} ${body}`);
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end('{}');
+		});
+	});
+	await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+	proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+	await sandbox.close();
+	await new Promise((resolve) => proxy.close(resolve));
+});
+beforeEach(() => {
+	sandbox.reset();
+	throughProxy.length = 0;
+});
+
+const credential = (service: string) => ({
+	apiKey: sandbox.keys[service],
+	baseUrl: sandbox.baseUrls[service],
+});
+
+describe("n8n's HTTP Request node with its Proxy option set", () => {
+	it('gives the key to no proxy: the request is refused before it is sent', async () => {
+		const run = await sendHandBuilt(
+			{
+				credentialType: 'abstractIbanApi',
+				method: 'GET',
+				uri: `${sandbox.baseUrls.iban}/v1/`,
+				qs: { iban: 'BE71096123456769' },
+				proxy: proxyUrl,
+			},
+			credential('iban'),
+		);
+		for (const arrival of throughProxy) expect(arrival).not.toContain(sandbox.keys.iban);
+		expect(throughProxy).toEqual([]);
+		expect(run.error?.message).toMatch(/proxy/i);
+	});
+});
