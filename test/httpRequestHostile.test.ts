@@ -1,10 +1,16 @@
 import http from 'http';
 import type { AddressInfo } from 'net';
 
+import FormData from 'form-data';
+
 import { sendHandBuilt } from './harness/httpRequestNode';
 import { startSandbox, type Sandbox } from './sandbox/server';
 
-/** Options of n8n's HTTP Request node a person sets beyond its bodies: its Proxy option. */
+/**
+ * Options of n8n's HTTP Request node a person sets beyond its bodies: its Proxy option, and the
+ * multipart body it builds from version 4.2 on (a `form-data` instance, not the plain map of parts
+ * of older versions, which httpRequestNode.test.ts sends).
+ */
 let sandbox: Sandbox;
 let proxy: http.Server;
 let proxyUrl = '';
@@ -54,5 +60,25 @@ describe("n8n's HTTP Request node with its Proxy option set", () => {
 		for (const arrival of throughProxy) expect(arrival).not.toContain(sandbox.keys.iban);
 		expect(throughProxy).toEqual([]);
 		expect(run.error?.message).toMatch(/proxy/i);
+	});
+});
+
+describe("n8n's HTTP Request node's multipart body (a form-data instance from version 4.2 on)", () => {
+	it('is refused before it is sent, saying why and what uploads instead', async () => {
+		const parts = new FormData();
+		parts.append('data', JSON.stringify({ lossy: true }));
+		const run = await sendHandBuilt(
+			{
+				credentialType: 'abstractImagesApi',
+				method: 'POST',
+				uri: `${sandbox.baseUrls.images}/v1/upload/`,
+				formData: parts,
+			},
+			credential('images'),
+		);
+		expect(run.error?.message).toMatch(
+			/data part, which n8n's HTTP Request node \(version 4.2 and later\) builds as a stream .*Image Processing node/,
+		);
+		expect(sandbox.requests('images')).toHaveLength(0);
 	});
 });

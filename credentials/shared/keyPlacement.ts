@@ -85,9 +85,13 @@ function bodyFormOf(request: FormNamedOptions): BodyForm | undefined {
 	if (body instanceof URLSearchParams) return 'form';
 	if (body instanceof FormData) return 'multipart';
 	// A JSON body is a plain object: bytes, a stream or a text (the HTTP Request node's binary and raw bodies) are no form's.
+	return isPlainObject(body) ? 'json' : undefined;
+}
+
+function isPlainObject(value: unknown): boolean {
 	const prototype =
-		typeof body === 'object' && body !== null ? Object.getPrototypeOf(body) : undefined;
-	return prototype === Object.prototype || prototype === null ? 'json' : undefined;
+		typeof value === 'object' && value !== null ? Object.getPrototypeOf(value) : undefined;
+	return prototype === Object.prototype || prototype === null;
 }
 
 /** The request with the key put in `place` (requestForms.ts). */
@@ -110,8 +114,15 @@ function withKey(place: KeyPlace, request: FormNamedOptions, key: string): FormN
 			return { ...request, body: fields };
 		}
 		case 'dataPart': {
-			if (formData !== undefined)
+			if (formData !== undefined) {
+				// HTTP Request from version 4.2 on sends its Form-Data body as a form-data stream:
+				// its parts cannot be read back to put the key in the data part's JSON.
+				if (!isPlainObject(formData))
+					throw new Error(
+						"The API key goes in the JSON of an upload's data part, which n8n's HTTP Request node (version 4.2 and later) builds as a stream it cannot be put in: upload with the Image Processing node",
+					);
 				return { ...request, formData: { ...formData, data: withKeyInData(formData.data, key) } };
+			}
 			const upload = new FormData();
 			for (const [name, value] of (body as FormData).entries()) {
 				if (name === 'data') upload.append('data', withKeyInData(value, key));

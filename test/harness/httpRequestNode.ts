@@ -28,8 +28,11 @@ export interface HandBuilt {
 	body?: IDataObject | string;
 	/** Form URLencoded's fields. */
 	form?: IDataObject;
-	/** Form-Data's parts: a file as its bytes and name, a text as itself. */
-	formData?: Record<string, string | { value: Buffer; options: { filename: string } }>;
+	/**
+	 * Form-Data's parts: a file as its bytes and name, a text as itself (the node below version
+	 * 4.2); from 4.2 on a `form-data` instance holding them.
+	 */
+	formData?: Record<string, string | { value: Buffer; options: { filename: string } }> | object;
 	/** The node's Proxy option. */
 	proxy?: string;
 	/** The node's Redirects option (on by default), as it sets it. */
