@@ -15,7 +15,8 @@ import { environmentFor, type Prepared } from './setup';
  * Credential Type), as a person builds a call the nodes do not make: one node per service with the
  * path and fields of the credential's own test request, plus the two body forms phone and email
  * take. Run by `n8n execute`: every node must answer, and the sandbox must log each request once,
- * with the key where the service's form of that method and body puts it.
+ * with the key where the service's form of that method and body puts it; then the calls the
+ * credential refuses (REFUSED) must say so and send nothing.
  */
 interface HandBuiltCall {
 	service: string;
@@ -106,6 +107,52 @@ const CALLS: HandBuiltCall[] = [
 	},
 ];
 
+/**
+ * Calls the credential refuses before anything is sent, each with what it says: the request
+ * names a proxy (the sandbox's own address, which would log the key had it reached it), or it is
+ * an upload whose Form-Data body the node (4.2 and later) builds as a stream.
+ */
+interface RefusedCall {
+	label: string;
+	service: string;
+	method: 'GET' | 'POST';
+	path: string;
+	/** HTTP Request's parameters besides its method, URL and credential. */
+	parameters: (sandbox: Sandbox) => Record<string, unknown>;
+	says: RegExp;
+}
+
+const REFUSED: RefusedCall[] = [
+	{
+		label: 'its Proxy option set',
+		service: 'iban',
+		method: 'GET',
+		path: '/v1/',
+		parameters: (sandbox) => ({
+			sendQuery: true,
+			specifyQuery: 'keypair',
+			queryParameters: { parameters: [{ name: 'iban', value: 'BE71096123456769' }] },
+			options: { proxy: new URL(sandbox.baseUrls.iban).origin },
+		}),
+		says: /not through a proxy the request names/,
+	},
+	{
+		label: 'an upload as Form-Data',
+		service: 'images',
+		method: 'POST',
+		path: '/v1/upload/',
+		parameters: () => ({
+			sendBody: true,
+			contentType: 'multipart-form-data',
+			bodyParameters: {
+				parameters: [{ parameterType: 'formData', name: 'data', value: '{"lossy":true}' }],
+			},
+			options: {},
+		}),
+		says: /builds as a stream it cannot be put in/,
+	},
+];
+
 const WORKFLOW_ID = 'httpRequestPredefinedE2e';
 
 function callNode(call: HandBuiltCall, index: number, baseUrl: string) {
@@ -147,8 +194,38 @@ function callNode(call: HandBuiltCall, index: number, baseUrl: string) {
 	};
 }
 
+function refusedNode(call: RefusedCall, index: number, sandbox: Sandbox) {
+	const credentialType = CREDENTIAL_TYPES[call.service];
+	return {
+		id: `${WORKFLOW_ID}-refused-${index}`,
+		name: `Refused ${index + 1} (${call.service}, ${call.label})`,
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		position: [220 * (CALLS.length + index + 1), 0] as [number, number],
+		executeOnce: true,
+		// The refusal is this node's output, and the calls after it still run.
+		onError: 'continueRegularOutput',
+		parameters: {
+			method: call.method,
+			url: `${sandbox.baseUrls[call.service]}${call.path}`,
+			authentication: 'predefinedCredentialType',
+			nodeCredentialType: credentialType,
+			...call.parameters(sandbox),
+		},
+		credentials: {
+			[credentialType]: {
+				id: exampleCredentialId(credentialType),
+				name: exampleCredentialName(credentialType),
+			},
+		},
+	};
+}
+
 function callsWorkflow(sandbox: Sandbox): Workflow {
-	const calls = CALLS.map((call, index) => callNode(call, index, sandbox.baseUrls[call.service]));
+	const calls = [
+		...CALLS.map((call, index) => callNode(call, index, sandbox.baseUrls[call.service])),
+		...REFUSED.map((call, index) => refusedNode(call, index, sandbox)),
+	];
 	const names = ['Start', ...calls.map((node) => node.name)];
 	const connections = Object.fromEntries(
 		names
@@ -207,7 +284,15 @@ export async function runHttpRequestCheck(
 		if (!task || task.error)
 			problems.push(`${what}: ${name}: ${task?.error?.message ?? 'did not run'}`);
 	});
-	for (const service of new Set(CALLS.map((call) => call.service))) {
+	REFUSED.forEach((call, index) => {
+		const name = refusedNode(call, index, sandbox).name;
+		const output = JSON.stringify(runData[name]?.[0]?.data ?? null);
+		if (!call.says.test(output))
+			problems.push(
+				`${what}: ${name}: not refused as ${String(call.says)}: ${output.slice(0, 300)}`,
+			);
+	});
+	for (const service of new Set([...CALLS, ...REFUSED].map((call) => call.service))) {
 		const expected = CALLS.filter((call) => call.service === service).map((call) => [call.key]);
 		const logged = sandbox.requests(service).map((request) => request.keyPlaces);
 		if (JSON.stringify(logged) !== JSON.stringify(expected))
@@ -216,7 +301,7 @@ export async function runHttpRequestCheck(
 			);
 	}
 	log(
-		`\n${what}: ${CALLS.length} calls to ${new Set(CALLS.map((call) => call.service)).size} services, ${problems.length === 0 ? 'each answered, the key once where its form puts it' : `${problems.length} problem(s)`}.`,
+		`\n${what}: ${CALLS.length} calls to ${new Set(CALLS.map((call) => call.service)).size} services and ${REFUSED.length} refused, ${problems.length === 0 ? 'each answered, the key once where its form puts it, the refused sent nowhere' : `${problems.length} problem(s)`}.`,
 	);
 	for (const problem of problems) console.error(`         ${problem}`);
 	return problems;
