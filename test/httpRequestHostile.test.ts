@@ -82,3 +82,32 @@ describe("n8n's HTTP Request node's multipart body (a form-data instance from ve
 		expect(sandbox.requests('images')).toHaveLength(0);
 	});
 });
+
+describe("n8n's HTTP Request node answered with a file (Avatars, Screenshot), its key in the query", () => {
+	it.each([
+		['abstractAvatarsApi', 'avatars', { name: 'Ada Lovelace' }],
+		['abstractScreenshotApi', 'screenshot', { url: 'https://example.com', width: 320 }],
+	])(
+		'%s: the file is in the output, and its name holds no key',
+		async (credentialType, service, qs) => {
+			const run = await sendHandBuilt(
+				{
+					credentialType,
+					method: 'GET',
+					uri: `${sandbox.baseUrls[service]}/v1/`,
+					qs,
+					// Response Format Autodetect, the node's default.
+					encoding: null,
+					useStream: true,
+					json: false,
+				},
+				credential(service),
+			);
+			expect(run.error).toBeUndefined();
+			const [item] = run.output('Node');
+			expect(item.binary?.data.mimeType).toMatch(/^image\//);
+			expect(JSON.stringify(item)).not.toContain(sandbox.keys[service]);
+			expect(sandbox.requests(service)[0].keyPlaces).toEqual(['query']);
+		},
+	);
+});

@@ -46,6 +46,7 @@ export type FormNamedOptions = IHttpRequestOptions & {
 	formData?: IDataObject;
 	followRedirect?: boolean;
 	followAllRedirects?: boolean;
+	useStream?: boolean;
 };
 
 /** The address the request will reach, joined the way axios joins baseURL and url. */
@@ -222,9 +223,16 @@ export function keyPlacement(credentialType: string): KeyPlacement {
 		assertGoesToService(effectiveBaseUrl(credentialType, credentials.baseUrl), request);
 		const form = REQUEST_FORMS[namedForm(credentialType, request)];
 		const keyed = withKey(form.key, request, String(credentials.apiKey ?? ''));
+		// n8n names an answer it makes a file (HTTP Request: an image, or Response Format File)
+		// after the path of the stream's request, the key in its query; read whole, it names it
+		// after nothing of the request. (HTTP Request's pagination then sees that answer's bytes
+		// as $response.body, not its JSON.)
+		const { requestForm, useStream } = request as FormNamedOptions;
+		const readWhole = requestForm === undefined && form.key === 'query' && useStream === true;
 		// Both ways of saying it: the engine's options and the older ones of the HTTP Request node.
 		const stay: FormNamedOptions = {
 			...keyed,
+			...(readWhole ? { useStream: false } : {}),
 			disableFollowRedirect: true,
 			followRedirect: false,
 			followAllRedirects: false,

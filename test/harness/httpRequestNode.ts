@@ -35,6 +35,13 @@ export interface HandBuilt {
 	formData?: Record<string, string | { value: Buffer; options: { filename: string } }> | object;
 	/** The node's Proxy option. */
 	proxy?: string;
+	/**
+	 * The node's Response Format Autodetect (its default) or File: the answer comes as a stream
+	 * (`encoding: null`, `useStream`), and a file answer is made binary data as the node makes it.
+	 */
+	encoding?: null;
+	useStream?: boolean;
+	json?: boolean;
 	/** The node's Redirects option (on by default), as it sets it. */
 	followRedirect?: boolean;
 	followAllRedirects?: boolean;
@@ -71,8 +78,18 @@ class HandBuiltRequest implements INodeType {
 			this,
 			credentialType,
 			options as unknown as IHttpRequestOptions,
-		)) as { statusCode: number };
-		return [[{ json: { statusCode: response.statusCode }, pairedItem: { item: 0 } }]];
+		)) as { statusCode: number; body: unknown; headers: Record<string, string> };
+		const json = { statusCode: response.statusCode };
+		const contentType = String(response.headers['content-type'] ?? '');
+		if (given.encoding !== null || !/^image\//.test(contentType))
+			return [[{ json, pairedItem: { item: 0 } }]];
+		// A file answer, as HTTP Request makes it binary data: n8n names it from the stream's request.
+		const file = await this.helpers.prepareBinaryData(
+			response.body as Buffer,
+			undefined,
+			contentType.split(';')[0],
+		);
+		return [[{ json, binary: { data: file }, pairedItem: { item: 0 } }]];
 	}
 }
 NodeTypes.register(HTTP_REQUEST, new HandBuiltRequest());
