@@ -16,7 +16,8 @@ import { environmentFor, type Prepared } from './setup';
  * path and fields of the credential's own test request, plus the two body forms phone and email
  * take. Run by `n8n execute`: every node must answer, and the sandbox must log each request once,
  * with the key where the service's form of that method and body puts it; then the calls the
- * credential refuses (REFUSED) must say so and send nothing.
+ * credential refuses (REFUSED) must say so and send nothing, and those the service answers with
+ * an error (FAILING) must show it, the key nowhere in the run.
  */
 interface HandBuiltCall {
 	service: string;
@@ -153,6 +154,47 @@ const REFUSED: RefusedCall[] = [
 	},
 ];
 
+/**
+ * Calls the service answers with an error (a path it does not have), the key in a Bearer header
+ * and in a form field: the node's error output, and its full response with Never Error, must show
+ * the answer's status, and nothing of the run n8n prints may hold a key.
+ */
+const FAILING: Array<RefusedCall & { key: KeySource }> = [
+	{
+		label: 'answered 404, its error output',
+		service: 'email',
+		method: 'POST',
+		path: '/v1/missing/',
+		parameters: () => ({
+			sendBody: true,
+			contentType: 'json',
+			specifyBody: 'keypair',
+			bodyParameters: { parameters: [{ name: 'email', value: 'support@abstractapi.com' }] },
+			options: {},
+		}),
+		says: /could not be found/,
+		key: 'bearer',
+	},
+	{
+		label: 'answered 404, its full response',
+		service: 'phone',
+		method: 'POST',
+		path: '/v1/missing/',
+		parameters: () => ({
+			sendBody: true,
+			contentType: 'form-urlencoded',
+			specifyBody: 'keypair',
+			bodyParameters: { parameters: [{ name: 'phone', value: '14152007986' }] },
+			options: { response: { response: { fullResponse: true, neverError: true } } },
+		}),
+		says: /"statusCode":404/,
+		key: 'form',
+	},
+];
+
+/** The calls whose outcome is checked: the refused, then the failing. */
+const CHECKED: RefusedCall[] = [...REFUSED, ...FAILING];
+
 const WORKFLOW_ID = 'httpRequestPredefinedE2e';
 
 function callNode(call: HandBuiltCall, index: number, baseUrl: string) {
@@ -194,16 +236,17 @@ function callNode(call: HandBuiltCall, index: number, baseUrl: string) {
 	};
 }
 
-function refusedNode(call: RefusedCall, index: number, sandbox: Sandbox) {
+/** The node of a call whose outcome is checked, the `index`th of CHECKED. */
+function checkedNode(call: RefusedCall, index: number, sandbox: Sandbox) {
 	const credentialType = CREDENTIAL_TYPES[call.service];
 	return {
-		id: `${WORKFLOW_ID}-refused-${index}`,
-		name: `Refused ${index + 1} (${call.service}, ${call.label})`,
+		id: `${WORKFLOW_ID}-checked-${index}`,
+		name: `Checked ${index + 1} (${call.service}, ${call.label})`,
 		type: 'n8n-nodes-base.httpRequest',
 		typeVersion: 4.2,
 		position: [220 * (CALLS.length + index + 1), 0] as [number, number],
 		executeOnce: true,
-		// The refusal is this node's output, and the calls after it still run.
+		// The refusal or error is this node's output, and the calls after it still run.
 		onError: 'continueRegularOutput',
 		parameters: {
 			method: call.method,
@@ -224,7 +267,7 @@ function refusedNode(call: RefusedCall, index: number, sandbox: Sandbox) {
 function callsWorkflow(sandbox: Sandbox): Workflow {
 	const calls = [
 		...CALLS.map((call, index) => callNode(call, index, sandbox.baseUrls[call.service])),
-		...REFUSED.map((call, index) => refusedNode(call, index, sandbox)),
+		...CHECKED.map((call, index) => checkedNode(call, index, sandbox)),
 	];
 	const names = ['Start', ...calls.map((node) => node.name)];
 	const connections = Object.fromEntries(
@@ -284,16 +327,27 @@ export async function runHttpRequestCheck(
 		if (!task || task.error)
 			problems.push(`${what}: ${name}: ${task?.error?.message ?? 'did not run'}`);
 	});
-	REFUSED.forEach((call, index) => {
-		const name = refusedNode(call, index, sandbox).name;
+	CHECKED.forEach((call, index) => {
+		const name = checkedNode(call, index, sandbox).name;
 		const output = JSON.stringify(runData[name]?.[0]?.data ?? null);
 		if (!call.says.test(output))
-			problems.push(
-				`${what}: ${name}: not refused as ${String(call.says)}: ${output.slice(0, 300)}`,
-			);
+			problems.push(`${what}: ${name}: does not say ${String(call.says)}: ${output.slice(0, 300)}`);
 	});
-	for (const service of new Set([...CALLS, ...REFUSED].map((call) => call.service))) {
-		const expected = CALLS.filter((call) => call.service === service).map((call) => [call.key]);
+	const printed = `${result.stdout}\n${result.stderr}`;
+	for (const [service, key] of Object.entries(sandbox.keys)) {
+		const at = printed.indexOf(key);
+		if (at >= 0)
+			problems.push(
+				`${what}: the ${service} key is in what n8n printed of the run: ${printed
+					.slice(Math.max(0, at - 200), at + key.length + 50)
+					.split(key)
+					.join('<key>')}`,
+			);
+	}
+	for (const service of new Set([...CALLS, ...CHECKED].map((call) => call.service))) {
+		const expected = [...CALLS, ...FAILING]
+			.filter((call) => call.service === service)
+			.map((call) => [call.key]);
 		const logged = sandbox.requests(service).map((request) => request.keyPlaces);
 		if (JSON.stringify(logged) !== JSON.stringify(expected))
 			problems.push(
@@ -301,7 +355,7 @@ export async function runHttpRequestCheck(
 			);
 	}
 	log(
-		`\n${what}: ${CALLS.length} calls to ${new Set(CALLS.map((call) => call.service)).size} services and ${REFUSED.length} refused, ${problems.length === 0 ? 'each answered, the key once where its form puts it, the refused sent nowhere' : `${problems.length} problem(s)`}.`,
+		`\n${what}: ${CALLS.length} calls to ${new Set(CALLS.map((call) => call.service)).size} services, ${REFUSED.length} refused and ${FAILING.length} answered with an error, ${problems.length === 0 ? 'each answered, the key once where its form puts it, the refused sent nowhere, no key in the run' : `${problems.length} problem(s)`}.`,
 	);
 	for (const problem of problems) console.error(`         ${problem}`);
 	return problems;
