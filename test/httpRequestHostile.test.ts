@@ -111,3 +111,20 @@ describe("n8n's HTTP Request node answered with a file (Avatars, Screenshot), it
 		},
 	);
 });
+
+describe("n8n's HTTP Request node with an api_key of its own in the URL", () => {
+	it('is refused before it is sent: the service would get two keys and choose', async () => {
+		const run = await sendHandBuilt(
+			{
+				credentialType: 'abstractIbanApi',
+				method: 'GET',
+				uri: `${sandbox.baseUrls.iban}/v1/?api_key=typed_by_hand&iban=BE71096123456769`,
+			},
+			credential('iban'),
+		);
+		expect(run.error?.message).toMatch(
+			/URL has an api_key of its own.*remove api_key from the URL/,
+		);
+		expect(sandbox.requests('iban')).toHaveLength(0);
+	});
+});

@@ -100,6 +100,11 @@ function withKey(place: KeyPlace, request: FormNamedOptions, key: string): FormN
 	const { body, form, formData } = request;
 	switch (place) {
 		case 'query':
+			// One given in the URL would be sent beside it, the service choosing which it reads.
+			if (new URL(requestAddress(request)).searchParams.has('api_key'))
+				throw new Error(
+					"The request's URL has an api_key of its own: the credential puts the API key in the query, remove api_key from the URL",
+				);
 			return { ...request, qs: { ...(request.qs ?? {}), api_key: key } };
 		case 'bearerHeader':
 			return {
