@@ -128,3 +128,31 @@ describe("n8n's HTTP Request node with an api_key of its own in the URL", () => 
 		expect(sandbox.requests('iban')).toHaveLength(0);
 	});
 });
+
+describe("n8n's HTTP Request node paginating a service that answers JSON, its key in the query", () => {
+	it("reads each page's JSON: a page of no holidays ends it", async () => {
+		const run = await sendHandBuilt(
+			{
+				credentialType: 'abstractHolidaysApi',
+				method: 'GET',
+				uri: `${sandbox.baseUrls.holidays}/v1/`,
+				qs: { country: 'US', year: 2025, month: 1, day: 1 },
+				encoding: null,
+				useStream: true,
+				json: false,
+				// Update a Parameter in Each Request (the day), complete when the response is empty.
+				pagination: {
+					continue:
+						'={{ Array.isArray($response.body) ? $response.body.length > 0 : !!$response.body }}',
+					request: { qs: { day: '={{ $pageCount + 1 }}' } },
+					maxRequests: 4,
+				},
+			},
+			credential('holidays'),
+		);
+		expect(run.error).toBeUndefined();
+		// New Year's Day, then January 2nd: no holiday, the end.
+		expect(run.output('Node')[0].json).toEqual({ pages: 2 });
+		expect(sandbox.requests('holidays')).toHaveLength(2);
+	});
+});

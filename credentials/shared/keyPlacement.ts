@@ -6,6 +6,7 @@ import type {
 
 import { effectiveBaseUrl } from './liveBaseUrls';
 import {
+	FILE_ANSWERING_SERVICES,
 	REQUEST_FORMS,
 	SERVICE_FORMS,
 	type BodyForm,
@@ -230,10 +231,14 @@ export function keyPlacement(credentialType: string): KeyPlacement {
 		const keyed = withKey(form.key, request, String(credentials.apiKey ?? ''));
 		// n8n names an answer it makes a file (HTTP Request: an image, or Response Format File)
 		// after the path of the stream's request, the key in its query; read whole, it names it
-		// after nothing of the request. (HTTP Request's pagination then sees that answer's bytes
-		// as $response.body, not its JSON.)
-		const { requestForm, useStream } = request as FormNamedOptions;
-		const readWhole = requestForm === undefined && form.key === 'query' && useStream === true;
+		// after nothing of the request. But n8n's pagination reads the JSON of a stream only, and
+		// it (as Never Error) sets `simple` off: there only a file-answering service's answer is.
+		const { requestForm, useStream, simple } = request as FormNamedOptions & { simple?: boolean };
+		const readWhole =
+			requestForm === undefined &&
+			form.key === 'query' &&
+			useStream === true &&
+			(FILE_ANSWERING_SERVICES.has(credentialType) || simple !== false);
 		// Both ways of saying it: the engine's options and the older ones of the HTTP Request node.
 		const stay: FormNamedOptions = {
 			...keyed,

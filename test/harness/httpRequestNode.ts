@@ -42,6 +42,8 @@ export interface HandBuilt {
 	encoding?: null;
 	useStream?: boolean;
 	json?: boolean;
+	/** The node's Pagination option, as n8n-core's requestWithAuthenticationPaginated takes it. */
+	pagination?: IDataObject;
 	/** The node's Redirects option (on by default), as it sets it. */
 	followRedirect?: boolean;
 	followAllRedirects?: boolean;
@@ -64,7 +66,7 @@ class HandBuiltRequest implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const request = requests.get(this.getNodeParameter('token', 0) as number)!;
-		const { credentialType, ...given } = request;
+		const { credentialType, pagination, ...given } = request;
 		const options = {
 			headers: {},
 			gzip: true,
@@ -74,6 +76,16 @@ class HandBuiltRequest implements INodeType {
 			...(given.body !== undefined && typeof given.body === 'object' ? { json: true } : {}),
 			...given,
 		};
+		if (pagination) {
+			const pages = (await this.helpers.requestWithAuthenticationPaginated.call(
+				this,
+				{ headers: {}, resolveWithFullResponse: true, ...given } as never,
+				0,
+				pagination as never,
+				credentialType,
+			)) as unknown[];
+			return [[{ json: { pages: pages.length }, pairedItem: { item: 0 } }]];
+		}
 		const response = (await this.helpers.requestWithAuthentication.call(
 			this,
 			credentialType,
