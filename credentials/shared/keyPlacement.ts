@@ -6,6 +6,7 @@ import type {
 
 import { effectiveBaseUrl } from './liveBaseUrls';
 import {
+	FILE_ANSWERING_SERVICES,
 	REQUEST_FORMS,
 	SERVICE_FORMS,
 	type BodyForm,
@@ -46,6 +47,7 @@ export type FormNamedOptions = IHttpRequestOptions & {
 	formData?: IDataObject;
 	followRedirect?: boolean;
 	followAllRedirects?: boolean;
+	useStream?: boolean;
 };
 
 /** The address the request will reach, joined the way axios joins baseURL and url. */
@@ -56,6 +58,15 @@ function requestAddress(request: FormNamedOptions): string {
 }
 
 function assertGoesToService(baseUrl: string, request: FormNamedOptions) {
+	// A proxy the request names (HTTP Request's Proxy option) would be given the whole request,
+	// key included: in clear for an http Base URL, and for https whenever it may present any
+	// certificate (Ignore SSL Issues).
+	const proxy: unknown = request.proxy;
+	if (proxy !== undefined && proxy !== null && proxy !== '') {
+		throw new Error(
+			'The API key is sent only to the Base URL of its credential, not through a proxy the request names (HTTP Request: remove the Proxy option)',
+		);
+	}
 	const base = baseUrl.trim().replace(/\/+$/, '');
 	const target = requestAddress(request);
 	const rest = target.slice(base.length);
@@ -76,9 +87,13 @@ function bodyFormOf(request: FormNamedOptions): BodyForm | undefined {
 	if (body instanceof URLSearchParams) return 'form';
 	if (body instanceof FormData) return 'multipart';
 	// A JSON body is a plain object: bytes, a stream or a text (the HTTP Request node's binary and raw bodies) are no form's.
+	return isPlainObject(body) ? 'json' : undefined;
+}
+
+function isPlainObject(value: unknown): boolean {
 	const prototype =
-		typeof body === 'object' && body !== null ? Object.getPrototypeOf(body) : undefined;
-	return prototype === Object.prototype || prototype === null ? 'json' : undefined;
+		typeof value === 'object' && value !== null ? Object.getPrototypeOf(value) : undefined;
+	return prototype === Object.prototype || prototype === null;
 }
 
 /** The request with the key put in `place` (requestForms.ts). */
@@ -86,6 +101,11 @@ function withKey(place: KeyPlace, request: FormNamedOptions, key: string): FormN
 	const { body, form, formData } = request;
 	switch (place) {
 		case 'query':
+			// One given in the URL would be sent beside it, the service choosing which it reads.
+			if (new URL(requestAddress(request)).searchParams.has('api_key'))
+				throw new Error(
+					"The request's URL has an api_key of its own: the credential puts the API key in the query, remove api_key from the URL",
+				);
 			return { ...request, qs: { ...(request.qs ?? {}), api_key: key } };
 		case 'bearerHeader':
 			return {
@@ -101,8 +121,15 @@ function withKey(place: KeyPlace, request: FormNamedOptions, key: string): FormN
 			return { ...request, body: fields };
 		}
 		case 'dataPart': {
-			if (formData !== undefined)
+			if (formData !== undefined) {
+				// HTTP Request from version 4.2 on sends its Form-Data body as a form-data stream:
+				// its parts cannot be read back to put the key in the data part's JSON.
+				if (!isPlainObject(formData))
+					throw new Error(
+						"The API key goes in the JSON of an upload's data part, which n8n's HTTP Request node (version 4.2 and later) builds as a stream it cannot be put in: upload with the Image Processing node",
+					);
 				return { ...request, formData: { ...formData, data: withKeyInData(formData.data, key) } };
+			}
 			const upload = new FormData();
 			for (const [name, value] of (body as FormData).entries()) {
 				if (name === 'data') upload.append('data', withKeyInData(value, key));
@@ -202,9 +229,20 @@ export function keyPlacement(credentialType: string): KeyPlacement {
 		assertGoesToService(effectiveBaseUrl(credentialType, credentials.baseUrl), request);
 		const form = REQUEST_FORMS[namedForm(credentialType, request)];
 		const keyed = withKey(form.key, request, String(credentials.apiKey ?? ''));
+		// n8n names an answer it makes a file (HTTP Request: an image, or Response Format File)
+		// after the path of the stream's request, the key in its query; read whole, it names it
+		// after nothing of the request. But n8n's pagination reads the JSON of a stream only, and
+		// it (as Never Error) sets `simple` off: there only a file-answering service's answer is.
+		const { requestForm, useStream, simple } = request as FormNamedOptions & { simple?: boolean };
+		const readWhole =
+			requestForm === undefined &&
+			form.key === 'query' &&
+			useStream === true &&
+			(FILE_ANSWERING_SERVICES.has(credentialType) || simple !== false);
 		// Both ways of saying it: the engine's options and the older ones of the HTTP Request node.
 		const stay: FormNamedOptions = {
 			...keyed,
+			...(readWhole ? { useStream: false } : {}),
 			disableFollowRedirect: true,
 			followRedirect: false,
 			followAllRedirects: false,

@@ -66,6 +66,16 @@ export const SERVICE_FORMS: Readonly<Record<string, readonly RequestFormName[]>>
 };
 
 /**
+ * The services whose answer is a file (an image), by credential type. n8n names a file answer it
+ * reads as a stream after its request's path, the query and its key included: keyPlacement.ts
+ * has a request built by hand to them read whole.
+ */
+export const FILE_ANSWERING_SERVICES: ReadonlySet<string> = new Set([
+	'abstractAvatarsApi',
+	'abstractScreenshotApi',
+]);
+
+/**
  * A request in a form, as the nodes' engine takes it (its ServiceRequest). `requestForm` is the
  * form's name: the engine hands it to n8n with the request's options, n8n hands those to the
  * credential's `authenticate` as they are, and the credential places the key by it.

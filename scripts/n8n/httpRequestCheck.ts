@@ -15,7 +15,9 @@ import { environmentFor, type Prepared } from './setup';
  * Credential Type), as a person builds a call the nodes do not make: one node per service with the
  * path and fields of the credential's own test request, plus the two body forms phone and email
  * take. Run by `n8n execute`: every node must answer, and the sandbox must log each request once,
- * with the key where the service's form of that method and body puts it.
+ * with the key where the service's form of that method and body puts it; then the calls the
+ * credential refuses (REFUSED) must say so and send nothing, and those the service answers with
+ * an error (FAILING) must show it, the key nowhere in the run.
  */
 interface HandBuiltCall {
 	service: string;
@@ -106,6 +108,93 @@ const CALLS: HandBuiltCall[] = [
 	},
 ];
 
+/**
+ * Calls the credential refuses before anything is sent, each with what it says: the request
+ * names a proxy (the sandbox's own address, which would log the key had it reached it), or it is
+ * an upload whose Form-Data body the node (4.2 and later) builds as a stream.
+ */
+interface RefusedCall {
+	label: string;
+	service: string;
+	method: 'GET' | 'POST';
+	path: string;
+	/** HTTP Request's parameters besides its method, URL and credential. */
+	parameters: (sandbox: Sandbox) => Record<string, unknown>;
+	says: RegExp;
+}
+
+const REFUSED: RefusedCall[] = [
+	{
+		label: 'its Proxy option set',
+		service: 'iban',
+		method: 'GET',
+		path: '/v1/',
+		parameters: (sandbox) => ({
+			sendQuery: true,
+			specifyQuery: 'keypair',
+			queryParameters: { parameters: [{ name: 'iban', value: 'BE71096123456769' }] },
+			options: { proxy: new URL(sandbox.baseUrls.iban).origin },
+		}),
+		says: /not through a proxy the request names/,
+	},
+	{
+		label: 'an upload as Form-Data',
+		service: 'images',
+		method: 'POST',
+		path: '/v1/upload/',
+		parameters: () => ({
+			sendBody: true,
+			contentType: 'multipart-form-data',
+			bodyParameters: {
+				parameters: [{ parameterType: 'formData', name: 'data', value: '{"lossy":true}' }],
+			},
+			options: {},
+		}),
+		says: /builds as a stream it cannot be put in/,
+	},
+];
+
+/**
+ * Calls the service answers with an error (a path it does not have), the key in a Bearer header
+ * and in a form field: the node's error output, and its full response with Never Error, must show
+ * the answer's status, and nothing of the run n8n prints may hold a key.
+ */
+const FAILING: Array<RefusedCall & { key: KeySource }> = [
+	{
+		label: 'answered 404, its error output',
+		service: 'email',
+		method: 'POST',
+		path: '/v1/missing/',
+		parameters: () => ({
+			sendBody: true,
+			contentType: 'json',
+			specifyBody: 'keypair',
+			bodyParameters: { parameters: [{ name: 'email', value: 'support@abstractapi.com' }] },
+			options: {},
+		}),
+		says: /could not be found/,
+		key: 'bearer',
+	},
+	{
+		label: 'answered 404, its full response',
+		service: 'phone',
+		method: 'POST',
+		path: '/v1/missing/',
+		parameters: () => ({
+			sendBody: true,
+			contentType: 'form-urlencoded',
+			specifyBody: 'keypair',
+			bodyParameters: { parameters: [{ name: 'phone', value: '14152007986' }] },
+			options: { response: { response: { fullResponse: true, neverError: true } } },
+		}),
+		says: /"statusCode":404/,
+		key: 'form',
+	},
+];
+
+/** The calls whose outcome is checked: the refused, then the failing. */
+const CHECKED: RefusedCall[] = [...REFUSED, ...FAILING];
+
 const WORKFLOW_ID = 'httpRequestPredefinedE2e';
 
 function callNode(call: HandBuiltCall, index: number, baseUrl: string) {
@@ -147,8 +236,39 @@ function callNode(call: HandBuiltCall, index: number, baseUrl: string) {
 	};
 }
 
+/** The node of a call whose outcome is checked, the `index`th of CHECKED. */
+function checkedNode(call: RefusedCall, index: number, sandbox: Sandbox) {
+	const credentialType = CREDENTIAL_TYPES[call.service];
+	return {
+		id: `${WORKFLOW_ID}-checked-${index}`,
+		name: `Checked ${index + 1} (${call.service}, ${call.label})`,
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		position: [220 * (CALLS.length + index + 1), 0] as [number, number],
+		executeOnce: true,
+		// The refusal or error is this node's output, and the calls after it still run.
+		onError: 'continueRegularOutput',
+		parameters: {
+			method: call.method,
+			url: `${sandbox.baseUrls[call.service]}${call.path}`,
+			authentication: 'predefinedCredentialType',
+			nodeCredentialType: credentialType,
+			...call.parameters(sandbox),
+		},
+		credentials: {
+			[credentialType]: {
+				id: exampleCredentialId(credentialType),
+				name: exampleCredentialName(credentialType),
+			},
+		},
+	};
+}
+
 function callsWorkflow(sandbox: Sandbox): Workflow {
-	const calls = CALLS.map((call, index) => callNode(call, index, sandbox.baseUrls[call.service]));
+	const calls = [
+		...CALLS.map((call, index) => callNode(call, index, sandbox.baseUrls[call.service])),
+		...CHECKED.map((call, index) => checkedNode(call, index, sandbox)),
+	];
 	const names = ['Start', ...calls.map((node) => node.name)];
 	const connections = Object.fromEntries(
 		names
@@ -207,8 +327,27 @@ export async function runHttpRequestCheck(
 		if (!task || task.error)
 			problems.push(`${what}: ${name}: ${task?.error?.message ?? 'did not run'}`);
 	});
-	for (const service of new Set(CALLS.map((call) => call.service))) {
-		const expected = CALLS.filter((call) => call.service === service).map((call) => [call.key]);
+	CHECKED.forEach((call, index) => {
+		const name = checkedNode(call, index, sandbox).name;
+		const output = JSON.stringify(runData[name]?.[0]?.data ?? null);
+		if (!call.says.test(output))
+			problems.push(`${what}: ${name}: does not say ${String(call.says)}: ${output.slice(0, 300)}`);
+	});
+	const printed = `${result.stdout}\n${result.stderr}`;
+	for (const [service, key] of Object.entries(sandbox.keys)) {
+		const at = printed.indexOf(key);
+		if (at >= 0)
+			problems.push(
+				`${what}: the ${service} key is in what n8n printed of the run: ${printed
+					.slice(Math.max(0, at - 200), at + key.length + 50)
+					.split(key)
+					.join('<key>')}`,
+			);
+	}
+	for (const service of new Set([...CALLS, ...CHECKED].map((call) => call.service))) {
+		const expected = [...CALLS, ...FAILING]
+			.filter((call) => call.service === service)
+			.map((call) => [call.key]);
 		const logged = sandbox.requests(service).map((request) => request.keyPlaces);
 		if (JSON.stringify(logged) !== JSON.stringify(expected))
 			problems.push(
@@ -216,7 +355,7 @@ export async function runHttpRequestCheck(
 			);
 	}
 	log(
-		`\n${what}: ${CALLS.length} calls to ${new Set(CALLS.map((call) => call.service)).size} services, ${problems.length === 0 ? 'each answered, the key once where its form puts it' : `${problems.length} problem(s)`}.`,
+		`\n${what}: ${CALLS.length} calls to ${new Set(CALLS.map((call) => call.service)).size} services, ${REFUSED.length} refused and ${FAILING.length} answered with an error, ${problems.length === 0 ? 'each answered, the key once where its form puts it, the refused sent nowhere, no key in the run' : `${problems.length} problem(s)`}.`,
 	);
 	for (const problem of problems) console.error(`         ${problem}`);
 	return problems;

@@ -28,8 +28,22 @@ export interface HandBuilt {
 	body?: IDataObject | string;
 	/** Form URLencoded's fields. */
 	form?: IDataObject;
-	/** Form-Data's parts: a file as its bytes and name, a text as itself. */
-	formData?: Record<string, string | { value: Buffer; options: { filename: string } }>;
+	/**
+	 * Form-Data's parts: a file as its bytes and name, a text as itself (the node below version
+	 * 4.2); from 4.2 on a `form-data` instance holding them.
+	 */
+	formData?: Record<string, string | { value: Buffer; options: { filename: string } }> | object;
+	/** The node's Proxy option. */
+	proxy?: string;
+	/**
+	 * The node's Response Format Autodetect (its default) or File: the answer comes as a stream
+	 * (`encoding: null`, `useStream`), and a file answer is made binary data as the node makes it.
+	 */
+	encoding?: null;
+	useStream?: boolean;
+	json?: boolean;
+	/** The node's Pagination option, as n8n-core's requestWithAuthenticationPaginated takes it. */
+	pagination?: IDataObject;
 	/** The node's Redirects option (on by default), as it sets it. */
 	followRedirect?: boolean;
 	followAllRedirects?: boolean;
@@ -52,7 +66,7 @@ class HandBuiltRequest implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const request = requests.get(this.getNodeParameter('token', 0) as number)!;
-		const { credentialType, ...given } = request;
+		const { credentialType, pagination, ...given } = request;
 		const options = {
 			headers: {},
 			gzip: true,
@@ -62,12 +76,32 @@ class HandBuiltRequest implements INodeType {
 			...(given.body !== undefined && typeof given.body === 'object' ? { json: true } : {}),
 			...given,
 		};
+		if (pagination) {
+			const pages = (await this.helpers.requestWithAuthenticationPaginated.call(
+				this,
+				{ headers: {}, resolveWithFullResponse: true, ...given } as never,
+				0,
+				pagination as never,
+				credentialType,
+			)) as unknown[];
+			return [[{ json: { pages: pages.length }, pairedItem: { item: 0 } }]];
+		}
 		const response = (await this.helpers.requestWithAuthentication.call(
 			this,
 			credentialType,
 			options as unknown as IHttpRequestOptions,
-		)) as { statusCode: number };
-		return [[{ json: { statusCode: response.statusCode }, pairedItem: { item: 0 } }]];
+		)) as { statusCode: number; body: unknown; headers: Record<string, string> };
+		const json = { statusCode: response.statusCode };
+		const contentType = String(response.headers['content-type'] ?? '');
+		if (given.encoding !== null || !/^image\//.test(contentType))
+			return [[{ json, pairedItem: { item: 0 } }]];
+		// A file answer, as HTTP Request makes it binary data: n8n names it from the stream's request.
+		const file = await this.helpers.prepareBinaryData(
+			response.body as Buffer,
+			undefined,
+			contentType.split(';')[0],
+		);
+		return [[{ json, binary: { data: file }, pairedItem: { item: 0 } }]];
 	}
 }
 NodeTypes.register(HTTP_REQUEST, new HandBuiltRequest());
