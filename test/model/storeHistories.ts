@@ -121,8 +121,8 @@ async function storeRun(
 		return true;
 	};
 	for (let tries = 1; ; tries++) {
-		const view = KeptAnswersOfRun.open(ctx, 'key', [policy]);
-		view?.willAsk(new Set(values.map((email) => JSON.stringify({ email }))));
+		const planned = new Set(values.map((email) => JSON.stringify({ email })));
+		const view = KeptAnswersOfRun.open(ctx, 'key', [policy], { planned });
 		const { failed } = await decide(view, ctx, pays);
 		const kept = view?.finish(failed, false) ?? { paid: 0, reused: 0 };
 		if (!failed || !(spec.retryOnFail && tries < 3)) return { paid, failed, kept, estimated };

@@ -85,16 +85,31 @@ export function ruleFor(payment: Payment, run: Taker, now: number): ReuseSource 
 	return undefined;
 }
 
+/** Until when a waiting try (Retry On Fail) or a Retry may claim the payment (0: none may). */
+export function claimEnd({ payer, paidAt }: Payment): number {
+	if (payer.state === 'failed') return paidAt + WINDOWS.retry;
+	return payer.state === 'open' && payer.retryOnFail ? payer.lastPaidAt + WINDOWS.tries : 0;
+}
+
+/** Until when any rule may give the payment to anyone (a running execution may still fail or try again). */
+export function keptUntil(payment: Payment): number {
+	const { payer, paidAt, reuseMs } = payment;
+	const running = payer.state === 'open' ? payer.lastPaidAt + WINDOWS.tries : 0;
+	return Math.max(claimEnd(payment), paidAt + reuseMs, running);
+}
+
 /** Which rule's payment a run prefers when several give one: its own execution's, a failed one's, reuse. */
 const RANK: Record<ReuseSource, number> = { try: 2, retry: 1, testRuns: 0, earlierRuns: 0 };
 
+/** A payment a run may take, and the rule that gives it. */
+export interface Found {
+	payment: Payment;
+	source: ReuseSource;
+}
+
 /** The payment of `payments` (oldest first) the best rule gives `run` now, the newest of it, and the rule. */
-export function bestFor(
-	payments: Iterable<Payment>,
-	run: Taker,
-	now: number,
-): { payment: Payment; source: ReuseSource } | undefined {
-	let best: { payment: Payment; source: ReuseSource } | undefined;
+export function bestFor(payments: Iterable<Payment>, run: Taker, now: number): Found | undefined {
+	let best: Found | undefined;
 	for (const payment of payments) {
 		const source = ruleFor(payment, run, now);
 		if (source && (!best || RANK[source] >= RANK[best.source])) best = { payment, source };
