@@ -322,7 +322,8 @@ describe('every figure true by cause', () => {
 		);
 	});
 
-	it("a node fed twice in one execution, Retry On Fail off: its second run says it reused this execution's answer, not a try's", async () => {
+	/** Start -> First and Second (each one item, the same address) -> Node: n8n runs Node twice in one execution. */
+	const fedTwice = async (mode: NodeRun['mode'], options: IDataObject = {}) => {
 		const email = (name: string, x: number) =>
 			workflowNode(name, 'n8n-nodes-base.set', x, {
 				mode: 'raw',
@@ -332,7 +333,7 @@ describe('every figure true by cause', () => {
 			'Node',
 			`${PACKAGE_NAME}.abstractEmail`,
 			600,
-			{ email: '={{ $json.email }}' },
+			{ email: '={{ $json.email }}', options },
 			{ credentials: { abstractEmailApi: { id: 'cred', name: 'Sandbox' } } },
 		);
 		const connections = {
@@ -366,10 +367,29 @@ describe('every figure true by cause', () => {
 						data: sandboxCredential(sandbox, 'email').data as Record<string, string>,
 					},
 				],
+				mode,
 			},
 		);
 		expect(run.error).toBeUndefined();
 		expect(run.run.data.resultData.runData.Node).toHaveLength(2);
+		return run;
+	};
+
+	it("a node fed twice in one execution, Retry On Fail off: its second run says it reused this execution's answer, not a try's", async () => {
+		const run = await fedTwice('manual');
+		expect(sent()).toHaveLength(1);
+		expect(hintsOf(run, 'Node', 1)).toEqual([
+			"1 answer reused from this node's earlier run in this execution, not paid for again",
+		]);
+	});
+
+	// The rules' table (docs/errors-and-credits.md): a later run of the node in the execution is not a
+	// try; in production only Reuse Answers For (Hours) keeps the earlier run's answers for it.
+	it('fed twice in one production execution: the second run pays again, unless Reuse Answers For (Hours) keeps the answer', async () => {
+		await fedTwice('webhook');
+		expect(sent()).toHaveLength(2);
+		sandbox.reset();
+		const run = await fedTwice('webhook', { reuseAnswersForHours: 1 });
 		expect(sent()).toHaveLength(1);
 		expect(hintsOf(run, 'Node', 1)).toEqual([
 			"1 answer reused from this node's earlier run in this execution, not paid for again",

@@ -68,21 +68,20 @@ export interface Taker {
 }
 
 /**
- * THE RULES: by which rule `run` may take `payment` at `now`, if any. The same execution (its
- * later tries) while n8n may run the node again, until an hour after its last payment; a Retry,
- * any failed execution's payment (a failed test run's too) for an hour; reuse, a test run's of
- * test runs and a production run's of production runs, younger than the payer's and its own window.
+ * THE RULES: by which rule `run` may take `payment` at `now`, the first that gives it. The same
+ * execution's next try while n8n may run the node again in it, until an hour after the
+ * execution's last payment; a Retry, any failed execution's payment (a failed test run's too) for
+ * an hour; reuse, a test run's of test runs and a production run's of production runs, younger
+ * than the payer's and its own window.
  */
 export function ruleFor(payment: Payment, run: Taker, now: number): ReuseSource | undefined {
 	const { payer, paidAt, testRun, reuseMs } = payment;
-	const reused = testRun === run.testRun && now < paidAt + Math.min(reuseMs, run.reuseMs);
-	if (payer.executionId === run.executionId) {
-		const nextTry = payer.state === 'open' && now < payer.lastPaidAt + WINDOWS.tries;
-		return nextTry || reused ? 'try' : undefined;
-	}
+	const sameExecution = payer.executionId === run.executionId;
+	if (sameExecution && payer.state === 'open' && now < payer.lastPaidAt + WINDOWS.tries)
+		return 'try';
 	if (run.retry && payer.state === 'failed' && now < paidAt + WINDOWS.retry) return 'retry';
-	if (reused) return run.testRun ? 'testRuns' : 'earlierRuns';
-	return undefined;
+	if (testRun !== run.testRun || now >= paidAt + Math.min(reuseMs, run.reuseMs)) return undefined;
+	return run.testRun ? 'testRuns' : 'earlierRuns';
 }
 
 /** Until when a waiting try (Retry On Fail) or a Retry may claim the payment (0: none may). */
