@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import {
 	emailOf,
@@ -296,6 +296,12 @@ describe("paid means answered: Image Processing's processing, then its download"
 	});
 });
 
+interface FedTwice {
+	first?: string[];
+	second?: string[];
+	settings?: Partial<INode>;
+}
+
 describe('every figure true by cause', () => {
 	const workflowId = () => newWorkflowId('figures');
 	const one = 'same@example.com';
@@ -322,22 +328,34 @@ describe('every figure true by cause', () => {
 		);
 	});
 
-	/** Start -> First and Second (each one item, the same address) -> Node: n8n runs Node twice in one execution. */
-	const fedTwice = async (mode: NodeRun['mode'], options: IDataObject = {}) => {
-		const email = (name: string, x: number) =>
+	/**
+	 * Start -> First and Second, each its addresses as items (one, by default) -> Node: n8n runs
+	 * Node twice in one execution, on First's items, then on Second's.
+	 */
+	const fedTwice = async (
+		mode: NodeRun['mode'],
+		options: IDataObject = {},
+		{ first = [one], second = [one], settings = {} }: FedTwice = {},
+	) => {
+		const items = (name: string, x: number, values: string[]) => [
 			workflowNode(name, 'n8n-nodes-base.set', x, {
 				mode: 'raw',
-				jsonOutput: JSON.stringify({ email: one }),
-			});
+				jsonOutput: JSON.stringify({ list: values.map((email) => ({ email })) }),
+			}),
+			workflowNode(`${name} items`, 'n8n-nodes-base.splitOut', x + 100, {
+				fieldToSplitOut: 'list',
+			}),
+		];
 		const node = workflowNode(
 			'Node',
 			`${PACKAGE_NAME}.abstractEmail`,
 			600,
 			{ email: '={{ $json.email }}', options },
-			{ credentials: { abstractEmailApi: { id: 'cred', name: 'Sandbox' } } },
+			{ credentials: { abstractEmailApi: { id: 'cred', name: 'Sandbox' } }, ...settings },
 		);
 		const connections = {
-			...chainConnections(['Start', 'First', 'Node']),
+			...chainConnections(['Start', 'First', 'First items', 'Node']),
+			...chainConnections(['Second', 'Second items', 'Node']),
 			Start: {
 				main: [
 					[
@@ -346,14 +364,13 @@ describe('every figure true by cause', () => {
 					],
 				],
 			},
-			Second: { main: [[{ node: 'Node', type: 'main' as const, index: 0 }]] },
 		};
 		const run = await runWorkflow(
 			{
 				nodes: [
 					workflowNode('Start', 'n8n-nodes-base.manualTrigger', 0),
-					email('First', 200),
-					email('Second', 400),
+					...items('First', 200, first),
+					...items('Second', 400, second),
 					node,
 				],
 				connections,
@@ -393,6 +410,41 @@ describe('every figure true by cause', () => {
 		expect(sent()).toHaveLength(1);
 		expect(hintsOf(run, 'Node', 1)).toEqual([
 			"1 answer reused from this node's earlier run in this execution, not paid for again",
+		]);
+	});
+
+	// n8n-core counts the tries of each run of a node (WorkflowExecute: its retry loop per run); the
+	// store counting them per execution made the second run's first try its last: b and c paid twice.
+	it('fed twice, Retry On Fail (2 tries) with Continue: the second run has tries of its own, and its next try takes what its first paid', async () => {
+		const once = 'once@example.com';
+		sandbox.faultWhen(
+			'email',
+			firstTimeOnly((request) => valueOf(request) === once),
+			{
+				kind: 'status',
+				status: 400,
+				message: 'Bad request, once',
+			},
+		);
+		// The first run's answer is kept an hour, so the store still holds the execution when the
+		// second run starts; the second run's answers are kept for its tries alone.
+		const hours = '={{ $json.email === "same@example.com" ? 1 : 0 }}';
+		const run = await fedTwice(
+			'webhook',
+			{ reuseAnswersForHours: hours },
+			{
+				second: [once, 'b@example.com', 'c@example.com'],
+				settings: {
+					retryOnFail: true,
+					maxTries: 2,
+					waitBetweenTries: 10,
+					onError: 'continueRegularOutput',
+				},
+			},
+		);
+		expect(paid()).toEqual(['b@example.com', 'c@example.com', once, one]);
+		expect(hintsOf(run, 'Node', 1)).toEqual([
+			"2 answers reused from this node's earlier try (Settings > Retry On Fail), not paid for again",
 		]);
 	});
 });

@@ -52,6 +52,7 @@ function contextOf(world: World, spec: RunSpec, mode: string, executionId: strin
 		continueOnFail: () => false,
 		getWorkflow: () => ({ id: world.workflowId(spec.workflow) }),
 		getExecutionId: () => executionId,
+		getWorkflowDataProxy: () => ({ $thisRunIndex: 0 }),
 	} as unknown as IExecuteFunctions;
 }
 

@@ -36,6 +36,8 @@ export interface ExecutionOfNode {
 	/** The node's Retry On Fail: what a try pays, its next try takes. */
 	readonly retryOnFail: boolean;
 	state: 'open' | 'failed' | 'done';
+	/** n8n's index of the node's run in the execution (a loop or a second input runs it again), and that run's tries. */
+	runIndex: number;
 	tries: number;
 	lastPaidAt: number;
 	readonly payments: Set<Payment>;

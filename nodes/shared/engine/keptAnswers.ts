@@ -32,14 +32,23 @@ export const hasNoBudget = () => budget <= 0;
 export const paymentsOf = (scope: string, identity: string): readonly Payment[] =>
 	byRequest.get(requestOf(scope, identity)) ?? [];
 
-/** n8n runs the node (again) in this execution: one try more. Sweeps what expired first. */
-export function startTry(id: string, executionId: string, retryOnFail: boolean): ExecutionOfNode {
+/**
+ * n8n runs the node (again) in this execution: one try more of its run `runIndex`, or the first
+ * of a later run (n8n counts Retry On Fail's tries per run). Sweeps what expired first.
+ */
+export function startTry(
+	id: string,
+	executionId: string,
+	retryOnFail: boolean,
+	runIndex: number,
+): ExecutionOfNode {
 	const at = clock();
 	if (at >= nextSweep) sweep(at);
 	const execution: ExecutionOfNode = executions.get(id) ?? {
-		...{ id, executionId, retryOnFail, state: 'open', tries: 0, lastPaidAt: at },
+		...{ id, executionId, retryOnFail, state: 'open', runIndex, tries: 0, lastPaidAt: at },
 		payments: new Set(),
 	};
+	if (execution.runIndex !== runIndex) Object.assign(execution, { runIndex, tries: 0 });
 	executions.set(id, Object.assign(execution, { state: 'open', lastPaidAt: at }));
 	execution.tries++;
 	return execution;

@@ -55,9 +55,11 @@ export class KeptAnswersOfRun {
 		const { id, name, type, typeVersion } = node;
 		const scope = [ctx.getWorkflow().id, id || name, `${type}@${typeVersion}`, credentialIdentity];
 		const executionId = String(ctx.getExecutionId());
+		// The run's index, as n8n-core's WorkflowExecute gives it to every try of the run.
+		const runIndex = () => Number(ctx.getWorkflowDataProxy(0).$thisRunIndex) || 0;
 		const execution =
 			'planned' in view
-				? store.startTry([executionId, ...scope].join('\n'), executionId, retryOnFail)
+				? store.startTry([executionId, ...scope].join('\n'), executionId, retryOnFail, runIndex())
 				: undefined;
 		const moreTries = retryOnFail && (execution?.tries ?? 1) < triesOf(node);
 		const run = { executionId, testRun, retry: mode === 'retry', reuseMs };
