@@ -1,13 +1,8 @@
 import path from 'path';
 
-import { NodeConnectionTypes } from 'n8n-workflow';
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 
+import { describeNodeType } from '../harness/baseNodes';
 import { NodeTypes, PACKAGE_NAME } from '../harness/nodeTypes';
 import { ROOT } from '../harness/root';
 import { runNode } from '../harness/run';
@@ -39,15 +34,10 @@ interface Noted {
 let noted: Noted[] = [];
 
 class PlanningProbe implements INodeType {
-	description = {
-		displayName: 'Planning Probe',
-		name: 'planningProbe',
-		group: ['transform'],
+	description = describeNodeType('planningProbe', 'Planning Probe', {
 		version: 1,
 		description: 'Runs the engine on a CSV file and notes what its prepare is given',
 		defaults: { name: 'Probe' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'abstractEmailApi', required: true }],
 		properties: [
 			{ displayName: 'Input', name: 'input', type: 'string', default: 'csvFile' },
@@ -65,7 +55,7 @@ class PlanningProbe implements INodeType {
 				],
 			},
 		],
-	} as INodeTypeDescription;
+	});
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const context = this;
