@@ -525,4 +525,28 @@ describe('a request key holds what is sent, nothing of presentation', () => {
 		expect(Object.keys(second.items[0].binary ?? {})).toEqual(['capture']);
 		expect(second.items[0].binary?.capture.data).toBe(first.items[0].binary?.data.data);
 	});
+
+	it('Avatars: one name for two output fields is one request, and each item has the avatar in its own field; a later test run in a third field pays nothing', async () => {
+		const workflowId = newWorkflowId('avatars');
+		const avatars = (fields: string[]) =>
+			runNode({
+				type: 'abstractAvatars',
+				parameters: { name: 'Ada Lovelace', binaryPropertyName: '={{ $json.field }}' },
+				credential: sandboxCredential(sandbox, 'avatars'),
+				items: fields.map((field) => ({ json: { field } })),
+				workflowId,
+			});
+		const first = await avatars(['avatar', 'picture']);
+		expect(first.error).toBeUndefined();
+		expect(sandbox.requests('avatars')).toHaveLength(1);
+		expect(first.items.map((item) => Object.keys(item.binary ?? {}))).toEqual([
+			['avatar'],
+			['picture'],
+		]);
+		sandbox.reset();
+		const second = await avatars(['photo']);
+		expect(second.error).toBeUndefined();
+		expect(sandbox.requests('avatars')).toHaveLength(0);
+		expect(Object.keys(second.items[0].binary ?? {})).toEqual(['photo']);
+	});
 });
