@@ -19,10 +19,11 @@ const kept = require(
  * Reputation workflows through n8n-core's WorkflowExecute against the sandbox, the store's clock
  * moved 86.4 s per execution:
  * - a form (webhook, Reuse Answers For (Hours) 2): 3 addresses from 150;
- * - an hourly sync (trigger): 12 addresses from 60; 15% of its runs meet a spent plan and fail,
+ * - an hourly sync (trigger): 12 addresses from 60; 30% of its runs meet a spent plan and fail,
  *   and half of the later slots Retry the oldest failed one (within the hour or not);
- * - a person's test runs (manual, Retry On Fail): 15 addresses from 40, one refused once in 20%
- *   of runs (the next try heals it), 5% stopped by a spent plan and retried later.
+ * - a person's test runs (manual, Retry On Fail): 15 addresses from 40, 5% stopped by a spent
+ *   plan and retried later, one refused once in 30% of the others (the next try heals it; half of
+ *   those tries last over an hour).
  * The model of the rules (test/model/paidAnswersModel.ts: who may take what, until when) counts
  * every answer paid again where a rule said it should have been taken: goal 0 with the default
  * budget; with a small budget that fills, each such answer was dropped for room. It also prints the

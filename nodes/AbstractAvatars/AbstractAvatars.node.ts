@@ -10,7 +10,12 @@ import type {
 
 import { serviceCredential } from '../../credentials/shared/liveBaseUrls';
 import { requestIn } from '../../credentials/shared/requestForms';
-import { outputField, outputFieldParameter, safeFileName } from '../shared/binary/files';
+import {
+	inOutputField,
+	outputField,
+	outputFieldParameter,
+	safeFileName,
+} from '../shared/binary/files';
 import { runService } from '../shared/engine/engine';
 import { fieldLabel } from '../shared/parameters/fieldLabel';
 import { asBuffer, imageItem, imageTypeOf } from '../shared/binary/imageFile';
@@ -204,6 +209,8 @@ const avatars: ServiceDefinition<PreparedAvatar> = {
 			}),
 		];
 	},
+	/** The avatar in the item's own output field (a shared or kept one may have been filed under another). */
+	present: (_itemIndex, avatar, items) => inOutputField(items, avatar.property),
 };
 
 export class AbstractAvatars implements INodeType {

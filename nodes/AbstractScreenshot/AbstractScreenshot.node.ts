@@ -10,7 +10,12 @@ import type {
 
 import { serviceCredential } from '../../credentials/shared/liveBaseUrls';
 import { requestIn } from '../../credentials/shared/requestForms';
-import { outputField, outputFieldParameter, safeFileName } from '../shared/binary/files';
+import {
+	inOutputField,
+	outputField,
+	outputFieldParameter,
+	safeFileName,
+} from '../shared/binary/files';
 import { runService } from '../shared/engine/engine';
 import { fieldLabel } from '../shared/parameters/fieldLabel';
 import { asBuffer, dimensionsOf, imageItem, imageTypeOf } from '../shared/binary/imageFile';
@@ -192,14 +197,7 @@ const screenshots: ServiceDefinition<PreparedScreenshot> = {
 		];
 	},
 	/** The capture in the item's own output field (a shared or kept one may have been filed under another). */
-	present(itemIndex, capture, items) {
-		for (const item of items) {
-			const [name, file] = Object.entries(item.binary ?? {})[0] ?? [];
-			if (name !== undefined && name !== capture.property && file)
-				item.binary = { [capture.property]: file };
-		}
-		return items;
-	},
+	present: (_itemIndex, capture, items) => inOutputField(items, capture.property),
 };
 
 export class AbstractScreenshot implements INodeType {

@@ -148,7 +148,7 @@ const operationParameter: INodeProperties = {
 const vat: ServiceDefinition = {
 	...serviceCredential('abstractVatApi'),
 	serviceName: 'VAT',
-	async prepare(itemIndex, identityOf) {
+	async prepare(itemIndex, planning) {
 		const operation = this.getNodeParameter('operation', itemIndex) as string;
 		const country = () =>
 			countryCode(
@@ -159,7 +159,7 @@ const vat: ServiceDefinition = {
 			);
 
 		if (operation === 'validate')
-			return await validateVatNumbers.prepare.call(this, itemIndex, identityOf);
+			return await validateVatNumbers.prepare.call(this, itemIndex, planning);
 		if (operation === 'calculate') {
 			const amount = positiveAmount(
 				this,

@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import {
 	emailOf,
@@ -296,6 +296,12 @@ describe("paid means answered: Image Processing's processing, then its download"
 	});
 });
 
+interface FedTwice {
+	first?: string[];
+	second?: string[];
+	settings?: Partial<INode>;
+}
+
 describe('every figure true by cause', () => {
 	const workflowId = () => newWorkflowId('figures');
 	const one = 'same@example.com';
@@ -322,21 +328,34 @@ describe('every figure true by cause', () => {
 		);
 	});
 
-	it("a node fed twice in one execution, Retry On Fail off: its second run says it reused this execution's answer, not a try's", async () => {
-		const email = (name: string, x: number) =>
+	/**
+	 * Start -> First and Second, each its addresses as items (one, by default) -> Node: n8n runs
+	 * Node twice in one execution, on First's items, then on Second's.
+	 */
+	const fedTwice = async (
+		mode: NodeRun['mode'],
+		options: IDataObject = {},
+		{ first = [one], second = [one], settings = {} }: FedTwice = {},
+	) => {
+		const items = (name: string, x: number, values: string[]) => [
 			workflowNode(name, 'n8n-nodes-base.set', x, {
 				mode: 'raw',
-				jsonOutput: JSON.stringify({ email: one }),
-			});
+				jsonOutput: JSON.stringify({ list: values.map((email) => ({ email })) }),
+			}),
+			workflowNode(`${name} items`, 'n8n-nodes-base.splitOut', x + 100, {
+				fieldToSplitOut: 'list',
+			}),
+		];
 		const node = workflowNode(
 			'Node',
 			`${PACKAGE_NAME}.abstractEmail`,
 			600,
-			{ email: '={{ $json.email }}' },
-			{ credentials: { abstractEmailApi: { id: 'cred', name: 'Sandbox' } } },
+			{ email: '={{ $json.email }}', options },
+			{ credentials: { abstractEmailApi: { id: 'cred', name: 'Sandbox' } }, ...settings },
 		);
 		const connections = {
-			...chainConnections(['Start', 'First', 'Node']),
+			...chainConnections(['Start', 'First', 'First items', 'Node']),
+			...chainConnections(['Second', 'Second items', 'Node']),
 			Start: {
 				main: [
 					[
@@ -345,14 +364,13 @@ describe('every figure true by cause', () => {
 					],
 				],
 			},
-			Second: { main: [[{ node: 'Node', type: 'main' as const, index: 0 }]] },
 		};
 		const run = await runWorkflow(
 			{
 				nodes: [
 					workflowNode('Start', 'n8n-nodes-base.manualTrigger', 0),
-					email('First', 200),
-					email('Second', 400),
+					...items('First', 200, first),
+					...items('Second', 400, second),
 					node,
 				],
 				connections,
@@ -366,13 +384,67 @@ describe('every figure true by cause', () => {
 						data: sandboxCredential(sandbox, 'email').data as Record<string, string>,
 					},
 				],
+				mode,
 			},
 		);
 		expect(run.error).toBeUndefined();
 		expect(run.run.data.resultData.runData.Node).toHaveLength(2);
+		return run;
+	};
+
+	it("a node fed twice in one execution, Retry On Fail off: its second run says it reused this execution's answer, not a try's", async () => {
+		const run = await fedTwice('manual');
 		expect(sent()).toHaveLength(1);
 		expect(hintsOf(run, 'Node', 1)).toEqual([
 			"1 answer reused from this node's earlier run in this execution, not paid for again",
+		]);
+	});
+
+	// The rules' table (docs/errors-and-credits.md): a later run of the node in the execution is not a
+	// try; in production only Reuse Answers For (Hours) keeps the earlier run's answers for it.
+	it('fed twice in one production execution: the second run pays again, unless Reuse Answers For (Hours) keeps the answer', async () => {
+		await fedTwice('webhook');
+		expect(sent()).toHaveLength(2);
+		sandbox.reset();
+		const run = await fedTwice('webhook', { reuseAnswersForHours: 1 });
+		expect(sent()).toHaveLength(1);
+		expect(hintsOf(run, 'Node', 1)).toEqual([
+			"1 answer reused from this node's earlier run in this execution, not paid for again",
+		]);
+	});
+
+	// n8n-core counts the tries of each run of a node (WorkflowExecute: its retry loop per run); the
+	// store counting them per execution made the second run's first try its last: b and c paid twice.
+	it('fed twice, Retry On Fail (2 tries) with Continue: the second run has tries of its own, and its next try takes what its first paid', async () => {
+		const once = 'once@example.com';
+		sandbox.faultWhen(
+			'email',
+			firstTimeOnly((request) => valueOf(request) === once),
+			{
+				kind: 'status',
+				status: 400,
+				message: 'Bad request, once',
+			},
+		);
+		// The first run's answer is kept an hour, so the store still holds the execution when the
+		// second run starts; the second run's answers are kept for its tries alone.
+		const hours = '={{ $json.email === "same@example.com" ? 1 : 0 }}';
+		const run = await fedTwice(
+			'webhook',
+			{ reuseAnswersForHours: hours },
+			{
+				second: [once, 'b@example.com', 'c@example.com'],
+				settings: {
+					retryOnFail: true,
+					maxTries: 2,
+					waitBetweenTries: 10,
+					onError: 'continueRegularOutput',
+				},
+			},
+		);
+		expect(paid()).toEqual(['b@example.com', 'c@example.com', once, one]);
+		expect(hintsOf(run, 'Node', 1)).toEqual([
+			"2 answers reused from this node's earlier try (Settings > Retry On Fail), not paid for again",
 		]);
 	});
 });
@@ -452,5 +524,29 @@ describe('a request key holds what is sent, nothing of presentation', () => {
 		expect(sandbox.requests('screenshot')).toHaveLength(0);
 		expect(Object.keys(second.items[0].binary ?? {})).toEqual(['capture']);
 		expect(second.items[0].binary?.capture.data).toBe(first.items[0].binary?.data.data);
+	});
+
+	it('Avatars: one name for two output fields is one request, and each item has the avatar in its own field; a later test run in a third field pays nothing', async () => {
+		const workflowId = newWorkflowId('avatars');
+		const avatars = (fields: string[]) =>
+			runNode({
+				type: 'abstractAvatars',
+				parameters: { name: 'Ada Lovelace', binaryPropertyName: '={{ $json.field }}' },
+				credential: sandboxCredential(sandbox, 'avatars'),
+				items: fields.map((field) => ({ json: { field } })),
+				workflowId,
+			});
+		const first = await avatars(['avatar', 'picture']);
+		expect(first.error).toBeUndefined();
+		expect(sandbox.requests('avatars')).toHaveLength(1);
+		expect(first.items.map((item) => Object.keys(item.binary ?? {}))).toEqual([
+			['avatar'],
+			['picture'],
+		]);
+		sandbox.reset();
+		const second = await avatars(['photo']);
+		expect(second.error).toBeUndefined();
+		expect(sandbox.requests('avatars')).toHaveLength(0);
+		expect(Object.keys(second.items[0].binary ?? {})).toEqual(['photo']);
 	});
 });

@@ -66,7 +66,8 @@ class KeptAnswersProbe implements INodeType {
 			estimate?.finish(true);
 			return [[{ json: { sources, estimated } }]];
 		}
-		const keptAnswers = KeptAnswersOfRun.open(this, 'probe', [policy]);
+		const planned = new Set(probe.look ?? []);
+		const keptAnswers = KeptAnswersOfRun.open(this, 'probe', [policy], { planned });
 		const taken: IDataObject = {};
 		for (const key of probe.look ?? []) {
 			const found = keptAnswers?.find(key, policy, false);

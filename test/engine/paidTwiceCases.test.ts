@@ -282,10 +282,8 @@ describe('case 6: a full budget', () => {
 });
 
 describe('case 7: Image Processing, the processed file gone', () => {
-	it('Retry On Fail: the kept link the storage refuses is dropped and the image processed again, once', async () => {
-		let refused: string | undefined;
-		sandbox.refuseDownloads((path) => (refused ??= path) === path);
-		const run = await runNode({
+	const imageNode = (settings: NodeRun['settings'] = {}) =>
+		runNode({
 			type: 'abstractImages',
 			parameters: {
 				source: 'url',
@@ -296,13 +294,35 @@ describe('case 7: Image Processing, the processed file gone', () => {
 				downloadResult: true,
 			},
 			credential: sandboxCredential(sandbox, 'images'),
-			settings: RETRY_ON_FAIL,
+			settings,
 			workflowId: newWorkflowId('images'),
 		});
-		expect(run.error).toBeUndefined();
-		expect(sandbox.requests('images').filter((request) => request.status === 200)).toHaveLength(2);
-		expect(Object.keys(run.items[0].binary ?? {})).toEqual(['data']);
-	});
+	const processings = () =>
+		sandbox.requests('images').filter((request) => request.status === 200).length;
+
+	// The storage's ways of saying a file is not served: expired (403), removed (404), gone (410).
+	for (const status of [403, 404, 410] as const) {
+		it(`Retry On Fail, the storage answers ${status}: the kept link is dropped and the image processed again, once`, async () => {
+			let refused: string | undefined;
+			sandbox.refuseDownloads((path) => (refused ??= path) === path, status);
+			const run = await imageNode(RETRY_ON_FAIL);
+			expect(run.error).toBeUndefined();
+			expect(processings()).toBe(2);
+			expect(Object.keys(run.items[0].binary ?? {})).toEqual(['data']);
+		});
+
+		it(`a Retry of the failed execution, the storage answers ${status}: the failed execution's link is dropped and the image processed again, once`, async () => {
+			let refused: string | undefined;
+			sandbox.refuseDownloads((path) => (refused ??= path) === path, status);
+			const failed = await imageNode();
+			expect(failed.error?.message).toMatch(new RegExp(`\\(${status}\\)`));
+			expect(processings()).toBe(1);
+			const retried = await retryExecution(failed);
+			expect(retried.error).toBeUndefined();
+			expect(processings()).toBe(2);
+			expect(Object.keys(retried.output('Node')[0]?.binary ?? {})).toEqual(['data']);
+		});
+	}
 });
 
 describe('case 8: figures by cause', () => {

@@ -37,6 +37,68 @@ export interface ModelRun {
 /** Which rule's payment a run prefers: its own execution's, then a failed one's, then reuse. */
 const RANK: Record<Source, number> = { try: 2, retry: 1, testRuns: 0, earlierRuns: 0 };
 
+/** What a row of the rules reads: the payment, the run that would take it, the time and the payer's state. */
+interface Facts {
+	payment: ModelPayment;
+	run: ModelRun;
+	now: number;
+	payer: { state: 'open' | 'failed' | 'done'; lastPaidAt: number } | undefined;
+}
+
+/**
+ * THE RULES, row by row, as the table "Who may take a paid answer" in docs/errors-and-credits.md
+ * words them (rulesTable.test.ts holds the two equal): the first row whose `takes` holds gives
+ * the payment, by its `source`.
+ */
+export const RULES: Array<{
+	who: string;
+	which: string;
+	until: string;
+	source?: Source;
+	takes(facts: Facts): boolean;
+}> = [
+	{
+		who: 'A later try of the node in the same execution (Retry On Fail; under a Continue setting while its first item failed)',
+		which: "The execution's own, while n8n may run the node again in it",
+		until: "An hour after that execution's last payment",
+		source: 'try',
+		takes: ({ payment, run, now, payer }) =>
+			payment.execution === run.execution &&
+			payer?.state === 'open' &&
+			now < payer.lastPaidAt + HOUR,
+	},
+	{
+		who: "A Retry (n8n's mode `retry`)",
+		which:
+			"Any failed execution's of the node (a failed test run's too), whatever Retries ran since",
+		until: 'An hour after each payment',
+		source: 'retry',
+		takes: ({ payment, run, now, payer }) =>
+			run.retry && payer?.state === 'failed' && now < payment.paidAt + HOUR,
+	},
+	{
+		who: 'A test run (`manual`), Reuse Answers of Test Runs on',
+		which: "Test runs' paid with the option on",
+		until: 'An hour after each payment',
+		source: 'testRuns',
+		takes: ({ payment, run, now }) =>
+			run.testRun &&
+			payment.testRun &&
+			now < payment.paidAt + Math.min(payment.reuseMs, run.reuseMs),
+	},
+	{
+		who: 'A production run, Reuse Answers For (Hours) above 0',
+		which: "Production runs' paid with the option above 0",
+		until: "Younger than the paying run's hours and its own",
+		source: 'earlierRuns',
+		takes: ({ payment, run, now }) =>
+			!run.testRun &&
+			!payment.testRun &&
+			now < payment.paidAt + Math.min(payment.reuseMs, run.reuseMs),
+	},
+	{ who: 'Any other run', which: 'None', until: '', takes: () => true },
+];
+
 export class PaidAnswersModel {
 	now = 0;
 
@@ -48,19 +110,11 @@ export class PaidAnswersModel {
 		{ state: 'open' | 'failed' | 'done'; lastPaidAt: number }
 	>();
 
-	/** The rules, row by row: by which one `run` may take `payment` now. */
+	/** By which rule `run` may take `payment` now: the first row that takes it. */
 	rule(payment: ModelPayment, run: ModelRun): Source | undefined {
 		const payer = this.executions.get(payment.execution);
-		const younger = (ms: number) => this.now < payment.paidAt + ms;
-		const reuse =
-			payment.testRun === run.testRun && younger(Math.min(payment.reuseMs, run.reuseMs));
-		if (payment.execution === run.execution) {
-			const nextTry = payer?.state === 'open' && this.now < payer.lastPaidAt + HOUR;
-			return nextTry || reuse ? 'try' : undefined;
-		}
-		if (run.retry && payer?.state === 'failed' && younger(HOUR)) return 'retry';
-		if (reuse) return run.testRun ? 'testRuns' : 'earlierRuns';
-		return undefined;
+		const facts = { payment, run, now: this.now, payer };
+		return RULES.find((row) => row.takes(facts))?.source;
 	}
 
 	/**

@@ -52,6 +52,7 @@ function contextOf(world: World, spec: RunSpec, mode: string, executionId: strin
 		continueOnFail: () => false,
 		getWorkflow: () => ({ id: world.workflowId(spec.workflow) }),
 		getExecutionId: () => executionId,
+		getWorkflowDataProxy: () => ({ $thisRunIndex: 0 }),
 	} as unknown as IExecuteFunctions;
 }
 
@@ -121,8 +122,8 @@ async function storeRun(
 		return true;
 	};
 	for (let tries = 1; ; tries++) {
-		const view = KeptAnswersOfRun.open(ctx, 'key', [policy]);
-		view?.willAsk(new Set(values.map((email) => JSON.stringify({ email }))));
+		const planned = new Set(values.map((email) => JSON.stringify({ email })));
+		const view = KeptAnswersOfRun.open(ctx, 'key', [policy], { planned });
 		const { failed } = await decide(view, ctx, pays);
 		const kept = view?.finish(failed, false) ?? { paid: 0, reused: 0 };
 		if (!failed || !(spec.retryOnFail && tries < 3)) return { paid, failed, kept, estimated };

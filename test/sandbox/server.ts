@@ -6,7 +6,7 @@ import { listen } from './listen';
 import { parseMultipart } from './multipart';
 import { randomFraction } from './random';
 import { SERVICES } from './services';
-import { createStorageHost } from './storage';
+import { createStorageHost, type GoneStatus } from './storage';
 import type {
 	Fault,
 	KeySource,
@@ -49,8 +49,11 @@ export interface Sandbox {
 	 * every time they come: one item of a run fails after its retries, the others are answered.
 	 */
 	faultWhen(service: string, when: (request: SandboxRequest) => boolean, fault: Fault): void;
-	/** Downloads from the storage host that `when` picks (by path) are refused with 403, as an expired link is. */
-	refuseDownloads(when: (path: string) => boolean): void;
+	/**
+	 * Downloads from the storage host that `when` picks (by path) are refused: 403 (default) as an
+	 * expired link is, 404 as a file removed, 410 as one the storage says is gone for good.
+	 */
+	refuseDownloads(when: (path: string) => boolean, status?: GoneStatus): void;
 	/** Credits left for a service; at zero it answers `status` (422, or 403 as email may). */
 	setQuota(service: string, credits: number, status?: 422 | 403): void;
 	/** Another key a service accepts, with whatever the module makes of it (database entitlements). */
@@ -269,7 +272,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			}),
 		faultWhen: (service, when, fault) =>
 			picked.set(service, [...(picked.get(service) ?? []), { when, fault }]),
-		refuseDownloads: (when) => storage.refuseWhen(when),
+		refuseDownloads: (when, status) => storage.refuseWhen(when, status),
 		setQuota: (service, credits, status = 422) => quotas.set(service, { credits, status }),
 		addKey: (service, key) => validKeys.get(service)?.add(key),
 		reset: () => {

@@ -3,6 +3,15 @@ import http from 'http';
 import { listen } from './listen';
 import type { LoggedRequest, StorageHost, StoredObject, StoredOptions } from './types';
 
+/** How the storage says a file is not served: expired or not signed (403), not there (404), removed (410). */
+export type GoneStatus = 403 | 404 | 410;
+
+const GONE_TEXTS: Record<GoneStatus, string> = {
+	403: 'Request has expired or its signature does not match',
+	404: 'Not found',
+	410: 'Gone',
+};
+
 /**
  * A separate host for files (processed images, database archives), as the live suite has. It
  * logs every request's headers and query, so a test can prove that no API key ever reached it.
@@ -14,12 +23,12 @@ export async function createStorageHost(
 ): Promise<
 	StorageHost & {
 		close(): Promise<void>;
-		refuseWhen(when: ((path: string) => boolean) | undefined): void;
+		refuseWhen(when: ((path: string) => boolean) | undefined, status?: GoneStatus): void;
 	}
 > {
 	const objects = new Map<string, StoredObject>();
-	/** Downloads refused (403) as an expired link is, whatever the object: a test's fault. */
-	let refused: ((path: string) => boolean) | undefined;
+	/** Downloads refused as a file the storage no longer serves is, whatever the object: a test's fault. */
+	let refused: { when: (path: string) => boolean; status: GoneStatus } | undefined;
 	const server = http.createServer((req, res) => {
 		const url = new URL(req.url ?? '/', 'http://storage');
 		const entry: LoggedRequest = {
@@ -44,13 +53,12 @@ export async function createStorageHost(
 		const signatureOk = Object.entries(signed).every(
 			([name, value]) => url.searchParams.get(name) === value,
 		);
-		const expired =
-			(object?.expiresAt !== undefined && Date.now() > object.expiresAt) ||
-			refused?.(url.pathname) === true;
-		if (!object || !signatureOk || expired) {
-			entry.status = object ? 403 : 404;
+		const expired = object?.expiresAt !== undefined && Date.now() > object.expiresAt;
+		const refusedStatus = refused?.when(url.pathname) ? refused.status : undefined;
+		if (!object || !signatureOk || expired || refusedStatus) {
+			entry.status = refusedStatus ?? (object ? 403 : 404);
 			res.writeHead(entry.status, { 'Content-Type': 'text/plain' });
-			res.end(object ? 'Request has expired or its signature does not match' : 'Not found');
+			res.end(GONE_TEXTS[entry.status as GoneStatus]);
 			return;
 		}
 		entry.status = 200;
@@ -85,8 +93,8 @@ export async function createStorageHost(
 			return `${baseUrl}${clean}`;
 		},
 		get: (path) => objects.get(`/${path.replace(/^\/+/, '')}`),
-		refuseWhen: (when) => {
-			refused = when;
+		refuseWhen: (when, status = 403) => {
+			refused = when ? { when, status } : undefined;
 		},
 		close: async () => {
 			server.closeAllConnections();

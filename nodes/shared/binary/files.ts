@@ -61,6 +61,18 @@ export function outputField(ctx: IExecuteFunctions, itemIndex: number): string {
 	);
 }
 
+/**
+ * Each item's file in `property`, the unit's own output field: a repeat's or a kept answer's was
+ * filed under the field of the item that paid for it (the field is no part of the request).
+ */
+export function inOutputField(items: INodeExecutionData[], property: string): INodeExecutionData[] {
+	for (const item of items) {
+		const [name, file] = Object.entries(item.binary ?? {})[0] ?? [];
+		if (name !== undefined && name !== property && file) item.binary = { [property]: file };
+	}
+	return items;
+}
+
 /** The binary property name a user typed: required, and a plain name. */
 export function binaryPropertyName(
 	ctx: IExecuteFunctions,

@@ -3,9 +3,10 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { binaryPropertyName, inputFileMeta } from '../binary/files';
 import { invalidInput } from '../engine/errors';
 import { FanOut } from '../engine/fanOut';
+import type { UnitPlanning } from '../engine/types';
 import { fieldLabel } from '../parameters/fieldLabel';
 import { AnswerFlattener } from './answerColumns';
-import { csvBinaryParameter } from './csvParameters';
+import { csvBinaryParameter, MAX_CSV_ROWS } from './csvParameters';
 import {
 	headerRowOf,
 	inputDelimiterOf,
@@ -15,6 +16,7 @@ import {
 	resultFormatOf,
 	resultPropertyOf,
 	sliceOf,
+	type Slice,
 } from './csvParameterReaders';
 import type { CsvLookup } from './csvLookup';
 import { fileInputError } from './fileErrors';
@@ -33,15 +35,20 @@ import { ResultFile } from './resultFile';
 
 const BINARY_FIELD = fieldLabel(csvBinaryParameter);
 
+/** Every row of a file, whatever its Options choose. */
+const WHOLE_FILE: Slice = { start: 1, max: MAX_CSV_ROWS, skip: [] };
+
 /**
  * The units of an item's CSV file, for the engine's queue: the file read and checked whole
  * first, then the slice's rows as the engine asks for them (filePasses.ts). Output "Result File"
- * adds a collector that writes each row's outcome into one CSV file.
+ * adds a collector that writes each row's outcome into one CSV file. `planning`: the slice the
+ * Options choose or the whole file, and whether a refused value stops the check.
  */
 export async function csvFanOut<Prepared>(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	lookup: CsvLookup<Prepared>,
+	planning: Pick<UnitPlanning<Prepared>, 'wholeFile' | 'stopAtRefusal'>,
 ): Promise<FanOut<Prepared>> {
 	const property = binaryPropertyName(
 		ctx,
@@ -52,7 +59,7 @@ export async function csvFanOut<Prepared>(
 	const meta = inputFileMeta(ctx, itemIndex, BINARY_FIELD, property);
 	const output = outputOf(ctx, itemIndex);
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const slice = sliceOf(ctx, itemIndex, options);
+	const slice = planning.wholeFile ? WHOLE_FILE : sliceOf(ctx, itemIndex, options);
 	const resultColumns =
 		output === 'resultFile'
 			? resultFieldsOf(ctx, itemIndex, options.resultFields, lookup.answerColumns)
@@ -65,7 +72,19 @@ export async function csvFanOut<Prepared>(
 
 	const reading: Reading = { readWith: '' };
 	const checked = joinedCellGuard(ctx, itemIndex, lookup, reading);
-	const plan = await checkFile(ctx, itemIndex, meta, checked, headerRow, slice, delimiter, reading);
+	const plan = await checkFile(
+		ctx,
+		itemIndex,
+		meta,
+		checked,
+		{
+			headerRow,
+			slice,
+			delimiter,
+			stopAtRefusal: planning.stopAtRefusal,
+		},
+		reading,
+	);
 	reading.readWith = readAs(plan.form.delimiter, plan.form.delimiterSource);
 	reading.source = plan.form.delimiterSource;
 	const format =

@@ -60,20 +60,25 @@ export function sliceOfPlan(
 	return { header, position, firstRow, lastRow, form, skip };
 }
 
+/** How the first pass reads a file: its header row, the rows to send, its delimiter, whether a refused value stops it. */
+export interface FileReading {
+	headerRow: HeaderRow;
+	slice: Slice;
+	delimiter: ReaderDelimiter;
+	stopAtRefusal: boolean;
+}
+
 /** The first pass: the file checked whole, and the slice's rows found and their values checked. */
 export async function checkFile<Prepared>(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	meta: IBinaryData,
 	lookup: CsvLookup<Prepared>,
-	headerRow: HeaderRow,
-	slice: Slice,
-	delimiter: ReaderDelimiter,
+	{ headerRow, slice, delimiter, stopAtRefusal }: FileReading,
 	/** Set once the delimiter is known: how the file is read, for the errors of its rows. */
 	reading: Reading,
 ): Promise<FilePlan> {
 	const fail = fileRuleError(ctx, itemIndex);
-	const continueOnFail = ctx.continueOnFail();
 	let header: string[] | undefined;
 	let position = 0;
 	let dataRows = 0;
@@ -119,9 +124,9 @@ export async function checkFile<Prepared>(
 			// Only the check: no row beside the unit ('resultFile' builds none).
 			const unit = rowUnit(row, position, header, lookup, 'resultFile');
 			if ('failed' in unit) {
-				// Without Continue On Fail the first invalid value stops the run before any request anyway:
-				// say so at once rather than read on (a wrong column would make every row an error).
-				if (!continueOnFail) throw unit.failed;
+				// Under the default On Error the first invalid value stops the run before any request
+				// anyway: say so at once rather than read on (a wrong column would make every row an error).
+				if (stopAtRefusal) throw unit.failed;
 				return;
 			}
 			const key = lookup.identityOf(unit.prepared);

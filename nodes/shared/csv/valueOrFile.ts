@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { FanOut } from '../engine/fanOut';
 import { fieldLabel } from '../parameters/fieldLabel';
-import type { ServiceDefinition } from '../engine/types';
+import type { ServiceDefinition, UnitPlanning } from '../engine/types';
 import { csvFanOut } from './csvInput';
 import type { CsvLookup } from './csvLookup';
 import { columnOf, inputKindOf, outputOf } from './csvParameterReaders';
@@ -42,8 +42,8 @@ export interface ValueInput<Prepared>
 }
 
 /**
- * The node's `prepare`: the item's value as one unit, or its CSV file as one unit per row, whose
- * rows the file's first pass counts by the engine's identity of a unit (handed to `prepare`).
+ * The node's `prepare`: the item's value as one unit, or its CSV file as one unit per row, planned
+ * as the engine says (`planning`: the identity the file's first pass counts rows by, which rows).
  */
 export function valueOrFile<Prepared>(
 	input: ValueInput<Prepared>,
@@ -52,14 +52,14 @@ export function valueOrFile<Prepared>(
 	const prepare = async function (
 		this: IExecuteFunctions,
 		itemIndex: number,
-		identityOf: (prepared: Prepared) => string | undefined,
+		planning: UnitPlanning<Prepared>,
 	): Promise<Prepared | FanOut<Prepared>> {
 		const item = input.forItem.call(this, itemIndex);
 		if (inputKindOf(this, itemIndex) !== 'csvFile') {
 			const value = this.getNodeParameter(parameter.name, itemIndex, parameter.default);
 			return item.prepare(value, fieldLabel(parameter), false);
 		}
-		return await csvFanOut(this, itemIndex, {
+		const lookup: CsvLookup<Prepared> = {
 			column: input.column === 'first' ? { position: 1 } : columnOf(this, itemIndex, input.column),
 			looksLikeValue: input.looksLikeValue,
 			valueLabel: parameter.displayName,
@@ -67,8 +67,9 @@ export function valueOrFile<Prepared>(
 			prepare: (cell, field) => item.prepare(cell, field, true),
 			noDataOf: input.noDataOf,
 			skippedOf: input.skippedOf,
-			identityOf,
-		});
+			identityOf: planning.identityOf,
+		};
+		return await csvFanOut(this, itemIndex, lookup, planning);
 	};
 	return { prepare };
 }

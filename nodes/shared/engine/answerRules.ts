@@ -36,6 +36,8 @@ export interface ExecutionOfNode {
 	/** The node's Retry On Fail: what a try pays, its next try takes. */
 	readonly retryOnFail: boolean;
 	state: 'open' | 'failed' | 'done';
+	/** n8n's index of the node's run in the execution (a loop or a second input runs it again), and that run's tries. */
+	runIndex: number;
 	tries: number;
 	lastPaidAt: number;
 	readonly payments: Set<Payment>;
@@ -68,33 +70,47 @@ export interface Taker {
 }
 
 /**
- * THE RULES: by which rule `run` may take `payment` at `now`, if any. The same execution (its
- * later tries) while n8n may run the node again, until an hour after its last payment; a Retry,
- * any failed execution's payment (a failed test run's too) for an hour; reuse, a test run's of
- * test runs and a production run's of production runs, younger than the payer's and its own window.
+ * THE RULES: by which rule `run` may take `payment` at `now`, the first that gives it. The same
+ * execution's next try while n8n may run the node again in it, until an hour after the
+ * execution's last payment; a Retry, any failed execution's payment (a failed test run's too) for
+ * an hour; reuse, a test run's of test runs and a production run's of production runs, younger
+ * than the payer's and its own window.
  */
 export function ruleFor(payment: Payment, run: Taker, now: number): ReuseSource | undefined {
 	const { payer, paidAt, testRun, reuseMs } = payment;
-	const reused = testRun === run.testRun && now < paidAt + Math.min(reuseMs, run.reuseMs);
-	if (payer.executionId === run.executionId) {
-		const nextTry = payer.state === 'open' && now < payer.lastPaidAt + WINDOWS.tries;
-		return nextTry || reused ? 'try' : undefined;
-	}
+	const sameExecution = payer.executionId === run.executionId;
+	if (sameExecution && payer.state === 'open' && now < payer.lastPaidAt + WINDOWS.tries)
+		return 'try';
 	if (run.retry && payer.state === 'failed' && now < paidAt + WINDOWS.retry) return 'retry';
-	if (reused) return run.testRun ? 'testRuns' : 'earlierRuns';
-	return undefined;
+	if (testRun !== run.testRun || now >= paidAt + Math.min(reuseMs, run.reuseMs)) return undefined;
+	return run.testRun ? 'testRuns' : 'earlierRuns';
+}
+
+/** Until when a waiting try (Retry On Fail) or a Retry may claim the payment (0: none may). */
+export function claimEnd({ payer, paidAt }: Payment): number {
+	if (payer.state === 'failed') return paidAt + WINDOWS.retry;
+	return payer.state === 'open' && payer.retryOnFail ? payer.lastPaidAt + WINDOWS.tries : 0;
+}
+
+/** Until when any rule may give the payment to anyone (a running execution may still fail or try again). */
+export function keptUntil(payment: Payment): number {
+	const { payer, paidAt, reuseMs } = payment;
+	const running = payer.state === 'open' ? payer.lastPaidAt + WINDOWS.tries : 0;
+	return Math.max(claimEnd(payment), paidAt + reuseMs, running);
 }
 
 /** Which rule's payment a run prefers when several give one: its own execution's, a failed one's, reuse. */
 const RANK: Record<ReuseSource, number> = { try: 2, retry: 1, testRuns: 0, earlierRuns: 0 };
 
+/** A payment a run may take, and the rule that gives it. */
+export interface Found {
+	payment: Payment;
+	source: ReuseSource;
+}
+
 /** The payment of `payments` (oldest first) the best rule gives `run` now, the newest of it, and the rule. */
-export function bestFor(
-	payments: Iterable<Payment>,
-	run: Taker,
-	now: number,
-): { payment: Payment; source: ReuseSource } | undefined {
-	let best: { payment: Payment; source: ReuseSource } | undefined;
+export function bestFor(payments: Iterable<Payment>, run: Taker, now: number): Found | undefined {
+	let best: Found | undefined;
 	for (const payment of payments) {
 		const source = ruleFor(payment, run, now);
 		if (source && (!best || RANK[source] >= RANK[best.source])) best = { payment, source };

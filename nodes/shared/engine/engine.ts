@@ -66,8 +66,8 @@ export async function runService<Prepared>(
 						ctx,
 						connection.identity,
 						jobs.map((job) => job.reuse),
+						{ planned },
 					);
-		keptAnswers?.willAsk(planned);
 		const run = { ctx, service, deliveries, ledger, connection, continueOnFail, keptAnswers };
 		// A run that ends on an unexpected throw still ends in the store (what it spares is let go).
 		const failure = await sendAll(run, source).catch((error: Error) => {
@@ -198,7 +198,7 @@ function withCost<Prepared>(
 				.filter(({ job }) => job.rows === rows)
 				.map(({ job }) => ledger.figuresOf(job.itemIndex)),
 		);
-	const testRun = keptAnswers?.testRun === true;
+	const testRun = keptAnswers?.run.testRun === true;
 	const cost = discardedText(figuresOf(false), figuresOf(true), ledger.figures, kept, testRun);
 	if (cost === undefined) return failure;
 	const error = failure as Error & { description?: string | null };

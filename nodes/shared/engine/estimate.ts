@@ -117,10 +117,10 @@ function figures(counts: Counts): IDataObject {
 }
 
 /**
- * Prepares every item as the run would, refusals included whatever On Error says (so that the
- * summary counts them all; a file's check then reads on past its first refused value), and
- * decides for each unit what the run would do with it. `wholeFiles`: without Start at Row and At
- * Most Rows, for the figures of the files' every row.
+ * Prepares every item as the run would (jobs.ts), its refusals planned as under a Continue
+ * setting whatever On Error says (so that the summary counts them all; a file's check then reads
+ * on past its first refused value), and decides for each unit what the run would do with it.
+ * `wholeFiles`: every row of each file, whatever Start at Row, At Most Rows and Skip Rows choose.
  */
 async function countRun<Prepared>(
 	ctx: IExecuteFunctions,
@@ -128,14 +128,14 @@ async function countRun<Prepared>(
 	settings: RunSettingsReader,
 	wholeFiles: boolean,
 ): Promise<{ counts: Counts; files: boolean; sliced: boolean }> {
-	const looking = lookingOnly(ctx, wholeFiles);
 	const jobs = await prepareJobs({
-		ctx: looking,
+		ctx,
 		service,
 		settings,
-		ledger: new RunLedger(looking, service.serviceName),
+		ledger: new RunLedger(ctx, service.serviceName),
 		continueOnFail: true,
 		planned: new Set<string>(),
+		wholeFiles,
 	});
 	let keptAnswers: KeptAnswersOfRun | undefined;
 	if (service.keepAnswersForRetry !== false && jobs.some((job) => job.sends)) {
@@ -230,32 +230,6 @@ async function countUnits<Prepared>(
 	}
 	counts.distinctValues += distinct.size;
 	return counts;
-}
-
-/**
- * The node's context as an estimate reads it: every item's refusal is reported instead of
- * stopping the reading (a file's check reads on past its first refused value), and, for the
- * files' every row, without the slice that Start at Row and At Most Rows choose. Everything else
- * is the node's own context, called on it.
- */
-function lookingOnly(ctx: IExecuteFunctions, wholeFiles: boolean): IExecuteFunctions {
-	const getNodeParameter = (...args: Parameters<IExecuteFunctions['getNodeParameter']>) => {
-		const value = ctx.getNodeParameter(...args) as unknown;
-		if (!wholeFiles || args[0] !== 'options' || typeof value !== 'object' || value === null)
-			return value;
-		const { startAtRow: _start, maxRows: _max, skipRows: _skip, ...rest } = value as IDataObject;
-		return rest;
-	};
-	return new Proxy(ctx, {
-		get(target, property) {
-			if (property === 'continueOnFail') return () => true;
-			if (property === 'getNodeParameter') return getNodeParameter;
-			const value = Reflect.get(target, property, target) as unknown;
-			return typeof value === 'function'
-				? (value as (...args: unknown[]) => unknown).bind(target)
-				: value;
-		},
-	});
 }
 
 /**

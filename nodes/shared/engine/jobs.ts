@@ -40,6 +40,8 @@ interface Planning<Prepared> {
 	continueOnFail: boolean;
 	/** Collects the identities the run will ask for (the kept answers it may take are not dropped for room). */
 	planned: Set<string>;
+	/** Every row of each file, whatever its Options choose (the estimate's figures for the whole file). */
+	wholeFiles?: boolean;
 }
 
 /** Every item is read and checked before the first request: a bad row must cost no credit. */
@@ -55,7 +57,7 @@ export async function prepareJobs<Prepared>(
 }
 
 async function prepareJob<Prepared>(
-	{ ctx, service, settings, ledger, continueOnFail, planned }: Planning<Prepared>,
+	{ ctx, service, settings, ledger, continueOnFail, planned, wholeFiles }: Planning<Prepared>,
 	itemIndex: number,
 ): Promise<Job<Prepared>> {
 	const label = `item ${itemIndex + 1}`;
@@ -64,9 +66,11 @@ async function prepareJob<Prepared>(
 	try {
 		sendRepeatsOnce = settings.sendRepeatsOnce(ctx, itemIndex);
 		if (service.keepAnswersForRetry !== false) reuse = settings.reusePolicy(ctx, itemIndex);
-		const prepared = await service.prepare.call(ctx, itemIndex, (unit: Prepared) =>
-			identityOf(service, unit),
-		);
+		const prepared = await service.prepare.call(ctx, itemIndex, {
+			identityOf: (unit: Prepared) => identityOf(service, unit),
+			wholeFile: wholeFiles === true,
+			stopAtRefusal: !continueOnFail,
+		});
 		const planOf = (rest: Pick<Job<Prepared>, 'rows' | 'units' | 'collector'>): Job<Prepared> => ({
 			itemIndex,
 			sends: true,

@@ -1,6 +1,4 @@
-import type { INodeExecutionData } from 'n8n-workflow';
-
-import { WINDOWS, type ExecutionOfNode, type Payment } from './answerRules';
+import { claimEnd, keptUntil, WINDOWS, type ExecutionOfNode, type Payment } from './answerRules';
 
 export type { ExecutionOfNode, Payment };
 
@@ -14,46 +12,43 @@ export type { ExecutionOfNode, Payment };
 /** Memory the process gives kept answers, counted by the size of what is kept. */
 export const KEPT_ANSWERS_BUDGET = 64 * 1024 * 1024;
 
-/** Until when a waiting try (Retry On Fail) or a Retry may claim the payment. */
-function claimEnd({ payer, paidAt }: Payment): number {
-	if (payer.state === 'open') return payer.retryOnFail ? payer.lastPaidAt + WINDOWS.tries : 0;
-	return payer.state === 'failed' ? paidAt + WINDOWS.retry : 0;
-}
-
-/** Until when a rule may give the payment to anyone (a running execution may still fail). */
-function endOf(payment: Payment): number {
-	const { payer, paidAt, reuseMs } = payment;
-	const running = payer.state === 'open' ? payer.lastPaidAt + WINDOWS.tries : 0;
-	return Math.max(claimEnd(payment), paidAt + reuseMs, running);
-}
-
-const byScope = new Map<string, Map<string, Payment[]>>();
+/** Every payment kept, least recently used first (filed or taken: last). */
+const kept = new Set<Payment>();
+/** The payments of each request of each scope, oldest first. */
+const byRequest = new Map<string, Payment[]>();
+const requestOf = (scope: string, identity: string) => `${scope}\n${identity}`;
 const executions = new Map<string, ExecutionOfNode>();
 /** Runs in progress: what each has taken or will take is never dropped for room. */
 const running = new Set<(payment: Payment) => boolean>();
-/** Payments only reuse may take, least recently used first; those a try or a Retry may claim, oldest first. */
-const convenience = new Set<Payment>();
-const claimed = new Set<Payment>();
 let sizeKept = 0;
 let budget = KEPT_ANSWERS_BUDGET;
+/** No payment expires before this. */
 let nextSweep = Number.POSITIVE_INFINITY;
 let clock = () => Date.now();
 
 export const now = () => clock();
 export const hasNoBudget = () => budget <= 0;
 
-/** The payments of one request in one scope, oldest first. */
 export const paymentsOf = (scope: string, identity: string): readonly Payment[] =>
-	byScope.get(scope)?.get(identity) ?? [];
+	byRequest.get(requestOf(scope, identity)) ?? [];
 
-/** n8n runs the node (again) in this execution: one try more. Sweeps what expired first. */
-export function startTry(id: string, executionId: string, retryOnFail: boolean): ExecutionOfNode {
+/**
+ * n8n runs the node (again) in this execution: one try more of its run `runIndex`, or the first
+ * of a later run (n8n counts Retry On Fail's tries per run). Sweeps what expired first.
+ */
+export function startTry(
+	id: string,
+	executionId: string,
+	retryOnFail: boolean,
+	runIndex: number,
+): ExecutionOfNode {
 	const at = clock();
 	if (at >= nextSweep) sweep(at);
 	const execution: ExecutionOfNode = executions.get(id) ?? {
-		...{ id, executionId, retryOnFail, state: 'open', tries: 0, lastPaidAt: at },
+		...{ id, executionId, retryOnFail, state: 'open', runIndex, tries: 0, lastPaidAt: at },
 		payments: new Set(),
 	};
+	if (execution.runIndex !== runIndex) Object.assign(execution, { runIndex, tries: 0 });
 	executions.set(id, Object.assign(execution, { state: 'open', lastPaidAt: at }));
 	execution.tries++;
 	return execution;
@@ -68,106 +63,104 @@ export function runStarts(spares: (payment: Payment) => boolean): () => void {
 /** n8n will not run the node again in the execution: it failed (a Retry may take), or is done. */
 export function settle(execution: ExecutionOfNode, state: 'failed' | 'done'): void {
 	execution.state = state;
-	for (const payment of [...execution.payments]) place(payment);
+	for (const payment of execution.payments) expireOrWait(payment, clock());
 	if (execution.payments.size === 0) executions.delete(execution.id);
 }
 
-/** Files a payment, then drops payments (`victim`) until the budget holds; the newcomer last. */
+/** Files a payment, then drops payments until the budget holds (the eviction order: victim). */
 export function file(payment: Payment): void {
 	if (payment.size > budget) return;
-	const scope = byScope.get(payment.scope) ?? new Map<string, Payment[]>();
-	byScope.set(
-		payment.scope,
-		scope.set(payment.identity, [...paymentsOf(payment.scope, payment.identity), payment]),
-	);
+	const { scope, identity } = payment;
+	byRequest.set(requestOf(scope, identity), [...paymentsOf(scope, identity), payment]);
 	payment.payer.payments.add(payment);
+	kept.add(payment);
 	sizeKept += payment.size;
-	place(payment);
-	while (sizeKept > budget) {
-		const dropped = victim() ?? payment;
-		forget(dropped);
-		if (dropped === payment) return;
-	}
+	nextSweep = Math.min(nextSweep, keptUntil(payment));
+	makeRoom();
 }
 
-/**
- * The one eviction order: what only reuse may take, least recently used first; then what a try
- * or a Retry may claim, those whose claim ended first, then oldest first; never what a run in
- * progress has taken or will take.
- */
-function victim(): Payment | undefined {
-	const spared = (payment: Payment) => [...running].some((spares) => spares(payment));
-	for (const payment of convenience) if (!spared(payment)) return payment;
-	let oldest: Payment | undefined;
-	for (const payment of claimed) {
-		if (spared(payment)) continue;
-		if (claimEnd(payment) <= clock()) return payment;
-		oldest ??= payment;
-	}
-	return oldest;
-}
-
-/** The payment's answer with the file its unit fetched for it. */
-export function addFiles(payment: Payment, answered: INodeExecutionData[], size: number): void {
-	if (!payment.payer.payments.has(payment)) return;
+/** The payment's answer with the file its unit fetched for it (its size counted anew). */
+export function addFiles(payment: Payment, answered: Payment['answered'], size: number): void {
+	if (!kept.has(payment)) return;
 	sizeKept += size - payment.size;
 	Object.assign(payment, { answered, size });
 }
 
 /** Used now: last in the least-recently-used order. */
 export function touch(payment: Payment): void {
-	if (convenience.delete(payment)) convenience.add(payment);
-}
-
-/** Where the payment stands in the eviction order now; one nothing may take goes. */
-function place(payment: Payment): void {
-	const at = clock();
-	const set = claimEnd(payment) > at ? claimed : endOf(payment) > at ? convenience : undefined;
-	if (!set) return forget(payment);
-	nextSweep = Math.min(nextSweep, endOf(payment));
-	if (set.has(payment)) return;
-	(set === claimed ? convenience : claimed).delete(payment);
-	set.add(payment);
+	if (kept.delete(payment)) kept.add(payment);
 }
 
 /** Drops a payment (expired, dropped for room, or its kept file gone). */
 export function forget(payment: Payment): void {
-	if (!payment.payer.payments.delete(payment)) return;
-	convenience.delete(payment);
-	claimed.delete(payment);
+	if (!kept.delete(payment)) return;
+	payment.payer.payments.delete(payment);
 	sizeKept -= payment.size;
-	const scope = byScope.get(payment.scope);
-	const left = paymentsOf(payment.scope, payment.identity).filter((other) => other !== payment);
-	if (left.length > 0) scope?.set(payment.identity, left);
-	else if (scope?.delete(payment.identity) && scope.size === 0) byScope.delete(payment.scope);
+	const { scope, identity } = payment;
+	const left = paymentsOf(scope, identity).filter((other) => other !== payment);
+	if (left.length > 0) byRequest.set(requestOf(scope, identity), left);
+	else byRequest.delete(requestOf(scope, identity));
+}
+
+/** While over budget, drops the first victim of the one eviction order (none: all are spared). */
+function makeRoom(): void {
+	while (sizeKept > budget) {
+		const dropped = victim();
+		if (!dropped) return;
+		forget(dropped);
+	}
+}
+
+/**
+ * The one eviction order: what only reuse may take now, least recently used first; then what a
+ * waiting try or a Retry may still take, oldest first; never what a run in progress has taken or
+ * will take.
+ */
+function victim(): Payment | undefined {
+	const at = clock();
+	const spared = (payment: Payment) => [...running].some((spares) => spares(payment));
+	let oldest: Payment | undefined;
+	for (const payment of kept) {
+		if (spared(payment)) continue;
+		if (claimEnd(payment) <= at) return payment;
+		if (!oldest || payment.paidAt < oldest.paidAt) oldest = payment;
+	}
+	return oldest;
+}
+
+/** Drops the payment if no rule may give it any more; else notes when it expires. */
+function expireOrWait(payment: Payment, at: number): void {
+	const end = keptUntil(payment);
+	if (end <= at) forget(payment);
+	else nextSweep = Math.min(nextSweep, end);
 }
 
 function sweep(at: number): void {
 	nextSweep = Number.POSITIVE_INFINITY;
-	for (const payment of [...convenience, ...claimed]) place(payment);
+	for (const payment of kept) expireOrWait(payment, at);
 	for (const [id, { payments, lastPaidAt }] of executions)
 		if (payments.size === 0 && lastPaidAt + WINDOWS.tries <= at) executions.delete(id);
 }
 
-/** For the bench and the tests of its bounds: what is kept now. */
+/** For the bench and the tests of its bounds: what is kept now, and what of it a try or a Retry may claim. */
 export function keptAnswersHeld() {
-	const [forRetries, forNextRuns] = [claimed.size, convenience.size];
-	const [scopes, runs] = [byScope.size, executions.size];
+	const at = clock();
+	const forRetries = [...kept].filter((payment) => claimEnd(payment) > at).length;
 	return {
-		answers: forRetries + forNextRuns,
+		answers: kept.size,
 		size: sizeKept,
 		forRetries,
-		forNextRuns,
-		scopes,
-		runs,
+		forNextRuns: kept.size - forRetries,
+		scopes: new Set([...kept].map(({ scope }) => scope)).size,
+		runs: executions.size,
 	};
 }
 
-/** Sets the process's budget (0 turns keeping off); returns the previous one. Lowering it drops at once. */
+/** Sets the process's budget (0 turns keeping off); returns the previous one. Lowering it drops at once, in the eviction order. */
 export function setKeptAnswersBudget(bytes: number): number {
 	const previous = budget;
 	budget = bytes;
-	for (const payment of [...convenience, ...claimed]) if (sizeKept > budget) forget(payment);
+	makeRoom();
 	return previous;
 }
 
@@ -178,7 +171,7 @@ export function setKeptAnswersClock(time?: () => number): void {
 
 /** Drops every payment and execution (each test starts from an empty store). */
 export function dropKeptAnswers(): void {
-	for (const payment of [...convenience, ...claimed]) forget(payment);
+	for (const payment of kept) forget(payment);
 	executions.clear();
 	running.clear();
 	nextSweep = Number.POSITIVE_INFINITY;

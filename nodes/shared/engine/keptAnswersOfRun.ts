@@ -1,17 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { bestFor, reuseWindow, ruleFor, WINDOWS, type Taker } from './answerRules';
+import { bestFor, claimEnd, reuseWindow, ruleFor, type Found, type Taker } from './answerRules';
 import * as store from './keptAnswers';
 import type { ExecutionOfNode, Payment } from './keptAnswers';
 import { copyItem, sizeOf, storeFilesAgain } from './keptItems';
-import type { ReuseSource } from './runFigures';
 import type { ReusePolicy } from './types';
 
-/** A payment a run may take, and the rule that gives it. */
-export interface Found {
-	payment: Payment;
-	source: ReuseSource;
-}
+export type { Found };
 
 /**
  * The kept answers as one run of a node sees them (keptAnswers.ts holds them, answerRules.ts says
@@ -20,38 +15,34 @@ export interface Found {
  * opens the same view read-only (no execution): it finds by the same rules and changes nothing.
  */
 export class KeptAnswersOfRun {
-	readonly taken = new Map<Payment, ReuseSource>();
+	readonly taken = new Map<Payment, Found['source']>();
 	/** What this run paid: never taken by the run itself (a repeat sent again is a fresh answer). */
 	private readonly paidHere = new Set<Payment>();
-	/** The identities it will ask for: what the rules give it for them is not dropped for room. */
-	private planned: ReadonlySet<string> = new Set();
 	private readonly ends?: () => void;
 
 	private constructor(
 		private readonly scope: string,
 		private readonly execution: ExecutionOfNode | undefined,
-		private readonly run: Taker,
+		readonly run: Taker,
 		/** The node's Retry On Fail: n8n may run it again within this execution. */
 		readonly retryOnFail: boolean,
 		private readonly moreTries: boolean,
+		/** The identities the run will ask for: what the rules give it for them is not dropped for room. */
+		private readonly planned: ReadonlySet<string>,
 	) {
 		if (execution) this.ends = store.runStarts((payment) => this.spares(payment));
-	}
-
-	get testRun(): boolean {
-		return this.run.testRun;
 	}
 
 	/**
 	 * The view of one run of the node, or undefined when nothing would be taken or kept: with either
 	 * Continue setting and Retry On Fail off, n8n keeps the node's output whatever it holds and
-	 * does not run it again, and no item's Options reuse answers.
+	 * does not run it again, and no item's Options reuse answers. An estimate's registers no try.
 	 */
 	static open(
 		ctx: IExecuteFunctions,
 		credentialIdentity: string,
-		reuseAsked: ReusePolicy[] = [],
-		view: { estimate?: boolean } = {},
+		reuseAsked: ReusePolicy[],
+		view: { estimate: true } | { planned: ReadonlySet<string> },
 	): KeptAnswersOfRun | undefined {
 		const node = ctx.getNode();
 		const mode = ctx.getMode?.();
@@ -64,16 +55,16 @@ export class KeptAnswersOfRun {
 		const { id, name, type, typeVersion } = node;
 		const scope = [ctx.getWorkflow().id, id || name, `${type}@${typeVersion}`, credentialIdentity];
 		const executionId = String(ctx.getExecutionId());
-		const execution = view.estimate
-			? undefined
-			: store.startTry([executionId, ...scope].join('\n'), executionId, retryOnFail);
+		// The run's index, as n8n-core's WorkflowExecute gives it to every try of the run.
+		const runIndex = () => Number(ctx.getWorkflowDataProxy(0).$thisRunIndex) || 0;
+		const execution =
+			'planned' in view
+				? store.startTry([executionId, ...scope].join('\n'), executionId, retryOnFail, runIndex())
+				: undefined;
 		const moreTries = retryOnFail && (execution?.tries ?? 1) < triesOf(node);
 		const run = { executionId, testRun, retry: mode === 'retry', reuseMs };
-		return new KeptAnswersOfRun(scope.join('\n'), execution, run, retryOnFail, moreTries);
-	}
-
-	willAsk(identities: ReadonlySet<string>): void {
-		this.planned = identities;
+		const planned = 'planned' in view ? view.planned : new Set<string>();
+		return new KeptAnswersOfRun(scope.join('\n'), execution, run, retryOnFail, moreTries, planned);
 	}
 
 	/**
@@ -129,9 +120,8 @@ export class KeptAnswersOfRun {
 		// Reused by later runs, the answer is a copy: the output's items go on to other nodes.
 		const kept = reuseMs > 0 ? answered.map((item) => copyItem(item, true)) : answered;
 		const rowJsonKeys = reuseMs === 0 && rowJson ? Object.keys(rowJson) : undefined;
-		const beside = rowJsonKeys ? JSON.stringify(rowJson).length : 0;
+		const size = sizeOf(identity, kept) + (rowJsonKeys ? JSON.stringify(rowJson).length : 0);
 		const { scope, execution: payer } = this;
-		const size = sizeOf(identity, kept) + beside;
 		const payment = { scope, identity, payer, testRun: this.run.testRun, paidAt, reuseMs, size };
 		const filed: Payment = { ...payment, answered: kept, rowJsonKeys };
 		this.paidHere.add(filed);
@@ -160,16 +150,17 @@ export class KeptAnswersOfRun {
 	 */
 	finish(threw: boolean, firstItemFailed = false): { paid: number; reused: number } {
 		this.ends?.();
-		const none = { paid: 0, reused: 0 };
 		const { execution } = this;
-		if (!execution || (this.moreTries && (threw || firstItemFailed))) return none;
+		if (!execution || (this.moreTries && (threw || firstItemFailed))) return { paid: 0, reused: 0 };
 		store.settle(execution, threw ? 'failed' : 'done');
-		if (!threw) return none;
+		if (!threw) return { paid: 0, reused: 0 };
 		const at = store.now();
-		const live = (payment: Payment) =>
-			payment.payer.payments.has(payment) && at < payment.paidAt + WINDOWS.retry;
-		const reused = [...this.taken].filter(([payment, from]) => from === 'retry' && live(payment));
-		return { paid: [...execution.payments].filter(live).length, reused: reused.length };
+		const claimed = (payment: Payment) =>
+			payment.payer.payments.has(payment) && claimEnd(payment) > at;
+		const reused = [...this.taken].filter(
+			([payment, from]) => from === 'retry' && claimed(payment),
+		);
+		return { paid: [...execution.payments].filter(claimed).length, reused: reused.length };
 	}
 
 	/** Never dropped for room while this run goes on: what it took, and what the rules give it for what it will ask. */

@@ -1,4 +1,4 @@
-import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 /** What the engine does with an answer's items: copy them for a repeat or a kept answer, store their files again, weigh them. */
 
@@ -30,13 +30,13 @@ export async function storeFilesAgain(
 		if (!file.id) continue;
 		const bytes = await ctx.helpers.binaryToBuffer(await ctx.helpers.getBinaryStream(file.id));
 		const { fileName, fileExtension, mimeType } = file;
-		const named: Partial<IBinaryData> = { fileName, fileExtension, mimeType };
-		for (const key of Object.keys(named) as Array<keyof IBinaryData>)
-			if (named[key] === undefined) delete named[key];
-		files[name] = {
-			...(await ctx.helpers.prepareBinaryData(bytes, fileName, mimeType)),
-			...named,
+		const stored = await ctx.helpers.prepareBinaryData(bytes, fileName, mimeType);
+		// Named as before: n8n reads a name as a path, and derives the extension from it or the type.
+		const named = {
+			...(fileName ? { fileName } : {}),
+			...(fileExtension ? { fileExtension } : {}),
 		};
+		files[name] = { ...stored, ...named };
 	}
 }
 

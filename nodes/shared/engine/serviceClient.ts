@@ -347,6 +347,7 @@ async function download<Prepared>(
 			statusMessages: {
 				403: `The download from ${host} was refused (403): the link has expired or is not valid`,
 				404: `The file is no longer at ${host} (404)`,
+				410: `The file is no longer at ${host} (410)`,
 			},
 		});
 	}

@@ -87,6 +87,25 @@ export interface RunSettingsReader {
 }
 
 /**
+ * How the engine plans a run's units (jobs.ts), handed to a node's `prepare`: a run and its
+ * estimate plan through the same code, and differ only in what this says.
+ */
+export interface UnitPlanning<Prepared> {
+	/** The engine's identity of a unit (jobs.ts, identityOf): a file's first pass counts rows by it. */
+	identityOf(prepared: Prepared): string | undefined;
+	/**
+	 * A file's rows: those its Options choose (Start at Row, At Most Rows, Skip Rows), or every row
+	 * (`wholeFile`: the estimate's figures for the whole file beside the slice's).
+	 */
+	wholeFile: boolean;
+	/**
+	 * A file's check stops at its first refused value (a run under the default On Error fails there
+	 * before any request), or reads on (a Continue setting; an estimate, which counts them all).
+	 */
+	stopAtRefusal: boolean;
+}
+
+/**
  * A service, as the engine runs it: how to read and check one item's parameters, and how to turn
  * them into output. A node file is its parameters plus one of these.
  */
@@ -148,8 +167,7 @@ export interface ServiceDefinition<Prepared = ServiceRequest> {
 	prepare(
 		this: IExecuteFunctions,
 		itemIndex: number,
-		/** The engine's identity of a unit (identityOf): a file's first pass counts rows by it. */
-		identityOf: (prepared: Prepared) => string | undefined,
+		planning: UnitPlanning<Prepared>,
 	): Promise<Prepared | FanOut<Prepared>> | Prepared | FanOut<Prepared>;
 	/**
 	 * Sends the item's request(s) and shapes the output items (pairing is added by the engine).
