@@ -9,6 +9,7 @@ import {
 	paidEmails,
 	RETRY_ON_FAIL,
 } from '../harness/retryOnFail';
+import { shortenRetryBudget } from '../harness/retryBudget';
 import { retryExecution, runNode, type NodeRun, type RunResult } from '../harness/run';
 import { sandboxCredential } from '../harness/sandboxCredentials';
 import { csvItem } from '../nodes/csvHelpers';
@@ -323,6 +324,40 @@ describe('case 7: Image Processing, the processed file gone', () => {
 			expect(Object.keys(retried.output('Node')[0]?.binary ?? {})).toEqual(['data']);
 		});
 	}
+});
+
+describe('case 7: Image Processing, the processed file not served for a while', () => {
+	let restoreBudget: () => void;
+	beforeAll(() => (restoreBudget = shortenRetryBudget(1500)));
+	afterAll(() => restoreBudget());
+
+	it('a Retry of the execution whose download the storage refused with 503: the kept link is downloaded again, the image not processed again', async () => {
+		sandbox.refuseDownloads(() => true, 503);
+		const failed = await runNode({
+			type: 'abstractImages',
+			parameters: {
+				source: 'url',
+				url: 'https://cdn.example.com/a.png',
+				resizeStrategy: 'exact',
+				width: 10,
+				height: 10,
+				downloadResult: true,
+			},
+			credential: sandboxCredential(sandbox, 'images'),
+			workflowId: newWorkflowId('images'),
+		});
+		expect(failed.error?.message).toMatch(/503/);
+		const downloads = () => sandbox.requests('storage').length;
+		const refusedDownloads = downloads();
+		expect(refusedDownloads).toBeGreaterThan(0);
+
+		sandbox.refuseDownloads(() => false);
+		const retried = await retryExecution(failed);
+		expect(retried.error).toBeUndefined();
+		expect(sandbox.requests('images').filter((request) => request.status === 200)).toHaveLength(1);
+		expect(downloads()).toBe(refusedDownloads + 1);
+		expect(Object.keys(retried.output('Node')[0]?.binary ?? {})).toEqual(['data']);
+	});
 });
 
 describe('case 8: figures by cause', () => {

@@ -3,13 +3,17 @@ import http from 'http';
 import { listen } from './listen';
 import type { LoggedRequest, StorageHost, StoredObject, StoredOptions } from './types';
 
-/** How the storage says a file is not served: expired or not signed (403), not there (404), removed (410). */
-export type GoneStatus = 403 | 404 | 410;
+/**
+ * How the storage says a file is not served: expired or not signed (403), not there (404),
+ * removed (410); or that it cannot serve it now (503), a passing failure.
+ */
+export type GoneStatus = 403 | 404 | 410 | 503;
 
 const GONE_TEXTS: Record<GoneStatus, string> = {
 	403: 'Request has expired or its signature does not match',
 	404: 'Not found',
 	410: 'Gone',
+	503: 'Service Unavailable',
 };
 
 /**
