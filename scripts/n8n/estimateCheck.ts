@@ -4,8 +4,7 @@ import path from 'path';
 import type { Sandbox } from '../../test/sandbox/server';
 import { exampleCredentialId, exampleCredentialName } from '../../test/harness/sandboxCredentials';
 import { importIntoN8n, MANUAL_TRIGGER, type Workflow } from './examples';
-import { n8nCommand } from './instance';
-import { parseExecution } from './runChecks';
+import { executeWorkflow } from './runChecks';
 import { environmentFor, type Prepared } from './setup';
 
 /**
@@ -116,24 +115,14 @@ export async function runEstimateCheck(
 		workflow: Workflow,
 	): Promise<{ run: NodeRun; requests: number } | undefined> => {
 		sandbox.reset();
-		const result = await n8nCommand(prepared.runtime, env, [
-			'execute',
-			`--id=${workflow.id}`,
-			'--rawOutput',
-		]);
-		if (result.code !== 0) {
+		const ran = await executeWorkflow(prepared, env, workflow.id, 3);
+		if ('exitCode' in ran) {
 			problems.push(
-				`${what}: n8n execute of ${workflow.id} exited with ${result.code}: ${`${result.stdout}\n${result.stderr}`
-					.split('\n')
-					.filter((line) => /error/i.test(line))
-					.slice(0, 3)
-					.join(' | ')}`,
+				`${what}: n8n execute of ${workflow.id} exited with ${ran.exitCode}: ${ran.why.join(' | ')}`,
 			);
 			return undefined;
 		}
-		const task = parseExecution(result.stdout).data.resultData.runData[
-			'Company Enrichment'
-		]?.[0] as unknown as
+		const task = ran.execution.data.resultData.runData['Company Enrichment']?.[0] as unknown as
 			| { data?: { main?: Array<NodeRun['items'] | null> }; executionTime: number }
 			| undefined;
 		return {

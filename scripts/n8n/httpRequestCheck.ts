@@ -6,8 +6,7 @@ import {
 	exampleCredentialName,
 } from '../../test/harness/sandboxCredentials';
 import { importIntoN8n, MANUAL_TRIGGER, type Workflow } from './examples';
-import { n8nCommand } from './instance';
-import { parseExecution } from './runChecks';
+import { executeWorkflow } from './runChecks';
 import { environmentFor, type Prepared } from './setup';
 
 /**
@@ -307,20 +306,11 @@ export async function runHttpRequestCheck(
 	const workflow = callsWorkflow(sandbox);
 	await importIntoN8n(prepared.runtime, env, sandbox, [workflow]);
 	sandbox.reset();
-	const result = await n8nCommand(prepared.runtime, env, [
-		'execute',
-		`--id=${workflow.id}`,
-		'--rawOutput',
-	]);
-	if (result.code !== 0) {
-		const why = `${result.stdout}\n${result.stderr}`
-			.split('\n')
-			.filter((line) => /error|message/i.test(line))
-			.slice(0, 3);
-		return [`${what}: n8n execute exited with ${result.code}: ${why.join(' | ')}`];
-	}
+	const ran = await executeWorkflow(prepared, env, workflow.id, 3);
+	if ('exitCode' in ran)
+		return [`${what}: n8n execute exited with ${ran.exitCode}: ${ran.why.join(' | ')}`];
 	const problems: string[] = [];
-	const { runData } = parseExecution(result.stdout).data.resultData;
+	const { runData } = ran.execution.data.resultData;
 	CALLS.forEach((call, index) => {
 		const name = callNode(call, index, '').name;
 		const task = runData[name]?.[0];
@@ -333,7 +323,7 @@ export async function runHttpRequestCheck(
 		if (!call.says.test(output))
 			problems.push(`${what}: ${name}: does not say ${String(call.says)}: ${output.slice(0, 300)}`);
 	});
-	const printed = `${result.stdout}\n${result.stderr}`;
+	const printed = `${ran.stdout}\n${ran.stderr}`;
 	for (const [service, key] of Object.entries(sandbox.keys)) {
 		const at = printed.indexOf(key);
 		if (at >= 0)

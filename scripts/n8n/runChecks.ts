@@ -74,6 +74,33 @@ export interface RunCheck {
 /** What `n8n execute` of an example came to: the CLI's non-zero exit with the lines of its output that say why, or the run checked. */
 export type ExampleExecution = { exitCode: number; why: string[] } | { check: RunCheck };
 
+/** What `n8n execute --id` of a stored workflow came to: its exit code, the lines of its output that say why, and its run when it succeeded. */
+export type WorkflowExecution =
+	| { exitCode: number; why: string[] }
+	| { stdout: string; stderr: string; execution: ExecutionOutput };
+
+/** Executes a stored workflow with n8n's CLI (`n8n execute --id ... --rawOutput`). */
+export async function executeWorkflow(
+	prepared: Prepared,
+	env: NodeJS.ProcessEnv,
+	workflowId: string | undefined,
+	whyLines: number,
+): Promise<WorkflowExecution> {
+	const result = await n8nCommand(prepared.runtime, env, [
+		'execute',
+		`--id=${workflowId}`,
+		'--rawOutput',
+	]);
+	if (result.code !== 0) {
+		const why = `${result.stdout}\n${result.stderr}`
+			.split('\n')
+			.filter((line) => /error|fail|message/i.test(line))
+			.slice(0, whyLines);
+		return { exitCode: result.code ?? 1, why };
+	}
+	return { stdout: result.stdout, stderr: result.stderr, execution: parseExecution(result.stdout) };
+}
+
 /**
  * Runs an example's workflow with n8n's CLI (`n8n execute`) and checks the run (checkRun) against
  * what the sandbox logged: the caller resets the sandbox and places the example's files first.
@@ -87,21 +114,12 @@ export async function executeAndCheck(
 	whyLines: number,
 ): Promise<ExampleExecution> {
 	const startedAt = Date.now();
-	const result = await n8nCommand(prepared.runtime, env, [
-		'execute',
-		`--id=${workflow.id}`,
-		'--rawOutput',
-	]);
-	if (result.code !== 0) {
-		const why = `${result.stdout}\n${result.stderr}`
-			.split('\n')
-			.filter((line) => /error|fail|message/i.test(line))
-			.slice(0, whyLines);
-		return { exitCode: result.code ?? 1, why };
-	}
+	const ran = await executeWorkflow(prepared, env, workflow.id, whyLines);
+	if ('exitCode' in ran) return ran;
+	const { stdout, execution } = ran;
 	const check = await checkExecution(prepared, sandbox, example, workflow, {
-		stdout: result.stdout,
-		execution: parseExecution(result.stdout),
+		stdout,
+		execution,
 		startedAt,
 	});
 	return { check };

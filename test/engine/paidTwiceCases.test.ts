@@ -282,25 +282,26 @@ describe('case 6: a full budget', () => {
 	});
 });
 
-describe('case 7: Image Processing, the processed file gone', () => {
-	const imageNode = (settings: NodeRun['settings'] = {}) =>
-		runNode({
-			type: 'abstractImages',
-			parameters: {
-				source: 'url',
-				url: 'https://cdn.example.com/a.png',
-				resizeStrategy: 'exact',
-				width: 10,
-				height: 10,
-				downloadResult: true,
-			},
-			credential: sandboxCredential(sandbox, 'images'),
-			settings,
-			workflowId: newWorkflowId('images'),
-		});
-	const processings = () =>
-		sandbox.requests('images').filter((request) => request.status === 200).length;
+/** Image Processing from a URL, its result downloaded: one unit, one processing, one download. */
+const imageNode = (settings: NodeRun['settings'] = {}) =>
+	runNode({
+		type: 'abstractImages',
+		parameters: {
+			source: 'url',
+			url: 'https://cdn.example.com/a.png',
+			resizeStrategy: 'exact',
+			width: 10,
+			height: 10,
+			downloadResult: true,
+		},
+		credential: sandboxCredential(sandbox, 'images'),
+		settings,
+		workflowId: newWorkflowId('images'),
+	});
+const processings = () =>
+	sandbox.requests('images').filter((request) => request.status === 200).length;
 
+describe('case 7: Image Processing, the processed file gone', () => {
 	// The storage's ways of saying a file is not served: expired (403), removed (404), gone (410).
 	for (const status of [403, 404, 410] as const) {
 		it(`Retry On Fail, the storage answers ${status}: the kept link is dropped and the image processed again, once`, async () => {
@@ -333,19 +334,7 @@ describe('case 7: Image Processing, the processed file not served for a while', 
 
 	it('a Retry of the execution whose download the storage refused with 503: the kept link is downloaded again, the image not processed again', async () => {
 		sandbox.refuseDownloads(() => true, 503);
-		const failed = await runNode({
-			type: 'abstractImages',
-			parameters: {
-				source: 'url',
-				url: 'https://cdn.example.com/a.png',
-				resizeStrategy: 'exact',
-				width: 10,
-				height: 10,
-				downloadResult: true,
-			},
-			credential: sandboxCredential(sandbox, 'images'),
-			workflowId: newWorkflowId('images'),
-		});
+		const failed = await imageNode();
 		expect(failed.error?.message).toMatch(/503/);
 		const downloads = () => sandbox.requests('storage').length;
 		const refusedDownloads = downloads();
@@ -354,7 +343,7 @@ describe('case 7: Image Processing, the processed file not served for a while', 
 		sandbox.refuseDownloads(() => false);
 		const retried = await retryExecution(failed);
 		expect(retried.error).toBeUndefined();
-		expect(sandbox.requests('images').filter((request) => request.status === 200)).toHaveLength(1);
+		expect(processings()).toBe(1);
 		expect(downloads()).toBe(refusedDownloads + 1);
 		expect(Object.keys(retried.output('Node')[0]?.binary ?? {})).toEqual(['data']);
 	});
