@@ -1,16 +1,13 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import {
 	REQUEST_FORMS,
 	SERVICE_FORMS,
 	type RequestFormName,
 } from '../credentials/shared/requestForms';
 import { sendHandBuilt, type HandBuilt } from './harness/httpRequestNode';
-import { packageCredentialTypes } from './harness/nodeTypes';
+import { testRequestIn, wirePlaceOf } from './harness/handBuiltCalls';
 import { CREDENTIAL_TYPES } from './harness/sandboxCredentials';
 import { picture } from './nodes/mediaHelpers';
 import { startSandbox, type Sandbox } from './sandbox/server';
-import type { KeySource } from './sandbox/types';
 
 /**
  * The package's credentials in n8n's HTTP Request node (Authentication: Predefined Credential
@@ -36,39 +33,23 @@ async function send(request: HandBuilt) {
 	});
 }
 
-/** Where each form's key arrives, as the sandbox logs it. */
-const ARRIVES: Record<RequestFormName, KeySource> = {
-	getKeyInQuery: 'query',
-	postFormKeyInBody: 'form',
-	postJsonKeyInBearer: 'bearer',
-	postJsonKeyInBody: 'json',
-	postUploadKeyInDataPart: 'multipart',
-};
-
 /** A request of the credential's own test (its path and fields), built by hand in `form`. */
 function handBuiltIn(credentialType: string, form: RequestFormName, baseUrl: string): HandBuilt {
-	const test = packageCredentialTypes().get(credentialType)!.test!.request;
-	const fields = { ...((test.qs ?? test.body) as IDataObject) };
 	const { method, body } = REQUEST_FORMS[form];
-	const at = (path = '') => `${baseUrl.replace(/\/+$/, '')}${path}`;
-	switch (body) {
-		case 'none':
-			return { credentialType, method, uri: at(test.url), qs: fields };
-		case 'json':
-			return { credentialType, method, uri: at(test.url), body: fields };
-		case 'form':
-			return { credentialType, method, uri: at(test.url), form: fields };
-		case 'multipart':
-			return {
-				credentialType,
-				method,
-				uri: at('/v1/upload/'),
-				formData: {
-					image: { value: picture('png', 40, 30), options: { filename: 'a.png' } },
-					data: JSON.stringify({ lossy: true }),
-				},
-			};
-	}
+	const at = (path: string) => `${baseUrl.replace(/\/+$/, '')}${path}`;
+	if (body === 'multipart')
+		return {
+			credentialType,
+			method,
+			uri: at('/v1/upload/'),
+			formData: {
+				image: { value: picture('png', 40, 30), options: { filename: 'a.png' } },
+				data: JSON.stringify({ lossy: true }),
+			},
+		};
+	const { path, fields } = testRequestIn(credentialType, form);
+	const sent = { none: { qs: fields }, json: { body: fields }, form: { form: fields } }[body];
+	return { credentialType, method, uri: at(path), ...sent };
 }
 
 const takenForms = Object.values(CREDENTIAL_TYPES).flatMap((credentialType) =>
@@ -96,7 +77,7 @@ describe('a request built by hand in the HTTP Request node', () => {
 			expect(run.output('Node')[0].json).toEqual({ statusCode: 200 });
 			const [sent] = sandbox.requests(service);
 			expect(sent.method).toBe(REQUEST_FORMS[form].method);
-			expect(sent.keyPlaces).toEqual([ARRIVES[form]]);
+			expect(sent.keyPlaces).toEqual([wirePlaceOf(form)]);
 			expect(run.authenticated).toEqual([{ credentialType, requestForm: undefined }]);
 		},
 	);

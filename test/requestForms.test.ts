@@ -11,6 +11,7 @@ import {
 	requestIn,
 	type RequestFormName,
 } from '../credentials/shared/requestForms';
+import { wirePlaceOf } from './harness/handBuiltCalls';
 import { PACKAGE_NAME, packageCredentialTypes, packageNodeTypes } from './harness/nodeTypes';
 import { runNode, type InputItem } from './harness/run';
 import { CREDENTIAL_TYPES, sandboxCredential } from './harness/sandboxCredentials';
@@ -160,15 +161,6 @@ const NODE_REQUESTS: NodeRequest[] = [
 		form: 'getKeyInQuery',
 	},
 ];
-
-/** Where the sandbox finds the key of a request in a form, by the form's key place and body. */
-function wirePlaceOf(form: RequestFormName): KeySource {
-	const { key, body } = REQUEST_FORMS[form];
-	if (key === 'query') return 'query';
-	if (key === 'bearerHeader') return 'bearer';
-	if (key === 'dataPart') return 'multipart';
-	return body === 'form' ? 'form' : 'json';
-}
 
 /** The content type each body sends. */
 const CONTENT_TYPES: Record<string, RegExp | undefined> = {

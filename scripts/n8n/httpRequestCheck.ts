@@ -1,5 +1,7 @@
 import type { Sandbox } from '../../test/sandbox/server';
 import type { KeySource } from '../../test/sandbox/types';
+import { REQUEST_FORMS } from '../../credentials/shared/requestForms';
+import { handBuiltCalls, wirePlaceOf, type HandBuiltCall } from '../../test/harness/handBuiltCalls';
 import {
 	CREDENTIAL_TYPES,
 	exampleCredentialId,
@@ -11,101 +13,14 @@ import { environmentFor, type Prepared } from './setup';
 
 /**
  * Each credential of the package in n8n's own HTTP Request node (Authentication: Predefined
- * Credential Type), as a person builds a call the nodes do not make: one node per service with the
- * path and fields of the credential's own test request, plus the two body forms phone and email
- * take. Run by `n8n execute`: every node must answer, and the sandbox must log each request once,
+ * Credential Type), as a person builds a call the nodes do not make: one node per form each
+ * service takes (but an upload), with the path and fields of the credential's own test request. Run by `n8n execute`: every node must answer, and the sandbox must log each request once,
  * with the key where the service's form of that method and body puts it; then the calls the
  * credential refuses (REFUSED) must say so and send nothing, and those the service answers with
  * an error (FAILING) must show it, the key nowhere in the run.
  */
-interface HandBuiltCall {
-	service: string;
-	method: 'GET' | 'POST';
-	path: string;
-	fields: Record<string, string>;
-	/** HTTP Request's Body Content Type, for a POST. */
-	body?: 'json' | 'form-urlencoded';
-	/** Where the key must arrive. */
-	key: KeySource;
-}
-
-const CALLS: HandBuiltCall[] = [
-	{ service: 'phone', method: 'GET', path: '/v1/', fields: { phone: '14152007986' }, key: 'query' },
-	{
-		service: 'phone',
-		method: 'POST',
-		path: '/v1/',
-		fields: { phone: '14152007986' },
-		body: 'form-urlencoded',
-		key: 'form',
-	},
-	{
-		service: 'email',
-		method: 'POST',
-		path: '/v1/',
-		fields: { email: 'support@abstractapi.com' },
-		body: 'json',
-		key: 'bearer',
-	},
-	{ service: 'geo', method: 'GET', path: '/v1/', fields: { ip_address: '8.8.8.8' }, key: 'query' },
-	{
-		service: 'company',
-		method: 'GET',
-		path: '/v2/',
-		fields: { domain: 'abstractapi.com' },
-		key: 'query',
-	},
-	{
-		service: 'holidays',
-		method: 'GET',
-		path: '/v1/',
-		fields: { country: 'US', year: '2025', month: '01', day: '01' },
-		key: 'query',
-	},
-	{
-		service: 'vat',
-		method: 'GET',
-		path: '/v1/categories',
-		fields: { country_code: 'DE' },
-		key: 'query',
-	},
-	{
-		service: 'iban',
-		method: 'GET',
-		path: '/v1/',
-		fields: { iban: 'BE71096123456769' },
-		key: 'query',
-	},
-	{
-		service: 'images',
-		method: 'POST',
-		path: '/v1/url/',
-		fields: { url: 'https://images.abstractapi.com/test.png' },
-		body: 'json',
-		key: 'json',
-	},
-	{
-		service: 'avatars',
-		method: 'GET',
-		path: '/v1/',
-		fields: { name: 'Ada Lovelace' },
-		key: 'query',
-	},
-	{
-		service: 'screenshot',
-		method: 'GET',
-		path: '/v1/',
-		fields: { url: 'https://example.com', width: '320', height: '240' },
-		key: 'query',
-	},
-	{
-		service: 'api',
-		method: 'GET',
-		path: '/v1/database/download/',
-		fields: { database: 'ip-geolocation', format: 'mmdb', response: 'json' },
-		key: 'query',
-	},
-];
+/** Every form each service takes but an upload, built from the credential's own test request. */
+const CALLS = handBuiltCalls();
 
 /**
  * Calls the credential refuses before anything is sent, each with what it says: the request
@@ -196,35 +111,27 @@ const CHECKED: RefusedCall[] = [...REFUSED, ...FAILING];
 
 const WORKFLOW_ID = 'httpRequestPredefinedE2e';
 
-function callNode(call: HandBuiltCall, index: number, baseUrl: string) {
-	const credentialType = CREDENTIAL_TYPES[call.service];
-	const pairs = {
-		parameters: Object.entries(call.fields).map(([name, value]) => ({ name, value })),
-	};
-	const sent =
-		call.body === undefined
-			? { sendQuery: true, specifyQuery: 'keypair', queryParameters: pairs }
-			: {
-					sendBody: true,
-					contentType: call.body,
-					specifyBody: 'keypair',
-					bodyParameters: pairs,
-				};
+/** An HTTP Request node (4.2) with the service's credential as its Predefined Credential Type. */
+function httpRequestNode(
+	name: string,
+	column: number,
+	service: string,
+	parameters: Record<string, unknown>,
+	extra: Record<string, unknown> = {},
+) {
+	const credentialType = CREDENTIAL_TYPES[service];
 	return {
-		id: `${WORKFLOW_ID}-${index}`,
-		name: `Call ${index + 1} (${call.service}, ${call.method}${call.body ? ` ${call.body}` : ''})`,
+		id: `${WORKFLOW_ID}-${column}`,
+		name,
 		type: 'n8n-nodes-base.httpRequest',
 		typeVersion: 4.2,
-		position: [220 * (index + 1), 0] as [number, number],
+		position: [220 * column, 0] as [number, number],
 		// Once, whatever the node before answered (holidays answers a list: one item each).
 		executeOnce: true,
 		parameters: {
-			method: call.method,
-			url: `${baseUrl}${call.path}`,
 			authentication: 'predefinedCredentialType',
 			nodeCredentialType: credentialType,
-			...sent,
-			options: {},
+			...parameters,
 		},
 		credentials: {
 			[credentialType]: {
@@ -232,40 +139,57 @@ function callNode(call: HandBuiltCall, index: number, baseUrl: string) {
 				name: exampleCredentialName(credentialType),
 			},
 		},
+		...extra,
 	};
+}
+
+/** HTTP Request's Body Content Type for each form's body. */
+const CONTENT_TYPES = { json: 'json', form: 'form-urlencoded' } as const;
+
+function callNode(call: HandBuiltCall, index: number, sandbox: Sandbox) {
+	const { method, body } = REQUEST_FORMS[call.form];
+	const pairs = {
+		parameters: Object.entries(call.fields).map(([name, value]) => ({
+			name,
+			value: String(value),
+		})),
+	};
+	const sent =
+		body === 'none'
+			? { sendQuery: true, specifyQuery: 'keypair', queryParameters: pairs }
+			: {
+					sendBody: true,
+					contentType: CONTENT_TYPES[body as keyof typeof CONTENT_TYPES],
+					specifyBody: 'keypair',
+					bodyParameters: pairs,
+				};
+	const url = `${sandbox.baseUrls[call.service]}${call.path}`;
+	return httpRequestNode(
+		`Call ${index + 1} (${call.service}, ${call.form})`,
+		index + 1,
+		call.service,
+		{
+			method,
+			url,
+			...sent,
+			options: {},
+		},
+	);
 }
 
 /** The node of a call whose outcome is checked, the `index`th of CHECKED. */
 function checkedNode(call: RefusedCall, index: number, sandbox: Sandbox) {
-	const credentialType = CREDENTIAL_TYPES[call.service];
-	return {
-		id: `${WORKFLOW_ID}-checked-${index}`,
-		name: `Checked ${index + 1} (${call.service}, ${call.label})`,
-		type: 'n8n-nodes-base.httpRequest',
-		typeVersion: 4.2,
-		position: [220 * (CALLS.length + index + 1), 0] as [number, number],
-		executeOnce: true,
-		// The refusal or error is this node's output, and the calls after it still run.
-		onError: 'continueRegularOutput',
-		parameters: {
-			method: call.method,
-			url: `${sandbox.baseUrls[call.service]}${call.path}`,
-			authentication: 'predefinedCredentialType',
-			nodeCredentialType: credentialType,
-			...call.parameters(sandbox),
-		},
-		credentials: {
-			[credentialType]: {
-				id: exampleCredentialId(credentialType),
-				name: exampleCredentialName(credentialType),
-			},
-		},
-	};
+	const name = `Checked ${index + 1} (${call.service}, ${call.label})`;
+	const url = `${sandbox.baseUrls[call.service]}${call.path}`;
+	const parameters = { method: call.method, url, ...call.parameters(sandbox) };
+	// The refusal or error is this node's output, and the calls after it still run.
+	const extra = { onError: 'continueRegularOutput' };
+	return httpRequestNode(name, CALLS.length + index + 1, call.service, parameters, extra);
 }
 
 function callsWorkflow(sandbox: Sandbox): Workflow {
 	const calls = [
-		...CALLS.map((call, index) => callNode(call, index, sandbox.baseUrls[call.service])),
+		...CALLS.map((call, index) => callNode(call, index, sandbox)),
 		...CHECKED.map((call, index) => checkedNode(call, index, sandbox)),
 	];
 	const names = ['Start', ...calls.map((node) => node.name)];
@@ -312,7 +236,7 @@ export async function runHttpRequestCheck(
 	const problems: string[] = [];
 	const { runData } = ran.execution.data.resultData;
 	CALLS.forEach((call, index) => {
-		const name = callNode(call, index, '').name;
+		const name = callNode(call, index, sandbox).name;
 		const task = runData[name]?.[0];
 		if (!task || task.error)
 			problems.push(`${what}: ${name}: ${task?.error?.message ?? 'did not run'}`);
@@ -335,9 +259,10 @@ export async function runHttpRequestCheck(
 			);
 	}
 	for (const service of new Set([...CALLS, ...CHECKED].map((call) => call.service))) {
-		const expected = [...CALLS, ...FAILING]
-			.filter((call) => call.service === service)
-			.map((call) => [call.key]);
+		const expected = [
+			...CALLS.filter((call) => call.service === service).map((call) => [wirePlaceOf(call.form)]),
+			...FAILING.filter((call) => call.service === service).map((call) => [call.key]),
+		];
 		const logged = sandbox.requests(service).map((request) => request.keyPlaces);
 		if (JSON.stringify(logged) !== JSON.stringify(expected))
 			problems.push(
