@@ -90,7 +90,7 @@ function bodyFormOf(request: FormNamedOptions): BodyForm | undefined {
 	return isPlainObject(body) ? 'json' : undefined;
 }
 
-function isPlainObject(value: unknown): boolean {
+function isPlainObject(value: unknown): value is IDataObject {
 	const prototype =
 		typeof value === 'object' && value !== null ? Object.getPrototypeOf(value) : undefined;
 	return prototype === Object.prototype || prototype === null;
@@ -152,7 +152,7 @@ function withKeyInData(data: unknown, key: string): string {
 	} catch {
 		options = undefined;
 	}
-	if (typeof options !== 'object' || options === null || Array.isArray(options))
+	if (!isPlainObject(options))
 		throw new Error(
 			'The data part of an upload holds its options as a JSON object, where the API key is put; this one is not a JSON object',
 		);
@@ -171,8 +171,8 @@ type KeyPlacement = (
  */
 function namedForm(credentialType: string, request: FormNamedOptions): RequestFormName {
 	const { requestForm } = request;
-	const taken: readonly string[] = SERVICE_FORMS[credentialType] ?? [];
 	if (requestForm === undefined) return handBuiltForm(credentialType, request);
+	const taken: readonly string[] = SERVICE_FORMS[credentialType] ?? [];
 	if (typeof requestForm !== 'string' || !taken.includes(requestForm)) {
 		throw new Error(
 			`The API key is put only in a request that names one of the forms its service takes (${taken.join(', ')}); this one names ${JSON.stringify(requestForm ?? null)}`,
@@ -240,13 +240,12 @@ export function keyPlacement(credentialType: string): KeyPlacement {
 			useStream === true &&
 			(FILE_ANSWERING_SERVICES.has(credentialType) || simple !== false);
 		// Both ways of saying it: the engine's options and the older ones of the HTTP Request node.
-		const stay: FormNamedOptions = {
+		return {
 			...keyed,
 			...(readWhole ? { useStream: false } : {}),
 			disableFollowRedirect: true,
 			followRedirect: false,
 			followAllRedirects: false,
-		};
-		return stay;
+		} satisfies FormNamedOptions;
 	};
 }
