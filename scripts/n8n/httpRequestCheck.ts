@@ -111,7 +111,7 @@ const CHECKED: RefusedCall[] = [...REFUSED, ...FAILING];
 
 const WORKFLOW_ID = 'httpRequestPredefinedE2e';
 
-/** An HTTP Request node (4.2) with the service's credential as its Predefined Credential Type. */
+/** An HTTP Request node, version 4.2, with the service's credential as its Predefined Credential Type. */
 function httpRequestNode(
 	name: string,
 	column: number,
