@@ -6,7 +6,7 @@ import {
 	type RequestFormName,
 } from '../../credentials/shared/requestForms';
 import type { KeySource } from '../sandbox/types';
-import { packageCredentialTypes } from './nodeTypes';
+import { packageCredentialTypes } from './packageFiles';
 import { CREDENTIAL_TYPES } from './sandboxCredentials';
 
 /** Where the sandbox finds the key of a request in a form, by the form's key place and body. */

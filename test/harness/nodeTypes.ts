@@ -1,41 +1,10 @@
-import path from 'path';
-
-import type { ICredentialType, INodeType, INodeTypes, IVersionedNodeType } from 'n8n-workflow';
+import type { INodeType, INodeTypes, IVersionedNodeType } from 'n8n-workflow';
 
 import { BASE_NODE_TYPES } from './baseNodes';
+import { loadClass, manifest, PACKAGE_NAME, packageCredentialTypes } from './packageFiles';
 import { ROOT } from './root';
 
-export { ROOT };
-
-/**
- * The package as n8n loads it: every node and credential file that package.json's `n8n` section
- * lists, required from `dist/` (so `npm run build` must have run), under the package's name.
- */
-const manifest = require(path.join(ROOT, 'package.json')) as {
-	name: string;
-	n8n: { nodes: string[]; credentials: string[] };
-};
-
-export const PACKAGE_NAME = manifest.name;
-
-function loadClass<T>(file: string): T {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const exported = require(path.join(ROOT, file)) as Record<string, new () => T>;
-	const [Class] = Object.values(exported);
-	return new Class();
-}
-
-let credentialTypes: Map<string, ICredentialType> | undefined;
-
-export function packageCredentialTypes(): Map<string, ICredentialType> {
-	credentialTypes ??= new Map(
-		manifest.n8n.credentials.map((file) => {
-			const type = loadClass<ICredentialType>(file);
-			return [type.name, type];
-		}),
-	);
-	return credentialTypes;
-}
+export { PACKAGE_NAME, packageCredentialTypes, ROOT };
 
 const nodeTypeCache = new Map<string, INodeType>();
 
