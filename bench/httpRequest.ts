@@ -20,14 +20,18 @@ import { environmentFor, prepare } from '../scripts/n8n/setup';
  * data (its start to its last answer), so n8n's start-up is not counted. HTTP Request runs twice: with the key typed into
  * its query (no credential work at all) and with a Query Auth credential. The Email node too, in
  * two of its Send As forms (Query String, Bearer Header and JSON Body), against HTTP Request with
- * the key typed into its query: the form changes the ratio. 5 alternating rounds; each figure is
- * the median of the rounds' ratios (a round's runs are seconds apart, so a busy machine weighs on
- * both sides of a ratio alike, where it shifts whole rounds).
+ * the key typed into its query: the form changes the ratio. 5 rounds (BENCH_ROUNDS), each running
+ * every workflow once, in reverse order every other round (a machine growing busier within a round
+ * then weighs on neither side); each figure is the median of the rounds' ratios, with the middle
+ * half of them beside it (a round's runs are seconds apart, so a busy machine weighs on both sides
+ * of a ratio alike, where it shifts whole rounds). 300 items (BENCH_ITEMS): on a shared machine a
+ * run of a few hundred items lasts well under a second, and single rounds swing by 0.2 either
+ * way; more items per run narrow the middle half.
  *
  * Not part of `npm run bench` (it needs the cached n8n and a few minutes):
  * `npm run build && npm run build:tools && node .out/bench/httpRequest.js`.
  */
-const COUNT = 300;
+const COUNT = Number(process.env.BENCH_ITEMS ?? 300);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 5721);
 
@@ -301,26 +305,33 @@ async function main() {
 			return COUNT / (milliseconds / 1000);
 		};
 		console.log(
-			`\n## Throughput in n8n ${'2.41.1'}: ${COUNT} IBAN items, pacing off, ${ROUNDS} alternating rounds (items/s over the node's execution time in n8n's run data)`,
+			`\n## Throughput in n8n ${'2.41.1'}: ${COUNT} items, pacing off, ${ROUNDS} alternating rounds (items/s over the node's execution time in n8n's run data)`,
 		);
 		await once('node'); // warm-up of the cache files
 		await once('emailQuery');
 		for (let round = 1; round <= ROUNDS; round++) {
-			for (const name of Object.keys(rates) as Array<keyof typeof workflows>)
+			const names = Object.keys(rates) as Array<keyof typeof workflows>;
+			for (const name of round % 2 === 0 ? names.reverse() : names)
 				rates[name].push(await once(name));
 			console.log(
 				`    round ${round}: node ${rates.node[round - 1].toFixed(0)}/s, HTTP Request key in URL ${rates.keyInUrl[round - 1].toFixed(0)}/s, HTTP Request Query Auth ${rates.queryAuth[round - 1].toFixed(0)}/s; Email Query String ${rates.emailQuery[round - 1].toFixed(0)}/s, Email Bearer ${rates.emailBearer[round - 1].toFixed(0)}/s, HTTP Request email key in URL ${rates.emailKeyInUrl[round - 1].toFixed(0)}/s`,
 			);
 		}
-		const median = (values: number[]) =>
-			[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-		const ratio = (name: keyof typeof rates, against: keyof typeof rates) =>
-			median(rates[name].map((rate, round) => rate / rates[against][round])).toFixed(2);
+		/** The value at fraction `at` of the sorted values (0.5: the median). */
+		const quantile = (values: number[], at: number) =>
+			[...values].sort((a, b) => a - b)[Math.floor((values.length - 1) * at + 0.5)];
+		const median = (values: number[]) => quantile(values, 0.5);
+		/** The median of the rounds' ratios, and the middle half of them (the 25th to 75th percentile). */
+		const ratio = (name: keyof typeof rates, against: keyof typeof rates) => {
+			const ratios = rates[name].map((rate, round) => rate / rates[against][round]);
+			const [low, middle, high] = [0.25, 0.5, 0.75].map((at) => quantile(ratios, at).toFixed(2));
+			return `${middle}x (middle half ${low}-${high}x)`;
+		};
 		console.log(
-			`    median of the rounds' ratios: IBAN node ${ratio('node', 'keyInUrl')}x HTTP Request with the key in its URL, ${ratio('node', 'queryAuth')}x HTTP Request with Query Auth`,
+			`    median of the rounds' ratios: IBAN node ${ratio('node', 'keyInUrl')} HTTP Request with the key in its URL, ${ratio('node', 'queryAuth')} HTTP Request with Query Auth`,
 		);
 		console.log(
-			`    median of the rounds' ratios: Email Query String ${ratio('emailQuery', 'emailKeyInUrl')}x, Email Bearer ${ratio('emailBearer', 'emailKeyInUrl')}x HTTP Request with the key in its URL (email, median ${median(rates.emailKeyInUrl).toFixed(0)}/s)`,
+			`    median of the rounds' ratios: Email Query String ${ratio('emailQuery', 'emailKeyInUrl')}, Email Bearer ${ratio('emailBearer', 'emailKeyInUrl')} HTTP Request with the key in its URL (email, median ${median(rates.emailKeyInUrl).toFixed(0)}/s)`,
 		);
 
 		await pacingAgainstBatching(prepared, env, sandbox);
