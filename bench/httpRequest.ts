@@ -11,6 +11,7 @@ import {
 import { n8nCommand } from '../scripts/n8n/instance';
 import { assertSucceeded } from '../scripts/n8n/processes';
 import { environmentFor, prepare } from '../scripts/n8n/setup';
+import { PACKAGE_CODE, profileShares, type FrameGroup } from './cpuProfileShares';
 
 /**
  * Throughput, pacing off, in a real n8n (2.41.1, the one `npm run test:e2e` installs into its
@@ -27,6 +28,9 @@ import { environmentFor, prepare } from '../scripts/n8n/setup';
  * of a ratio alike, where it shifts whole rounds). 300 items (BENCH_ITEMS): on a shared machine a
  * run of a few hundred items lasts well under a second, and single rounds swing by 0.2 either
  * way; more items per run narrow the middle half.
+ *
+ * BENCH_CPU_PROF=1 then runs each email workflow once more under a V8 CPU profile and prints
+ * where its time went (cpuProfileShares.ts); those runs count in no ratio.
  *
  * Not part of `npm run bench` (it needs the cached n8n and a few minutes):
  * `npm run build && npm run build:tools && node .out/bench/httpRequest.js`.
@@ -173,6 +177,38 @@ async function pacingAgainstBatching(
 	}
 }
 
+/** What the profiled runs are divided into (a sample may count in several: they nest). */
+const PROFILE_GROUPS: FrameGroup[] = [
+	{
+		label: 'n8n resolving parameters',
+		matches: (frame) => frame.functionName === '_getNodeParameter',
+	},
+	{ label: 'of which expressions', matches: (frame) => frame.functionName === 'renderExpression' },
+	{
+		label: 'of which the rest (plain values)',
+		matches: (frame) => frame.functionName === '_getNodeParameter',
+		// The expression's side: its data proxy, then n8n-workflow's Expression resolving it.
+		unless: (frame) =>
+			frame.functionName === 'WorkflowDataProxy' ||
+			frame.functionName === 'getDataProxy' ||
+			(frame.functionName === 'resolveSimpleParameterValue' &&
+				frame.url.endsWith('/expression.js')),
+	},
+	{ label: 'axios', matches: (frame) => frame.url.includes('/axios/') },
+	{
+		label: 'connecting sockets',
+		matches: (frame) =>
+			frame.functionName === 'createConnection' && frame.url === 'node:_http_agent',
+	},
+	{ label: "the package's own frames", matches: PACKAGE_CODE, self: true },
+	{
+		label: 'garbage collection',
+		matches: (frame) => frame.functionName === '(garbage collector)',
+		self: true,
+	},
+	{ label: 'idle', matches: (frame) => frame.functionName === '(idle)', self: true },
+];
+
 async function main() {
 	const log = (line: string) => console.log(line);
 	const prepared = await prepare('bench-http', log);
@@ -282,9 +318,12 @@ async function main() {
 			emailBearer: [],
 			emailKeyInUrl: [],
 		};
-		const once = async (name: keyof typeof workflows) => {
+		const once = async (name: keyof typeof workflows, profileFolder?: string) => {
 			sandbox.reset();
-			const result = await n8nCommand(prepared.runtime, env, [
+			const runEnv = profileFolder
+				? { ...env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileFolder}` }
+				: env;
+			const result = await n8nCommand(prepared.runtime, runEnv, [
 				'execute',
 				`--id=${workflows[name].id}`,
 				'--rawOutput',
@@ -333,6 +372,26 @@ async function main() {
 		console.log(
 			`    median of the rounds' ratios: Email Query String ${ratio('emailQuery', 'emailKeyInUrl')}, Email Bearer ${ratio('emailBearer', 'emailKeyInUrl')} HTTP Request with the key in its URL (email, median ${median(rates.emailKeyInUrl).toFixed(0)}/s)`,
 		);
+
+		if (process.env.BENCH_CPU_PROF) {
+			console.log(
+				`\n## Where the time of ${COUNT} email items goes (one profiled run each, shares of the samples inside the node's execution)`,
+			);
+			for (const name of ['emailQuery', 'emailBearer', 'emailKeyInUrl'] as const) {
+				const folder = path.join(prepared.workFolder, 'profiles', name);
+				await once(name, folder);
+				const [file] = await fs.readdir(folder);
+				const { milliseconds, shares } = await profileShares(
+					path.join(folder, file),
+					name === 'emailKeyInUrl'
+						? (frame) => frame.url.includes('/HttpRequest/V3/')
+						: (frame) => frame.functionName === 'runService' && PACKAGE_CODE(frame),
+					PROFILE_GROUPS,
+				);
+				const line = [...shares].map(([label, share]) => `${label} ${(share * 100).toFixed(0)}%`);
+				console.log(`    ${name} (${milliseconds.toFixed(0)} ms): ${line.join(', ')}`);
+			}
+		}
 
 		await pacingAgainstBatching(prepared, env, sandbox);
 	} finally {
