@@ -212,7 +212,11 @@ const PROFILE_GROUPS: FrameGroup[] = [
 async function main() {
 	const log = (line: string) => console.log(line);
 	const prepared = await prepare('bench-http', log);
-	const sandbox: Sandbox = await startSandbox({ port: SANDBOX_PORT });
+	// A sandbox that cannot start (its port taken) leaves no work folder behind either.
+	const sandbox: Sandbox = await startSandbox({ port: SANDBOX_PORT }).catch(async (error) => {
+		await fs.rm(prepared.workFolder, { recursive: true, force: true });
+		throw error;
+	});
 	try {
 		const env = await environmentFor(prepared, 5731);
 		const url = `${sandbox.baseUrls.iban}/v1/`;
