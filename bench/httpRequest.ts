@@ -360,7 +360,7 @@ async function main() {
 				`    round ${round}: node ${rates.node[round - 1].toFixed(0)}/s, HTTP Request key in URL ${rates.keyInUrl[round - 1].toFixed(0)}/s, HTTP Request Query Auth ${rates.queryAuth[round - 1].toFixed(0)}/s; Email Query String ${rates.emailQuery[round - 1].toFixed(0)}/s, Email Bearer ${rates.emailBearer[round - 1].toFixed(0)}/s, HTTP Request email key in URL ${rates.emailKeyInUrl[round - 1].toFixed(0)}/s`,
 			);
 		}
-		/** The value at fraction `at` of the sorted values (0.5: the median). */
+		/** The value at fraction `at` of the sorted values (a half: the median). */
 		const quantile = (values: number[], at: number) =>
 			[...values].sort((a, b) => a - b)[Math.floor((values.length - 1) * at + 0.5)];
 		const median = (values: number[]) => quantile(values, 0.5);

@@ -38,7 +38,7 @@ import {
 	requiredWithin,
 	wholeNumber,
 } from '../shared/values/validate';
-import { itemParameter } from '../shared/parameters/itemParameter';
+import { itemParameter } from '../shared/engine/itemParameter';
 
 /*
  * Avatars (GET /v1/ with the name and options): the answer is the image itself, which the node

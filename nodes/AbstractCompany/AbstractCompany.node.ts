@@ -39,7 +39,7 @@ import {
 	type CompanyRequest,
 	type LookupSetup,
 } from './companyLookup';
-import { itemParameter } from '../shared/parameters/itemParameter';
+import { itemParameter } from '../shared/engine/itemParameter';
 
 /*
  * Company Enrichment (GET /v2/): one domain, email address or website per item, or a CSV file of

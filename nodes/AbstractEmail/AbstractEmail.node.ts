@@ -28,7 +28,7 @@ import {
 import { sendAsFormOf, sendAsOption } from '../shared/parameters/sendAs';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { emailValue } from '../shared/values/validate';
-import { itemParameter } from '../shared/parameters/itemParameter';
+import { itemParameter } from '../shared/engine/itemParameter';
 
 /*
  * Email Reputation: one address per item, or a CSV file of them, each to /v1/ in the form Send As

@@ -21,7 +21,7 @@ import {
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { countryCode, HOLIDAYS_FILED_UNDER } from '../shared/values/validate';
 import { dayOption, holidayPeriod, monthOption, yearOption } from './holidayPeriod';
-import { itemParameter } from '../shared/parameters/itemParameter';
+import { itemParameter } from '../shared/engine/itemParameter';
 
 /*
  * Public Holidays (GET /v1/ with country and an optional year, month, day): the service answers

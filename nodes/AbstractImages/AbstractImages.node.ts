@@ -32,7 +32,7 @@ import {
 	outputFieldParameters,
 } from './processedImage';
 import { resizeInstructions, resizeProperties } from './resize';
-import { itemParameter } from '../shared/parameters/itemParameter';
+import { itemParameter } from '../shared/engine/itemParameter';
 
 /*
  * Image Processing: from a URL (POST /v1/url/) or an uploaded file (POST /v1/upload/, multipart,

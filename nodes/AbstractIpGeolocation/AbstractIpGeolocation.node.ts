@@ -34,7 +34,7 @@ import { fieldsOption, fieldsParameter } from '../shared/parameters/fields';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { isIpv4, isIpv6 } from '../shared/values/validate';
 import { quoted } from '../shared/values/quoted';
-import { itemParameter } from '../shared/parameters/itemParameter';
+import { itemParameter } from '../shared/engine/itemParameter';
 
 /*
  * IP Geolocation: one address per item, or none for the caller's own address, or a CSV file of

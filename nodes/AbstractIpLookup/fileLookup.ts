@@ -32,7 +32,7 @@ import { addressColumnOf, FILE_FIELD, fileError, fileRule, formatOf, rowError } 
 import { eachRow, type Row } from './fileRows';
 import type { OpenedDatabases } from './openDatabases';
 import { csvFileField } from './properties';
-import { itemParameter } from '../shared/parameters/itemParameter';
+import { itemParameter } from '../shared/engine/itemParameter';
 
 /**
  * Input "CSV File": every row's address looked up, as one item per row or one result file

@@ -31,7 +31,7 @@ import { fieldLabel } from '../shared/parameters/fieldLabel';
 import { sendAsFormOf, sendAsOption } from '../shared/parameters/sendAs';
 import type { ServiceDefinition } from '../shared/engine/types';
 import { isoCountryCode, LONGEST, requiredWithin } from '../shared/values/validate';
-import { itemParameter } from '../shared/parameters/itemParameter';
+import { itemParameter } from '../shared/engine/itemParameter';
 
 /*
  * Phone Intelligence: one number per item, or a CSV file with the numbers in its first column

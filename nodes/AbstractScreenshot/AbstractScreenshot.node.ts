@@ -33,7 +33,7 @@ import {
 import type { ServiceOption } from '../shared/parameters/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { decimalNumber, httpUrl } from '../shared/values/validate';
-import { itemParameter } from '../shared/parameters/itemParameter';
+import { itemParameter } from '../shared/engine/itemParameter';
 
 /*
  * Website Screenshot (GET /v1/ with the url and options): the answer is the image itself, which

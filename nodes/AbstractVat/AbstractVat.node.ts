@@ -33,7 +33,7 @@ import { toolDescriptionProperties } from '../shared/parameters/toolDescription'
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { asGiven } from '../shared/values/quoted';
 import { countryCode, LONGEST, requiredWithin } from '../shared/values/validate';
-import { itemParameter } from '../shared/parameters/itemParameter';
+import { itemParameter } from '../shared/engine/itemParameter';
 
 /*
  * VAT (GET /v1/categories, /v1/validate, /v1/calculate): categories per country, VAT number

@@ -6,7 +6,7 @@ import { startSandbox, type Sandbox } from '../sandbox/server';
 
 /**
  * A setting with no expression is resolved by n8n once per run, not once per item
- * (nodes/shared/parameters/itemParameter.ts): n8n-core's resolution (walk, clean-up, check
+ * (nodes/shared/engine/itemParameter.ts): n8n-core's resolution (walk, clean-up, check
  * against the node's description) is most of a node's own work per item. A setting that holds an
  * expression is still resolved per item, with that item's data. The count is n8n-core's own: its
  * execution context resolves every parameter in `_getNodeParameter`, which is watched, not replaced.

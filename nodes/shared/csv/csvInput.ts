@@ -23,7 +23,7 @@ import { fileInputError } from './fileErrors';
 import { checkFile, sliceOfPlan, sliceUnits } from './filePasses';
 import { delimiterSummary, readAs, type Reading } from './inputForm';
 import { ResultFile } from './resultFile';
-import { itemParameter } from '../parameters/itemParameter';
+import { itemParameter } from '../engine/itemParameter';
 
 /**
  * The bulk CSV input of the service nodes: one request per row of a file in the item. The

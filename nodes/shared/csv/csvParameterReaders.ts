@@ -29,7 +29,7 @@ import type { CsvDelimiter, CsvFormat } from './csvWriter';
 import { fileInputError } from './fileErrors';
 import { readerDelimiter, type InputForm } from './inputForm';
 import { skipRowsOf, type RowRanges } from './skipRows';
-import { itemParameter } from '../parameters/itemParameter';
+import { itemParameter } from '../engine/itemParameter';
 
 /**
  * The file input's parameters as the run reads them (csvParameters.ts defines them). An

@@ -6,7 +6,7 @@ import type { ServiceDefinition, UnitPlanning } from '../engine/types';
 import { csvFanOut } from './csvInput';
 import type { CsvLookup } from './csvLookup';
 import { columnOf, inputKindOf, outputOf } from './csvParameterReaders';
-import { itemParameter } from '../parameters/itemParameter';
+import { itemParameter } from '../engine/itemParameter';
 
 /*
  * The lookup nodes take one value per item or a CSV file of them (Input: Value or CSV File). A

@@ -21,7 +21,7 @@ import { RunLedger } from './runLedger';
 import { credentialIdentity } from './serviceClient';
 import type { RunSettingsReader, ServiceDefinition } from './types';
 import { decideUnit, type RunSoFar } from './unitOutcome';
-import { itemParameter } from '../parameters/itemParameter';
+import { itemParameter } from './itemParameter';
 
 /**
  * Options > Estimate Credits Only: what a run would cost, before it pays. It plans the jobs

@@ -5,7 +5,7 @@ import type { ReusePolicy, RunSettingsReader } from '../engine/types';
 import { asGiven } from '../values/quoted';
 import { LONGEST, numberWithin, withinLength } from '../values/validate';
 import { fieldLabel } from './fieldLabel';
-import { itemParameter } from './itemParameter';
+import { itemParameter } from '../engine/itemParameter';
 
 /**
  * An `options` collection as the service's query parameters: each option a user added is checked
