@@ -11,6 +11,7 @@ import {
 import { n8nCommand } from '../scripts/n8n/instance';
 import { assertSucceeded } from '../scripts/n8n/processes';
 import { environmentFor, prepare } from '../scripts/n8n/setup';
+import { PACKAGE_CODE, profileShares, type FrameGroup } from './cpuProfileShares';
 
 /**
  * Throughput, pacing off, in a real n8n (2.41.1, the one `npm run test:e2e` installs into its
@@ -20,14 +21,21 @@ import { environmentFor, prepare } from '../scripts/n8n/setup';
  * data (its start to its last answer), so n8n's start-up is not counted. HTTP Request runs twice: with the key typed into
  * its query (no credential work at all) and with a Query Auth credential. The Email node too, in
  * two of its Send As forms (Query String, Bearer Header and JSON Body), against HTTP Request with
- * the key typed into its query: the form changes the ratio. 5 alternating rounds; each figure is
- * the median of the rounds' ratios (a round's runs are seconds apart, so a busy machine weighs on
- * both sides of a ratio alike, where it shifts whole rounds).
+ * the key typed into its query: the form changes the ratio. 5 rounds (BENCH_ROUNDS), each running
+ * every workflow once, in reverse order every other round (a machine growing busier within a round
+ * then weighs on neither side); each figure is the median of the rounds' ratios, with the middle
+ * half of them beside it (a round's runs are seconds apart, so a busy machine weighs on both sides
+ * of a ratio alike, where it shifts whole rounds). 300 items (BENCH_ITEMS): on a shared machine a
+ * run of a few hundred items lasts well under a second, and single rounds swing by 0.2 either
+ * way; more items per run narrow the middle half.
+ *
+ * BENCH_CPU_PROF=1 then runs each email workflow once more under a V8 CPU profile and prints
+ * where its time went (cpuProfileShares.ts); those runs count in no ratio.
  *
  * Not part of `npm run bench` (it needs the cached n8n and a few minutes):
  * `npm run build && npm run build:tools && node .out/bench/httpRequest.js`.
  */
-const COUNT = 300;
+const COUNT = Number(process.env.BENCH_ITEMS ?? 300);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 5721);
 
@@ -169,10 +177,46 @@ async function pacingAgainstBatching(
 	}
 }
 
+/** What the profiled runs are divided into (a sample may count in several: they nest). */
+const PROFILE_GROUPS: FrameGroup[] = [
+	{
+		label: 'n8n resolving parameters',
+		matches: (frame) => frame.functionName === '_getNodeParameter',
+	},
+	{ label: 'of which expressions', matches: (frame) => frame.functionName === 'renderExpression' },
+	{
+		label: 'of which the rest (plain values)',
+		matches: (frame) => frame.functionName === '_getNodeParameter',
+		// The expression's side: its data proxy, then n8n-workflow's Expression resolving it.
+		unless: (frame) =>
+			frame.functionName === 'WorkflowDataProxy' ||
+			frame.functionName === 'getDataProxy' ||
+			(frame.functionName === 'resolveSimpleParameterValue' &&
+				frame.url.endsWith('/expression.js')),
+	},
+	{ label: 'axios', matches: (frame) => frame.url.includes('/axios/') },
+	{
+		label: 'connecting sockets',
+		matches: (frame) =>
+			frame.functionName === 'createConnection' && frame.url === 'node:_http_agent',
+	},
+	{ label: "the package's own frames", matches: PACKAGE_CODE, self: true },
+	{
+		label: 'garbage collection',
+		matches: (frame) => frame.functionName === '(garbage collector)',
+		self: true,
+	},
+	{ label: 'idle', matches: (frame) => frame.functionName === '(idle)', self: true },
+];
+
 async function main() {
 	const log = (line: string) => console.log(line);
 	const prepared = await prepare('bench-http', log);
-	const sandbox: Sandbox = await startSandbox({ port: SANDBOX_PORT });
+	// A sandbox that cannot start (its port taken) leaves no work folder behind either.
+	const sandbox: Sandbox = await startSandbox({ port: SANDBOX_PORT }).catch(async (error) => {
+		await fs.rm(prepared.workFolder, { recursive: true, force: true });
+		throw error;
+	});
 	try {
 		const env = await environmentFor(prepared, 5731);
 		const url = `${sandbox.baseUrls.iban}/v1/`;
@@ -278,9 +322,12 @@ async function main() {
 			emailBearer: [],
 			emailKeyInUrl: [],
 		};
-		const once = async (name: keyof typeof workflows) => {
+		const once = async (name: keyof typeof workflows, profileFolder?: string) => {
 			sandbox.reset();
-			const result = await n8nCommand(prepared.runtime, env, [
+			const runEnv = profileFolder
+				? { ...env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileFolder}` }
+				: env;
+			const result = await n8nCommand(prepared.runtime, runEnv, [
 				'execute',
 				`--id=${workflows[name].id}`,
 				'--rawOutput',
@@ -301,27 +348,54 @@ async function main() {
 			return COUNT / (milliseconds / 1000);
 		};
 		console.log(
-			`\n## Throughput in n8n ${'2.41.1'}: ${COUNT} IBAN items, pacing off, ${ROUNDS} alternating rounds (items/s over the node's execution time in n8n's run data)`,
+			`\n## Throughput in n8n ${'2.41.1'}: ${COUNT} items, pacing off, ${ROUNDS} alternating rounds (items/s over the node's execution time in n8n's run data)`,
 		);
 		await once('node'); // warm-up of the cache files
 		await once('emailQuery');
 		for (let round = 1; round <= ROUNDS; round++) {
-			for (const name of Object.keys(rates) as Array<keyof typeof workflows>)
+			const names = Object.keys(rates) as Array<keyof typeof workflows>;
+			for (const name of round % 2 === 0 ? names.reverse() : names)
 				rates[name].push(await once(name));
 			console.log(
 				`    round ${round}: node ${rates.node[round - 1].toFixed(0)}/s, HTTP Request key in URL ${rates.keyInUrl[round - 1].toFixed(0)}/s, HTTP Request Query Auth ${rates.queryAuth[round - 1].toFixed(0)}/s; Email Query String ${rates.emailQuery[round - 1].toFixed(0)}/s, Email Bearer ${rates.emailBearer[round - 1].toFixed(0)}/s, HTTP Request email key in URL ${rates.emailKeyInUrl[round - 1].toFixed(0)}/s`,
 			);
 		}
-		const median = (values: number[]) =>
-			[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-		const ratio = (name: keyof typeof rates, against: keyof typeof rates) =>
-			median(rates[name].map((rate, round) => rate / rates[against][round])).toFixed(2);
+		/** The value at fraction `at` of the sorted values (a half: the median). */
+		const quantile = (values: number[], at: number) =>
+			[...values].sort((a, b) => a - b)[Math.floor((values.length - 1) * at + 0.5)];
+		const median = (values: number[]) => quantile(values, 0.5);
+		/** The median of the rounds' ratios, and the middle half of them (the 25th to 75th percentile). */
+		const ratio = (name: keyof typeof rates, against: keyof typeof rates) => {
+			const ratios = rates[name].map((rate, round) => rate / rates[against][round]);
+			const [low, middle, high] = [0.25, 0.5, 0.75].map((at) => quantile(ratios, at).toFixed(2));
+			return `${middle}x (middle half ${low}-${high}x)`;
+		};
 		console.log(
-			`    median of the rounds' ratios: IBAN node ${ratio('node', 'keyInUrl')}x HTTP Request with the key in its URL, ${ratio('node', 'queryAuth')}x HTTP Request with Query Auth`,
+			`    median of the rounds' ratios: IBAN node ${ratio('node', 'keyInUrl')} HTTP Request with the key in its URL, ${ratio('node', 'queryAuth')} HTTP Request with Query Auth`,
 		);
 		console.log(
-			`    median of the rounds' ratios: Email Query String ${ratio('emailQuery', 'emailKeyInUrl')}x, Email Bearer ${ratio('emailBearer', 'emailKeyInUrl')}x HTTP Request with the key in its URL (email, median ${median(rates.emailKeyInUrl).toFixed(0)}/s)`,
+			`    median of the rounds' ratios: Email Query String ${ratio('emailQuery', 'emailKeyInUrl')}, Email Bearer ${ratio('emailBearer', 'emailKeyInUrl')} HTTP Request with the key in its URL (email, median ${median(rates.emailKeyInUrl).toFixed(0)}/s)`,
 		);
+
+		if (process.env.BENCH_CPU_PROF) {
+			console.log(
+				`\n## Where the time of ${COUNT} email items goes (one profiled run each, shares of the samples inside the node's execution)`,
+			);
+			for (const name of ['emailQuery', 'emailBearer', 'emailKeyInUrl'] as const) {
+				const folder = path.join(prepared.workFolder, 'profiles', name);
+				await once(name, folder);
+				const [file] = await fs.readdir(folder);
+				const { milliseconds, shares } = await profileShares(
+					path.join(folder, file),
+					name === 'emailKeyInUrl'
+						? (frame) => frame.url.includes('/HttpRequest/V3/')
+						: (frame) => frame.functionName === 'runService' && PACKAGE_CODE(frame),
+					PROFILE_GROUPS,
+				);
+				const line = [...shares].map(([label, share]) => `${label} ${(share * 100).toFixed(0)}%`);
+				console.log(`    ${name} (${milliseconds.toFixed(0)} ms): ${line.join(', ')}`);
+			}
+		}
 
 		await pacingAgainstBatching(prepared, env, sandbox);
 	} finally {

@@ -38,6 +38,7 @@ import {
 	requiredWithin,
 	wholeNumber,
 } from '../shared/values/validate';
+import { itemParameter } from '../shared/engine/itemParameter';
 
 /*
  * Avatars (GET /v1/ with the name and options): the answer is the image itself, which the node
@@ -189,7 +190,7 @@ const avatars: ServiceDefinition<PreparedAvatar> = {
 			LONGEST.inAddress,
 		);
 		const property = outputField(this, itemIndex);
-		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const options = itemParameter(this, 'options', itemIndex, {}) as IDataObject;
 		const qs = { name, ...serviceParameters(this, itemIndex, options, OPTIONS, avatarOptions) };
 		const request: ServiceRequest = {
 			...requestIn('getKeyInQuery', '/v1/', qs),

@@ -39,6 +39,7 @@ import {
 	type CompanyRequest,
 	type LookupSetup,
 } from './companyLookup';
+import { itemParameter } from '../shared/engine/itemParameter';
 
 /*
  * Company Enrichment (GET /v2/): one domain, email address or website per item, or a CSV file of
@@ -85,7 +86,7 @@ const companyEnrichment: ServiceDefinition<CompanyLookup> = {
 		looksLikeValue: looksLikeCompanyValue,
 		skippedOf: skippedStatus,
 		forItem(itemIndex) {
-			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+			const options = itemParameter(this, 'options', itemIndex, {}) as IDataObject;
 			const fields = fieldsParameter(this, itemIndex, options.fields, RECORD_KEYS);
 			const setup: LookupSetup = {
 				request: (domain) =>

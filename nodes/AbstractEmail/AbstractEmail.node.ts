@@ -28,6 +28,7 @@ import {
 import { sendAsFormOf, sendAsOption } from '../shared/parameters/sendAs';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { emailValue } from '../shared/values/validate';
+import { itemParameter } from '../shared/engine/itemParameter';
 
 /*
  * Email Reputation: one address per item, or a CSV file of them, each to /v1/ in the form Send As
@@ -83,7 +84,7 @@ const emailReputation: ServiceDefinition<EmailLookup> = {
 		column: emailColumn,
 		looksLikeValue: (cell) => cell.includes('@'),
 		forItem(itemIndex) {
-			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+			const options = itemParameter(this, 'options', itemIndex, {}) as IDataObject;
 			const form = sendAsFormOf(this, itemIndex, options.sendAs);
 			// A result file's row holds the value and the answer side by side: no naming needed there.
 			const nameAddress = !writesResultFile(this, itemIndex);

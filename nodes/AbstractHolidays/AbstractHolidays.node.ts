@@ -21,6 +21,7 @@ import {
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { countryCode, HOLIDAYS_FILED_UNDER } from '../shared/values/validate';
 import { dayOption, holidayPeriod, monthOption, yearOption } from './holidayPeriod';
+import { itemParameter } from '../shared/engine/itemParameter';
 
 /*
  * Public Holidays (GET /v1/ with country and an optional year, month, day): the service answers
@@ -53,7 +54,7 @@ const publicHolidays: ServiceDefinition<HolidaysQuery> = {
 			this.getNodeParameter(countryParameter.name, itemIndex, '', { extractValue: true }),
 			HOLIDAYS_FILED_UNDER,
 		);
-		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const options = itemParameter(this, 'options', itemIndex, {}) as IDataObject;
 		const period = holidayPeriod(this, itemIndex, options);
 		return {
 			request: requestIn('getKeyInQuery', '/v1/', { country, ...period }),

@@ -32,6 +32,7 @@ import {
 	outputFieldParameters,
 } from './processedImage';
 import { resizeInstructions, resizeProperties } from './resize';
+import { itemParameter } from '../shared/engine/itemParameter';
 
 /*
  * Image Processing: from a URL (POST /v1/url/) or an uploaded file (POST /v1/upload/, multipart,
@@ -135,7 +136,7 @@ const imageProcessing: ServiceDefinition<PreparedImage> = {
 		image.inputProperty === undefined ? { url: image.url, options: image.options } : undefined,
 	prepare(itemIndex) {
 		const source = this.getNodeParameter('source', itemIndex, 'url') as string;
-		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const options = itemParameter(this, 'options', itemIndex, {}) as IDataObject;
 		const image: PreparedImage = {
 			options: serviceParameters(this, itemIndex, options, OPTIONS, compressionOptions),
 		};

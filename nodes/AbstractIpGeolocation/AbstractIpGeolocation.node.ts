@@ -34,6 +34,7 @@ import { fieldsOption, fieldsParameter } from '../shared/parameters/fields';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { isIpv4, isIpv6 } from '../shared/values/validate';
 import { quoted } from '../shared/values/quoted';
+import { itemParameter } from '../shared/engine/itemParameter';
 
 /*
  * IP Geolocation: one address per item, or none for the caller's own address, or a CSV file of
@@ -107,7 +108,7 @@ const ipGeolocation: ServiceDefinition = {
 		looksLikeValue: isIpAddress,
 		noDataOf: (record) => (record.no_data === true ? String(record.message) : undefined),
 		forItem(itemIndex) {
-			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+			const options = itemParameter(this, 'options', itemIndex, {}) as IDataObject;
 			const fields = fieldsParameter(this, itemIndex, options.fields, RECORD_KEYS);
 			return {
 				answerColumns: columnsOfKeys(IP_GEOLOCATION_ANSWER_COLUMNS, fields),

@@ -32,6 +32,7 @@ import { addressColumnOf, FILE_FIELD, fileError, fileRule, formatOf, rowError } 
 import { eachRow, type Row } from './fileRows';
 import type { OpenedDatabases } from './openDatabases';
 import { csvFileField } from './properties';
+import { itemParameter } from '../shared/engine/itemParameter';
 
 /**
  * Input "CSV File": every row's address looked up, as one item per row or one result file
@@ -112,7 +113,7 @@ export async function lookUpFile(
 	);
 	const meta = inputFileMeta(ctx, itemIndex, FILE_FIELD, property);
 	const output = outputOf(ctx, itemIndex);
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = itemParameter(ctx, 'options', itemIndex, {}) as IDataObject;
 	const slice = sliceOf(ctx, itemIndex, options, Infinity);
 	const headerRow = headerRowOf(ctx, itemIndex, options.headerRow);
 	const delimiter = inputDelimiterOf(ctx, itemIndex, options);

@@ -31,6 +31,7 @@ import { fieldLabel } from '../shared/parameters/fieldLabel';
 import { sendAsFormOf, sendAsOption } from '../shared/parameters/sendAs';
 import type { ServiceDefinition } from '../shared/engine/types';
 import { isoCountryCode, LONGEST, requiredWithin } from '../shared/values/validate';
+import { itemParameter } from '../shared/engine/itemParameter';
 
 /*
  * Phone Intelligence: one number per item, or a CSV file with the numbers in its first column
@@ -71,7 +72,7 @@ const phoneIntelligence: ServiceDefinition = {
 		column: 'first',
 		looksLikeValue: looksLikePhoneNumber,
 		forItem(itemIndex) {
-			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+			const options = itemParameter(this, 'options', itemIndex, {}) as IDataObject;
 			// An empty country (an expression that found none) means "not given", not an error.
 			const countryGiven = options[countryOption.name];
 			const country =

@@ -33,6 +33,7 @@ import {
 import type { ServiceOption } from '../shared/parameters/options';
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { decimalNumber, httpUrl } from '../shared/values/validate';
+import { itemParameter } from '../shared/engine/itemParameter';
 
 /*
  * Website Screenshot (GET /v1/ with the url and options): the answer is the image itself, which
@@ -163,7 +164,7 @@ const screenshots: ServiceDefinition<PreparedScreenshot> = {
 			this.getNodeParameter(urlParameter.name, itemIndex),
 		);
 		const property = outputField(this, itemIndex);
-		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const options = itemParameter(this, 'options', itemIndex, {}) as IDataObject;
 		const timeoutSeconds = decimalNumber(
 			this,
 			itemIndex,

@@ -33,6 +33,7 @@ import { toolDescriptionProperties } from '../shared/parameters/toolDescription'
 import type { ServiceDefinition, ServiceRequest } from '../shared/engine/types';
 import { asGiven } from '../shared/values/quoted';
 import { countryCode, LONGEST, requiredWithin } from '../shared/values/validate';
+import { itemParameter } from '../shared/engine/itemParameter';
 
 /*
  * VAT (GET /v1/categories, /v1/validate, /v1/calculate): categories per country, VAT number
@@ -167,7 +168,7 @@ const vat: ServiceDefinition = {
 				this.getNodeParameter(amountParameter.name, itemIndex),
 			);
 			const qs: IDataObject = { amount, country_code: country() };
-			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+			const options = itemParameter(this, 'options', itemIndex, {}) as IDataObject;
 			if (options.isVatIncluded !== undefined)
 				qs.is_vat_incl = options.isVatIncluded === true || options.isVatIncluded === 'true';
 			const category = String(options.vatCategory ?? '').trim();

@@ -23,6 +23,7 @@ import { fileInputError } from './fileErrors';
 import { checkFile, sliceOfPlan, sliceUnits } from './filePasses';
 import { delimiterSummary, readAs, type Reading } from './inputForm';
 import { ResultFile } from './resultFile';
+import { itemParameter } from '../engine/itemParameter';
 
 /**
  * The bulk CSV input of the service nodes: one request per row of a file in the item. The
@@ -58,7 +59,7 @@ export async function csvFanOut<Prepared>(
 	);
 	const meta = inputFileMeta(ctx, itemIndex, BINARY_FIELD, property);
 	const output = outputOf(ctx, itemIndex);
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = itemParameter(ctx, 'options', itemIndex, {}) as IDataObject;
 	const slice = planning.wholeFile ? WHOLE_FILE : sliceOf(ctx, itemIndex, options);
 	const resultColumns =
 		output === 'resultFile'

@@ -29,6 +29,7 @@ import type { CsvDelimiter, CsvFormat } from './csvWriter';
 import { fileInputError } from './fileErrors';
 import { readerDelimiter, type InputForm } from './inputForm';
 import { skipRowsOf, type RowRanges } from './skipRows';
+import { itemParameter } from '../engine/itemParameter';
 
 /**
  * The file input's parameters as the run reads them (csvParameters.ts defines them). An
@@ -65,7 +66,7 @@ export type ReaderDelimiter = CsvDelimiter | 'detect';
 const DELIMITERS: Record<string, CsvDelimiter> = { comma: ',', semicolon: ';', tab: '\t' };
 
 export function inputKindOf(ctx: IExecuteFunctions, itemIndex: number): InputKind {
-	const value = ctx.getNodeParameter('input', itemIndex, 'value') as string;
+	const value = itemParameter(ctx, 'input', itemIndex, 'value') as string;
 	if (value !== 'value' && value !== 'csvFile') {
 		throw invalidInput(
 			ctx,
@@ -78,7 +79,7 @@ export function inputKindOf(ctx: IExecuteFunctions, itemIndex: number): InputKin
 }
 
 export function outputOf(ctx: IExecuteFunctions, itemIndex: number): CsvOutput {
-	const value = ctx.getNodeParameter('output', itemIndex, 'rowItems') as string;
+	const value = itemParameter(ctx, 'output', itemIndex, 'rowItems') as string;
 	if (value !== 'rowItems' && value !== 'resultFile') {
 		throw invalidInput(
 			ctx,

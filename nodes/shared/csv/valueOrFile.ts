@@ -6,6 +6,7 @@ import type { ServiceDefinition, UnitPlanning } from '../engine/types';
 import { csvFanOut } from './csvInput';
 import type { CsvLookup } from './csvLookup';
 import { columnOf, inputKindOf, outputOf } from './csvParameterReaders';
+import { itemParameter } from '../engine/itemParameter';
 
 /*
  * The lookup nodes take one value per item or a CSV file of them (Input: Value or CSV File). A
@@ -56,7 +57,7 @@ export function valueOrFile<Prepared>(
 	): Promise<Prepared | FanOut<Prepared>> {
 		const item = input.forItem.call(this, itemIndex);
 		if (inputKindOf(this, itemIndex) !== 'csvFile') {
-			const value = this.getNodeParameter(parameter.name, itemIndex, parameter.default);
+			const value = itemParameter(this, parameter.name, itemIndex, parameter.default);
 			return item.prepare(value, fieldLabel(parameter), false);
 		}
 		const lookup: CsvLookup<Prepared> = {

@@ -21,6 +21,7 @@ import { RunLedger } from './runLedger';
 import { credentialIdentity } from './serviceClient';
 import type { RunSettingsReader, ServiceDefinition } from './types';
 import { decideUnit, type RunSoFar } from './unitOutcome';
+import { itemParameter } from './itemParameter';
 
 /**
  * Options > Estimate Credits Only: what a run would cost, before it pays. It plans the jobs
@@ -162,7 +163,7 @@ async function countRun<Prepared>(
 
 /** Whether an item's Options choose a slice of its file (Start at Row, At Most Rows). */
 function sliced(ctx: IExecuteFunctions, itemIndex: number): boolean {
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = itemParameter(ctx, 'options', itemIndex, {}) as IDataObject;
 	return (
 		(options.startAtRow !== undefined && Number(options.startAtRow) !== 1) ||
 		options.maxRows !== undefined ||

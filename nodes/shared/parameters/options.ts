@@ -5,6 +5,7 @@ import type { ReusePolicy, RunSettingsReader } from '../engine/types';
 import { asGiven } from '../values/quoted';
 import { LONGEST, numberWithin, withinLength } from '../values/validate';
 import { fieldLabel } from './fieldLabel';
+import { itemParameter } from '../engine/itemParameter';
 
 /**
  * An `options` collection as the service's query parameters: each option a user added is checked
@@ -158,7 +159,7 @@ function fieldOf(option: INodeProperties): string {
 
 /** Item `itemIndex`'s value of an option in the Options collection (its default when not added). */
 function optionValue(ctx: IExecuteFunctions, itemIndex: number, option: INodeProperties): unknown {
-	return ctx.getNodeParameter(`options.${option.name}`, itemIndex, option.default) as unknown;
+	return itemParameter(ctx, `options.${option.name}`, itemIndex, option.default);
 }
 
 /** Item `itemIndex`'s value of a true-or-false option, checked (an expression may give anything). */
