@@ -16,8 +16,10 @@ import {
  * it. A minute of the key's requests split evenly between the processes, all starting at once;
  * then the same as queue-mode workers: each process running two executions at once through its
  * one pacer, the processes starting up to 0.3 s apart, with a real n8n worker's timing beside the
- * others. 7 seeds, the median rate (while every process sends, and over the whole run) and the
- * mean share of 429s. Not timed: it runs in simulated time, in a few seconds.
+ * others; and the same workers sending half as long again, as the queue-mode check's rounds do
+ * (past a minute, every worker probes for more at least once). 7 seeds, the median rate (while
+ * every process sends, and over the whole run) and the mean share of 429s. Not timed: it runs in
+ * simulated time, in a few seconds.
  */
 const LIMITERS: LimiterKind[] = ['sliding', 'fixed', 'bucket'];
 const SEEDS = 7;
@@ -27,6 +29,29 @@ interface Table {
 	timings: Array<[string, Timing]>;
 	cases: Array<[rate: number, processes: number]>;
 	plan: (rate: number, processes: number, index: number, seed: number) => ProcessPlan;
+}
+
+/** Queue-mode workers: two executions each, `minutes` of the key's requests between them. */
+function workersTable(title: string, minutes: number): Table {
+	return {
+		title,
+		timings: [
+			['near', NEAR],
+			['busy machine', LOADED],
+			['a real n8n worker', N8N],
+			['far', FAR],
+		],
+		cases: [
+			[5, 2],
+			[10, 3],
+			[1, 2],
+		],
+		plan: (rate, processes, index, seed) => ({
+			items: Math.ceil((minutes * rate * 60) / (processes * 2)),
+			executions: 2,
+			startsAfterMs: (index * seed * 97) % 300,
+		}),
+	};
 }
 
 const TABLES: Table[] = [
@@ -46,25 +71,14 @@ const TABLES: Table[] = [
 		],
 		plan: (rate, processes) => ({ items: Math.round((rate * 60) / processes) }),
 	},
-	{
-		title: 'Several processes on one key as queue-mode workers, simulated (two executions each)',
-		timings: [
-			['near', NEAR],
-			['busy machine', LOADED],
-			['a real n8n worker', N8N],
-			['far', FAR],
-		],
-		cases: [
-			[5, 2],
-			[10, 3],
-			[1, 2],
-		],
-		plan: (rate, processes, index, seed) => ({
-			items: Math.ceil((rate * 60) / (processes * 2)),
-			executions: 2,
-			startsAfterMs: (index * seed * 97) % 300,
-		}),
-	},
+	workersTable(
+		'Several processes on one key as queue-mode workers, simulated (two executions each)',
+		1,
+	),
+	workersTable(
+		'The same workers as the queue-mode check runs them: half as many items again, each sending for more than a minute',
+		1.5,
+	),
 ];
 
 async function cell(

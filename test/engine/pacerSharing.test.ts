@@ -1,4 +1,12 @@
-import { FAR, LOADED, NEAR, simulate, type LimiterKind, type Timing } from './pacing/simulation';
+import {
+	FAR,
+	LOADED,
+	N8N,
+	NEAR,
+	simulate,
+	type LimiterKind,
+	type Timing,
+} from './pacing/simulation';
 
 /**
  * Processes sharing one key, in simulated time (test/engine/pacing/simulation.ts): each runs the
@@ -115,6 +123,42 @@ describe.each(LIMITERS)(
 			const run = await workers(1, 2);
 			expect(run.whileShared).toBeGreaterThanOrEqual(0.8);
 			expect(run.refused).toBeLessThanOrEqual(0.11);
+		});
+	},
+);
+
+describe.each(LIMITERS)(
+	'queue-mode workers at 1/s sending for longer than a minute (the queue-mode check), a %s limiter',
+	(limiter) => {
+		// As the queue-mode check runs them: two executions per worker, half as many items again as a
+		// minute at the rate. Past a minute each worker probes: a probe that went through between two
+		// turns took the other's next one, and the refused turns that followed halved its share.
+		it.each([
+			['near', NEAR],
+			['a real n8n worker', N8N],
+			['far', FAR],
+		])('%s: >= 0.85 of the limit over the whole round, <= 7% 429s', async (_label, timing) => {
+			const items = Math.ceil((1.5 * 60) / 4);
+			const runs = [];
+			for (const seed of SEEDS) {
+				const run = await simulate({
+					rate: 1,
+					processes: [0, 1].map((index) => ({
+						items,
+						executions: 2,
+						startsAfterMs: (index * seed * 97) % 300,
+					})),
+					limiter,
+					timing,
+					seed,
+				});
+				expect(run.accepted).toEqual([2 * items, 2 * items]);
+				runs.push(run);
+			}
+			const whole = [...runs.map((run) => run.wholeRate)].sort((a, b) => a - b)[3];
+			const refused = runs.reduce((sum, run) => sum + run.refused / run.requests, 0) / runs.length;
+			expect(whole).toBeGreaterThanOrEqual(0.85);
+			expect(refused).toBeLessThanOrEqual(0.07);
 		});
 	},
 );
