@@ -3,6 +3,7 @@ import {
 	LOADED,
 	N8N,
 	NEAR,
+	REGION,
 	simulate,
 	type LimiterKind,
 	type Timing,
@@ -133,33 +134,42 @@ describe.each(LIMITERS)(
 		// As the queue-mode check runs them: two executions per worker, half as many items again as a
 		// minute at the rate. Past a minute each worker probes: a probe that went through between two
 		// turns took the other's next one, and the refused turns that followed halved its share.
+		// Answers in 35-55 ms, medians about 45: with a band between slow and far, one worker kept
+		// the far slots and the other the slow ones, and their turns drifted through each other
+		// (13.6% refused, 0.60 of the key over the round against a sliding window); held to the
+		// issue's targets at 1/s.
 		it.each([
-			['near', NEAR],
-			['a real n8n worker', N8N],
-			['far', FAR],
-		])('%s: >= 0.85 of the limit over the whole round, <= 7% 429s', async (_label, timing) => {
-			const items = Math.ceil((1.5 * 60) / 4);
-			const runs = [];
-			for (const seed of SEEDS) {
-				const run = await simulate({
-					rate: 1,
-					processes: [0, 1].map((index) => ({
-						items,
-						executions: 2,
-						startsAfterMs: (index * seed * 97) % 300,
-					})),
-					limiter,
-					timing,
-					seed,
-				});
-				expect(run.accepted).toEqual([2 * items, 2 * items]);
-				runs.push(run);
-			}
-			const whole = [...runs.map((run) => run.wholeRate)].sort((a, b) => a - b)[3];
-			const refused = runs.reduce((sum, run) => sum + run.refused / run.requests, 0) / runs.length;
-			expect(whole).toBeGreaterThanOrEqual(0.85);
-			expect(refused).toBeLessThanOrEqual(0.07);
-		});
+			['near', 7, NEAR],
+			['a real n8n worker', 7, N8N],
+			['a service 35-55 ms away', 10, REGION],
+			['far', 7, FAR],
+		])(
+			'%s: >= 0.85 of the limit over the whole round, <= %i%% 429s',
+			async (_label, most, timing) => {
+				const items = Math.ceil((1.5 * 60) / 4);
+				const runs = [];
+				for (const seed of SEEDS) {
+					const run = await simulate({
+						rate: 1,
+						processes: [0, 1].map((index) => ({
+							items,
+							executions: 2,
+							startsAfterMs: (index * seed * 97) % 300,
+						})),
+						limiter,
+						timing,
+						seed,
+					});
+					expect(run.accepted).toEqual([2 * items, 2 * items]);
+					runs.push(run);
+				}
+				const whole = [...runs.map((run) => run.wholeRate)].sort((a, b) => a - b)[3];
+				const refused =
+					runs.reduce((sum, run) => sum + run.refused / run.requests, 0) / runs.length;
+				expect(whole).toBeGreaterThanOrEqual(0.85);
+				expect(refused).toBeLessThanOrEqual(most / 100);
+			},
+		);
 	},
 );
 
