@@ -3,6 +3,7 @@ import {
 	LOADED,
 	N8N,
 	NEAR,
+	REGION,
 	simulate,
 	type LimiterKind,
 	type ProcessPlan,
@@ -21,7 +22,13 @@ import {
  * every process sends, and over the whole run) and the mean share of 429s. Not timed: it runs in
  * simulated time, in a few seconds.
  */
-const LIMITERS: LimiterKind[] = ['sliding', 'fixed', 'bucket'];
+/** A limiter by its name: its kind, and how far the service's seconds are off the workers'. */
+type LimiterCase = [label: string, kind: LimiterKind, offsetMs: number];
+const LIMITERS: LimiterCase[] = [
+	['sliding', 'sliding', 0],
+	['fixed', 'fixed', 0],
+	['bucket', 'bucket', 0],
+];
 const SEEDS = 7;
 
 interface Table {
@@ -29,16 +36,19 @@ interface Table {
 	timings: Array<[string, Timing]>;
 	cases: Array<[rate: number, processes: number]>;
 	plan: (rate: number, processes: number, index: number, seed: number) => ProcessPlan;
+	limiters?: LimiterCase[];
 }
 
 /** Queue-mode workers: two executions each, `minutes` of the key's requests between them. */
-function workersTable(title: string, minutes: number): Table {
+function workersTable(title: string, minutes: number, limiters = LIMITERS): Table {
 	return {
 		title,
+		limiters,
 		timings: [
 			['near', NEAR],
 			['busy machine', LOADED],
 			['a real n8n worker', N8N],
+			['a service 35-55 ms away', REGION],
 			['far', FAR],
 		],
 		cases: [
@@ -78,13 +88,16 @@ const TABLES: Table[] = [
 	workersTable(
 		'The same workers as the queue-mode check runs them: half as many items again, each sending for more than a minute',
 		1.5,
+		// A service counting fixed seconds of its own clock, not of the workers': the probe's rule
+		// reads the workers' seconds.
+		[...LIMITERS, ['fixed, 850 ms off', 'fixed', 850]],
 	),
 ];
 
 async function cell(
 	table: Table,
 	timing: Timing,
-	limiter: LimiterKind,
+	[, limiter, offsetMs]: LimiterCase,
 	rate: number,
 	processes: number,
 ) {
@@ -97,6 +110,7 @@ async function cell(
 					table.plan(rate, processes, index, seed),
 				),
 				limiter,
+				offsetMs,
 				timing,
 				seed,
 			}),
@@ -114,12 +128,12 @@ export async function run(): Promise<void> {
 		console.log(`\n## ${table.title}`);
 		for (const [label, timing] of table.timings) {
 			console.log(`  ${label}`);
-			for (const limiter of LIMITERS) {
+			for (const limiter of table.limiters ?? LIMITERS) {
 				const cells: string[] = [];
 				for (const [rate, processes] of table.cases) {
 					cells.push(await cell(table, timing, limiter, rate, processes));
 				}
-				console.log(`    ${limiter.padEnd(7)} ${cells.join(' | ')}`);
+				console.log(`    ${limiter[0].padEnd(7)} ${cells.join(' | ')}`);
 			}
 		}
 	}
