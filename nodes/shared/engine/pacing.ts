@@ -171,8 +171,11 @@ export class Pacer {
 	 * so that on a full key the probe is the one refused. Taking turns, a quarter of a slot after
 	 * the turn before its own (another process's, if any): late enough that the other's request
 	 * arrived first, and within the same window counted from the clock's zero, so that a service
-	 * counting fixed seconds refuses it too. When that window ends sooner, the probe waits for a
-	 * later turn (the slots drift across the seconds: about three turns in four fit).
+	 * counting fixed seconds refuses it too (seconds of this process's clock: a service whose own
+	 * are offset from it sees the probe cross into the next one now and then, and take the key
+	 * for a while: more 429s, within the targets in simulated time). When that window ends
+	 * sooner, the probe waits for a later turn (the slots drift across the seconds: about three
+	 * turns in four fit).
 	 * (Half a slot after its own turn, the window before the probe held no one's request: the
 	 * probe went through, and the other's next turn was refused instead.)
 	 */
