@@ -17,7 +17,7 @@
  */
 const NEAR_ALLOWANCE_MS = 5;
 const NEAR_TURNS_ALLOWANCE_MS = 10;
-/** Far from this median answer time up, near again below half of it. */
+/** Far from this median answer time up, near again below half of it (at 1/s: slow below it). */
 const FAR_ANSWER_MS = 50;
 /**
  * At one request per window, the turns' allowance from this median answer time up (near again
