@@ -3,6 +3,7 @@ import {
 	LOADED,
 	N8N,
 	NEAR,
+	REGION,
 	simulate,
 	type LimiterKind,
 	type ProcessPlan,
@@ -16,10 +17,18 @@ import {
  * it. A minute of the key's requests split evenly between the processes, all starting at once;
  * then the same as queue-mode workers: each process running two executions at once through its
  * one pacer, the processes starting up to 0.3 s apart, with a real n8n worker's timing beside the
- * others. 7 seeds, the median rate (while every process sends, and over the whole run) and the
- * mean share of 429s. Not timed: it runs in simulated time, in a few seconds.
+ * others; and the same workers sending half as long again, as the queue-mode check's rounds do
+ * (past a minute, every worker probes for more at least once). 7 seeds, the median rate (while
+ * every process sends, and over the whole run) and the mean share of 429s. Not timed: it runs in
+ * simulated time, in a few seconds.
  */
-const LIMITERS: LimiterKind[] = ['sliding', 'fixed', 'bucket'];
+/** A limiter by its name: its kind, and how far the service's seconds are off the workers'. */
+type LimiterCase = [label: string, kind: LimiterKind, offsetMs: number];
+const LIMITERS: LimiterCase[] = [
+	['sliding', 'sliding', 0],
+	['fixed', 'fixed', 0],
+	['bucket', 'bucket', 0],
+];
 const SEEDS = 7;
 
 interface Table {
@@ -27,6 +36,32 @@ interface Table {
 	timings: Array<[string, Timing]>;
 	cases: Array<[rate: number, processes: number]>;
 	plan: (rate: number, processes: number, index: number, seed: number) => ProcessPlan;
+	limiters?: LimiterCase[];
+}
+
+/** Queue-mode workers: two executions each, `minutes` of the key's requests between them. */
+function workersTable(title: string, minutes: number, limiters = LIMITERS): Table {
+	return {
+		title,
+		limiters,
+		timings: [
+			['near', NEAR],
+			['busy machine', LOADED],
+			['a real n8n worker', N8N],
+			['a service 35-55 ms away', REGION],
+			['far', FAR],
+		],
+		cases: [
+			[5, 2],
+			[10, 3],
+			[1, 2],
+		],
+		plan: (rate, processes, index, seed) => ({
+			items: Math.ceil((minutes * rate * 60) / (processes * 2)),
+			executions: 2,
+			startsAfterMs: (index * seed * 97) % 300,
+		}),
+	};
 }
 
 const TABLES: Table[] = [
@@ -46,31 +81,23 @@ const TABLES: Table[] = [
 		],
 		plan: (rate, processes) => ({ items: Math.round((rate * 60) / processes) }),
 	},
-	{
-		title: 'Several processes on one key as queue-mode workers, simulated (two executions each)',
-		timings: [
-			['near', NEAR],
-			['busy machine', LOADED],
-			['a real n8n worker', N8N],
-			['far', FAR],
-		],
-		cases: [
-			[5, 2],
-			[10, 3],
-			[1, 2],
-		],
-		plan: (rate, processes, index, seed) => ({
-			items: Math.ceil((rate * 60) / (processes * 2)),
-			executions: 2,
-			startsAfterMs: (index * seed * 97) % 300,
-		}),
-	},
+	workersTable(
+		'Several processes on one key as queue-mode workers, simulated (two executions each)',
+		1,
+	),
+	workersTable(
+		'The same workers as the queue-mode check runs them: half as many items again, each sending for more than a minute',
+		1.5,
+		// A service counting fixed seconds of its own clock, not of the workers': the probe's rule
+		// reads the workers' seconds.
+		[...LIMITERS, ['fixed, 850 ms off', 'fixed', 850]],
+	),
 ];
 
 async function cell(
 	table: Table,
 	timing: Timing,
-	limiter: LimiterKind,
+	[, limiter, offsetMs]: LimiterCase,
 	rate: number,
 	processes: number,
 ) {
@@ -83,6 +110,7 @@ async function cell(
 					table.plan(rate, processes, index, seed),
 				),
 				limiter,
+				offsetMs,
 				timing,
 				seed,
 			}),
@@ -100,12 +128,12 @@ export async function run(): Promise<void> {
 		console.log(`\n## ${table.title}`);
 		for (const [label, timing] of table.timings) {
 			console.log(`  ${label}`);
-			for (const limiter of LIMITERS) {
+			for (const limiter of table.limiters ?? LIMITERS) {
 				const cells: string[] = [];
 				for (const [rate, processes] of table.cases) {
 					cells.push(await cell(table, timing, limiter, rate, processes));
 				}
-				console.log(`    ${limiter.padEnd(7)} ${cells.join(' | ')}`);
+				console.log(`    ${limiter[0].padEnd(7)} ${cells.join(' | ')}`);
 			}
 		}
 	}

@@ -22,7 +22,8 @@ import { environmentFor, type Prepared } from './setup';
  * key's rate; a worker takes two at a time), against the sandbox limited to that rate: 2 workers
  * at 5/s, 2 at 1/s, 3 at 10/s. Every execution must succeed, no item may be lost or sent again
  * after success; it prints requests, 429s and the accepted rate, while every execution was still
- * sending and over the whole round, against the targets (a timing: printed, not failed).
+ * sending and over the whole round, against the targets, which hold while every execution sends
+ * for at least the minute (a timing: printed, not failed).
  * Ports: main 5725 (broker 5726), workers 5727-5732, Redis 6390, PostgreSQL 6391 (override:
  * REDIS_PORT, POSTGRES_PORT).
  */
@@ -231,11 +232,17 @@ function checkRound(
 	const whole = perSecond(accepted) / rate;
 	const shared = perSecond(accepted.filter((entry) => entry.at <= allSending)) / rate;
 	const share = requests.length > 0 ? refused / requests.length : 0;
+	// The targets hold while every execution sends: the 429s of that span too (once one worker is
+	// done, the others are refused no more, which would thin the round's share out).
+	const whileAll = requests.filter((entry) => entry.at <= allSending);
+	const sharedShare = whileAll.filter((entry) => entry.status === 429).length / whileAll.length;
 	const sharedSeconds = (allSending - requests[0].at) / 1000;
 	const met =
-		shared >= round.minRate && share <= round.maxRefused && sharedSeconds >= 0.95 * SECONDS;
+		shared >= round.minRate &&
+		Math.max(share, sharedShare) <= round.maxRefused &&
+		sharedSeconds >= 0.95 * SECONDS;
 	log(
-		`  ${rate}/s, ${workers} workers, ${responses.length} executions x ${items} items on one key: ${requests.length} requests, ${refused} 429s (${(100 * share).toFixed(1)}%), accepted ${shared.toFixed(3)} of the limit while every execution was sending (${sharedSeconds.toFixed(0)} s), ${whole.toFixed(3)} over the whole round (${seconds.toFixed(0)} s); targets (>= ${round.minRate}, <= ${100 * round.maxRefused}% 429s, over ${SECONDS} s of all sending) ${met ? 'met' : 'NOT met'}; ${problems.length === 0 ? 'all executions succeeded, no item lost or sent twice' : 'FAILED'}`,
+		`  ${rate}/s, ${workers} workers, ${responses.length} executions x ${items} items on one key: ${requests.length} requests, ${refused} 429s (${(100 * share).toFixed(1)}%; ${(100 * sharedShare).toFixed(1)}% while every execution was sending), accepted ${shared.toFixed(3)} of the limit while every execution was sending (${sharedSeconds.toFixed(0)} s), ${whole.toFixed(3)} over the whole round (${seconds.toFixed(0)} s); targets (>= ${round.minRate}, <= ${100 * round.maxRefused}% 429s, over ${SECONDS} s of all sending) ${met ? 'met' : 'NOT met'}; ${problems.length === 0 ? 'all executions succeeded, no item lost or sent twice' : 'FAILED'}`,
 	);
 	return problems;
 }

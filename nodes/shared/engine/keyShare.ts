@@ -43,6 +43,10 @@ export interface Share {
 	windows: number;
 }
 
+function shareAt(level: number): Share {
+	return level >= 1 ? { count: level, windows: 1 } : { count: 1, windows: 2 ** (1 - level) };
+}
+
 export class KeyShare {
 	/** count per window from 1 up; 0 and below: one request every 2^(1 - level) windows. */
 	private level: number;
@@ -80,8 +84,12 @@ export class KeyShare {
 
 	/** The share for a request leaving now: one more than held when it is a probe's first. */
 	current(): Share {
-		const level = this.probe ? this.level + 1 : this.level;
-		return level >= 1 ? { count: level, windows: 1 } : { count: 1, windows: 2 ** (1 - level) };
+		return shareAt(this.probe ? this.level + 1 : this.level);
+	}
+
+	/** The share held, without a probe's request. */
+	held(): Share {
+		return shareAt(this.level);
 	}
 
 	/** Requests per window held, for messages and benchmarks. */

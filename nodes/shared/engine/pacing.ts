@@ -20,6 +20,8 @@ import { PacingSlots } from './pacingSlots';
  * drew none, with other benchmarks running beside it.
  */
 export const ARRIVAL_CAP_MS = 100;
+/** Taking turns, a probe leaves this part of a slot after the turn before its own. */
+const PROBE_AFTER_TURN = 0.25;
 /** The share never drops below this part of the configured rate. */
 const FLOOR = 0.05;
 
@@ -30,6 +32,8 @@ export interface Ticket {
 	/** The share's cut count when the request left: a 429 on an older request does not cut again. */
 	epoch: number;
 	refused?: boolean;
+	/** A probe sent while taking turns: the slot of this process's turn it went before. */
+	probeBefore?: number;
 }
 
 /** Time and chance as the pacer sees them: the real ones, or a simulation's (tests). */
@@ -121,10 +125,9 @@ export class Pacer {
 		// Re-checked after every sleep: an answer or a 429 may change the earliest moment.
 		for (;;) {
 			const now = this.clock.now();
-			const { count, windows } = this.share.current();
-			this.rescale(this.slots.takeTurns(this.wideTurns(windows)));
-			step = (this.perWindow * windows) / count;
-			between = this.share.probeDue ? 0.5 : 0;
+			// The turns' slots follow the share held: a probe's request is sent on them too.
+			const held = this.share.held();
+			this.rescale(this.slots.takeTurns(this.wideTurns(held.windows)));
 			// The nearest slot to the plan: rounding up at every step would lose a slot each time
 			// the plan starts again (19 of 20 slots stepping 20/19 would take one in two).
 			due = Math.round(this.plannedSlot);
@@ -134,21 +137,54 @@ export class Pacer {
 				this.slots.slotAt(this.pausedUntil),
 				this.slots.slotAt(asked),
 			);
+			between = this.share.probeDue ? this.probeOffset(slot, held.windows) : 0;
+			// A probe that does not fit before this turn waits for the next: this one is a turn.
+			const { count, windows } = this.share.probeDue && !between ? held : this.share.current();
+			step = (this.perWindow * windows) / count;
 			const start = Math.max((slot + between) * this.slots.ms, this.windowOpensAt(count));
 			if (start <= now) break;
 			await Promise.race([this.clock.sleep(start - now), this.nextAnswer()]);
 		}
 		const ticket: Ticket = { departedAt: this.clock.now(), epoch: this.share.epoch };
 		if (between) this.share.probeSent(ticket.departedAt);
+		this.recent.push(ticket);
+		if (this.recent.length > 2 * this.perWindow) this.recent.shift();
+		if (between < 0) {
+			// Taking turns, the probe went before this process's own turn, which still comes next.
+			ticket.probeBefore = slot;
+			this.lastSlot = Math.floor(ticket.departedAt / this.slots.ms);
+			this.plannedSlot = slot;
+			return ticket;
+		}
 		// The next slot follows the planned one, not the one taken: a share of 3 in 5 slots keeps
 		// its rate although each request waits for a whole slot. After an idle spell, a pause or
 		// a wait for an answer, the plan starts again from the slot taken.
 		this.lastSlot = Math.max(slot, Math.floor(ticket.departedAt / this.slots.ms));
 		const onPlan = slot === due && this.lastSlot === slot;
 		this.plannedSlot = (onPlan ? this.plannedSlot : this.lastSlot) + step;
-		this.recent.push(ticket);
-		if (this.recent.length > 2 * this.perWindow) this.recent.shift();
 		return ticket;
+	}
+
+	/**
+	 * Where a probe's first request leaves, in slots from `slot`, or 0 for not before this one.
+	 * Sending on every slot, half a slot after it: after every process's request on that slot,
+	 * so that on a full key the probe is the one refused. Taking turns, a quarter of a slot after
+	 * the turn before its own (another process's, if any): late enough that the other's request
+	 * arrived first, and within the same window counted from the clock's zero, so that a service
+	 * counting fixed seconds refuses it too (seconds of this process's clock: a service whose own
+	 * are offset from it sees the probe cross into the next one now and then, and take the key
+	 * for a while: more 429s, within the targets in simulated time). When that window ends
+	 * sooner, the probe waits for a later turn (the slots drift across the seconds: about three
+	 * turns in four fit).
+	 * (Half a slot after its own turn, the window before the probe held no one's request: the
+	 * probe went through, and the other's next turn was refused instead.)
+	 */
+	private probeOffset(slot: number, windows: number): number {
+		if (windows === 1) return 0.5;
+		const other = (slot - 1) * this.slots.ms;
+		const probe = other + PROBE_AFTER_TURN * this.slots.ms;
+		const sameWindow = Math.floor(other / this.windowMs) === Math.floor(probe / this.windowMs);
+		return sameWindow ? PROBE_AFTER_TURN - 1 : 0;
 	}
 
 	private async nextAnswer(): Promise<void> {
@@ -234,6 +270,12 @@ export class Pacer {
 		).length;
 		this.share.refused(ticket.departedAt, ticket.epoch, mine, settledAt);
 		const { count, windows } = this.share.current();
+		if (ticket.probeBefore !== undefined) {
+			// Another process still takes the turns between this one's: they stand as they were.
+			const turn = ticket.probeBefore;
+			this.plannedSlot = this.lastSlot < turn ? turn : turn + this.perWindow * windows;
+			return;
+		}
 		this.turnRefused = windows > 1;
 		this.rescale(this.slots.takeTurns(this.wideTurns(windows)));
 		if (retryAfterMs) this.pausedUntil = Math.max(this.pausedUntil, settledAt + retryAfterMs);

@@ -17,9 +17,24 @@
  */
 const NEAR_ALLOWANCE_MS = 5;
 const NEAR_TURNS_ALLOWANCE_MS = 10;
-/** Far from this median answer time up, near again below half of it. */
+/** Far from this median answer time up, near again below half of it (at 1/s: slow below it). */
 const FAR_ANSWER_MS = 50;
+/**
+ * At one request per window, the turns' allowance from this median answer time up (near again
+ * below half of it). The window rule holds a request until one window after the previous one's
+ * answer: answers slower than the allowance push every request past its slot, where another
+ * process's turn on the slot itself comes a little early and is refused, while this one never
+ * is. In a real queue-mode n8n at 1/s, the worker that had the key reached the service 30-48 ms
+ * after the near slots, the other's turns, on them, were refused for 17 s. With this allowance
+ * a process alone at 1/s loses 1/1.06 of the key instead of its answer time per request.
+ */
+const SLOW_ANSWER_MS = 20;
 const ANSWER_TIMES_KEPT = 16;
+/**
+ * The slow answers' allowance waits for this many answers: one slow first answer is no median,
+ * and a process that took it alone would take its turns on other slots than the rest.
+ */
+const ANSWERS_FOR_SLOW = 5;
 /**
  * While processes take turns, a turn's allowance is all that keeps one's request a window after
  * the other's, against timers and sockets late on a busy machine. 10 ms broke the turns at 1/s:
@@ -66,9 +81,31 @@ export class PacingSlots {
 		if (this.answerTimes.length > ANSWER_TIMES_KEPT) this.answerTimes.shift();
 		const sorted = [...this.answerTimes].sort((a, b) => a - b);
 		const median = sorted[Math.floor(sorted.length / 2)];
-		if (median >= FAR_ANSWER_MS) this.allowanceMs = this.farAllowanceMs;
-		else if (median < FAR_ANSWER_MS / 2) this.allowanceMs = this.nearMs;
+		this.allowanceMs = this.allowanceFor(median);
 		return this.resize();
+	}
+
+	/**
+	 * Each allowance holds over a band of median answer times, so that processes on the same
+	 * network agree on it: it changes only once the median left the band. But between slow and
+	 * far (one request per window), where a band kept processes on slots of two lengths.
+	 */
+	private allowanceFor(median: number): number {
+		const was = this.allowanceMs;
+		// At one request per window slow and far are both wide: far is left below 50 ms, where it
+		// is taken. A band (far left below 40 ms) kept a process far that another, with the same
+		// answers about 45 ms, never went to: their slots, 60 and 102 ms more than the window,
+		// drifted through each other's turns (in simulated time, answers in 35-55 ms: 13.6% of
+		// requests refused, 0.60 of the key over a queue-mode round; 8.4% and 0.93 without it).
+		const slowBand = this.perWindow === 1;
+		const farDown = slowBand ? FAR_ANSWER_MS : FAR_ANSWER_MS / 2;
+		if (median >= FAR_ANSWER_MS || (was === this.farAllowanceMs && median >= farDown)) {
+			return this.farAllowanceMs;
+		}
+		const slow =
+			this.answerTimes.length >= ANSWERS_FOR_SLOW &&
+			(median >= SLOW_ANSWER_MS || (was !== this.nearMs && median >= SLOW_ANSWER_MS / 2));
+		return slowBand && slow ? TURN_ALLOWANCE_MS : this.nearMs;
 	}
 
 	/**

@@ -121,6 +121,16 @@ export const N8N: Timing = {
 	timerLate: (random) => 5 * random() ** 2,
 };
 
+/**
+ * A service a few tens of ms away (the same region, a fast network): answers in 35-55 ms, a
+ * third of it on the way there, where a median hovers about the far allowance's threshold.
+ */
+export const REGION: Timing = {
+	toService: (random) => (35 + 20 * random()) / 3,
+	answer: (random) => (2 * (35 + 20 * random())) / 3,
+	timerLate: (random) => 3 * random() ** 2,
+};
+
 /** A service on the internet: 30-60 ms away, 150-450 ms to answer (email checks take long). */
 export const FAR: Timing = {
 	toService: (random) => 30 + 30 * random(),
