@@ -62,7 +62,7 @@ class KeptAnswersProbe implements INodeType {
 			if (probe.estimateOnly) estimated[key] = found?.source ?? null;
 		}
 		if (probe.estimateOnly) {
-			for (const key of probe.pay ?? []) estimate?.keep(key, answer(key), undefined, true, policy);
+			for (const key of probe.pay ?? []) estimate?.keep(key, answer(key), true, policy);
 			estimate?.finish(true);
 			return [[{ json: { sources, estimated } }]];
 		}
@@ -73,7 +73,7 @@ class KeptAnswersProbe implements INodeType {
 			const found = keptAnswers?.find(key, policy, false);
 			taken[key] = found && (await keptAnswers?.take(this, found)) ? found.source : null;
 		}
-		for (const key of probe.pay ?? []) keptAnswers?.keep(key, answer(key), undefined, true, policy);
+		for (const key of probe.pay ?? []) keptAnswers?.keep(key, answer(key), true, policy);
 		if (probe.fail) {
 			keptAnswers?.finish(true);
 			throw new NodeOperationError(this.getNode(), 'The probe fails, as asked');

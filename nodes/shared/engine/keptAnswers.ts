@@ -12,6 +12,9 @@ export type { ExecutionOfNode, Payment };
 /** Memory the process gives kept answers, counted by the size of what is kept. */
 export const KEPT_ANSWERS_BUDGET = 64 * 1024 * 1024;
 
+/** A payment's size: its answer's text (files' bytes in n8n's memory mode, else a reference), its identity, and the entry. */
+const sizeOf = ({ identity, answer }: Payment) => 200 + identity.length + answer.length;
+
 /** Every payment kept, least recently used first (filed or taken: last). */
 const kept = new Set<Payment>();
 /** The payments of each request of each scope, oldest first. */
@@ -69,21 +72,21 @@ export function settle(execution: ExecutionOfNode, state: 'failed' | 'done'): vo
 
 /** Files a payment, then drops payments until the budget holds (the eviction order: victim). */
 export function file(payment: Payment): void {
-	if (payment.size > budget) return;
+	if (sizeOf(payment) > budget) return;
 	const { scope, identity } = payment;
 	byRequest.set(requestOf(scope, identity), [...paymentsOf(scope, identity), payment]);
 	payment.payer.payments.add(payment);
 	kept.add(payment);
-	sizeKept += payment.size;
+	sizeKept += sizeOf(payment);
 	nextSweep = Math.min(nextSweep, keptUntil(payment));
 	makeRoom();
 }
 
-/** The payment's answer with the file its unit fetched for it (its size counted anew). */
-export function addFiles(payment: Payment, answered: Payment['answered'], size: number): void {
+/** The payment's answer with the file its unit fetched for it (a download): none to fetch again. */
+export function addFiles(payment: Payment, answer: string): void {
 	if (!kept.has(payment)) return;
-	sizeKept += size - payment.size;
-	Object.assign(payment, { answered, size });
+	sizeKept += answer.length - payment.answer.length;
+	payment.answer = answer;
 }
 
 /** Used now: last in the least-recently-used order. */
@@ -95,7 +98,7 @@ export function touch(payment: Payment): void {
 export function forget(payment: Payment): void {
 	if (!kept.delete(payment)) return;
 	payment.payer.payments.delete(payment);
-	sizeKept -= payment.size;
+	sizeKept -= sizeOf(payment);
 	const { scope, identity } = payment;
 	const left = paymentsOf(scope, identity).filter((other) => other !== payment);
 	if (left.length > 0) byRequest.set(requestOf(scope, identity), left);

@@ -1,9 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { bestFor, claimEnd, reuseWindow, ruleFor, type Found, type Taker } from './answerRules';
 import * as store from './keptAnswers';
 import type { ExecutionOfNode, Payment } from './keptAnswers';
-import { copyItem, sizeOf, storeFilesAgain } from './keptItems';
+import { asText, storeFilesAgain } from './keptItems';
 import type { ReusePolicy } from './types';
 
 export type { Found };
@@ -82,34 +82,31 @@ export class KeptAnswersOfRun {
 	}
 
 	/**
-	 * Takes a found payment for a unit: the unit's own copy, its files stored again for this
-	 * execution (n8n may delete another's). Undefined when a file can no longer be read: the
-	 * payment is dropped. An estimate only notes what it took.
+	 * Takes a found payment for a unit: the unit's own items, read from the kept text, their files
+	 * stored again for this execution (n8n may delete another's). Undefined when a file can no
+	 * longer be read: the payment is dropped. An estimate only notes what it took.
 	 */
 	async take(ctx: IExecuteFunctions, { payment, source }: Found) {
 		this.taken.set(payment, source);
-		if (!this.execution) return payment.answered;
+		if (!this.execution) return undefined;
 		store.touch(payment);
-		const copies = payment.answered.map((item) => copyItem(item));
-		for (const name of payment.rowJsonKeys ?? []) for (const copy of copies) delete copy.json[name];
+		const items = JSON.parse(payment.answer) as INodeExecutionData[];
 		try {
-			if (source !== 'try') for (const copy of copies) await storeFilesAgain(ctx, copy);
+			if (source !== 'try') for (const item of items) await storeFilesAgain(ctx, item);
 		} catch {
 			this.drop(payment);
 			return undefined;
 		}
-		return copies;
+		return items;
 	}
 
 	/**
 	 * Files what this run paid for: for this execution's next try or a Retry (`forTries`), and for
-	 * later runs when the item's Options offer it. `rowJson`: what the engine puts into the
-	 * answer's JSON for its output item (a CSV row's), left out of what is taken.
+	 * later runs when the item's Options offer it.
 	 */
 	keep(
 		identity: string | undefined,
 		answered: INodeExecutionData[],
-		rowJson: IDataObject | undefined,
 		forTries: boolean,
 		policy: ReusePolicy,
 	): Payment | undefined {
@@ -117,23 +114,25 @@ export class KeptAnswersOfRun {
 		if (identity === undefined || !this.execution || (!forTries && reuseMs === 0)) return undefined;
 		const paidAt = store.now();
 		this.execution.lastPaidAt = paidAt;
-		// Reused by later runs, the answer is a copy: the output's items go on to other nodes.
-		const kept = reuseMs > 0 ? answered.map((item) => copyItem(item, true)) : answered;
-		const rowJsonKeys = reuseMs === 0 && rowJson ? Object.keys(rowJson) : undefined;
-		const size = sizeOf(identity, kept) + (rowJsonKeys ? JSON.stringify(rowJson).length : 0);
-		const { scope, execution: payer } = this;
-		const payment = { scope, identity, payer, testRun: this.run.testRun, paidAt, reuseMs, size };
-		const filed: Payment = { ...payment, answered: kept, rowJsonKeys };
-		this.paidHere.add(filed);
-		store.file(filed);
-		return filed;
+		const { scope, execution: payer, run } = this;
+		const answer = asText(answered);
+		const payment: Payment = {
+			scope,
+			identity,
+			payer,
+			testRun: run.testRun,
+			paidAt,
+			reuseMs,
+			answer,
+		};
+		this.paidHere.add(payment);
+		store.file(payment);
+		return payment;
 	}
 
 	/** The payment's answer with the file its unit fetched for it (a download): none to fetch again. */
 	addFiles(payment: Payment, answered: INodeExecutionData[]): void {
-		const kept = answered.map((item) => copyItem(item, payment.reuseMs > 0));
-		const beside = payment.size - sizeOf(payment.identity, payment.answered);
-		store.addFiles(payment, kept, sizeOf(payment.identity, kept) + beside);
+		store.addFiles(payment, asText(answered));
 	}
 
 	/** A payment that can serve no more (its kept file is gone). */

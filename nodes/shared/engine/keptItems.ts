@@ -1,15 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-/** What the engine does with an answer's items: copy them for a repeat or a kept answer, store their files again, weigh them. */
+/** What the engine does with an answer's items: copy them for a repeat, keep them as text, store their files again. */
 
-/**
- * An item's own copy: its JSON (through text when kept for later runs: the smallest in memory, as
- * answers are JSON; then nothing else of the item is kept), the same files (n8n stores them once).
- */
-export function copyItem(item: INodeExecutionData, viaJson = false): INodeExecutionData {
-	const copy: INodeExecutionData = viaJson
-		? { json: JSON.parse(JSON.stringify(item.json)) as IDataObject }
-		: { ...item, json: structuredClone(item.json) };
+/** An item's own copy for a repeat: its JSON, the same files (n8n stores them once). */
+export function copyItem(item: INodeExecutionData): INodeExecutionData {
+	const copy: INodeExecutionData = { ...item, json: structuredClone(item.json) };
 	if (item.binary)
 		copy.binary = Object.fromEntries(
 			Object.entries(item.binary).map(([name, data]) => [name, { ...data }]),
@@ -40,12 +35,11 @@ export async function storeFilesAgain(
 	}
 }
 
-/** An answer's size: its JSON as text and its files (bytes in n8n's memory mode, else a reference), plus the entry. */
-export function sizeOf(key: string, answered: INodeExecutionData[]): number {
-	let size = 200 + key.length;
-	for (const item of answered) {
-		size += JSON.stringify(item.json).length;
-		for (const file of Object.values(item.binary ?? {})) size += 200 + file.data.length;
-	}
-	return size;
+/**
+ * An answer as kept: its items' JSON and files (the bytes in n8n's memory mode, else n8n's
+ * reference) as text, made once when filed: the smallest in memory, as answers are JSON, its
+ * length its size, and nothing done to the output's items (a CSV row's columns put in) reaches it.
+ */
+export function asText(answered: INodeExecutionData[]): string {
+	return JSON.stringify(answered.map(({ json, binary }) => (binary ? { json, binary } : { json })));
 }

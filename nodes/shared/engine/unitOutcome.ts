@@ -144,7 +144,7 @@ async function send<Prepared>(sending: UnitSending<Prepared>): Promise<UnitOutco
 	// its answers would hold memory for nothing (unless the Options keep them for later runs).
 	ledger.paid(job.itemIndex);
 	const forTries = !job.collector || keptAnswers?.retryOnFail === true;
-	const payment = keptAnswers?.keep(identity, answered, unit.rowJson, forTries, job.reuse);
+	const payment = keptAnswers?.keep(identity, answered, forTries, job.reuse);
 	if (!service.present) return { answered, repeated: false };
 	const outcome = await presented(sending, { answered, repeated: false });
 	// Kept again with a file the unit fetched for it (a download): a next run need not fetch it.
