@@ -1,20 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-/** What the engine does with an answer's items: copy them for a repeat, keep them as text, store their files again. */
-
-/** An item's own copy for a repeat: its JSON, the same files (n8n stores them once). */
-export function copyItem(item: INodeExecutionData): INodeExecutionData {
-	const copy: INodeExecutionData = { ...item, json: structuredClone(item.json) };
-	if (item.binary)
-		copy.binary = Object.fromEntries(
-			Object.entries(item.binary).map(([name, data]) => [name, { ...data }]),
-		);
-	return copy;
-}
+/** What the kept answers do with an answer's items: keep them as text, store their files again. */
 
 /**
  * A reused item's files, stored again for this execution: the bytes read through n8n's binary
- * helpers (from the item in memory mode, from n8n's store in filesystem mode), named as before.
+ * helpers (from the item in memory mode, from n8n's store in filesystem mode). Only where the file
+ * is stored changes: n8n would read its name as a path and derive the extension afresh.
  */
 export async function storeFilesAgain(
 	ctx: IExecuteFunctions,
@@ -24,14 +15,8 @@ export async function storeFilesAgain(
 	for (const [name, file] of Object.entries(files)) {
 		if (!file.id) continue;
 		const bytes = await ctx.helpers.binaryToBuffer(await ctx.helpers.getBinaryStream(file.id));
-		const { fileName, fileExtension, mimeType } = file;
-		const stored = await ctx.helpers.prepareBinaryData(bytes, fileName, mimeType);
-		// Named as before: n8n reads a name as a path, and derives the extension from it or the type.
-		const named = {
-			...(fileName ? { fileName } : {}),
-			...(fileExtension ? { fileExtension } : {}),
-		};
-		files[name] = { ...stored, ...named };
+		const { id, data } = await ctx.helpers.prepareBinaryData(bytes, file.fileName, file.mimeType);
+		files[name] = { ...file, id, data };
 	}
 }
 
