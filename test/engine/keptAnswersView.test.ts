@@ -137,7 +137,7 @@ describe('the estimate view: find tells what take then does', () => {
 		expect(outputOf(run)).toEqual({ sources: { a: 'retry' }, taken: { a: 'retry' } });
 	});
 
-	it('an estimate keeps nothing, registers no try and creates no scope', async () => {
+	it('an estimate keeps nothing and registers no try', async () => {
 		const run = await probeRun(
 			{ pay: ['a'], look: ['a'], estimateOnly: true },
 			newWorkflowId('view'),
@@ -148,7 +148,6 @@ describe('the estimate view: find tells what take then does', () => {
 			size: 0,
 			forRetries: 0,
 			forNextRuns: 0,
-			scopes: 0,
 			runs: 0,
 		});
 	});

@@ -1,4 +1,7 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+
 import { claimEnd, keptUntil, WINDOWS, type ExecutionOfNode, type Payment } from './answerRules';
+import { asText } from './keptItems';
 
 export type { ExecutionOfNode, Payment };
 
@@ -18,7 +21,7 @@ const sizeOf = ({ identity, answer }: Payment) => 200 + identity.length + answer
 /** Every payment kept, least recently used first (filed or taken: last). */
 const kept = new Set<Payment>();
 /** The payments of each request of each scope, oldest first. */
-const byRequest = new Map<string, Payment[]>();
+const byRequest = new Map<string, Set<Payment>>();
 const requestOf = (scope: string, identity: string) => `${scope}\n${identity}`;
 const executions = new Map<string, ExecutionOfNode>();
 /** Runs in progress: what each has taken or will take is never dropped for room. */
@@ -32,7 +35,7 @@ let clock = () => Date.now();
 export const now = () => clock();
 export const hasNoBudget = () => budget <= 0;
 
-export const paymentsOf = (scope: string, identity: string): readonly Payment[] =>
+export const paymentsOf = (scope: string, identity: string): Iterable<Payment> =>
 	byRequest.get(requestOf(scope, identity)) ?? [];
 
 /**
@@ -73,8 +76,8 @@ export function settle(execution: ExecutionOfNode, state: 'failed' | 'done'): vo
 /** Files a payment, then drops payments until the budget holds (the eviction order: victim). */
 export function file(payment: Payment): void {
 	if (sizeOf(payment) > budget) return;
-	const { scope, identity } = payment;
-	byRequest.set(requestOf(scope, identity), [...paymentsOf(scope, identity), payment]);
+	const request = requestOf(payment.scope, payment.identity);
+	byRequest.set(request, (byRequest.get(request) ?? new Set()).add(payment));
 	payment.payer.payments.add(payment);
 	kept.add(payment);
 	sizeKept += sizeOf(payment);
@@ -83,10 +86,11 @@ export function file(payment: Payment): void {
 }
 
 /** The payment's answer with the file its unit fetched for it (a download): none to fetch again. */
-export function addFiles(payment: Payment, answer: string): void {
+export function addFiles(payment: Payment, answered: INodeExecutionData[]): void {
 	if (!kept.has(payment)) return;
-	sizeKept += answer.length - payment.answer.length;
-	payment.answer = answer;
+	sizeKept -= sizeOf(payment);
+	payment.answer = asText(answered);
+	sizeKept += sizeOf(payment);
 }
 
 /** Used now: last in the least-recently-used order. */
@@ -99,10 +103,9 @@ export function forget(payment: Payment): void {
 	if (!kept.delete(payment)) return;
 	payment.payer.payments.delete(payment);
 	sizeKept -= sizeOf(payment);
-	const { scope, identity } = payment;
-	const left = paymentsOf(scope, identity).filter((other) => other !== payment);
-	if (left.length > 0) byRequest.set(requestOf(scope, identity), left);
-	else byRequest.delete(requestOf(scope, identity));
+	const request = requestOf(payment.scope, payment.identity);
+	const left = byRequest.get(request);
+	if (left?.delete(payment) && left.size === 0) byRequest.delete(request);
 }
 
 /** While over budget, drops the first victim of the one eviction order (none: all are spared). */
@@ -145,7 +148,7 @@ function sweep(at: number): void {
 		if (payments.size === 0 && lastPaidAt + WINDOWS.tries <= at) executions.delete(id);
 }
 
-/** For the bench and the tests of its bounds: what is kept now, and what of it a try or a Retry may claim. */
+/** For the bench and the tests of its bounds: what is kept now, what of it a try or a Retry may claim, the executions known. */
 export function keptAnswersHeld() {
 	const at = clock();
 	const forRetries = [...kept].filter((payment) => claimEnd(payment) > at).length;
@@ -154,7 +157,6 @@ export function keptAnswersHeld() {
 		size: sizeKept,
 		forRetries,
 		forNextRuns: kept.size - forRetries,
-		scopes: new Set([...kept].map(({ scope }) => scope)).size,
 		runs: executions.size,
 	};
 }

@@ -75,9 +75,9 @@ export class KeptAnswersOfRun {
 	find(identity: string | undefined, policy: ReusePolicy, each: boolean): Found | undefined {
 		if (identity === undefined) return undefined;
 		const taker = { ...this.run, reuseMs: reuseWindow(policy, this.run.testRun) };
-		const candidates = store
-			.paymentsOf(this.scope, identity)
-			.filter((payment) => !this.paidHere.has(payment) && !(each && this.taken.has(payment)));
+		const candidates = [...store.paymentsOf(this.scope, identity)].filter(
+			(payment) => !this.paidHere.has(payment) && !(each && this.taken.has(payment)),
+		);
 		return bestFor(candidates, taker, store.now());
 	}
 
@@ -114,25 +114,12 @@ export class KeptAnswersOfRun {
 		if (identity === undefined || !this.execution || (!forTries && reuseMs === 0)) return undefined;
 		const paidAt = store.now();
 		this.execution.lastPaidAt = paidAt;
-		const { scope, execution: payer, run } = this;
-		const answer = asText(answered);
-		const payment: Payment = {
-			scope,
-			identity,
-			payer,
-			testRun: run.testRun,
-			paidAt,
-			reuseMs,
-			answer,
-		};
+		const { scope, execution: payer } = this;
+		const facts = { scope, identity, payer, testRun: this.run.testRun, paidAt, reuseMs };
+		const payment: Payment = { ...facts, answer: asText(answered) };
 		this.paidHere.add(payment);
 		store.file(payment);
 		return payment;
-	}
-
-	/** The payment's answer with the file its unit fetched for it (a download): none to fetch again. */
-	addFiles(payment: Payment, answered: INodeExecutionData[]): void {
-		store.addFiles(payment, asText(answered));
 	}
 
 	/** A payment that can serve no more (its kept file is gone). */

@@ -1,9 +1,8 @@
-import { NodeOperationError } from 'n8n-workflow';
+import { deepCopy, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { capitalised } from './errors';
 import type { UnitOutcome } from './fanOut';
-import { copyItem } from './keptItems';
 import { countReused, emptyFigures, type ReuseSource, type RunFigures } from './runFigures';
 
 /**
@@ -102,7 +101,7 @@ export class RunLedger {
 		const shared = await entry.outcome;
 		if ('answered' in shared) {
 			this.count('answersShared', itemIndex);
-			return { answered: shared.answered.map((item) => copyItem(item)), repeated: true };
+			return { answered: shared.answered.map((item) => deepCopy(item)), repeated: true };
 		}
 		if (shared.notSent || stopReasonOf(shared.failed)) return { failed: notSent(), notSent: true };
 		return shared;

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import type { Delivery } from './delivery';
 import type { FanOutUnit, UnitOutcome } from './fanOut';
 import { identityOf, type Job } from './jobs';
+import { addFiles } from './keptAnswers';
 import type { Found, KeptAnswersOfRun } from './keptAnswersOfRun';
 import { NotSentError, type RunLedger } from './runLedger';
 import type { Connection } from './serviceClient';
@@ -153,7 +154,7 @@ async function send<Prepared>(sending: UnitSending<Prepared>): Promise<UnitOutco
 		'answered' in outcome &&
 		outcome.answered.some((item, index) => item.binary && !answered[index]?.binary)
 	) {
-		keptAnswers?.addFiles(payment, outcome.answered);
+		addFiles(payment, outcome.answered);
 	}
 	return outcome;
 }
