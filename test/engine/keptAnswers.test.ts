@@ -37,16 +37,14 @@ let now = Date.now();
 const MINUTE = 60_000;
 beforeAll(async () => {
 	sandbox = await startSandbox();
-	kept.setKeptAnswersClock(() => now);
 });
 afterAll(async () => {
-	kept.setKeptAnswersClock();
 	kept.dropKeptAnswers();
 	await sandbox.close();
 });
 beforeEach(() => {
 	sandbox.reset();
-	kept.dropKeptAnswers();
+	kept.dropKeptAnswers(() => now);
 	now = Date.now();
 });
 

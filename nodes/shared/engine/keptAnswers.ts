@@ -169,15 +169,11 @@ export function setKeptAnswersBudget(bytes: number): number {
 	return previous;
 }
 
-/** Sets the store's clock (the tests move time forward); without an argument, the real one again. */
-export function setKeptAnswersClock(time?: () => number): void {
-	clock = time ?? (() => Date.now());
-}
-
-/** Drops every payment and execution (each test starts from an empty store). */
-export function dropKeptAnswers(): void {
+/** Drops every payment and execution, and sets the store's clock (the real one unless given): each test starts from an empty store, at a time it moves forward. */
+export function dropKeptAnswers(time = () => Date.now()): void {
 	for (const payment of kept) forget(payment);
 	executions.clear();
 	running.clear();
 	nextSweep = Number.POSITIVE_INFINITY;
+	clock = time;
 }
