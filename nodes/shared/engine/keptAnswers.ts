@@ -3,8 +3,6 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { claimEnd, keptUntil, WINDOWS, type ExecutionOfNode, type Payment } from './answerRules';
 import { asText } from './keptItems';
 
-export type { ExecutionOfNode, Payment };
-
 /**
  * The answers this n8n process has paid for, as payments: facts that never change, and the state
  * of each execution that paid; one memory budget and its eviction order. Who may take a payment,

@@ -2,11 +2,9 @@ import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow'
 
 import { bestFor, claimEnd, reuseWindow, ruleFor, type Found, type Taker } from './answerRules';
 import * as store from './keptAnswers';
-import type { ExecutionOfNode, Payment } from './keptAnswers';
+import type { ExecutionOfNode, Payment } from './answerRules';
 import { asText, storeFilesAgain } from './keptItems';
 import type { ReusePolicy } from './types';
-
-export type { Found };
 
 /**
  * The kept answers as one run of a node sees them (keptAnswers.ts holds them, answerRules.ts says

@@ -1,10 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import type { Found } from './answerRules';
 import type { Delivery } from './delivery';
 import type { FanOutUnit, UnitOutcome } from './fanOut';
 import { identityOf, type Job } from './jobs';
 import { addFiles } from './keptAnswers';
-import type { Found, KeptAnswersOfRun } from './keptAnswersOfRun';
+import type { KeptAnswersOfRun } from './keptAnswersOfRun';
 import { NotSentError, type RunLedger } from './runLedger';
 import type { Connection } from './serviceClient';
 import type { ServiceDefinition, ServiceRequest } from './types';
