@@ -22,8 +22,8 @@ const kept = new Set<Payment>();
 const byRequest = new Map<string, Set<Payment>>();
 const requestOf = (scope: string, identity: string) => `${scope}\n${identity}`;
 const executions = new Map<string, ExecutionOfNode>();
-/** Runs in progress: what each has taken or will take is never dropped for room. */
-const running = new Set<(payment: Payment) => boolean>();
+/** Runs in progress (each adds itself, then removes itself): what each spares is never dropped for room. */
+export const running = new Set<{ spares(payment: Payment): boolean }>();
 let sizeKept = 0;
 let budget = KEPT_ANSWERS_BUDGET;
 /** No payment expires before this. */
@@ -56,12 +56,6 @@ export function startTry(
 	executions.set(id, Object.assign(execution, { state: 'open', lastPaidAt: at }));
 	execution.tries++;
 	return execution;
-}
-
-/** A run in progress, and what it spares; returns its end. */
-export function runStarts(spares: (payment: Payment) => boolean): () => void {
-	running.add(spares);
-	return () => running.delete(spares);
 }
 
 /** n8n will not run the node again in the execution: it failed (a Retry may take), or is done. */
@@ -122,7 +116,7 @@ function makeRoom(): void {
  */
 function victim(): Payment | undefined {
 	const at = clock();
-	const spared = (payment: Payment) => [...running].some((spares) => spares(payment));
+	const spared = (payment: Payment) => [...running].some((run) => run.spares(payment));
 	let oldest: Payment | undefined;
 	for (const payment of kept) {
 		if (spared(payment)) continue;

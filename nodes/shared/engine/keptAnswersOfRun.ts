@@ -16,7 +16,6 @@ export class KeptAnswersOfRun {
 	readonly taken = new Map<Payment, Found['source']>();
 	/** What this run paid: never taken by the run itself (a repeat sent again is a fresh answer). */
 	private readonly paidHere = new Set<Payment>();
-	private readonly ends?: () => void;
 
 	private constructor(
 		private readonly scope: string,
@@ -28,7 +27,7 @@ export class KeptAnswersOfRun {
 		/** The identities the run will ask for: what the rules give it for them is not dropped for room. */
 		private readonly planned: ReadonlySet<string>,
 	) {
-		if (execution) this.ends = store.runStarts((payment) => this.spares(payment));
+		if (execution) store.running.add(this);
 	}
 
 	/**
@@ -133,7 +132,7 @@ export class KeptAnswersOfRun {
 	 * is done. Returns what stays for a Retry: its payments, and failed executions' it took.
 	 */
 	finish(threw: boolean, firstItemFailed = false): { paid: number; reused: number } {
-		this.ends?.();
+		store.running.delete(this);
 		const { execution } = this;
 		if (!execution || (this.moreTries && (threw || firstItemFailed))) return { paid: 0, reused: 0 };
 		store.settle(execution, threw ? 'failed' : 'done');
@@ -148,7 +147,7 @@ export class KeptAnswersOfRun {
 	}
 
 	/** Never dropped for room while this run goes on: what it took, and what the rules give it for what it will ask. */
-	private spares(payment: Payment): boolean {
+	spares(payment: Payment): boolean {
 		if (payment.scope !== this.scope) return false;
 		if (this.taken.has(payment)) return true;
 		if (this.paidHere.has(payment) || !this.planned.has(payment.identity)) return false;
