@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { bestFor, claimEnd, reuseWindow, ruleFor, type Found, type Taker } from './answerRules';
-import * as store from './keptAnswers';
 import type { ExecutionOfNode, Payment } from './answerRules';
+import * as store from './keptAnswers';
 import { asText, storeFilesAgain } from './keptItems';
 import type { ReusePolicy } from './types';
 
