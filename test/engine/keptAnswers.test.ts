@@ -250,7 +250,7 @@ describe("paid means answered: Image Processing's processing, then its download"
 	const images = ['a', 'b', 'c'].map((name) => ({
 		json: { url: `https://cdn.example.com/${name}.png` },
 	}));
-	const runImages = (settings: NodeRun['settings'] = {}) =>
+	const runImages = (settings: NodeRun['settings'] = {}, downloadResult = true) =>
 		runNode({
 			type: 'abstractImages',
 			parameters: {
@@ -259,7 +259,7 @@ describe("paid means answered: Image Processing's processing, then its download"
 				resizeStrategy: 'exact',
 				width: 10,
 				height: 10,
-				downloadResult: true,
+				downloadResult,
 				outputBinaryPropertyName: 'small',
 			},
 			credential: sandboxCredential(sandbox, 'images'),
@@ -291,6 +291,27 @@ describe("paid means answered: Image Processing's processing, then its download"
 			['small'],
 			['small'],
 		]);
+	});
+
+	it('the file a download adds to a kept answer counts against the budget: an answer that no longer fits stays without it', async () => {
+		await runImages({}, false);
+		const withoutFiles = kept.keptAnswersHeld().size;
+		kept.dropKeptAnswers(() => now);
+		await runImages();
+		const withFiles = kept.keptAnswersHeld().size;
+		kept.dropKeptAnswers(() => now);
+		// Room for the three answers and half their files (n8n's memory mode: the bytes in the item).
+		const budget = Math.round((withoutFiles + withFiles) / 2);
+		const previous = kept.setKeptAnswersBudget(budget);
+		try {
+			const run = await runImages();
+			expect(run.error).toBeUndefined();
+			// A paid answer is not dropped to make room for a file it can download again for free.
+			expect(kept.keptAnswersHeld()).toMatchObject({ answers: 3 });
+			expect(kept.keptAnswersHeld().size).toBeLessThanOrEqual(budget);
+		} finally {
+			kept.setKeptAnswersBudget(previous);
+		}
 	});
 });
 

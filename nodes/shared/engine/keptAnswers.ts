@@ -77,12 +77,16 @@ export function file(payment: Payment): void {
 	makeRoom();
 }
 
-/** The payment's answer with the file its unit fetched for it (a download): none to fetch again. */
+/**
+ * The payment's answer with the file its unit fetched for it (a download): none to fetch again.
+ * Only within the room left: the file can be fetched again for free, a paid answer dropped for it not.
+ */
 export function addFiles(payment: Payment, answered: INodeExecutionData[]): void {
 	if (!kept.has(payment)) return;
-	sizeKept -= sizeOf(payment);
-	payment.answer = asText(answered);
-	sizeKept += sizeOf(payment);
+	const withFiles = { ...payment, answer: asText(answered) };
+	if (sizeKept - sizeOf(payment) + sizeOf(withFiles) > budget) return;
+	sizeKept += sizeOf(withFiles) - sizeOf(payment);
+	payment.answer = withFiles.answer;
 }
 
 /** Used now: last in the least-recently-used order. */
