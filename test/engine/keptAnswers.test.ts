@@ -189,6 +189,19 @@ describe('one memory budget, full', () => {
 	});
 	afterEach(() => kept.setKeptAnswersBudget(previous));
 
+	it("a kept answer counts the memory its text takes: a byte a character, two once one is beyond Latin-1 (V8's strings)", async () => {
+		const sizeOfAnswer = async (email: string) => {
+			kept.dropKeptAnswers(() => now);
+			const run = await runEmail({ items: emailItems([email]), workflowId: newWorkflowId('size') });
+			expect(run.error).toBeUndefined();
+			return { size: kept.keptAnswersHeld().size, text: JSON.stringify(run.items[0].json).length };
+		};
+		const latin = await sizeOfAnswer('müller@example.com');
+		expect(latin.size).toBeLessThan(2 * latin.text);
+		const japanese = await sizeOfAnswer('ユーザー名前@example.com');
+		expect(japanese.size).toBeGreaterThanOrEqual(2 * japanese.text);
+	});
+
 	it('a test run of 10 new leads after a 200-lead run keeps its answers: repeating it pays nothing', async () => {
 		const workflowId = newWorkflowId('budget');
 		await runEmail({ items: emailItems(emails(200)), workflowId });

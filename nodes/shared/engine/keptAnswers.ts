@@ -14,7 +14,14 @@ import { asText } from './keptItems';
 export const KEPT_ANSWERS_BUDGET = 64 * 1024 * 1024;
 
 /** A payment's size: its answer's text (files' bytes in n8n's memory mode, else a reference), its identity, and the entry. */
-const sizeOf = ({ identity, answer }: Payment) => 200 + identity.length + answer.length;
+const sizeOf = ({ identity, answer }: Payment) => 200 + bytesOf(identity) + bytesOf(answer);
+
+/**
+ * The memory a text takes: V8 holds a string a byte a character while every one is Latin-1, else
+ * two (a holiday's or a company's local name). The test stops at the first such character; V8
+ * answers it at once for a text of one-byte characters.
+ */
+const bytesOf = (text: string) => (/[\u0100-\uffff]/.test(text) ? 2 : 1) * text.length;
 
 /** Every payment kept, least recently used first (filed or taken: last). */
 const kept = new Set<Payment>();
