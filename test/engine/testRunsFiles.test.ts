@@ -65,6 +65,38 @@ describe.each(BINARY_MODES)('%s binary mode', (mode) => {
 describe('filesystem binary mode, where n8n keeps each execution its own files', () => {
 	beforeAll(async () => await useBinaryMode('filesystem'));
 
+	it('an Image Processing answer whose downloaded file n8n has deleted is reused: the file is downloaded again, the image not processed again', async () => {
+		const workflowId = newWorkflowId('test-run-files');
+		const images = () =>
+			runNode({
+				type: 'abstractImages',
+				parameters: {
+					source: 'url',
+					url: '={{ $json.url }}',
+					resizeStrategy: 'exact',
+					width: 10,
+					height: 10,
+					downloadResult: true,
+					outputBinaryPropertyName: 'small',
+				},
+				credential: sandboxCredential(sandbox(), 'images'),
+				items: ['a', 'b'].map((name) => ({ json: { url: `https://cdn.example.com/${name}.png` } })),
+				workflowId,
+			});
+		const first = await images();
+		expect(first.error).toBeUndefined();
+		await Container.get(BinaryDataService).deleteManyByBinaryDataId(
+			first.items.map((item) => item.binary!.small.id!),
+		);
+		sandbox().reset();
+		const second = await images();
+		expect(second.error).toBeUndefined();
+		expect(sandbox().requests('images')).toHaveLength(0);
+		expect(sandbox().requests('storage')).toHaveLength(2);
+		for (const item of second.items)
+			expect((await binaryBytes(item, 'small')).length).toBeGreaterThan(0);
+	});
+
 	it("the second test run's files are stored again: they outlive the first run's", async () => {
 		const [first, second] = await twoTestRuns();
 		const before = await bytesOf(first);

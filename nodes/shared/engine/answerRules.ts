@@ -53,6 +53,8 @@ export interface Payment {
 	readonly reuseMs: number;
 	/** The answer's items as text (keptItems.ts, asText): its one change is the file its unit fetched for it (a download) added. */
 	answer: string;
+	/** Its files were fetched for it for free (a download): without them, it still answers. */
+	fetched?: boolean;
 }
 
 /** A run of a node as the rules see it; `reuseMs` is its own Options' reuse window. */

@@ -85,15 +85,16 @@ export function file(payment: Payment): void {
 }
 
 /**
- * The payment's answer with the file its unit fetched for it (a download): none to fetch again.
- * Only within the room left: the file can be fetched again for free, a paid answer dropped for it not.
+ * The payment's answer again: with the files its unit fetched for it for free (a download), none
+ * to fetch again, within the room left (a paid answer is not dropped for what is free); or
+ * without them, n8n having lost them.
  */
-export function addFiles(payment: Payment, answered: INodeExecutionData[]): void {
+export function refile(payment: Payment, answered: INodeExecutionData[], fetched: boolean): void {
 	if (!kept.has(payment)) return;
-	const withFiles = { ...payment, answer: asText(answered) };
-	if (sizeKept - sizeOf(payment) + sizeOf(withFiles) > budget) return;
-	sizeKept += sizeOf(withFiles) - sizeOf(payment);
-	payment.answer = withFiles.answer;
+	const again = { ...payment, answer: asText(answered), fetched };
+	if (sizeKept - sizeOf(payment) + sizeOf(again) > budget) return;
+	sizeKept += sizeOf(again) - sizeOf(payment);
+	Object.assign(payment, { answer: again.answer, fetched });
 }
 
 /** Used now: last in the least-recently-used order. */

@@ -80,8 +80,9 @@ export class KeptAnswersOfRun {
 
 	/**
 	 * Takes a found payment for a unit: the unit's own items, read from the kept text, their files
-	 * stored again for this execution (n8n may delete another's). Undefined when a file can no
-	 * longer be read: the payment is dropped. An estimate only notes what it took.
+	 * stored again for this execution (n8n may delete another's). A file n8n no longer has: the
+	 * answer without its files when they were fetched for free (the unit fetches them again), else
+	 * undefined, the payment dropped. An estimate only notes what it took.
 	 */
 	async take(ctx: IExecuteFunctions, { payment, source }: Found) {
 		this.taken.set(payment, source);
@@ -91,8 +92,13 @@ export class KeptAnswersOfRun {
 		try {
 			if (source !== 'try') for (const item of items) await storeFilesAgain(ctx, item);
 		} catch {
-			this.drop(payment);
-			return undefined;
+			if (!payment.fetched) {
+				this.drop(payment);
+				return undefined;
+			}
+			const paid = items.map(({ json }) => ({ json }));
+			store.refile(payment, paid, false);
+			return paid;
 		}
 		return items;
 	}

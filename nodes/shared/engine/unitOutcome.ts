@@ -4,7 +4,7 @@ import type { Found } from './answerRules';
 import type { Delivery } from './delivery';
 import type { FanOutUnit, UnitOutcome } from './fanOut';
 import { identityOf, type Job } from './jobs';
-import { addFiles } from './keptAnswers';
+import { refile } from './keptAnswers';
 import type { KeptAnswersOfRun } from './keptAnswersOfRun';
 import { NotSentError, type RunLedger } from './runLedger';
 import type { Connection } from './serviceClient';
@@ -155,7 +155,7 @@ async function send<Prepared>(sending: UnitSending<Prepared>): Promise<UnitOutco
 		'answered' in outcome &&
 		outcome.answered.some((item, index) => item.binary && !answered[index]?.binary)
 	) {
-		addFiles(payment, outcome.answered);
+		refile(payment, outcome.answered, true);
 	}
 	return outcome;
 }
