@@ -112,6 +112,25 @@ describe('filesystem binary mode, where n8n keeps each execution its own files',
 		expect(await bytesOf(second)).toEqual(before);
 	});
 
+	it('the estimate counts a kept answer whose file n8n has deleted as a request, as the run sends it', async () => {
+		const workflowId = newWorkflowId('test-run-files');
+		const first = await avatars(workflowId);
+		await deleteFilesOf(first);
+		sandbox().reset();
+		const estimate = await runNode({
+			type: 'abstractAvatars',
+			parameters: { name: '={{ $json.name }}', options: { imageSize: 128, estimateOnly: true } },
+			credential: sandboxCredential(sandbox(), 'avatars'),
+			items: names.map((name) => ({ json: { name } })),
+			workflowId,
+		});
+		expect(estimate.error).toBeUndefined();
+		expect(estimate.items[0].json).toMatchObject({ requestsToSend: 2, notSent: { reused: 0 } });
+		// The estimate stored nothing and dropped nothing: the run finds the same and sends as it said.
+		await avatars(workflowId);
+		expect(sandbox().requests('avatars')).toHaveLength(2);
+	});
+
 	it('a kept answer whose file n8n has deleted is not reused: the request is sent', async () => {
 		const workflowId = newWorkflowId('test-run-files');
 		const first = await avatars(workflowId);

@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow'
 import { bestFor, claimEnd, reuseWindow, ruleFor, type Found, type Taker } from './answerRules';
 import type { ExecutionOfNode, Payment } from './answerRules';
 import * as store from './keptAnswers';
-import { asText, storeFilesAgain } from './keptItems';
+import { asText, filesStillThere, storeFilesAgain } from './keptItems';
 import type { ReusePolicy } from './types';
 
 /**
@@ -82,13 +82,18 @@ export class KeptAnswersOfRun {
 	 * Takes a found payment for a unit: the unit's own items, read from the kept text, their files
 	 * stored again for this execution (n8n may delete another's). A file n8n no longer has: the
 	 * answer without its files when they were fetched for free (the unit fetches them again), else
-	 * undefined, the payment dropped. An estimate only notes what it took.
+	 * undefined, the payment dropped. An estimate only notes what it took, and checks its files
+	 * are there to take, giving no items.
 	 */
 	async take(ctx: IExecuteFunctions, { payment, source }: Found) {
 		this.taken.set(payment, source);
-		if (!this.execution) return undefined;
-		store.touch(payment);
 		const items = JSON.parse(payment.answer) as INodeExecutionData[];
+		if (!this.execution) {
+			const usable = source === 'try' || payment.fetched || (await filesStillThere(ctx, items));
+			if (!usable) this.drop(payment);
+			return usable ? [] : undefined;
+		}
+		store.touch(payment);
 		try {
 			if (source !== 'try') for (const item of items) await storeFilesAgain(ctx, item);
 		} catch {

@@ -20,6 +20,21 @@ export async function storeFilesAgain(
 	}
 }
 
+/** Whether n8n still has every file of the items: opened, not read (an estimate stores nothing). */
+export async function filesStillThere(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<boolean> {
+	try {
+		for (const item of items)
+			for (const file of Object.values(item.binary ?? {}))
+				if (file.id) (await ctx.helpers.getBinaryStream(file.id)).destroy();
+		return true;
+	} catch {
+		return false;
+	}
+}
+
 /**
  * An answer as kept: its items' JSON and files (the bytes in n8n's memory mode, else n8n's
  * reference) as text, made once when filed: the smallest in memory, as answers are JSON, its
