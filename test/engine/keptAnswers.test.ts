@@ -21,6 +21,7 @@ import {
 import { PACKAGE_NAME } from '../harness/nodeTypes';
 import { sandboxCredential } from '../harness/sandboxCredentials';
 import { csvItem } from '../nodes/csvHelpers';
+import { SMALL_DOWNLOAD } from '../nodes/mediaHelpers';
 import { RESULT } from '../nodes/resultFileCases';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import type { SandboxRequest } from '../sandbox/types';
@@ -266,15 +267,7 @@ describe("paid means answered: Image Processing's processing, then its download"
 	const runImages = (settings: NodeRun['settings'] = {}, downloadResult = true) =>
 		runNode({
 			type: 'abstractImages',
-			parameters: {
-				source: 'url',
-				url: '={{ $json.url }}',
-				resizeStrategy: 'exact',
-				width: 10,
-				height: 10,
-				downloadResult,
-				outputBinaryPropertyName: 'small',
-			},
+			parameters: { ...SMALL_DOWNLOAD, downloadResult },
 			credential: sandboxCredential(sandbox, 'images'),
 			items: images,
 			settings,

@@ -5,7 +5,7 @@ import { sandboxWithEmptyStore } from '../harness/keptStore';
 import { newWorkflowId } from '../harness/retryOnFail';
 import { BINARY_MODES, runNode, useBinaryMode } from '../harness/run';
 import { sandboxCredential } from '../harness/sandboxCredentials';
-import { binaryBytes } from '../nodes/mediaHelpers';
+import { binaryBytes, SMALL_DOWNLOAD } from '../nodes/mediaHelpers';
 
 /**
  * A test run that reuses a file (an avatar) gives the next node a file it can read, in each of
@@ -70,15 +70,7 @@ describe('filesystem binary mode, where n8n keeps each execution its own files',
 		const images = () =>
 			runNode({
 				type: 'abstractImages',
-				parameters: {
-					source: 'url',
-					url: '={{ $json.url }}',
-					resizeStrategy: 'exact',
-					width: 10,
-					height: 10,
-					downloadResult: true,
-					outputBinaryPropertyName: 'small',
-				},
+				parameters: SMALL_DOWNLOAD,
 				credential: sandboxCredential(sandbox(), 'images'),
 				items: ['a', 'b'].map((name) => ({ json: { url: `https://cdn.example.com/${name}.png` } })),
 				workflowId,

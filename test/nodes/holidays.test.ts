@@ -186,7 +186,7 @@ describe('Public holidays: output items', () => {
 			expect(error).toBeUndefined();
 			expect(queries()).toHaveLength(1);
 			const names = ['Christmas Day', 'Boxing Day'];
-			const expected = splits.flatMap((split, item) =>
+			const expected = splits.flatMap((split, item): unknown[][] =>
 				split ? names.map((name) => [name, { item }]) : [[names, { item }]],
 			);
 			expect(
