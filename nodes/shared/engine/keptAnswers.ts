@@ -93,8 +93,9 @@ export function file(payment: Payment): void {
 export function refile(payment: Payment, answered: INodeExecutionData[], fetched: boolean): void {
 	if (!kept.has(payment)) return;
 	const again = { ...payment, answer: asText(answered), fetched };
-	if (sizeKept - sizeOf(payment) + sizeOf(again) > budget) return;
-	sizeKept += sizeOf(again) - sizeOf(payment);
+	const grows = sizeOf(again) - sizeOf(payment);
+	if (grows > 0 && sizeKept + grows > budget) return;
+	sizeKept += grows;
 	Object.assign(payment, { answer: again.answer, fetched });
 }
 
