@@ -71,17 +71,15 @@ export async function run(): Promise<void> {
 			);
 		}
 	} finally {
-		kept.setKeptAnswersClock();
 		kept.dropKeptAnswers();
 		await sandbox.close();
 	}
 }
 
 async function day(sandbox: Sandbox, budget: number): Promise<Soak> {
-	kept.dropKeptAnswers();
-	const previousBudget = kept.setKeptAnswersBudget(budget);
 	let now = Date.UTC(2026, 0, 1);
-	kept.setKeptAnswersClock(() => now);
+	kept.dropKeptAnswers(() => now);
+	const previousBudget = kept.setKeptAnswersBudget(budget);
 	const random = randomFraction(7);
 	const pool = (prefix: string, count: number) =>
 		Array.from({ length: count }, (_, index) => `${prefix}${index + 1}@example.com`);

@@ -68,9 +68,12 @@ const publicHolidays: ServiceDefinition<HolidaysQuery> = {
 		const holidays = (Array.isArray(body) ? body : body == null ? [] : [body]) as IDataObject[];
 		return [{ json: { holidays } }];
 	},
+	// Given the answer, or a repeat's copy of its first item's output (split or not), as the engine asks.
 	present(_itemIndex, query, items) {
-		if (!query.splitIntoItems) return items;
-		const holidays = items.flatMap((item) => (item.json.holidays ?? []) as IDataObject[]);
+		const holidays = items.flatMap(({ json }) =>
+			Array.isArray(json.holidays) ? (json.holidays as IDataObject[]) : [json],
+		);
+		if (!query.splitIntoItems) return [{ json: { holidays } }];
 		return holidays.map((holiday) => ({ json: holiday }));
 	},
 };

@@ -21,6 +21,7 @@ import {
 import { PACKAGE_NAME } from '../harness/nodeTypes';
 import { sandboxCredential } from '../harness/sandboxCredentials';
 import { csvItem } from '../nodes/csvHelpers';
+import { SMALL_DOWNLOAD } from '../nodes/mediaHelpers';
 import { RESULT } from '../nodes/resultFileCases';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import type { SandboxRequest } from '../sandbox/types';
@@ -37,16 +38,14 @@ let now = Date.now();
 const MINUTE = 60_000;
 beforeAll(async () => {
 	sandbox = await startSandbox();
-	kept.setKeptAnswersClock(() => now);
 });
 afterAll(async () => {
-	kept.setKeptAnswersClock();
 	kept.dropKeptAnswers();
 	await sandbox.close();
 });
 beforeEach(() => {
 	sandbox.reset();
-	kept.dropKeptAnswers();
+	kept.dropKeptAnswers(() => now);
 	now = Date.now();
 });
 
@@ -191,6 +190,19 @@ describe('one memory budget, full', () => {
 	});
 	afterEach(() => kept.setKeptAnswersBudget(previous));
 
+	it("a kept answer counts the memory its text takes: a byte a character, two once one is beyond Latin-1 (V8's strings)", async () => {
+		const sizeOfAnswer = async (email: string) => {
+			kept.dropKeptAnswers(() => now);
+			const run = await runEmail({ items: emailItems([email]), workflowId: newWorkflowId('size') });
+			expect(run.error).toBeUndefined();
+			return { size: kept.keptAnswersHeld().size, text: JSON.stringify(run.items[0].json).length };
+		};
+		const latin = await sizeOfAnswer('müller@example.com');
+		expect(latin.size).toBeLessThan(2 * latin.text);
+		const japanese = await sizeOfAnswer('ユーザー名前@example.com');
+		expect(japanese.size).toBeGreaterThanOrEqual(2 * japanese.text);
+	});
+
 	it('a test run of 10 new leads after a 200-lead run keeps its answers: repeating it pays nothing', async () => {
 		const workflowId = newWorkflowId('budget');
 		await runEmail({ items: emailItems(emails(200)), workflowId });
@@ -252,18 +264,10 @@ describe("paid means answered: Image Processing's processing, then its download"
 	const images = ['a', 'b', 'c'].map((name) => ({
 		json: { url: `https://cdn.example.com/${name}.png` },
 	}));
-	const runImages = (settings: NodeRun['settings'] = {}) =>
+	const runImages = (settings: NodeRun['settings'] = {}, downloadResult = true) =>
 		runNode({
 			type: 'abstractImages',
-			parameters: {
-				source: 'url',
-				url: '={{ $json.url }}',
-				resizeStrategy: 'exact',
-				width: 10,
-				height: 10,
-				downloadResult: true,
-				outputBinaryPropertyName: 'small',
-			},
+			parameters: { ...SMALL_DOWNLOAD, downloadResult },
 			credential: sandboxCredential(sandbox, 'images'),
 			items: images,
 			settings,
@@ -293,6 +297,27 @@ describe("paid means answered: Image Processing's processing, then its download"
 			['small'],
 			['small'],
 		]);
+	});
+
+	it('the file a download adds to a kept answer counts against the budget: an answer that no longer fits stays without it', async () => {
+		await runImages({}, false);
+		const withoutFiles = kept.keptAnswersHeld().size;
+		kept.dropKeptAnswers(() => now);
+		await runImages();
+		const withFiles = kept.keptAnswersHeld().size;
+		kept.dropKeptAnswers(() => now);
+		// Room for the three answers and half their files (n8n's memory mode: the bytes in the item).
+		const budget = Math.round((withoutFiles + withFiles) / 2);
+		const previous = kept.setKeptAnswersBudget(budget);
+		try {
+			const run = await runImages();
+			expect(run.error).toBeUndefined();
+			// A paid answer is not dropped to make room for a file it can download again for free.
+			expect(kept.keptAnswersHeld()).toMatchObject({ answers: 3 });
+			expect(kept.keptAnswersHeld().size).toBeLessThanOrEqual(budget);
+		} finally {
+			kept.setKeptAnswersBudget(previous);
+		}
 	});
 });
 

@@ -62,7 +62,7 @@ class KeptAnswersProbe implements INodeType {
 			if (probe.estimateOnly) estimated[key] = found?.source ?? null;
 		}
 		if (probe.estimateOnly) {
-			for (const key of probe.pay ?? []) estimate?.keep(key, answer(key), undefined, true, policy);
+			for (const key of probe.pay ?? []) estimate?.keep(key, answer(key), true, policy);
 			estimate?.finish(true);
 			return [[{ json: { sources, estimated } }]];
 		}
@@ -73,7 +73,7 @@ class KeptAnswersProbe implements INodeType {
 			const found = keptAnswers?.find(key, policy, false);
 			taken[key] = found && (await keptAnswers?.take(this, found)) ? found.source : null;
 		}
-		for (const key of probe.pay ?? []) keptAnswers?.keep(key, answer(key), undefined, true, policy);
+		for (const key of probe.pay ?? []) keptAnswers?.keep(key, answer(key), true, policy);
 		if (probe.fail) {
 			keptAnswers?.finish(true);
 			throw new NodeOperationError(this.getNode(), 'The probe fails, as asked');
@@ -137,7 +137,7 @@ describe('the estimate view: find tells what take then does', () => {
 		expect(outputOf(run)).toEqual({ sources: { a: 'retry' }, taken: { a: 'retry' } });
 	});
 
-	it('an estimate keeps nothing, registers no try and creates no scope', async () => {
+	it('an estimate keeps nothing and registers no try', async () => {
 		const run = await probeRun(
 			{ pay: ['a'], look: ['a'], estimateOnly: true },
 			newWorkflowId('view'),
@@ -148,7 +148,6 @@ describe('the estimate view: find tells what take then does', () => {
 			size: 0,
 			forRetries: 0,
 			forNextRuns: 0,
-			scopes: 0,
 			runs: 0,
 		});
 	});

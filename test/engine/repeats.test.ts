@@ -58,6 +58,18 @@ describe('repeated values in items', () => {
 		);
 	});
 
+	it('a repeat gets the record as the service sent it, whatever its keys: "__proto__" stays a field of its own', async () => {
+		// JSON.parse makes "__proto__" a field like any other; a copy that assigns it sets a prototype instead.
+		const record = JSON.parse('{"name":"Stripe","__proto__":{"employees_count":9}}') as IDataObject;
+		sandbox.inject('company', { kind: 'answer', json: record });
+		const run = await enrich(['stripe.com', 'stripe.com']);
+		expect(run.error).toBeUndefined();
+		expect(sandbox.requests('company')).toHaveLength(1);
+		const [first, repeat] = run.items.map((item) => item.json);
+		expect(Object.keys(repeat)).toEqual(Object.keys(first));
+		expect(repeat.employees_count).toBeUndefined();
+	});
+
 	it('with Send Repeated Values Once off, every item is sent', async () => {
 		const run = await enrich(domains, { sendRepeatsOnce: false });
 		expect(run.error).toBeUndefined();

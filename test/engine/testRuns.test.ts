@@ -21,16 +21,14 @@ let sandbox: Sandbox;
 let now = Date.now();
 beforeAll(async () => {
 	sandbox = await startSandbox();
-	kept.setKeptAnswersClock?.(() => now);
 });
 afterAll(async () => {
-	kept.setKeptAnswersClock?.();
 	kept.dropKeptAnswers?.();
 	await sandbox.close();
 });
 beforeEach(() => {
 	sandbox.reset();
-	kept.dropKeptAnswers?.();
+	kept.dropKeptAnswers?.(() => now);
 	now = Date.now();
 });
 

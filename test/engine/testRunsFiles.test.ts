@@ -5,7 +5,7 @@ import { sandboxWithEmptyStore } from '../harness/keptStore';
 import { newWorkflowId } from '../harness/retryOnFail';
 import { BINARY_MODES, runNode, useBinaryMode } from '../harness/run';
 import { sandboxCredential } from '../harness/sandboxCredentials';
-import { binaryBytes } from '../nodes/mediaHelpers';
+import { binaryBytes, SMALL_DOWNLOAD } from '../nodes/mediaHelpers';
 
 /**
  * A test run that reuses a file (an avatar) gives the next node a file it can read, in each of
@@ -65,13 +65,62 @@ describe.each(BINARY_MODES)('%s binary mode', (mode) => {
 describe('filesystem binary mode, where n8n keeps each execution its own files', () => {
 	beforeAll(async () => await useBinaryMode('filesystem'));
 
+	it('an Image Processing answer whose downloaded file n8n has deleted is reused: the file is downloaded again, the image not processed again', async () => {
+		const workflowId = newWorkflowId('test-run-files');
+		const images = () =>
+			runNode({
+				type: 'abstractImages',
+				parameters: SMALL_DOWNLOAD,
+				credential: sandboxCredential(sandbox(), 'images'),
+				items: ['a', 'b'].map((name) => ({ json: { url: `https://cdn.example.com/${name}.png` } })),
+				workflowId,
+			});
+		const first = await images();
+		expect(first.error).toBeUndefined();
+		await Container.get(BinaryDataService).deleteManyByBinaryDataId(
+			first.items.map((item) => item.binary!.small.id!),
+		);
+		sandbox().reset();
+		const second = await images();
+		expect(second.error).toBeUndefined();
+		expect(sandbox().requests('images')).toHaveLength(0);
+		expect(sandbox().requests('storage')).toHaveLength(2);
+		for (const item of second.items)
+			expect((await binaryBytes(item, 'small')).length).toBeGreaterThan(0);
+	});
+
 	it("the second test run's files are stored again: they outlive the first run's", async () => {
 		const [first, second] = await twoTestRuns();
 		const before = await bytesOf(first);
-		for (const [index, item] of second.items.entries())
-			expect(item.binary!.data.id).not.toBe(first.items[index].binary!.data.id);
+		for (const [index, item] of second.items.entries()) {
+			const { id, ...described } = item.binary!.data;
+			expect(id).not.toBe(first.items[index].binary!.data.id);
+			// Only where it is stored changed: named, typed and sized as the first run's.
+			expect({ ...described, id: first.items[index].binary!.data.id }).toEqual(
+				first.items[index].binary!.data,
+			);
+		}
 		await deleteFilesOf(first);
 		expect(await bytesOf(second)).toEqual(before);
+	});
+
+	it('the estimate counts a kept answer whose file n8n has deleted as a request, as the run sends it', async () => {
+		const workflowId = newWorkflowId('test-run-files');
+		const first = await avatars(workflowId);
+		await deleteFilesOf(first);
+		sandbox().reset();
+		const estimate = await runNode({
+			type: 'abstractAvatars',
+			parameters: { name: '={{ $json.name }}', options: { imageSize: 128, estimateOnly: true } },
+			credential: sandboxCredential(sandbox(), 'avatars'),
+			items: names.map((name) => ({ json: { name } })),
+			workflowId,
+		});
+		expect(estimate.error).toBeUndefined();
+		expect(estimate.items[0].json).toMatchObject({ requestsToSend: 2, notSent: { reused: 0 } });
+		// The estimate stored nothing and dropped nothing: the run finds the same and sends as it said.
+		await avatars(workflowId);
+		expect(sandbox().requests('avatars')).toHaveLength(2);
 	});
 
 	it('a kept answer whose file n8n has deleted is not reused: the request is sent', async () => {

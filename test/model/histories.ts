@@ -630,16 +630,15 @@ export async function replay(
 	coverage: Coverage,
 	steps: (world: World) => Promise<void>,
 ): Promise<string[]> {
-	kept.dropKeptAnswers();
+	const world = new World(sandbox as Sandbox, history, smallBudget, coverage);
+	kept.dropKeptAnswers(() => world.now);
 	const small = sandbox ? SMALL_BUDGET : SMALL_BUDGET / 10;
 	const previous = kept.setKeptAnswersBudget(smallBudget ? small : kept.KEPT_ANSWERS_BUDGET);
-	const world = new World(sandbox as Sandbox, history, smallBudget, coverage);
-	kept.setKeptAnswersClock(() => world.now);
 	try {
 		await steps(world);
 	} finally {
 		kept.setKeptAnswersBudget(previous);
-		kept.setKeptAnswersClock();
+		kept.dropKeptAnswers();
 	}
 	coverage.histories++;
 	if (smallBudget) coverage.smallBudget++;

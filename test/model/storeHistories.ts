@@ -103,7 +103,7 @@ async function storeRun(
 			if (!pays) continue;
 			if (!pays(unit.prepared.email)) return { sends, failed: true };
 			const answer: INodeExecutionData[] = [{ json: { email: unit.prepared.email } }];
-			view?.keep(decision.identity, answer, undefined, true, policy);
+			view?.keep(decision.identity, answer, true, policy);
 		}
 		return { sends, failed: false };
 	};

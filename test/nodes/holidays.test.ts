@@ -166,6 +166,37 @@ describe('Public holidays: output items', () => {
 		expect(items[1].json).toEqual({ holidays: [] });
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
+
+	it.each([
+		['on, on, off', [true, true, false]],
+		['off, on, off', [false, true, false]],
+	])(
+		'a repeated query (sent once) gives each item its own holidays, Split Into Items %s',
+		async (_, splits) => {
+			const { items, error } = await holidays(
+				splits.map((split) => ({ country: 'GB', options: { year: '2025', month: 12, split } })),
+				{
+					options: {
+						year: '={{ $json.options.year }}',
+						month: '={{ $json.options.month }}',
+						splitIntoItems: '={{ $json.options.split }}',
+					},
+				},
+			);
+			expect(error).toBeUndefined();
+			expect(queries()).toHaveLength(1);
+			const names = ['Christmas Day', 'Boxing Day'];
+			const expected = splits.flatMap((split, item): unknown[][] =>
+				split ? names.map((name) => [name, { item }]) : [[names, { item }]],
+			);
+			expect(
+				items.map((item) => [
+					item.json.name ?? (item.json.holidays as IDataObject[]).map(({ name }) => name),
+					item.pairedItem,
+				]),
+			).toEqual(expected);
+		},
+	);
 });
 
 describe('Public holidays: inputs checked before any request', () => {

@@ -32,3 +32,14 @@ export function carriesKey(entry: LoggedRequest, key: string): boolean {
 		entry.path.includes(key)
 	);
 }
+
+/** Image Processing of the image at each item's `url`, resized to 10x10 and downloaded into `small`. */
+export const SMALL_DOWNLOAD = {
+	source: 'url',
+	url: '={{ $json.url }}',
+	resizeStrategy: 'exact',
+	width: 10,
+	height: 10,
+	downloadResult: true,
+	outputBinaryPropertyName: 'small',
+};

@@ -162,6 +162,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			req.socket.destroy();
 			return;
 		}
+		if (fault?.kind === 'answer') {
+			entry.fault = 'answer';
+			entry.status = 200;
+			return send(res, { status: 200, json: fault.json });
+		}
 		if (fault?.kind === 'status') {
 			entry.fault = `status ${fault.status}`;
 			entry.status = fault.status;

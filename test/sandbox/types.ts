@@ -111,5 +111,7 @@ export interface LoggedRequest {
 export type Fault =
 	| { kind: 'status'; status: number; retryAfter?: number; message?: string }
 	| { kind: 'drop' }
+	/** Answers 200 with this JSON in place of the service's record (a service answering oddly). */
+	| { kind: 'answer'; json: unknown }
 	/** Answers after `ms`, or once `until` settles; then as `then` says (by default, as usual). */
 	| { kind: 'delay'; ms: number; until?: Promise<unknown>; then?: Fault };

@@ -1,5 +1,3 @@
-import type { INodeExecutionData } from 'n8n-workflow';
-
 import type { ReuseSource } from './runFigures';
 import type { ReusePolicy } from './types';
 
@@ -53,11 +51,10 @@ export interface Payment {
 	readonly paidAt: number;
 	/** How long later runs may reuse it, as the paying run's Options offered (0: never). */
 	readonly reuseMs: number;
-	/** The answer: its one change is the file its unit fetched for it (a download) added. */
-	answered: INodeExecutionData[];
-	/** The keys the engine put beside the answer in an output item (a CSV row's). */
-	readonly rowJsonKeys?: string[];
-	size: number;
+	/** The answer's items as text (keptItems.ts, asText): its one change is the file its unit fetched for it (a download), added or lost. */
+	answer: string;
+	/** Its files were fetched for it for free (a download): without them, it still answers. */
+	fetched?: boolean;
 }
 
 /** A run of a node as the rules see it; `reuseMs` is its own Options' reuse window. */

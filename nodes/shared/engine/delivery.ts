@@ -109,9 +109,9 @@ export class Delivery<Prepared> {
 				),
 			];
 		}
-		// The row's columns go into the answer's own JSON rather than a copy of it: an answer kept for
-		// a next try (keptAnswers.ts) is then not held twice. Every unit of a run puts the same keys
-		// beside (csvRow), so a unit that shares or reuses the answer overwrites them with its own.
+		// The row's columns go into the answer's own JSON rather than a copy of it: each unit's answer
+		// is its own (a kept one is read from its text, keptItems.ts; a repeat's is a copy). Every unit
+		// of a run puts the same keys beside (csvRow), so a copy's are overwritten with its own.
 		return outcome.answered.map((item) => ({
 			...item,
 			json: unit.rowJson ? Object.assign(item.json, unit.rowJson) : item.json,

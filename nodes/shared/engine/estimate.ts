@@ -216,10 +216,9 @@ async function countUnits<Prepared>(
 				else distinct.add(identity);
 				if (job.sendRepeatsOnce && identity !== undefined) asked.add(identity);
 				if (decision.kind === 'repeat') counts.would.answersShared++;
-				else if (decision.kind === 'kept') {
+				else if (decision.kind === 'kept' && (await keptAnswers?.take(ctx, decision.found)))
 					countReused(counts.would, decision.found.source);
-					await keptAnswers?.take(ctx, decision.found);
-				} else counts.would.answersPaid++;
+				else counts.would.answersPaid++;
 			}
 		} catch (error) {
 			// The file could not be read to its end: the real run fails the item there.

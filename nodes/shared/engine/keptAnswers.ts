@@ -1,6 +1,7 @@
-import { claimEnd, keptUntil, WINDOWS, type ExecutionOfNode, type Payment } from './answerRules';
+import type { INodeExecutionData } from 'n8n-workflow';
 
-export type { ExecutionOfNode, Payment };
+import { claimEnd, keptUntil, WINDOWS, type ExecutionOfNode, type Payment } from './answerRules';
+import { asText } from './keptItems';
 
 /**
  * The answers this n8n process has paid for, as payments: facts that never change, and the state
@@ -12,14 +13,25 @@ export type { ExecutionOfNode, Payment };
 /** Memory the process gives kept answers, counted by the size of what is kept. */
 export const KEPT_ANSWERS_BUDGET = 64 * 1024 * 1024;
 
+/** A payment's size: its answer's text (files' bytes in n8n's memory mode, else a reference), its identity, and the entry. */
+const sizeOf = ({ identity, answer }: Payment) => 200 + bytesOf(identity) + bytesOf(answer);
+
+/**
+ * The memory a text takes: V8 holds a string a byte a character while every one is Latin-1, else
+ * two (a holiday's or a company's local name). The test stops at the first such character; V8
+ * answers it at once for a text of one-byte characters. It also makes the text one piece, where
+ * Node 20's JSON.stringify leaves pieces: 98.3 against 88.0 MiB for a full budget (docs/benchmarks.md).
+ */
+const bytesOf = (text: string) => (/[\u0100-\uffff]/.test(text) ? 2 : 1) * text.length;
+
 /** Every payment kept, least recently used first (filed or taken: last). */
 const kept = new Set<Payment>();
 /** The payments of each request of each scope, oldest first. */
-const byRequest = new Map<string, Payment[]>();
+const byRequest = new Map<string, Set<Payment>>();
 const requestOf = (scope: string, identity: string) => `${scope}\n${identity}`;
 const executions = new Map<string, ExecutionOfNode>();
-/** Runs in progress: what each has taken or will take is never dropped for room. */
-const running = new Set<(payment: Payment) => boolean>();
+/** Runs in progress (each adds itself, then removes itself): what each spares is never dropped for room. */
+export const running = new Set<{ spares(payment: Payment): boolean }>();
 let sizeKept = 0;
 let budget = KEPT_ANSWERS_BUDGET;
 /** No payment expires before this. */
@@ -29,7 +41,7 @@ let clock = () => Date.now();
 export const now = () => clock();
 export const hasNoBudget = () => budget <= 0;
 
-export const paymentsOf = (scope: string, identity: string): readonly Payment[] =>
+export const paymentsOf = (scope: string, identity: string): Iterable<Payment> =>
 	byRequest.get(requestOf(scope, identity)) ?? [];
 
 /**
@@ -54,12 +66,6 @@ export function startTry(
 	return execution;
 }
 
-/** A run in progress, and what it spares; returns its end. */
-export function runStarts(spares: (payment: Payment) => boolean): () => void {
-	running.add(spares);
-	return () => running.delete(spares);
-}
-
 /** n8n will not run the node again in the execution: it failed (a Retry may take), or is done. */
 export function settle(execution: ExecutionOfNode, state: 'failed' | 'done'): void {
 	execution.state = state;
@@ -69,21 +75,28 @@ export function settle(execution: ExecutionOfNode, state: 'failed' | 'done'): vo
 
 /** Files a payment, then drops payments until the budget holds (the eviction order: victim). */
 export function file(payment: Payment): void {
-	if (payment.size > budget) return;
-	const { scope, identity } = payment;
-	byRequest.set(requestOf(scope, identity), [...paymentsOf(scope, identity), payment]);
+	if (sizeOf(payment) > budget) return;
+	const request = requestOf(payment.scope, payment.identity);
+	byRequest.set(request, (byRequest.get(request) ?? new Set()).add(payment));
 	payment.payer.payments.add(payment);
 	kept.add(payment);
-	sizeKept += payment.size;
+	sizeKept += sizeOf(payment);
 	nextSweep = Math.min(nextSweep, keptUntil(payment));
 	makeRoom();
 }
 
-/** The payment's answer with the file its unit fetched for it (its size counted anew). */
-export function addFiles(payment: Payment, answered: Payment['answered'], size: number): void {
+/**
+ * The payment's answer again: with the files its unit fetched for it for free (a download), none
+ * to fetch again, within the room left (a paid answer is not dropped for what is free); or
+ * without them, n8n having lost them.
+ */
+export function refile(payment: Payment, answered: INodeExecutionData[], fetched: boolean): void {
 	if (!kept.has(payment)) return;
-	sizeKept += size - payment.size;
-	Object.assign(payment, { answered, size });
+	const again = { ...payment, answer: asText(answered), fetched };
+	const grows = sizeOf(again) - sizeOf(payment);
+	if (grows > 0 && sizeKept + grows > budget) return;
+	sizeKept += grows;
+	Object.assign(payment, { answer: again.answer, fetched });
 }
 
 /** Used now: last in the least-recently-used order. */
@@ -95,11 +108,10 @@ export function touch(payment: Payment): void {
 export function forget(payment: Payment): void {
 	if (!kept.delete(payment)) return;
 	payment.payer.payments.delete(payment);
-	sizeKept -= payment.size;
-	const { scope, identity } = payment;
-	const left = paymentsOf(scope, identity).filter((other) => other !== payment);
-	if (left.length > 0) byRequest.set(requestOf(scope, identity), left);
-	else byRequest.delete(requestOf(scope, identity));
+	sizeKept -= sizeOf(payment);
+	const request = requestOf(payment.scope, payment.identity);
+	const left = byRequest.get(request);
+	if (left?.delete(payment) && left.size === 0) byRequest.delete(request);
 }
 
 /** While over budget, drops the first victim of the one eviction order (none: all are spared). */
@@ -118,7 +130,7 @@ function makeRoom(): void {
  */
 function victim(): Payment | undefined {
 	const at = clock();
-	const spared = (payment: Payment) => [...running].some((spares) => spares(payment));
+	const spared = (payment: Payment) => [...running].some((run) => run.spares(payment));
 	let oldest: Payment | undefined;
 	for (const payment of kept) {
 		if (spared(payment)) continue;
@@ -142,7 +154,7 @@ function sweep(at: number): void {
 		if (payments.size === 0 && lastPaidAt + WINDOWS.tries <= at) executions.delete(id);
 }
 
-/** For the bench and the tests of its bounds: what is kept now, and what of it a try or a Retry may claim. */
+/** For the bench and the tests of its bounds: what is kept now, what of it a try or a Retry may claim, the executions known. */
 export function keptAnswersHeld() {
 	const at = clock();
 	const forRetries = [...kept].filter((payment) => claimEnd(payment) > at).length;
@@ -151,7 +163,6 @@ export function keptAnswersHeld() {
 		size: sizeKept,
 		forRetries,
 		forNextRuns: kept.size - forRetries,
-		scopes: new Set([...kept].map(({ scope }) => scope)).size,
 		runs: executions.size,
 	};
 }
@@ -164,15 +175,11 @@ export function setKeptAnswersBudget(bytes: number): number {
 	return previous;
 }
 
-/** Sets the store's clock (the tests move time forward); without an argument, the real one again. */
-export function setKeptAnswersClock(time?: () => number): void {
-	clock = time ?? (() => Date.now());
-}
-
-/** Drops every payment and execution (each test starts from an empty store). */
-export function dropKeptAnswers(): void {
+/** Drops every payment and execution, and sets the store's clock (the real one unless given): each test starts from an empty store, at a time it moves forward. */
+export function dropKeptAnswers(time = () => Date.now()): void {
 	for (const payment of kept) forget(payment);
 	executions.clear();
 	running.clear();
 	nextSweep = Number.POSITIVE_INFINITY;
+	clock = time;
 }

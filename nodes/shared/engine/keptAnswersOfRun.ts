@@ -1,12 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { bestFor, claimEnd, reuseWindow, ruleFor, type Found, type Taker } from './answerRules';
+import type { ExecutionOfNode, Payment } from './answerRules';
 import * as store from './keptAnswers';
-import type { ExecutionOfNode, Payment } from './keptAnswers';
-import { copyItem, sizeOf, storeFilesAgain } from './keptItems';
+import { asText, filesStillThere, storeFilesAgain } from './keptItems';
 import type { ReusePolicy } from './types';
-
-export type { Found };
 
 /**
  * The kept answers as one run of a node sees them (keptAnswers.ts holds them, answerRules.ts says
@@ -18,7 +16,6 @@ export class KeptAnswersOfRun {
 	readonly taken = new Map<Payment, Found['source']>();
 	/** What this run paid: never taken by the run itself (a repeat sent again is a fresh answer). */
 	private readonly paidHere = new Set<Payment>();
-	private readonly ends?: () => void;
 
 	private constructor(
 		private readonly scope: string,
@@ -30,7 +27,7 @@ export class KeptAnswersOfRun {
 		/** The identities the run will ask for: what the rules give it for them is not dropped for room. */
 		private readonly planned: ReadonlySet<string>,
 	) {
-		if (execution) this.ends = store.runStarts((payment) => this.spares(payment));
+		if (execution) store.running.add(this);
 	}
 
 	/**
@@ -75,41 +72,49 @@ export class KeptAnswersOfRun {
 	find(identity: string | undefined, policy: ReusePolicy, each: boolean): Found | undefined {
 		if (identity === undefined) return undefined;
 		const taker = { ...this.run, reuseMs: reuseWindow(policy, this.run.testRun) };
-		const candidates = store
-			.paymentsOf(this.scope, identity)
-			.filter((payment) => !this.paidHere.has(payment) && !(each && this.taken.has(payment)));
+		const candidates = [...store.paymentsOf(this.scope, identity)].filter(
+			(payment) => !this.paidHere.has(payment) && !(each && this.taken.has(payment)),
+		);
 		return bestFor(candidates, taker, store.now());
 	}
 
 	/**
-	 * Takes a found payment for a unit: the unit's own copy, its files stored again for this
-	 * execution (n8n may delete another's). Undefined when a file can no longer be read: the
-	 * payment is dropped. An estimate only notes what it took.
+	 * Takes a found payment for a unit: the unit's own items, read from the kept text, their files
+	 * stored again for this execution (n8n may delete another's). A file n8n no longer has: the
+	 * answer without its files when they were fetched for free (the unit fetches them again), else
+	 * undefined, the payment dropped. An estimate only notes what it took, and checks its files
+	 * are there to take, giving no items.
 	 */
 	async take(ctx: IExecuteFunctions, { payment, source }: Found) {
 		this.taken.set(payment, source);
-		if (!this.execution) return payment.answered;
-		store.touch(payment);
-		const copies = payment.answered.map((item) => copyItem(item));
-		for (const name of payment.rowJsonKeys ?? []) for (const copy of copies) delete copy.json[name];
-		try {
-			if (source !== 'try') for (const copy of copies) await storeFilesAgain(ctx, copy);
-		} catch {
-			this.drop(payment);
-			return undefined;
+		const items = JSON.parse(payment.answer) as INodeExecutionData[];
+		if (!this.execution) {
+			const usable = source === 'try' || payment.fetched || (await filesStillThere(ctx, items));
+			if (!usable) this.drop(payment);
+			return usable ? [] : undefined;
 		}
-		return copies;
+		store.touch(payment);
+		try {
+			if (source !== 'try') for (const item of items) await storeFilesAgain(ctx, item);
+		} catch {
+			if (!payment.fetched) {
+				this.drop(payment);
+				return undefined;
+			}
+			const paid = items.map(({ json }) => ({ json }));
+			store.refile(payment, paid, false);
+			return paid;
+		}
+		return items;
 	}
 
 	/**
 	 * Files what this run paid for: for this execution's next try or a Retry (`forTries`), and for
-	 * later runs when the item's Options offer it. `rowJson`: what the engine puts into the
-	 * answer's JSON for its output item (a CSV row's), left out of what is taken.
+	 * later runs when the item's Options offer it.
 	 */
 	keep(
 		identity: string | undefined,
 		answered: INodeExecutionData[],
-		rowJson: IDataObject | undefined,
 		forTries: boolean,
 		policy: ReusePolicy,
 	): Payment | undefined {
@@ -117,23 +122,12 @@ export class KeptAnswersOfRun {
 		if (identity === undefined || !this.execution || (!forTries && reuseMs === 0)) return undefined;
 		const paidAt = store.now();
 		this.execution.lastPaidAt = paidAt;
-		// Reused by later runs, the answer is a copy: the output's items go on to other nodes.
-		const kept = reuseMs > 0 ? answered.map((item) => copyItem(item, true)) : answered;
-		const rowJsonKeys = reuseMs === 0 && rowJson ? Object.keys(rowJson) : undefined;
-		const size = sizeOf(identity, kept) + (rowJsonKeys ? JSON.stringify(rowJson).length : 0);
 		const { scope, execution: payer } = this;
-		const payment = { scope, identity, payer, testRun: this.run.testRun, paidAt, reuseMs, size };
-		const filed: Payment = { ...payment, answered: kept, rowJsonKeys };
-		this.paidHere.add(filed);
-		store.file(filed);
-		return filed;
-	}
-
-	/** The payment's answer with the file its unit fetched for it (a download): none to fetch again. */
-	addFiles(payment: Payment, answered: INodeExecutionData[]): void {
-		const kept = answered.map((item) => copyItem(item, payment.reuseMs > 0));
-		const beside = payment.size - sizeOf(payment.identity, payment.answered);
-		store.addFiles(payment, kept, sizeOf(payment.identity, kept) + beside);
+		const facts = { scope, identity, payer, testRun: this.run.testRun, paidAt, reuseMs };
+		const payment: Payment = { ...facts, answer: asText(answered) };
+		this.paidHere.add(payment);
+		store.file(payment);
+		return payment;
 	}
 
 	/** A payment that can serve no more (its kept file is gone). */
@@ -149,7 +143,7 @@ export class KeptAnswersOfRun {
 	 * is done. Returns what stays for a Retry: its payments, and failed executions' it took.
 	 */
 	finish(threw: boolean, firstItemFailed = false): { paid: number; reused: number } {
-		this.ends?.();
+		store.running.delete(this);
 		const { execution } = this;
 		if (!execution || (this.moreTries && (threw || firstItemFailed))) return { paid: 0, reused: 0 };
 		store.settle(execution, threw ? 'failed' : 'done');
@@ -164,7 +158,7 @@ export class KeptAnswersOfRun {
 	}
 
 	/** Never dropped for room while this run goes on: what it took, and what the rules give it for what it will ask. */
-	private spares(payment: Payment): boolean {
+	spares(payment: Payment): boolean {
 		if (payment.scope !== this.scope) return false;
 		if (this.taken.has(payment)) return true;
 		if (this.paidHere.has(payment) || !this.planned.has(payment.identity)) return false;

@@ -1,25 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-/** What the engine does with an answer's items: copy them for a repeat or a kept answer, store their files again, weigh them. */
-
-/**
- * An item's own copy: its JSON (through text when kept for later runs: the smallest in memory, as
- * answers are JSON; then nothing else of the item is kept), the same files (n8n stores them once).
- */
-export function copyItem(item: INodeExecutionData, viaJson = false): INodeExecutionData {
-	const copy: INodeExecutionData = viaJson
-		? { json: JSON.parse(JSON.stringify(item.json)) as IDataObject }
-		: { ...item, json: structuredClone(item.json) };
-	if (item.binary)
-		copy.binary = Object.fromEntries(
-			Object.entries(item.binary).map(([name, data]) => [name, { ...data }]),
-		);
-	return copy;
-}
+/** What the kept answers do with an answer's items: keep them as text, store their files again. */
 
 /**
  * A reused item's files, stored again for this execution: the bytes read through n8n's binary
- * helpers (from the item in memory mode, from n8n's store in filesystem mode), named as before.
+ * helpers (from the item in memory mode, from n8n's store in filesystem mode). Only where the file
+ * is stored changes: n8n would read its name as a path and derive the extension afresh.
  */
 export async function storeFilesAgain(
 	ctx: IExecuteFunctions,
@@ -29,23 +15,31 @@ export async function storeFilesAgain(
 	for (const [name, file] of Object.entries(files)) {
 		if (!file.id) continue;
 		const bytes = await ctx.helpers.binaryToBuffer(await ctx.helpers.getBinaryStream(file.id));
-		const { fileName, fileExtension, mimeType } = file;
-		const stored = await ctx.helpers.prepareBinaryData(bytes, fileName, mimeType);
-		// Named as before: n8n reads a name as a path, and derives the extension from it or the type.
-		const named = {
-			...(fileName ? { fileName } : {}),
-			...(fileExtension ? { fileExtension } : {}),
-		};
-		files[name] = { ...stored, ...named };
+		const { id, data } = await ctx.helpers.prepareBinaryData(bytes, file.fileName, file.mimeType);
+		files[name] = { ...file, id, data };
 	}
 }
 
-/** An answer's size: its JSON as text and its files (bytes in n8n's memory mode, else a reference), plus the entry. */
-export function sizeOf(key: string, answered: INodeExecutionData[]): number {
-	let size = 200 + key.length;
-	for (const item of answered) {
-		size += JSON.stringify(item.json).length;
-		for (const file of Object.values(item.binary ?? {})) size += 200 + file.data.length;
+/** Whether n8n still has every file of the items: opened, not read (an estimate stores nothing). */
+export async function filesStillThere(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<boolean> {
+	try {
+		for (const item of items)
+			for (const file of Object.values(item.binary ?? {}))
+				if (file.id) (await ctx.helpers.getBinaryStream(file.id)).destroy();
+		return true;
+	} catch {
+		return false;
 	}
-	return size;
+}
+
+/**
+ * An answer as kept: its items' JSON and files (the bytes in n8n's memory mode, else n8n's
+ * reference) as text, made once when filed: the smallest in memory, as answers are JSON, its
+ * length its size, and nothing done to the output's items (a CSV row's columns put in) reaches it.
+ */
+export function asText(answered: INodeExecutionData[]): string {
+	return JSON.stringify(answered.map(({ json, binary }) => (binary ? { json, binary } : { json })));
 }

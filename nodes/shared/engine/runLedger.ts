@@ -3,7 +3,6 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { capitalised } from './errors';
 import type { UnitOutcome } from './fanOut';
-import { copyItem } from './keptItems';
 import { countReused, emptyFigures, type ReuseSource, type RunFigures } from './runFigures';
 
 /**
@@ -102,7 +101,8 @@ export class RunLedger {
 		const shared = await entry.outcome;
 		if ('answered' in shared) {
 			this.count('answersShared', itemIndex);
-			return { answered: shared.answered.map((item) => copyItem(item)), repeated: true };
+			// structuredClone, not n8n's deepCopy: that one assigns a "__proto__" field as a prototype.
+			return { answered: shared.answered.map((item) => structuredClone(item)), repeated: true };
 		}
 		if (shared.notSent || stopReasonOf(shared.failed)) return { failed: notSent(), notSent: true };
 		return shared;

@@ -1,9 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import type { Found } from './answerRules';
 import type { Delivery } from './delivery';
 import type { FanOutUnit, UnitOutcome } from './fanOut';
 import { identityOf, type Job } from './jobs';
-import type { Found, KeptAnswersOfRun } from './keptAnswersOfRun';
+import { refile } from './keptAnswers';
+import type { KeptAnswersOfRun } from './keptAnswersOfRun';
 import { NotSentError, type RunLedger } from './runLedger';
 import type { Connection } from './serviceClient';
 import type { ServiceDefinition, ServiceRequest } from './types';
@@ -144,7 +146,7 @@ async function send<Prepared>(sending: UnitSending<Prepared>): Promise<UnitOutco
 	// its answers would hold memory for nothing (unless the Options keep them for later runs).
 	ledger.paid(job.itemIndex);
 	const forTries = !job.collector || keptAnswers?.retryOnFail === true;
-	const payment = keptAnswers?.keep(identity, answered, unit.rowJson, forTries, job.reuse);
+	const payment = keptAnswers?.keep(identity, answered, forTries, job.reuse);
 	if (!service.present) return { answered, repeated: false };
 	const outcome = await presented(sending, { answered, repeated: false });
 	// Kept again with a file the unit fetched for it (a download): a next run need not fetch it.
@@ -153,7 +155,7 @@ async function send<Prepared>(sending: UnitSending<Prepared>): Promise<UnitOutco
 		'answered' in outcome &&
 		outcome.answered.some((item, index) => item.binary && !answered[index]?.binary)
 	) {
-		keptAnswers?.addFiles(payment, outcome.answered);
+		refile(payment, outcome.answered, true);
 	}
 	return outcome;
 }
