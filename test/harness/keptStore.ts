@@ -12,16 +12,12 @@ export const keptAnswers = require(
 
 /** What the store keeps now: its answers, their size, what of them a try or a Retry may claim, the executions known. */
 export function keptAnswersHeld() {
-	const { payments, size, runs } = keptAnswers.keptNow();
+	const { size, runs, ...held } = keptAnswers.keptNow();
+	const payments = [...held.payments];
 	const at = keptAnswers.now();
-	const forRetries = [...payments].filter((payment) => claimEnd(payment) > at).length;
-	return {
-		answers: payments.size,
-		size,
-		forRetries,
-		forNextRuns: payments.size - forRetries,
-		runs,
-	};
+	const forRetries = payments.filter((payment) => claimEnd(payment) > at).length;
+	const answers = payments.length;
+	return { answers, size, forRetries, forNextRuns: answers - forRetries, runs };
 }
 
 /**

@@ -160,11 +160,7 @@ function sweep(at: number): void {
 }
 
 /** What is kept now, for the tests of its bounds and the benches (test/harness/keptStore.ts). */
-export const keptNow = () => ({
-	payments: kept as ReadonlySet<Payment>,
-	size: sizeKept,
-	runs: executions.size,
-});
+export const keptNow = () => ({ payments: kept.values(), size: sizeKept, runs: executions.size });
 
 /** Sets the process's budget (0 turns keeping off); returns the previous one. Lowering it drops at once, in the eviction order. */
 export function setKeptAnswersBudget(bytes: number): number {
