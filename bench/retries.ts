@@ -1,8 +1,5 @@
-import path from 'path';
-
 import { firstTimeOnly, newWorkflowId, RETRY_ON_FAIL } from '../test/harness/retryOnFail';
 import { keptAnswers as kept, keptAnswersHeld } from '../test/harness/keptStore';
-import { ROOT } from '../test/harness/root';
 import { retryExecution, runNode, type NodeRun, type RunResult } from '../test/harness/run';
 import { sandboxCredential } from '../test/harness/sandboxCredentials';
 import { startSandbox, type Sandbox } from '../test/sandbox/server';

@@ -1,8 +1,5 @@
-import path from 'path';
-
 import { newWorkflowId } from '../test/harness/retryOnFail';
 import { keptAnswers as kept, keptAnswersHeld } from '../test/harness/keptStore';
-import { ROOT } from '../test/harness/root';
 import { runNode, type NodeRun } from '../test/harness/run';
 import { sandboxCredential } from '../test/harness/sandboxCredentials';
 import { startSandbox, type Sandbox } from '../test/sandbox/server';
