@@ -23,8 +23,8 @@ export class KeptAnswersOfRun {
 		/** The node's Retry On Fail: n8n may run it again within this execution. */
 		readonly retryOnFail: boolean,
 		private readonly moreTries: boolean,
-		/** The identities the run will ask for: what the rules give it for them is not dropped for room. */
-		private readonly planned: ReadonlySet<string>,
+		/** The identities the run will ask for: what the rules give it for them is not dropped for room (an estimate: none). */
+		private readonly planned?: ReadonlySet<string>,
 	) {
 		if (execution) store.running.add(this);
 	}
@@ -53,15 +53,13 @@ export class KeptAnswersOfRun {
 		const executionId = String(ctx.getExecutionId());
 		// The run's index, as n8n-core's WorkflowExecute gives it to every try of the run.
 		const runIndex = () => Number(ctx.getWorkflowDataProxy(0).$thisRunIndex) || 0;
-		const execution =
-			'planned' in view
-				? store.startTry([executionId, ...scope].join('\n'), executionId, retryOnFail, runIndex())
-				: undefined;
+		const planned = 'planned' in view ? view.planned : undefined;
+		const ofNode = [executionId, ...scope].join('\n');
+		const execution = planned && store.startTry(ofNode, executionId, retryOnFail, runIndex());
 		// n8n-core's WorkflowExecute tries a node with Retry On Fail 2 to 5 times, 3 by default.
 		const moreTries =
 			retryOnFail && (execution?.tries ?? 1) < Math.min(5, Math.max(2, node.maxTries || 3));
 		const run = { executionId, testRun, retry: mode === 'retry', reuseMs };
-		const planned = 'planned' in view ? view.planned : new Set<string>();
 		return new KeptAnswersOfRun(scope.join('\n'), execution, run, retryOnFail, moreTries, planned);
 	}
 
@@ -155,7 +153,7 @@ export class KeptAnswersOfRun {
 	spares(payment: Payment): boolean {
 		if (payment.scope !== this.scope) return false;
 		if (this.taken.has(payment)) return true;
-		if (this.paidHere.has(payment) || !this.planned.has(payment.identity)) return false;
+		if (this.paidHere.has(payment) || !this.planned?.has(payment.identity)) return false;
 		return ruleFor(payment, this.run, store.now()) !== undefined;
 	}
 }
