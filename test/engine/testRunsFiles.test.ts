@@ -110,6 +110,20 @@ describe('filesystem binary mode, where n8n keeps each execution its own files',
 		expect(sandbox().requests('storage')).toHaveLength(2);
 	});
 
+	it('an Image Processing answer whose file was downloaded again keeps that file: the run after it downloads nothing', async () => {
+		const workflowId = await imagesWhoseFilesAreGone();
+		const second = await images(workflowId);
+		expect(second.error).toBeUndefined();
+		expect(sandbox().requests('storage')).toHaveLength(2);
+		sandbox().reset();
+		const third = await images(workflowId);
+		expect(third.error).toBeUndefined();
+		expect(sandbox().requests('images')).toHaveLength(0);
+		expect(sandbox().requests('storage')).toHaveLength(0);
+		for (const item of third.items)
+			expect((await binaryBytes(item, 'small')).length).toBeGreaterThan(0);
+	});
+
 	it("the second test run's files are stored again: they outlive the first run's", async () => {
 		const [first, second] = await twoTestRuns();
 		const before = await bytesOf(first);

@@ -100,9 +100,10 @@ export function file(payment: Payment): void {
  * without them, n8n having lost them.
  */
 export function refile(payment: Payment, answered: INodeExecutionData[], fetched: boolean): void {
+	if (!kept.has(payment)) return;
 	const answer = asText(answered);
 	const grows = bytesOf(answer) - bytesOf(payment.answer);
-	if (!kept.has(payment) || (grows > 0 && sizeKept + grows > budget)) return;
+	if (grows > 0 && sizeKept + grows > budget) return;
 	sizeKept += grows;
 	Object.assign(payment, { answer, fetched });
 }

@@ -81,8 +81,9 @@ export class KeptAnswersOfRun {
 	 * Takes a found payment for a unit: the unit's own items, read from the kept text, their files
 	 * stored again for this execution (n8n may delete another's). A file n8n no longer has: the
 	 * answer without its files when they were fetched for free (the unit fetches them again), else
-	 * undefined, the payment dropped. An estimate only notes what it took, and opens its files to
-	 * see they are there, giving no items.
+	 * undefined, the payment dropped. An estimate only notes what it took, giving no items, and
+	 * opens the files it must find there: not those fetched for free (n8n's database mode reads a
+	 * file whole to open it).
 	 */
 	async take(ctx: IExecuteFunctions, { payment, source }: Found) {
 		this.taken.set(payment, source);
@@ -90,7 +91,8 @@ export class KeptAnswersOfRun {
 		const estimate = !this.execution;
 		if (!estimate) store.touch(payment);
 		try {
-			if (source !== 'try') await storeFilesAgain(ctx, items, estimate);
+			if (source !== 'try' && !(estimate && payment.fetched))
+				await storeFilesAgain(ctx, items, estimate);
 		} catch {
 			if (!payment.fetched) {
 				this.drop(payment);
