@@ -1,18 +1,10 @@
-import path from 'path';
-
 import { emailOf, newWorkflowId, paidEmails, RETRY_ON_FAIL } from '../test/harness/retryOnFail';
-import { ROOT } from '../test/harness/root';
+import { keptAnswers as kept, keptAnswersHeld } from '../test/harness/keptStore';
 import { retryExecution, runNode, type NodeRun, type RunResult } from '../test/harness/run';
 import { sandboxCredential } from '../test/harness/sandboxCredentials';
 import { randomFraction } from '../test/sandbox/random';
 import { PaidAnswersModel, type ModelRun } from '../test/model/paidAnswersModel';
 import { startSandbox, type Sandbox } from '../test/sandbox/server';
-
-// The store the nodes run with (the harness loads them from dist/).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const kept = require(
-	path.join(ROOT, 'dist/nodes/shared/engine/keptAnswers.js'),
-) as typeof import('../nodes/shared/engine/keptAnswers');
 
 /**
  * Kept answers over a simulated day of an n8n instance: 1,000 executions of three Email
@@ -206,7 +198,7 @@ async function day(sandbox: Sandbox, budget: number): Promise<Soak> {
 			}
 			model.now = now;
 			model.settle(run.execution, failed ? 'failed' : 'done');
-			soak.maxHeld = Math.max(soak.maxHeld, kept.keptAnswersHeld().size);
+			soak.maxHeld = Math.max(soak.maxHeld, keptAnswersHeld().size);
 		}
 		soak.hours = (now - start) / HOUR_MS;
 	} finally {

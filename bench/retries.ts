@@ -1,17 +1,9 @@
-import path from 'path';
-
 import { firstTimeOnly, newWorkflowId, RETRY_ON_FAIL } from '../test/harness/retryOnFail';
-import { ROOT } from '../test/harness/root';
+import { keptAnswers as kept, keptAnswersHeld } from '../test/harness/keptStore';
 import { retryExecution, runNode, type NodeRun, type RunResult } from '../test/harness/run';
 import { sandboxCredential } from '../test/harness/sandboxCredentials';
 import { startSandbox, type Sandbox } from '../test/sandbox/server';
 import type { SandboxRequest } from '../test/sandbox/types';
-
-// The store the nodes run with (the harness loads them from dist/).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const kept = require(
-	path.join(ROOT, 'dist/nodes/shared/engine/keptAnswers.js'),
-) as typeof import('../nodes/shared/engine/keptAnswers');
 
 /**
  * What n8n's second runs of a node cost (Email Reputation, CSV input as items, pacing off),
@@ -146,7 +138,7 @@ async function keptMemory(sandbox: Sandbox): Promise<void> {
 	const before = process.memoryUsage().heapUsed;
 	const failed = await emailFile(sandbox, 50_000);
 	if (!failed.error) throw new Error('the 50,000-row try was meant to fail on its last row');
-	const held = kept.keptAnswersHeld();
+	const held = keptAnswersHeld();
 	// The sandbox's request log is not the node's.
 	sandbox.reset();
 	gc?.();

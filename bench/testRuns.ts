@@ -1,16 +1,8 @@
-import path from 'path';
-
 import { newWorkflowId } from '../test/harness/retryOnFail';
-import { ROOT } from '../test/harness/root';
+import { keptAnswers as kept, keptAnswersHeld } from '../test/harness/keptStore';
 import { runNode, type NodeRun } from '../test/harness/run';
 import { sandboxCredential } from '../test/harness/sandboxCredentials';
 import { startSandbox, type Sandbox } from '../test/sandbox/server';
-
-// The store the nodes run with (the harness loads them from dist/).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const kept = require(
-	path.join(ROOT, 'dist/nodes/shared/engine/keptAnswers.js'),
-) as typeof import('../nodes/shared/engine/keptAnswers');
 
 /**
  * What a person building a workflow pays (Email Reputation, CSV rows as items, pacing off),
@@ -109,7 +101,7 @@ async function keptMemory(sandbox: Sandbox): Promise<void> {
 	// answers, then without them, so that only what the store holds counts.
 	result = undefined;
 	sandbox.reset();
-	const held = kept.keptAnswersHeld();
+	const held = keptAnswersHeld();
 	const perThousand = (bytes: number) => ((bytes / held.forNextRuns) * 1000) / MiB;
 	let heap = ' (node --expose-gc also prints the heap it holds)';
 	if (gc) {

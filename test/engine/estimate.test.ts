@@ -3,7 +3,7 @@ import path from 'path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { sandboxWithEmptyStore, keptAnswers as kept } from '../harness/keptStore';
+import { sandboxWithEmptyStore, keptAnswers as kept, keptAnswersHeld } from '../harness/keptStore';
 import { newWorkflowId } from '../harness/retryOnFail';
 import { hintsOf } from '../harness/hints';
 import { retryExecution, runNode, type NodeRun, type RunResult } from '../harness/run';
@@ -133,13 +133,13 @@ describe('what the estimate leaves as it was', () => {
 	it('keeps nothing: the store holds the same before and after, and the test run after it pays every value', async () => {
 		const workflowId = newWorkflowId('estimate');
 		await run(email, emails(3), workflowId);
-		const before = kept.keptAnswersHeld();
+		const before = keptAnswersHeld();
 		const [, estimate] = await counted(
 			'email',
 			async () => await run(email, emails(8), workflowId, { estimateOnly: true }),
 		);
 		expect(summaryOf(estimate)).toMatchObject({ requestsToSend: 5, notSent: { reused: 3 } });
-		expect(kept.keptAnswersHeld()).toEqual(before);
+		expect(keptAnswersHeld()).toEqual(before);
 		const [paid] = await counted('email', async () => await run(email, emails(8), workflowId));
 		expect(paid).toBe(5);
 	});

@@ -7,7 +7,7 @@ import {
 	paidEmails,
 	RETRY_ON_FAIL,
 } from '../harness/retryOnFail';
-import { keptAnswers as kept } from '../harness/keptStore';
+import { keptAnswers as kept, keptAnswersHeld } from '../harness/keptStore';
 import { hintsOf } from '../harness/hints';
 import {
 	chainConnections,
@@ -195,7 +195,7 @@ describe('one memory budget, full', () => {
 			kept.dropKeptAnswers(() => now);
 			const run = await runEmail({ items: emailItems([email]), workflowId: newWorkflowId('size') });
 			expect(run.error).toBeUndefined();
-			return { size: kept.keptAnswersHeld().size, text: JSON.stringify(run.items[0].json).length };
+			return { size: keptAnswersHeld().size, text: JSON.stringify(run.items[0].json).length };
 		};
 		const latin = await sizeOfAnswer('müller@example.com');
 		expect(latin.size).toBeLessThan(2 * latin.text);
@@ -301,10 +301,10 @@ describe("paid means answered: Image Processing's processing, then its download"
 
 	it('the file a download adds to a kept answer counts against the budget: an answer that no longer fits stays without it', async () => {
 		await runImages({}, false);
-		const withoutFiles = kept.keptAnswersHeld().size;
+		const withoutFiles = keptAnswersHeld().size;
 		kept.dropKeptAnswers(() => now);
 		await runImages();
-		const withFiles = kept.keptAnswersHeld().size;
+		const withFiles = keptAnswersHeld().size;
 		kept.dropKeptAnswers(() => now);
 		// Room for the three answers and half their files (n8n's memory mode: the bytes in the item).
 		const budget = Math.round((withoutFiles + withFiles) / 2);
@@ -313,8 +313,8 @@ describe("paid means answered: Image Processing's processing, then its download"
 			const run = await runImages();
 			expect(run.error).toBeUndefined();
 			// A paid answer is not dropped to make room for a file it can download again for free.
-			expect(kept.keptAnswersHeld()).toMatchObject({ answers: 3 });
-			expect(kept.keptAnswersHeld().size).toBeLessThanOrEqual(budget);
+			expect(keptAnswersHeld()).toMatchObject({ answers: 3 });
+			expect(keptAnswersHeld().size).toBeLessThanOrEqual(budget);
 		} finally {
 			kept.setKeptAnswersBudget(previous);
 		}

@@ -7,7 +7,7 @@ import type {
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
 
-import { keptAnswers as kept } from '../harness/keptStore';
+import { keptAnswers as kept, keptAnswersHeld } from '../harness/keptStore';
 
 // The view of the store one run of a node uses, from the same built package the nodes run.
 const { KeptAnswersOfRun } =
@@ -143,7 +143,7 @@ describe('the estimate view: find tells what take then does', () => {
 			newWorkflowId('view'),
 		);
 		expect(outputOf(run)).toEqual({ sources: { a: null }, estimated: { a: null } });
-		expect(kept.keptAnswersHeld()).toEqual({
+		expect(keptAnswersHeld()).toEqual({
 			answers: 0,
 			size: 0,
 			forRetries: 0,
@@ -158,7 +158,7 @@ describe('the estimate view: find tells what take then does', () => {
 		await probeRun({ pay: ['second'] }, workflowId);
 		// An estimate takes the older one: a real take would make it the most recently used.
 		await probeRun({ look: ['first'], estimateOnly: true }, workflowId);
-		const { size } = kept.keptAnswersHeld();
+		const { size } = keptAnswersHeld();
 		const previous = kept.setKeptAnswersBudget(size);
 		try {
 			await probeRun({ pay: ['third'] }, workflowId);

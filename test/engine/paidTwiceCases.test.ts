@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { hintsOf } from '../harness/hints';
-import { keptAnswers as kept, sandboxWithEmptyStore } from '../harness/keptStore';
+import { keptAnswers as kept, sandboxWithEmptyStore, keptAnswersHeld } from '../harness/keptStore';
 import {
 	emailOf,
 	firstTimeOnly,
@@ -248,7 +248,7 @@ describe('case 6: a full budget', () => {
 		const values = Array.from({ length: 6 }, (_, index) => `lead${index + 1}@example.com`);
 		const options = { sendRepeatsOnce: false };
 		await runEmail({ values, workflowId, mode: 'manual', options });
-		kept.setKeptAnswersBudget(kept.keptAnswersHeld().size);
+		kept.setKeptAnswersBudget(keptAnswersHeld().size);
 		const again = { values: ['new@example.com', ...values], workflowId, mode: 'manual' as const };
 		const estimate = await runEmail({ ...again, options: { ...options, estimateOnly: true } });
 		expect(estimate.items[0].json.requestsToSend).toBe(1);
@@ -262,7 +262,7 @@ describe('case 6: a full budget', () => {
 		const values = Array.from({ length: 5 }, (_, index) => `lead${index + 1}@example.com`);
 		// The budget holds 4 answers of this size: the first try's.
 		await runEmail({ values: values.slice(1), workflowId: newWorkflowId('size'), mode: 'manual' });
-		kept.setKeptAnswersBudget(kept.keptAnswersHeld().size);
+		kept.setKeptAnswersBudget(keptAnswersHeld().size);
 		kept.dropKeptAnswers();
 		sandbox.reset();
 		sandbox.faultWhen('email', firstTimeOnly(is(values[0])), {

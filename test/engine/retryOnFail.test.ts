@@ -7,7 +7,7 @@ import {
 	paidEmails,
 	RETRY_ON_FAIL,
 } from '../harness/retryOnFail';
-import { keptAnswers as kept } from '../harness/keptStore';
+import { keptAnswers as kept, keptAnswersHeld } from '../harness/keptStore';
 import { hintsOf } from '../harness/hints';
 import { retryExecution, runNode, type NodeRun, type RunResult } from '../harness/run';
 import { sandboxCredential } from '../harness/sandboxCredentials';
@@ -88,7 +88,7 @@ const CSV_RESULT = { ...CSV_ROWS, ...RESULT };
 let claimsLeft = 0;
 afterEach(() => {
 	// Runs that end normally leave nothing claimed; a failed execution's payments wait for a Retry.
-	expect(kept.keptAnswersHeld().forRetries).toBe(claimsLeft);
+	expect(keptAnswersHeld().forRetries).toBe(claimsLeft);
 	claimsLeft = 0;
 	kept.dropKeptAnswers();
 });
@@ -194,7 +194,7 @@ describe('Retry of an execution that a spent plan stopped', () => {
 		expect(failed.error?.description).toMatch(
 			/Discarded: 6 items already answered \(and charged\) in this run.*This n8n process keeps the 6 answers this execution paid for, each for an hour from its payment: a Retry of this execution \(in the executions list\) within that hour reuses them instead of paying again\. In queue mode a Retry runs on a worker, and a test run on main unless OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true: the Retry of a test run on main will pay again\./,
 		);
-		expect(kept.keptAnswersHeld().forRetries).toBe(6);
+		expect(keptAnswersHeld().forRetries).toBe(6);
 		sandbox.setQuota('email', 100);
 		const retried = await retryExecution(failed);
 		expect(retried.error).toBeUndefined();
@@ -239,7 +239,7 @@ describe('a request refused on every try', () => {
 		expect(sent().filter((value) => value === values[3])).toHaveLength(3);
 		expect(paid()).toEqual(values.filter((_, index) => index !== 3).sort());
 		// The last try failed: its answers wait for a Retry of the execution, not for a new production run.
-		expect(kept.keptAnswersHeld().forRetries).toBe(7);
+		expect(keptAnswersHeld().forRetries).toBe(7);
 		const again = await runEmail({
 			items: emailItems(values),
 			settings: {},
@@ -254,7 +254,7 @@ describe('a request refused on every try', () => {
 		expect(paid()).toEqual([values[3]]);
 		// The production run failed too, after paying the same 7: its Retry takes them in turn, and
 		// the first execution's still wait their hour (a Retry's success ends no other's claim).
-		expect(kept.keptAnswersHeld().forRetries).toBe(14);
+		expect(keptAnswersHeld().forRetries).toBe(14);
 		const retriedAgain = await retryExecution(again);
 		expect(retriedAgain.error).toBeUndefined();
 		expect(paid()).toEqual([values[3], values[3]]);
@@ -381,7 +381,7 @@ describe('the memory budget', () => {
 				parameters: CSV_ROWS,
 				settings: {},
 			});
-			const held = kept.keptAnswersHeld();
+			const held = keptAnswersHeld();
 			expect(held.size).toBeLessThanOrEqual(20_000);
 			expect(held.answers).toBeGreaterThan(0);
 			expect(held.answers).toBeLessThan(120);

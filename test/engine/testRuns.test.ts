@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { newWorkflowId } from '../harness/retryOnFail';
-import { keptAnswers as kept } from '../harness/keptStore';
+import { keptAnswers as kept, keptAnswersHeld } from '../harness/keptStore';
 import { hintsOf } from '../harness/hints';
 import { retryExecution, runNode, runWorkflow, type NodeRun, type RunResult } from '../harness/run';
 import { sandboxCredential } from '../harness/sandboxCredentials';
@@ -199,9 +199,9 @@ describe('test runs (manual mode) reuse what a test run of the node paid for', (
 			async () => await runEmail({ items: emailItems(values), workflowId, options: off }),
 		);
 		expect(first).toBe(50);
-		expect(kept.keptAnswersHeld().forNextRuns).toBe(0);
+		expect(keptAnswersHeld().forNextRuns).toBe(0);
 		await runEmail({ items: emailItems(values), workflowId });
-		expect(kept.keptAnswersHeld().forNextRuns).toBe(50);
+		expect(keptAnswersHeld().forNextRuns).toBe(50);
 		const [second, run] = await counted(
 			async () => await runEmail({ items: emailItems(values), workflowId, options: off }),
 		);
@@ -378,7 +378,7 @@ describe("one memory budget with the retries' answers", () => {
 			const workflowId = newWorkflowId('budget');
 			const values = emails(200);
 			await runEmail({ items: emailItems(values), workflowId });
-			const held = kept.keptAnswersHeld();
+			const held = keptAnswersHeld();
 			expect(held.size).toBeLessThanOrEqual(30_000);
 			expect(held.forNextRuns).toBeGreaterThan(0);
 			expect(held.forNextRuns).toBeLessThan(200);

@@ -10,7 +10,8 @@ import { binaryBytes, SMALL_DOWNLOAD } from '../nodes/mediaHelpers';
 /**
  * A test run that reuses a file (an avatar) gives the next node a file it can read, in each of
  * n8n's binary modes (memory: the files in the items; filesystem: in n8n's store); a file n8n no
- * longer has is not reused, the request is sent.
+ * longer has is not reused, the request is sent, unless the file was fetched for free (a processed
+ * image's download): then only the file is fetched again. The estimate counts each as the run does.
  */
 const sandbox = sandboxWithEmptyStore();
 
@@ -30,10 +31,31 @@ type AvatarsRun = Awaited<ReturnType<typeof avatars>>;
 const bytesOf = async (run: AvatarsRun) =>
 	await Promise.all(run.items.map(async (item) => await binaryBytes(item)));
 
-const deleteFilesOf = async (run: AvatarsRun) =>
+/** n8n deletes the run's files (`data`, or another binary property): as pruning an execution does. */
+const deleteFilesOf = async (run: { items: AvatarsRun['items'] }, property = 'data') =>
 	await Container.get(BinaryDataService).deleteManyByBinaryDataId(
-		run.items.map((item) => item.binary!.data.id!),
+		run.items.map((item) => item.binary![property].id!),
 	);
+
+/** Image Processing of two images, each result downloaded into `small` (fetched for free). */
+const images = (workflowId: string, options = {}) =>
+	runNode({
+		type: 'abstractImages',
+		parameters: { ...SMALL_DOWNLOAD, options },
+		credential: sandboxCredential(sandbox(), 'images'),
+		items: ['a', 'b'].map((name) => ({ json: { url: `https://cdn.example.com/${name}.png` } })),
+		workflowId,
+	});
+
+/** A workflow whose Image Processing test run downloaded files n8n has deleted since; nothing sent yet. */
+async function imagesWhoseFilesAreGone(): Promise<string> {
+	const workflowId = newWorkflowId('test-run-files');
+	const first = await images(workflowId);
+	expect(first.error).toBeUndefined();
+	await deleteFilesOf(first, 'small');
+	sandbox().reset();
+	return workflowId;
+}
 
 /** Two test runs of one workflow, the second with nothing sent in between. */
 async function twoTestRuns(): Promise<[AvatarsRun, AvatarsRun]> {
@@ -66,26 +88,39 @@ describe('filesystem binary mode, where n8n keeps each execution its own files',
 	beforeAll(async () => await useBinaryMode('filesystem'));
 
 	it('an Image Processing answer whose downloaded file n8n has deleted is reused: the file is downloaded again, the image not processed again', async () => {
-		const workflowId = newWorkflowId('test-run-files');
-		const images = () =>
-			runNode({
-				type: 'abstractImages',
-				parameters: SMALL_DOWNLOAD,
-				credential: sandboxCredential(sandbox(), 'images'),
-				items: ['a', 'b'].map((name) => ({ json: { url: `https://cdn.example.com/${name}.png` } })),
-				workflowId,
-			});
-		const first = await images();
-		expect(first.error).toBeUndefined();
-		await Container.get(BinaryDataService).deleteManyByBinaryDataId(
-			first.items.map((item) => item.binary!.small.id!),
-		);
-		sandbox().reset();
-		const second = await images();
+		const workflowId = await imagesWhoseFilesAreGone();
+		const second = await images(workflowId);
 		expect(second.error).toBeUndefined();
 		expect(sandbox().requests('images')).toHaveLength(0);
 		expect(sandbox().requests('storage')).toHaveLength(2);
 		for (const item of second.items)
+			expect((await binaryBytes(item, 'small')).length).toBeGreaterThan(0);
+	});
+
+	it('the estimate counts an Image Processing answer whose downloaded file n8n has deleted as reused, as the run reuses it', async () => {
+		const workflowId = await imagesWhoseFilesAreGone();
+		// The files were fetched for free: the run downloads them again and processes nothing.
+		const estimate = await images(workflowId, { estimateOnly: true });
+		expect(estimate.error).toBeUndefined();
+		expect(estimate.items[0].json).toMatchObject({ requestsToSend: 0, notSent: { reused: 2 } });
+		expect(sandbox().requests('storage')).toHaveLength(0);
+		const run = await images(workflowId);
+		expect(run.error).toBeUndefined();
+		expect(sandbox().requests('images')).toHaveLength(0);
+		expect(sandbox().requests('storage')).toHaveLength(2);
+	});
+
+	it('an Image Processing answer whose file was downloaded again keeps that file: the run after it downloads nothing', async () => {
+		const workflowId = await imagesWhoseFilesAreGone();
+		const second = await images(workflowId);
+		expect(second.error).toBeUndefined();
+		expect(sandbox().requests('storage')).toHaveLength(2);
+		sandbox().reset();
+		const third = await images(workflowId);
+		expect(third.error).toBeUndefined();
+		expect(sandbox().requests('images')).toHaveLength(0);
+		expect(sandbox().requests('storage')).toHaveLength(0);
+		for (const item of third.items)
 			expect((await binaryBytes(item, 'small')).length).toBeGreaterThan(0);
 	});
 

@@ -1,5 +1,6 @@
 import path from 'path';
 
+import { claimEnd } from '../../nodes/shared/engine/answerRules';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { ROOT } from './root';
 
@@ -8,6 +9,16 @@ import { ROOT } from './root';
 export const keptAnswers = require(
 	path.join(ROOT, 'dist/nodes/shared/engine/keptAnswers.js'),
 ) as typeof import('../../nodes/shared/engine/keptAnswers');
+
+/** What the store keeps now: its answers, their size, what of them a try or a Retry may claim, the executions known. */
+export function keptAnswersHeld() {
+	const { size, runs, ...held } = keptAnswers.keptNow();
+	const payments = [...held.payments];
+	const at = keptAnswers.now();
+	const forRetries = payments.filter((payment) => claimEnd(payment) > at).length;
+	const answers = payments.length;
+	return { answers, size, forRetries, forNextRuns: answers - forRetries, runs };
+}
 
 /**
  * The sandbox of a test file whose runs keep answers (every manual-mode run does): started once,

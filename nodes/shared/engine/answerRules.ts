@@ -51,7 +51,7 @@ export interface Payment {
 	readonly paidAt: number;
 	/** How long later runs may reuse it, as the paying run's Options offered (0: never). */
 	readonly reuseMs: number;
-	/** The answer's items as text (keptItems.ts, asText): its one change is the file its unit fetched for it (a download), added or lost. */
+	/** The answer's items as text (keptAnswers.ts, asText): its one change is the file its unit fetched for it (a download), added or lost. */
 	answer: string;
 	/** Its files were fetched for it for free (a download): without them, it still answers. */
 	fetched?: boolean;

@@ -110,7 +110,7 @@ export class Delivery<Prepared> {
 			];
 		}
 		// The row's columns go into the answer's own JSON rather than a copy of it: each unit's answer
-		// is its own (a kept one is read from its text, keptItems.ts; a repeat's is a copy). Every unit
+		// is its own (a kept one is read from its text, keptAnswers.ts; a repeat's is a copy). Every unit
 		// of a run puts the same keys beside (csvRow), so a copy's are overwritten with its own.
 		return outcome.answered.map((item) => ({
 			...item,

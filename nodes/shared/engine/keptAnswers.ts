@@ -1,7 +1,6 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { claimEnd, keptUntil, WINDOWS, type ExecutionOfNode, type Payment } from './answerRules';
-import { asText } from './keptItems';
 
 /**
  * The answers this n8n process has paid for, as payments: facts that never change, and the state
@@ -23,6 +22,15 @@ const sizeOf = ({ identity, answer }: Payment) => 200 + bytesOf(identity) + byte
  * Node 20's JSON.stringify leaves pieces: 98.3 against 88.0 MiB for a full budget (docs/benchmarks.md).
  */
 const bytesOf = (text: string) => (/[\u0100-\uffff]/.test(text) ? 2 : 1) * text.length;
+
+/**
+ * An answer as kept: its items' JSON and files (the bytes in n8n's memory mode, else n8n's
+ * reference) as text, made once when filed: the smallest in memory, as answers are JSON, its
+ * length its size, and nothing done to the output's items (a CSV row's columns put in) reaches it.
+ */
+export function asText(answered: INodeExecutionData[]): string {
+	return JSON.stringify(answered.map(({ json, binary }) => (binary ? { json, binary } : { json })));
+}
 
 /** Every payment kept, least recently used first (filed or taken: last). */
 const kept = new Set<Payment>();
@@ -73,8 +81,9 @@ export function settle(execution: ExecutionOfNode, state: 'failed' | 'done'): vo
 	if (execution.payments.size === 0) executions.delete(execution.id);
 }
 
-/** Files a payment, then drops payments until the budget holds (the eviction order: victim). */
+/** Files a payment (its execution's last), then drops payments until the budget holds (the eviction order: victim). */
 export function file(payment: Payment): void {
+	payment.payer.lastPaidAt = payment.paidAt;
 	if (sizeOf(payment) > budget) return;
 	const request = requestOf(payment.scope, payment.identity);
 	byRequest.set(request, (byRequest.get(request) ?? new Set()).add(payment));
@@ -92,11 +101,11 @@ export function file(payment: Payment): void {
  */
 export function refile(payment: Payment, answered: INodeExecutionData[], fetched: boolean): void {
 	if (!kept.has(payment)) return;
-	const again = { ...payment, answer: asText(answered), fetched };
-	const grows = sizeOf(again) - sizeOf(payment);
+	const answer = asText(answered);
+	const grows = bytesOf(answer) - bytesOf(payment.answer);
 	if (grows > 0 && sizeKept + grows > budget) return;
 	sizeKept += grows;
-	Object.assign(payment, { answer: again.answer, fetched });
+	Object.assign(payment, { answer, fetched });
 }
 
 /** Used now: last in the least-recently-used order. */
@@ -116,11 +125,8 @@ export function forget(payment: Payment): void {
 
 /** While over budget, drops the first victim of the one eviction order (none: all are spared). */
 function makeRoom(): void {
-	while (sizeKept > budget) {
-		const dropped = victim();
-		if (!dropped) return;
-		forget(dropped);
-	}
+	let dropped: Payment | undefined;
+	while (sizeKept > budget && (dropped = victim())) forget(dropped);
 }
 
 /**
@@ -154,18 +160,8 @@ function sweep(at: number): void {
 		if (payments.size === 0 && lastPaidAt + WINDOWS.tries <= at) executions.delete(id);
 }
 
-/** For the bench and the tests of its bounds: what is kept now, what of it a try or a Retry may claim, the executions known. */
-export function keptAnswersHeld() {
-	const at = clock();
-	const forRetries = [...kept].filter((payment) => claimEnd(payment) > at).length;
-	return {
-		answers: kept.size,
-		size: sizeKept,
-		forRetries,
-		forNextRuns: kept.size - forRetries,
-		runs: executions.size,
-	};
-}
+/** What is kept now, for the tests of its bounds and the benches (test/harness/keptStore.ts). */
+export const keptNow = () => ({ payments: kept.values(), size: sizeKept, runs: executions.size });
 
 /** Sets the process's budget (0 turns keeping off); returns the previous one. Lowering it drops at once, in the eviction order. */
 export function setKeptAnswersBudget(bytes: number): number {
@@ -177,9 +173,6 @@ export function setKeptAnswersBudget(bytes: number): number {
 
 /** Drops every payment and execution, and sets the store's clock (the real one unless given): each test starts from an empty store, at a time it moves forward. */
 export function dropKeptAnswers(time = () => Date.now()): void {
-	for (const payment of kept) forget(payment);
-	executions.clear();
-	running.clear();
-	nextSweep = Number.POSITIVE_INFINITY;
-	clock = time;
+	for (const held of [kept, byRequest, executions, running]) held.clear();
+	[sizeKept, nextSweep, clock] = [0, Number.POSITIVE_INFINITY, time];
 }

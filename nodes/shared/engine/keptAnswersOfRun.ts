@@ -1,9 +1,8 @@
-import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { bestFor, claimEnd, reuseWindow, ruleFor, type Found, type Taker } from './answerRules';
 import type { ExecutionOfNode, Payment } from './answerRules';
 import * as store from './keptAnswers';
-import { asText, filesStillThere, storeFilesAgain } from './keptItems';
 import type { ReusePolicy } from './types';
 
 /**
@@ -24,8 +23,8 @@ export class KeptAnswersOfRun {
 		/** The node's Retry On Fail: n8n may run it again within this execution. */
 		readonly retryOnFail: boolean,
 		private readonly moreTries: boolean,
-		/** The identities the run will ask for: what the rules give it for them is not dropped for room. */
-		private readonly planned: ReadonlySet<string>,
+		/** The identities the run will ask for: what the rules give it for them is not dropped for room (an estimate: none). */
+		private readonly planned?: ReadonlySet<string>,
 	) {
 		if (execution) store.running.add(this);
 	}
@@ -54,13 +53,13 @@ export class KeptAnswersOfRun {
 		const executionId = String(ctx.getExecutionId());
 		// The run's index, as n8n-core's WorkflowExecute gives it to every try of the run.
 		const runIndex = () => Number(ctx.getWorkflowDataProxy(0).$thisRunIndex) || 0;
-		const execution =
-			'planned' in view
-				? store.startTry([executionId, ...scope].join('\n'), executionId, retryOnFail, runIndex())
-				: undefined;
-		const moreTries = retryOnFail && (execution?.tries ?? 1) < triesOf(node);
+		const planned = 'planned' in view ? view.planned : undefined;
+		const ofNode = [executionId, ...scope].join('\n');
+		const execution = planned && store.startTry(ofNode, executionId, retryOnFail, runIndex());
+		// n8n-core's WorkflowExecute tries a node with Retry On Fail 2 to 5 times, 3 by default.
+		const moreTries =
+			retryOnFail && (execution?.tries ?? 1) < Math.min(5, Math.max(2, node.maxTries || 3));
 		const run = { executionId, testRun, retry: mode === 'retry', reuseMs };
-		const planned = 'planned' in view ? view.planned : new Set<string>();
 		return new KeptAnswersOfRun(scope.join('\n'), execution, run, retryOnFail, moreTries, planned);
 	}
 
@@ -82,30 +81,27 @@ export class KeptAnswersOfRun {
 	 * Takes a found payment for a unit: the unit's own items, read from the kept text, their files
 	 * stored again for this execution (n8n may delete another's). A file n8n no longer has: the
 	 * answer without its files when they were fetched for free (the unit fetches them again), else
-	 * undefined, the payment dropped. An estimate only notes what it took, and checks its files
-	 * are there to take, giving no items.
+	 * undefined, the payment dropped. An estimate only notes what it took, giving no items, and
+	 * opens the files it must find there: not those fetched for free (n8n's database mode reads a
+	 * file whole to open it).
 	 */
 	async take(ctx: IExecuteFunctions, { payment, source }: Found) {
 		this.taken.set(payment, source);
 		const items = JSON.parse(payment.answer) as INodeExecutionData[];
-		if (!this.execution) {
-			const usable = source === 'try' || payment.fetched || (await filesStillThere(ctx, items));
-			if (!usable) this.drop(payment);
-			return usable ? [] : undefined;
-		}
-		store.touch(payment);
+		const estimate = !this.execution;
+		if (!estimate) store.touch(payment);
 		try {
-			if (source !== 'try') for (const item of items) await storeFilesAgain(ctx, item);
+			if (source !== 'try' && !(estimate && payment.fetched))
+				await storeFilesAgain(ctx, items, estimate);
 		} catch {
 			if (!payment.fetched) {
 				this.drop(payment);
 				return undefined;
 			}
-			const paid = items.map(({ json }) => ({ json }));
-			store.refile(payment, paid, false);
-			return paid;
+			for (const item of items) delete item.binary;
+			if (!estimate) store.refile(payment, items, false);
 		}
-		return items;
+		return estimate ? [] : items;
 	}
 
 	/**
@@ -120,11 +116,9 @@ export class KeptAnswersOfRun {
 	): Payment | undefined {
 		const reuseMs = reuseWindow(policy, this.run.testRun);
 		if (identity === undefined || !this.execution || (!forTries && reuseMs === 0)) return undefined;
-		const paidAt = store.now();
-		this.execution.lastPaidAt = paidAt;
-		const { scope, execution: payer } = this;
-		const facts = { scope, identity, payer, testRun: this.run.testRun, paidAt, reuseMs };
-		const payment: Payment = { ...facts, answer: asText(answered) };
+		const { scope, execution: payer, run } = this;
+		const facts = { scope, identity, payer, testRun: run.testRun, paidAt: store.now(), reuseMs };
+		const payment: Payment = { ...facts, answer: store.asText(answered) };
 		this.paidHere.add(payment);
 		store.file(payment);
 		return payment;
@@ -161,12 +155,32 @@ export class KeptAnswersOfRun {
 	spares(payment: Payment): boolean {
 		if (payment.scope !== this.scope) return false;
 		if (this.taken.has(payment)) return true;
-		if (this.paidHere.has(payment) || !this.planned.has(payment.identity)) return false;
+		if (this.paidHere.has(payment) || !this.planned?.has(payment.identity)) return false;
 		return ruleFor(payment, this.run, store.now()) !== undefined;
 	}
 }
 
-/** n8n-core's number of tries of a node with Retry On Fail on (WorkflowExecute: 2 to 5, default 3). */
-function triesOf(node: INode): number {
-	return Math.min(5, Math.max(2, node.maxTries || 3));
+/**
+ * A reused answer's files, stored again for this execution: the bytes read through n8n's binary
+ * helpers (from the item in memory mode, from n8n's store in filesystem mode). Only where the file
+ * is stored changes: n8n would read its name as a path and derive the extension afresh. An estimate
+ * (`onlyOpen`) stores nothing: it opens each file, unread. Throws when n8n no longer has a file.
+ */
+async function storeFilesAgain(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	onlyOpen: boolean,
+): Promise<void> {
+	const { helpers } = ctx;
+	for (const { binary = {} } of items)
+		for (const [name, file] of Object.entries(binary)) {
+			if (!file.id) continue;
+			const stream = await helpers.getBinaryStream(file.id);
+			if (onlyOpen) stream.destroy();
+			else {
+				const bytes = await helpers.binaryToBuffer(stream);
+				const { id, data } = await helpers.prepareBinaryData(bytes, file.fileName, file.mimeType);
+				binary[name] = { ...file, id, data };
+			}
+		}
 }

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { Found } from './answerRules';
+import type { Found, Payment } from './answerRules';
 import type { Delivery } from './delivery';
 import type { FanOutUnit, UnitOutcome } from './fanOut';
 import { identityOf, type Job } from './jobs';
@@ -117,6 +117,7 @@ async function answerOf<Prepared>(
 		if (answered) {
 			const reused = { answered, repeated: false, reusedFrom: found.source };
 			const outcome = await presented(sending, reused);
+			keepFetched(found.payment, answered, outcome);
 			if ('answered' in outcome) ledger.reused(job.itemIndex, found.source);
 			if (!('failed' in outcome && isAnswerGone(outcome.failed))) return outcome;
 			keptAnswers.drop(found.payment);
@@ -149,15 +150,26 @@ async function send<Prepared>(sending: UnitSending<Prepared>): Promise<UnitOutco
 	const payment = keptAnswers?.keep(identity, answered, forTries, job.reuse);
 	if (!service.present) return { answered, repeated: false };
 	const outcome = await presented(sending, { answered, repeated: false });
-	// Kept again with a file the unit fetched for it (a download): a next run need not fetch it.
+	keepFetched(payment, answered, outcome);
+	return outcome;
+}
+
+/**
+ * A paid answer kept again with the file its unit fetched for it (a download): a next run need not
+ * fetch it. Also when a kept answer had lost its file and the unit fetched it again: else every
+ * later run would fetch it, until the link expires and the answer is paid for again.
+ */
+function keepFetched(
+	payment: Payment | undefined,
+	answered: INodeExecutionData[],
+	outcome: UnitOutcome,
+): void {
 	if (
 		payment &&
 		'answered' in outcome &&
 		outcome.answered.some((item, index) => item.binary && !answered[index]?.binary)
-	) {
+	)
 		refile(payment, outcome.answered, true);
-	}
-	return outcome;
 }
 
 /**
