@@ -87,14 +87,19 @@ describe.each(BINARY_MODES)('%s binary mode', (mode) => {
 describe('filesystem binary mode, where n8n keeps each execution its own files', () => {
 	beforeAll(async () => await useBinaryMode('filesystem'));
 
-	it('an Image Processing answer whose downloaded file n8n has deleted is reused: the file is downloaded again, the image not processed again', async () => {
-		const workflowId = await imagesWhoseFilesAreGone();
-		const second = await images(workflowId);
-		expect(second.error).toBeUndefined();
+	/** A run that reuses both images, processing none: it downloads `downloads` files and gives both. */
+	async function reusesImages(workflowId: string, downloads: number): Promise<void> {
+		const run = await images(workflowId);
+		expect(run.error).toBeUndefined();
 		expect(sandbox().requests('images')).toHaveLength(0);
-		expect(sandbox().requests('storage')).toHaveLength(2);
-		for (const item of second.items)
+		expect(sandbox().requests('storage')).toHaveLength(downloads);
+		for (const item of run.items)
 			expect((await binaryBytes(item, 'small')).length).toBeGreaterThan(0);
+		sandbox().reset();
+	}
+
+	it('an Image Processing answer whose downloaded file n8n has deleted is reused: the file is downloaded again, the image not processed again', async () => {
+		await reusesImages(await imagesWhoseFilesAreGone(), 2);
 	});
 
 	it('the estimate counts an Image Processing answer whose downloaded file n8n has deleted as reused, as the run reuses it', async () => {
@@ -104,24 +109,13 @@ describe('filesystem binary mode, where n8n keeps each execution its own files',
 		expect(estimate.error).toBeUndefined();
 		expect(estimate.items[0].json).toMatchObject({ requestsToSend: 0, notSent: { reused: 2 } });
 		expect(sandbox().requests('storage')).toHaveLength(0);
-		const run = await images(workflowId);
-		expect(run.error).toBeUndefined();
-		expect(sandbox().requests('images')).toHaveLength(0);
-		expect(sandbox().requests('storage')).toHaveLength(2);
+		await reusesImages(workflowId, 2);
 	});
 
 	it('an Image Processing answer whose file was downloaded again keeps that file: the run after it downloads nothing', async () => {
 		const workflowId = await imagesWhoseFilesAreGone();
-		const second = await images(workflowId);
-		expect(second.error).toBeUndefined();
-		expect(sandbox().requests('storage')).toHaveLength(2);
-		sandbox().reset();
-		const third = await images(workflowId);
-		expect(third.error).toBeUndefined();
-		expect(sandbox().requests('images')).toHaveLength(0);
-		expect(sandbox().requests('storage')).toHaveLength(0);
-		for (const item of third.items)
-			expect((await binaryBytes(item, 'small')).length).toBeGreaterThan(0);
+		await reusesImages(workflowId, 2);
+		await reusesImages(workflowId, 0);
 	});
 
 	it("the second test run's files are stored again: they outlive the first run's", async () => {
