@@ -87,12 +87,14 @@ export class KeptAnswersOfRun {
 	 */
 	async take(ctx: IExecuteFunctions, { payment, source }: Found) {
 		this.taken.set(payment, source);
-		const items = JSON.parse(payment.answer) as INodeExecutionData[];
 		const estimate = !this.execution;
+		const withFiles = source !== 'try' && !(estimate && payment.fetched);
+		// An estimate reads the kept text only for the files it opens.
+		if (estimate && !withFiles) return [];
+		const items = JSON.parse(payment.answer) as INodeExecutionData[];
 		if (!estimate) store.touch(payment);
 		try {
-			if (source !== 'try' && !(estimate && payment.fetched))
-				await storeFilesAgain(ctx, items, estimate);
+			if (withFiles) await storeFilesAgain(ctx, items, estimate);
 		} catch {
 			if (!payment.fetched) {
 				this.drop(payment);
